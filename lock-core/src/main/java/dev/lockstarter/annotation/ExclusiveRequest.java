@@ -1,0 +1,70 @@
+package dev.lockstarter.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method for at most one caller per key at a time, across every application
+ * instance that shares the lock store. A caller that finds the key locked is rejected with a
+ * {@link dev.lockstarter.core.LockConflictException} (HTTP 409 by default) and the method does
+ * not run.
+ *
+ * <pre class="code">
+ * &#64;ExclusiveRequest(key = "#request.userName")
+ * public User register(RegistrationRequest request) { ... }
+ * </pre>
+ *
+ * The lock's key is {@code {lock.key-prefix}{name}:{value}}, where {@code value} is built from
+ * the {@link #key() key expressions}. The lock is released when the method returns or throws,
+ * or when its time-to-live passes, whichever comes first.
+ * <p>
+ * The annotation works through a Spring AOP proxy, so it applies to calls that go through the
+ * bean's proxy: a call from another method of the same object ({@code this.register(..)}) is
+ * not intercepted. Annotating a private, final or static method fails startup because such a
+ * method cannot be intercepted.
+ *
+ * @since 0.1.0
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ExclusiveRequest {
+
+	/**
+	 * SpEL expressions over the method's parameters whose values form the lock key, for example
+	 * {@code "#userName"}, {@code "#request.userName"} or {@code "#p0"}. Parameters are
+	 * available by name (compile with {@code -parameters}), as {@code #p0}/{@code #a0} by
+	 * position, and {@code #args}. Expressions can read properties and call methods of the
+	 * arguments, but cannot reach types, constructors or beans. Each value is converted with
+	 * {@code toString()}; a {@code null} or blank value rejects the call with an
+	 * {@link dev.lockstarter.core.InvalidLockKeyException}. When empty, one lock guards the
+	 * method for all arguments.
+	 * @return the key expressions
+	 */
+	String[] key() default {};
+
+	/**
+	 * Namespace of the lock, shared by every method that should exclude each other. Defaults
+	 * to the declaring class's simple name and the method name, {@code "UserService.register"}.
+	 * @return the lock name
+	 */
+	String name() default "";
+
+	/**
+	 * Time-to-live of the lock, overriding {@code lock.ttl}: a duration such as {@code "10s"},
+	 * {@code "500ms"} or {@code "PT1M"}, or a {@code ${...}} placeholder that resolves to one.
+	 * @return the time-to-live, empty for the configured default
+	 */
+	String ttl() default "";
+
+	/**
+	 * HTTP status of the conflict response for this method, overriding
+	 * {@code lock.web.conflict-status}. Must be a 4xx status such as 409 or 422.
+	 * @return the conflict status, 0 for the configured default
+	 */
+	int conflictStatus() default 0;
+
+}

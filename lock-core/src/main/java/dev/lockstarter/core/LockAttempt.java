@@ -1,0 +1,76 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.NoSuchElementException;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outcome of {@link LockOperations#tryAcquire(String, Duration)}: either a {@link Lease},
+ * or the remaining time-to-live of the lock held by someone else.
+ *
+ * @since 0.1.0
+ */
+public final class LockAttempt {
+
+	private final String key;
+
+	private final @Nullable Lease lease;
+
+	private final Duration holderRemainingTtl;
+
+	private LockAttempt(String key, @Nullable Lease lease, Duration holderRemainingTtl) {
+		this.key = key;
+		this.lease = lease;
+		this.holderRemainingTtl = holderRemainingTtl;
+	}
+
+	static LockAttempt acquired(Lease lease) {
+		return new LockAttempt(lease.key(), lease, Duration.ZERO);
+	}
+
+	static LockAttempt held(String key, Duration holderRemainingTtl) {
+		return new LockAttempt(key, null, holderRemainingTtl);
+	}
+
+	/**
+	 * Return whether the lock was acquired.
+	 * @return {@code true} if {@link #lease()} may be called
+	 */
+	public boolean isAcquired() {
+		return this.lease != null;
+	}
+
+	/**
+	 * Return the lease of an acquired lock.
+	 * @return the lease
+	 * @throws NoSuchElementException if the lock was not acquired
+	 */
+	public Lease lease() {
+		if (this.lease == null) {
+			throw new NoSuchElementException("Lock '" + this.key + "' was not acquired");
+		}
+		return this.lease;
+	}
+
+	/**
+	 * Return how long the current holder's lock remains valid.
+	 * @return the holder's remaining time-to-live; {@link Duration#ZERO} if acquired
+	 */
+	public Duration holderRemainingTtl() {
+		return this.holderRemainingTtl;
+	}
+
+	/**
+	 * Return the lease, or throw a {@link LockConflictException} if the lock is held.
+	 * @return the lease
+	 * @throws LockConflictException if the lock was not acquired
+	 */
+	public Lease orElseThrow() {
+		if (this.lease == null) {
+			throw new LockConflictException(this.key, this.holderRemainingTtl);
+		}
+		return this.lease;
+	}
+
+}

@@ -1,0 +1,137 @@
+package dev.lockstarter.interceptor;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.annotation.ExclusiveRequest;
+import dev.lockstarter.key.MethodKeyResolver;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Finds and parses {@link ExclusiveRequest} declarations, once per method and target class,
+ * and caches the result. Parsing validates the declaration; a problem is reported as an
+ * {@link InvalidExclusiveRequestException} naming the method.
+ *
+ * @since 0.1.0
+ */
+public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAware {
+
+	private static final Object NONE = new Object();
+
+	private static final @Nullable Class<?> PUBLISHER = publisherType();
+
+	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>(256);
+
+	private @Nullable StringValueResolver valueResolver;
+
+	@Override
+	public void setEmbeddedValueResolver(StringValueResolver resolver) {
+		this.valueResolver = resolver;
+	}
+
+	/**
+	 * Return the parsed declaration that applies to a method invoked on a target class.
+	 * @param method the invoked method, possibly an interface method
+	 * @param targetClass the target class, or {@code null} if unknown
+	 * @return the declaration, or {@code null} if the method is not annotated
+	 * @throws InvalidExclusiveRequestException if the declaration is invalid
+	 */
+	public @Nullable ExclusiveRequestAttribute getAttribute(Method method, @Nullable Class<?> targetClass) {
+		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+		Object cached = this.cache.get(cacheKey);
+		if (cached == null) {
+			Method specificMethod = AopUtils.getMostSpecificMethod(method, targetClass);
+			ExclusiveRequestAttribute attribute = parse(specificMethod);
+			if (attribute == null && specificMethod != method) {
+				attribute = parse(method);
+			}
+			cached = (attribute != null) ? attribute : NONE;
+			this.cache.put(cacheKey, cached);
+		}
+		return (cached != NONE) ? (ExclusiveRequestAttribute) cached : null;
+	}
+
+	private @Nullable ExclusiveRequestAttribute parse(Method method) {
+		ExclusiveRequest annotation = AnnotatedElementUtils.findMergedAnnotation(method, ExclusiveRequest.class);
+		if (annotation == null) {
+			return null;
+		}
+		String name = StringUtils.hasText(annotation.name()) ? annotation.name().strip()
+				: method.getDeclaringClass().getSimpleName() + "." + method.getName();
+		checkInterceptable(method, name);
+		MethodKeyResolver keyResolver;
+		try {
+			keyResolver = MethodKeyResolver.create(method, name, annotation.key());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidExclusiveRequestException(method, name, ex.getMessage(), ex);
+		}
+		Duration ttl = parseTtl(method, name, annotation.ttl());
+		int conflictStatus = annotation.conflictStatus();
+		if (conflictStatus != 0 && (conflictStatus < 400 || conflictStatus > 499)) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"conflictStatus must be a 4xx status such as 409 or 422, was " + conflictStatus, null);
+		}
+		return new ExclusiveRequestAttribute(keyResolver, ttl, conflictStatus,
+				CompletionStage.class.isAssignableFrom(method.getReturnType()));
+	}
+
+	private void checkInterceptable(Method method, String name) {
+		int modifiers = method.getModifiers();
+		String problem = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isFinal(modifiers) ? "final" : null;
+		if (problem != null) {
+			throw new InvalidExclusiveRequestException(method, name, "a " + problem
+					+ " method cannot be intercepted by a Spring proxy, so it would run without the lock; "
+					+ "make it a public, non-final instance method", null);
+		}
+		if (PUBLISHER != null && PUBLISHER.isAssignableFrom(method.getReturnType())) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"reactive return types are not supported; return a value or a CompletionStage", null);
+		}
+	}
+
+	private static @Nullable Class<?> publisherType() {
+		try {
+			return ClassUtils.forName("org.reactivestreams.Publisher",
+					ExclusiveRequestAttributeSource.class.getClassLoader());
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return null;
+		}
+	}
+
+	private @Nullable Duration parseTtl(Method method, String name, String value) {
+		String text = (this.valueResolver != null && StringUtils.hasText(value))
+				? this.valueResolver.resolveStringValue(value) : value;
+		if (!StringUtils.hasText(text)) {
+			return null;
+		}
+		Duration ttl;
+		try {
+			ttl = DurationFormatterUtils.detectAndParse(text.strip());
+		}
+		catch (RuntimeException ex) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"ttl '" + text + "' is not a duration such as \"10s\" or \"PT10S\"", ex);
+		}
+		if (ttl.isZero() || ttl.isNegative()) {
+			throw new InvalidExclusiveRequestException(method, name, "ttl must be positive, was '" + text + "'", null);
+		}
+		return ttl;
+	}
+
+}

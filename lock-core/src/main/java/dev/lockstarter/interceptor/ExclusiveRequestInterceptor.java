@@ -1,0 +1,104 @@
+package dev.lockstarter.interceptor;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.Lease;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.Assert;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Runs a method annotated with {@link dev.lockstarter.annotation.ExclusiveRequest} while
+ * holding its lock.
+ * <ul>
+ * <li>Not acquired: the method does not run, nothing is released, and a
+ * {@link LockConflictException} is thrown.</li>
+ * <li>The method throws: the lock is released and the exception propagates unchanged.</li>
+ * <li>The method returns: the lock is released; for a {@link CompletionStage}, when the stage
+ * completes.</li>
+ * </ul>
+ * A failure to release never replaces the method's outcome: it is logged and the lock expires
+ * at the end of its time-to-live.
+ *
+ * @since 0.1.0
+ */
+public class ExclusiveRequestInterceptor implements MethodInterceptor {
+
+	private final ExclusiveRequestAttributeSource attributeSource;
+
+	private final Supplier<LockOperations> locks;
+
+	private final Supplier<Duration> defaultTtl;
+
+	/**
+	 * Create a new interceptor. The suppliers are called once, on first use, so that the
+	 * interceptor can be created before the lock store.
+	 * @param attributeSource the source of parsed declarations
+	 * @param locks the lock operations
+	 * @param defaultTtl the time-to-live of locks whose declaration sets none
+	 */
+	public ExclusiveRequestInterceptor(ExclusiveRequestAttributeSource attributeSource,
+			Supplier<LockOperations> locks, Supplier<Duration> defaultTtl) {
+		Assert.notNull(attributeSource, "'attributeSource' must not be null");
+		Assert.notNull(locks, "'locks' must not be null");
+		Assert.notNull(defaultTtl, "'defaultTtl' must not be null");
+		this.attributeSource = attributeSource;
+		this.locks = SingletonSupplier.of(locks);
+		this.defaultTtl = SingletonSupplier.of(defaultTtl);
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+		ExclusiveRequestAttribute attribute = this.attributeSource.getAttribute(invocation.getMethod(), targetClass);
+		if (attribute == null) {
+			return invocation.proceed();
+		}
+		String key = attribute.keyResolver().resolve(invocation.getArguments());
+		Duration ttl = (attribute.ttl() != null) ? attribute.ttl() : this.defaultTtl.get();
+		LockAttempt attempt = this.locks.get().tryAcquire(key, ttl);
+		if (!attempt.isAcquired()) {
+			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
+					attribute.conflictStatus());
+		}
+		Lease lease = attempt.lease();
+		if (attribute.completionStage()) {
+			return proceedAsync(invocation, lease);
+		}
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			lease.close();
+		}
+	}
+
+	private @Nullable Object proceedAsync(MethodInvocation invocation, Lease lease) throws Throwable {
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			lease.close();
+			throw ex;
+		}
+		if (result instanceof CompletionStage<?> stage) {
+			stage.whenComplete((value, failure) -> lease.close());
+		}
+		else {
+			lease.close();
+		}
+		return result;
+	}
+
+}

@@ -1,0 +1,239 @@
+package dev.lockstarter.key;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.InvalidLockKeyException;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
+import org.springframework.util.StringUtils;
+
+/**
+ * Builds the lock key of one method from its arguments. Created once per method, at startup;
+ * {@link #resolve(Object[])} runs on every call.
+ * <p>
+ * The key is {@code name + ":" + value}, where the value joins the expressions' results with
+ * {@code ':'}, each result escaped ({@code '\'} becomes {@code "\\"} and {@code ':'} becomes
+ * {@code "\:"}), so distinct argument tuples never produce the same key. Expressions are
+ * evaluated in a {@link SimpleEvaluationContext} that allows reading properties and calling
+ * instance methods of the arguments, but not {@code T(..)}, constructors or bean references;
+ * argument values are data and are never parsed as expressions.
+ *
+ * @since 0.1.0
+ */
+public final class MethodKeyResolver {
+
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+	private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
+
+	private static final Pattern SIMPLE_VARIABLE = Pattern.compile("#([A-Za-z_$][\\w$]*)");
+
+	private final String name;
+
+	private final String description;
+
+	private final String[] sources;
+
+	private final Part[] parts;
+
+	private final @Nullable String[] parameterNames;
+
+	private MethodKeyResolver(String name, String description, String[] sources, Part[] parts,
+			@Nullable String[] parameterNames) {
+		this.name = name;
+		this.description = description;
+		this.sources = sources;
+		this.parts = parts;
+		this.parameterNames = parameterNames;
+	}
+
+	/**
+	 * Parse and check the key expressions of a method.
+	 * @param method the method whose arguments the expressions read
+	 * @param name the lock name
+	 * @param expressions the key expressions
+	 * @return the resolver
+	 * @throws IllegalArgumentException if an expression cannot be parsed or refers to a
+	 * variable that is not a parameter of the method
+	 */
+	public static MethodKeyResolver create(Method method, String name, String... expressions) {
+		String description = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+		@Nullable String[] parameterNames = parameterNames(method);
+		Set<String> variables = variables(parameterNames);
+		List<Part> parts = new ArrayList<>(expressions.length);
+		for (String source : expressions) {
+			if (!StringUtils.hasText(source)) {
+				throw new IllegalArgumentException("Key expression must not be blank");
+			}
+			parts.add(parse(source.strip(), variables, parameterNames));
+		}
+		return new MethodKeyResolver(name, description, expressions, parts.toArray(Part[]::new), parameterNames);
+	}
+
+	/**
+	 * Return the lock name.
+	 * @return the lock name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Build the key for one call.
+	 * @param args the call's arguments
+	 * @return {@code name} alone when there are no expressions, else {@code name:value}
+	 * @throws InvalidLockKeyException if an expression fails, or yields {@code null} or a blank
+	 * value
+	 */
+	public String resolve(@Nullable Object[] args) {
+		if (this.parts.length == 0) {
+			return this.name;
+		}
+		StringBuilder key = new StringBuilder(this.name.length() + 32).append(this.name);
+		SimpleEvaluationContext context = null;
+		for (int i = 0; i < this.parts.length; i++) {
+			Part part = this.parts[i];
+			Object value;
+			if (part.argumentIndex >= 0) {
+				value = (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
+			}
+			else {
+				if (context == null) {
+					context = context(args);
+				}
+				value = evaluate(part, context, i);
+			}
+			key.append(':');
+			appendEscaped(key, text(value, i));
+		}
+		return key.toString();
+	}
+
+	private Object evaluate(Part part, SimpleEvaluationContext context, int index) {
+		try {
+			return part.expression.getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new InvalidLockKeyException(this.name, "Key expression '" + this.sources[index] + "' of "
+					+ this.description + " could not be evaluated: " + ex.getMessage(), ex);
+		}
+	}
+
+	private String text(@Nullable Object value, int index) {
+		String text = (value != null) ? value.toString() : null;
+		if (!StringUtils.hasText(text)) {
+			throw new InvalidLockKeyException(this.name, "Key expression '" + this.sources[index] + "' of "
+					+ this.description + " evaluated to " + ((text == null) ? "null" : "a blank value"), null);
+		}
+		return text;
+	}
+
+	private SimpleEvaluationContext context(@Nullable Object[] args) {
+		SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding()
+			.withInstanceMethods()
+			.build();
+		context.setVariable("args", args);
+		for (int i = 0; i < args.length; i++) {
+			context.setVariable("p" + i, args[i]);
+			context.setVariable("a" + i, args[i]);
+			String parameterName = this.parameterNames[i];
+			if (parameterName != null) {
+				context.setVariable(parameterName, args[i]);
+			}
+		}
+		return context;
+	}
+
+	private static void appendEscaped(StringBuilder key, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\\' || c == ':') {
+				key.append('\\');
+			}
+			key.append(c);
+		}
+	}
+
+	private static Part parse(String source, Set<String> variables, @Nullable String[] parameterNames) {
+		Expression expression;
+		try {
+			expression = PARSER.parseExpression(source);
+		}
+		catch (ParseException ex) {
+			throw new IllegalArgumentException("Key expression '" + source + "' cannot be parsed: " + ex.getMessage(),
+					ex);
+		}
+		checkVariables(source, ((SpelExpression) expression).getAST(), variables);
+		return new Part(expression, argumentIndex(source, parameterNames));
+	}
+
+	/** The argument index for an expression that is just {@code #name}, {@code #p0} or {@code #a0}. */
+	private static int argumentIndex(String source, @Nullable String[] parameterNames) {
+		Matcher matcher = SIMPLE_VARIABLE.matcher(source);
+		if (!matcher.matches()) {
+			return -1;
+		}
+		String variable = matcher.group(1);
+		for (int i = 0; i < parameterNames.length; i++) {
+			if (variable.equals(parameterNames[i])) {
+				return i;
+			}
+		}
+		Matcher positional = POSITIONAL.matcher(variable);
+		return positional.matches() ? Integer.parseInt(positional.group(1)) : -1;
+	}
+
+	private static void checkVariables(String source, SpelNode node, Set<String> variables) {
+		if (node instanceof VariableReference) {
+			String variable = node.toStringAST().substring(1);
+			if (!variable.equals("this") && !variable.equals("root") && !variables.contains(variable)) {
+				throw new IllegalArgumentException("Key expression '" + source + "' refers to '#" + variable
+						+ "', which is not a parameter; available: " + variables
+						+ " (parameter names need the -parameters compiler flag)");
+			}
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			checkVariables(source, node.getChild(i), variables);
+		}
+	}
+
+	private static @Nullable String[] parameterNames(Method method) {
+		@Nullable String[] names = PARAMETER_NAMES.getParameterNames(method);
+		return (names != null) ? names : new String[method.getParameterCount()];
+	}
+
+	private static Set<String> variables(@Nullable String[] parameterNames) {
+		Set<String> variables = new HashSet<>();
+		variables.add("args");
+		for (int i = 0; i < parameterNames.length; i++) {
+			variables.add("p" + i);
+			variables.add("a" + i);
+			if (parameterNames[i] != null) {
+				variables.add(parameterNames[i]);
+			}
+		}
+		return variables;
+	}
+
+	private record Part(Expression expression, int argumentIndex) {
+	}
+
+}

@@ -1,0 +1,62 @@
+package dev.lockstarter.store;
+
+import java.time.Duration;
+
+import dev.lockstarter.core.LockStoreException;
+
+/**
+ * The storage behind distributed locks. Every operation is atomic in the store and, for a
+ * remote store, costs one round trip.
+ * <p>
+ * A lock is a key holding the owner token of its holder, with a time-to-live. Implementations
+ * must guarantee:
+ * <ul>
+ * <li>at most one owner holds a key at any time while the store keeps its data;</li>
+ * <li>only the owner, identified by its token, can {@link #release} or {@link #extend} the
+ * lock, so a holder whose lock expired cannot delete or prolong a later holder's lock;</li>
+ * <li>a lock whose time-to-live passed is free to be acquired again;</li>
+ * <li>a failed acquisition changes nothing, not even the holder's time-to-live.</li>
+ * </ul>
+ * Keys arrive already prefixed and at most 250 bytes of UTF-8 long. Tokens are opaque
+ * URL-safe strings.
+ * <p>
+ * Failures to reach the store are raised as {@link LockStoreException}; a store never reports
+ * an unknown outcome as success.
+ *
+ * @since 0.1.0
+ */
+public interface LockStore {
+
+	/**
+	 * Acquire the lock on {@code key} for {@code token} if no one holds it.
+	 * @param key the full store key
+	 * @param token the new owner's token, unique to this acquisition
+	 * @param ttl the lock's time-to-live, positive
+	 * @return whether the lock was acquired, and if not, the holder's remaining time-to-live
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 */
+	AcquireResult tryAcquire(String key, String token, Duration ttl);
+
+	/**
+	 * Delete the lock on {@code key} if it is held by {@code token}.
+	 * @param key the full store key
+	 * @param token the owner token given to {@link #tryAcquire}
+	 * @return {@code true} if the lock was held by {@code token} and is now deleted;
+	 * {@code false} if it had expired or belongs to another owner (left untouched)
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 */
+	boolean release(String key, String token);
+
+	/**
+	 * Reset the time-to-live of the lock on {@code key} to {@code ttl} if it is held by
+	 * {@code token}.
+	 * @param key the full store key
+	 * @param token the owner token given to {@link #tryAcquire}
+	 * @param ttl the new time-to-live, counted from now, positive
+	 * @return {@code true} if the lock was held by {@code token} and is extended;
+	 * {@code false} if it had expired or belongs to another owner (left untouched)
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 */
+	boolean extend(String key, String token, Duration ttl);
+
+}

@@ -1,0 +1,127 @@
+package dev.lockstarter.store.memory;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} in this JVM's memory, for applications that run as a single instance, and
+ * for tests.
+ * <p>
+ * Locks are not shared between processes and vanish when the process stops. Expiry uses the
+ * monotonic {@link System#nanoTime()} clock, so wall-clock changes do not affect it. Each
+ * operation is one atomic {@link ConcurrentHashMap} update. Expired entries are reclaimed: an
+ * acquisition that finds one replaces it, and a sweep of the whole map runs at most once per
+ * {@value #SWEEP_INTERVAL_MILLIS} ms, on the thread of an acquisition, so the map holds no
+ * more than the keys locked since the previous sweep.
+ *
+ * @since 0.1.0
+ */
+public class InMemoryLockStore implements LockStore {
+
+	static final long SWEEP_INTERVAL_MILLIS = 1000;
+
+	private final Map<String, Entry> locks = new ConcurrentHashMap<>();
+
+	private final LongSupplier nanoClock;
+
+	private final AtomicLong nextSweep;
+
+	/**
+	 * Create a store on the system's monotonic clock.
+	 */
+	public InMemoryLockStore() {
+		this(System::nanoTime);
+	}
+
+	/**
+	 * Create a store on the given monotonic clock, for tests.
+	 * @param nanoClock a source of monotonic nanoseconds, like {@link System#nanoTime()}
+	 */
+	InMemoryLockStore(LongSupplier nanoClock) {
+		Assert.notNull(nanoClock, "'nanoClock' must not be null");
+		this.nanoClock = nanoClock;
+		this.nextSweep = new AtomicLong(nanoClock.getAsLong() + sweepInterval());
+	}
+
+	@Override
+	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		long now = this.nanoClock.getAsLong();
+		sweepIfDue(now);
+		Entry created = new Entry(token, now + ttl.toNanos());
+		Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now)) ? created
+				: existing);
+		if (current == created) {
+			return AcquireResult.acquired();
+		}
+		return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		long now = this.nanoClock.getAsLong();
+		boolean[] deleted = new boolean[1];
+		this.locks.computeIfPresent(key, (k, existing) -> {
+			if (existing.isExpired(now)) {
+				return null;
+			}
+			if (existing.token.equals(token)) {
+				deleted[0] = true;
+				return null;
+			}
+			return existing;
+		});
+		return deleted[0];
+	}
+
+	@Override
+	public boolean extend(String key, String token, Duration ttl) {
+		long now = this.nanoClock.getAsLong();
+		boolean[] extended = new boolean[1];
+		this.locks.computeIfPresent(key, (k, existing) -> {
+			if (existing.isExpired(now)) {
+				return null;
+			}
+			if (existing.token.equals(token)) {
+				extended[0] = true;
+				return new Entry(token, now + ttl.toNanos());
+			}
+			return existing;
+		});
+		return extended[0];
+	}
+
+	/**
+	 * Return the number of entries currently kept, expired or not.
+	 * @return the map's size
+	 */
+	int size() {
+		return this.locks.size();
+	}
+
+	private void sweepIfDue(long now) {
+		long due = this.nextSweep.get();
+		if (now - due >= 0 && this.nextSweep.compareAndSet(due, now + sweepInterval())) {
+			this.locks.values().removeIf((entry) -> entry.isExpired(now));
+		}
+	}
+
+	private static long sweepInterval() {
+		return Duration.ofMillis(SWEEP_INTERVAL_MILLIS).toNanos();
+	}
+
+	private record Entry(String token, long expiresAt) {
+
+		boolean isExpired(long now) {
+			return now - this.expiresAt >= 0;
+		}
+
+	}
+
+}

@@ -1,0 +1,131 @@
+package dev.lockstarter.web;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lockstarter.core.InvalidLockKeyException;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockStoreException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.util.Assert;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+
+/**
+ * Turns lock exceptions into RFC 9457 {@code application/problem+json} responses:
+ * <ul>
+ * <li>{@link LockConflictException}: the conflict status (409 by default, or the method's
+ * {@code conflictStatus}), with a {@code Retry-After} header holding the holder's remaining
+ * time-to-live in whole seconds, rounded up, at least 1;</li>
+ * <li>{@link InvalidLockKeyException}: 400;</li>
+ * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1}.</li>
+ * </ul>
+ * Bodies name neither the owner token nor the store key, and never include a stack trace.
+ * <p>
+ * The advice is ordered ahead of application advice of default order, so an application's
+ * catch-all {@code @ExceptionHandler(Exception.class)} does not swallow lock errors; an
+ * application that wants its own mapping declares a handler for these exceptions in advice
+ * with a higher precedence, or replaces this bean.
+ *
+ * @since 0.1.0
+ */
+@ControllerAdvice
+public class LockExceptionHandler {
+
+	private static final Log logger = LogFactory.getLog(LockExceptionHandler.class);
+
+	private final HttpStatusCode defaultConflictStatus;
+
+	/**
+	 * Create a handler that answers conflicts with {@code 409 Conflict} by default.
+	 */
+	public LockExceptionHandler() {
+		this(HttpStatus.CONFLICT.value());
+	}
+
+	/**
+	 * Create a handler.
+	 * @param defaultConflictStatus the status of a conflict whose method sets none, 4xx
+	 */
+	public LockExceptionHandler(int defaultConflictStatus) {
+		Assert.isTrue(defaultConflictStatus >= 400 && defaultConflictStatus <= 499,
+				() -> "'defaultConflictStatus' must be a 4xx status, was " + defaultConflictStatus);
+		this.defaultConflictStatus = HttpStatusCode.valueOf(defaultConflictStatus);
+	}
+
+	/**
+	 * Answer a lock conflict.
+	 * @param ex the conflict
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleLockConflict(LockConflictException ex) {
+		HttpStatusCode status = (ex.getConflictStatus() != LockConflictException.DEFAULT_STATUS)
+				? HttpStatusCode.valueOf(ex.getConflictStatus()) : this.defaultConflictStatus;
+		long retryAfter = retryAfterSeconds(ex.getRetryAfter());
+		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_CONFLICT, "Request already in progress",
+				"Another request with the same key is in progress. Retry after " + retryAfter + " second"
+						+ ((retryAfter == 1) ? "" : "s") + ".");
+		return respond(status, problem, retryAfter);
+	}
+
+	/**
+	 * Answer a request whose lock key cannot be built.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleInvalidLockKey(InvalidLockKeyException ex) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Rejected request with an invalid lock key", ex);
+		}
+		HttpStatus status = HttpStatus.BAD_REQUEST;
+		ProblemDetail problem = problem(status, LockProblemTypes.INVALID_LOCK_KEY, "Invalid lock key",
+				"The request lacks a value that identifies what it locks.");
+		return respond(status, problem, 0);
+	}
+
+	/**
+	 * Answer a request that could not be locked because the lock store failed.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleLockStoreFailure(LockStoreException ex) {
+		logger.warn("Lock store unavailable; request rejected without running", ex);
+		HttpStatus status = HttpStatus.SERVICE_UNAVAILABLE;
+		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_STORE_UNAVAILABLE, "Lock store unavailable",
+				"The request could not be locked and was not processed. Retry later.");
+		return respond(status, problem, 1);
+	}
+
+	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setType(type);
+		problem.setTitle(title);
+		return problem;
+	}
+
+	private static ResponseEntity<ProblemDetail> respond(HttpStatusCode status, ProblemDetail problem,
+			long retryAfterSeconds) {
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		if (retryAfterSeconds > 0) {
+			response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+		}
+		return response.body(problem);
+	}
+
+	static long retryAfterSeconds(Duration remaining) {
+		long millis = Math.max(0, remaining.toMillis());
+		return Math.max(1, (millis + 999) / 1000);
+	}
+
+}
