@@ -9,6 +9,7 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -30,19 +31,26 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * </ul>
  * Bodies name neither the owner token nor the store key, and never include a stack trace.
  * <p>
- * The advice is ordered ahead of application advice of default order, so an application's
- * catch-all {@code @ExceptionHandler(Exception.class)} does not swallow lock errors; an
- * application that wants its own mapping declares a handler for these exceptions in advice
- * with a higher precedence, or replaces this bean.
+ * The advice is ordered ({@link #DEFAULT_ORDER}) ahead of application advice that has no
+ * explicit order, so an application's catch-all {@code @ExceptionHandler(Exception.class)} does
+ * not turn lock errors into 500s. Spring MVC consults advice beans in order and uses the first
+ * one that can handle the exception, so an application that wants its own responses for
+ * these exceptions declares a subclass of this class as a bean (the auto-configured one then
+ * backs off), or puts its handlers in advice with a higher precedence.
  *
  * @since 0.1.0
  */
 @ControllerAdvice
-public class LockExceptionHandler {
+public class LockExceptionHandler implements Ordered {
+
+	/** The default order: {@code Ordered.HIGHEST_PRECEDENCE + 1000}. */
+	public static final int DEFAULT_ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
 
 	private static final Log logger = LogFactory.getLog(LockExceptionHandler.class);
 
 	private final HttpStatusCode defaultConflictStatus;
+
+	private int order = DEFAULT_ORDER;
 
 	/**
 	 * Create a handler that answers conflicts with {@code 409 Conflict} by default.
@@ -59,6 +67,19 @@ public class LockExceptionHandler {
 		Assert.isTrue(defaultConflictStatus >= 400 && defaultConflictStatus <= 499,
 				() -> "'defaultConflictStatus' must be a 4xx status, was " + defaultConflictStatus);
 		this.defaultConflictStatus = HttpStatusCode.valueOf(defaultConflictStatus);
+	}
+
+	/**
+	 * Set the order of this advice among the application's {@code @ControllerAdvice} beans.
+	 * @param order the order, {@link #DEFAULT_ORDER} by default
+	 */
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	@Override
+	public int getOrder() {
+		return this.order;
 	}
 
 	/**

@@ -1,0 +1,75 @@
+package dev.lockstarter.autoconfigure;
+
+
+import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
+import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
+import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
+import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
+import dev.lockstarter.store.LockStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for
+ * distributed request locking: a {@link LockStore} (Redis or in-memory), {@link LockOperations},
+ * and the advice behind {@link dev.lockstarter.annotation.ExclusiveRequest}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LockProperties.class)
+@Import({ LockStoreConfigurations.RedisStoreConfiguration.class,
+		LockStoreConfigurations.RedisStoreMissingConfiguration.class,
+		LockStoreConfigurations.InMemoryStoreConfiguration.class })
+public final class LockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LockOperations.class)
+	LockTemplate lockTemplate(LockStore lockStore, LockProperties properties) {
+		return new LockTemplate(lockStore, properties.getKeyPrefix());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static ExclusiveRequestAttributeSource exclusiveRequestAttributeSource() {
+		return new ExclusiveRequestAttributeSource();
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ExclusiveRequestMethodValidator exclusiveRequestMethodValidator(
+			ExclusiveRequestAttributeSource attributeSource) {
+		return new ExclusiveRequestMethodValidator(attributeSource);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
+			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties, Environment environment) {
+		// The advisor is created while bean post-processors are being registered: resolve the
+		// lock beans lazily, and read the order straight from the environment.
+		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
+				() -> properties.getObject().getTtl());
+		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
+		advisor.setOrder(Binder.get(environment)
+			.bind("lock.order", Integer.class)
+			.orElse(ExclusiveRequestAdvisor.DEFAULT_ORDER));
+		return advisor;
+	}
+
+
+}

@@ -1,0 +1,94 @@
+package dev.lockstarter.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.memory.InMemoryLockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The lock store configurations, imported in order: Redis when selected or available, then
+ * the in-memory store.
+ */
+final class LockStoreConfigurations {
+
+	private static final Log logger = LogFactory.getLog(LockStoreConfigurations.class);
+
+	private LockStoreConfigurations() {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RedisConnectionFactory.class)
+	@ConditionalOnMissingBean(LockStore.class)
+	@ConditionalOnProperty(name = "lock.store", havingValue = "redis", matchIfMissing = true)
+	static class RedisStoreConfiguration {
+
+		private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+				RedisStoreConfiguration.class.getClassLoader());
+
+		@Bean
+		@ConditionalOnBean(RedisConnectionFactory.class)
+		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory) {
+			logger.info("Using the Redis lock store" + commandTimeout(connectionFactory));
+			return new RedisLockStore(connectionFactory);
+		}
+
+		private static String commandTimeout(RedisConnectionFactory connectionFactory) {
+			if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
+				Duration timeout = lettuce.getClientConfiguration().getCommandTimeout();
+				return "; a lock operation on an unresponsive Redis fails after " + timeout
+						+ " (spring.data.redis.timeout)";
+			}
+			return "";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "lock.store", havingValue = "redis")
+	@ConditionalOnMissingBean(LockStore.class)
+	static class RedisStoreMissingConfiguration {
+
+		@Bean
+		LockStore unavailableRedisLockStore() {
+			throw new InvalidConfigurationPropertyValueException("lock.store", "redis",
+					"No RedisConnectionFactory is available. Add spring-boot-starter-data-redis and configure "
+							+ "spring.data.redis.*, or set lock.store=memory for a single instance.");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(LockStore.class)
+	@ConditionalOnProperty(name = "lock.store", havingValue = "memory", matchIfMissing = true)
+	static class InMemoryStoreConfiguration {
+
+		@Bean
+		InMemoryLockStore inMemoryLockStore(LockProperties properties) {
+			if (properties.getStore() == null) {
+				logger.warn("No RedisConnectionFactory found: using the in-memory lock store, which does not "
+						+ "share locks between application instances. Set lock.store=memory to confirm this "
+						+ "choice, or configure Redis.");
+			}
+			else {
+				logger.info("Using the in-memory lock store; locks are not shared between application instances");
+			}
+			return new InMemoryLockStore();
+		}
+
+	}
+
+}

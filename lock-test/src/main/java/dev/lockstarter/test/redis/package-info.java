@@ -1,0 +1,9 @@
+/**
+ * A real Redis server for tests: {@link dev.lockstarter.test.redis.RedisServer}, started from a
+ * local {@code redis-server} binary or a container, and the JUnit 5
+ * {@link dev.lockstarter.test.redis.RedisServerExtension} that manages one per test class.
+ */
+@NullMarked
+package dev.lockstarter.test.redis;
+
+import org.jspecify.annotations.NullMarked;
