@@ -77,7 +77,7 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 			keyResolver = MethodKeyResolver.create(method, name, annotation.key());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidExclusiveRequestException(method, name, ex.getMessage(), ex);
+			throw new InvalidExclusiveRequestException(method, name, ex.getMessage(), ex.getCause());
 		}
 		Duration ttl = parseTtl(method, name, annotation.ttl());
 		int conflictStatus = annotation.conflictStatus();

@@ -30,7 +30,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockProperties.class)
-@Import({ LockStoreConfigurations.RedisStoreConfiguration.class,
+@Import({ LockAutoProxyRegistrar.class, LockStoreConfigurations.RedisStoreConfiguration.class,
 		LockStoreConfigurations.RedisStoreMissingConfiguration.class,
 		LockStoreConfigurations.InMemoryStoreConfiguration.class })
 public final class LockAutoConfiguration {
