@@ -2,7 +2,7 @@ package dev.lockstarter.key;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -221,7 +221,7 @@ public final class MethodKeyResolver {
 	}
 
 	private static Set<String> variables(@Nullable String[] parameterNames) {
-		Set<String> variables = new HashSet<>();
+		Set<String> variables = new LinkedHashSet<>();
 		variables.add("args");
 		for (int i = 0; i < parameterNames.length; i++) {
 			variables.add("p" + i);

@@ -1,0 +1,148 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.memory.InMemoryLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link LockTemplate} on the in-memory store.
+ */
+class LockTemplateTests {
+
+	private final RecordingStore store = new RecordingStore(new InMemoryLockStore());
+
+	private final LockTemplate locks = new LockTemplate(this.store, "app:");
+
+	@Test
+	void secondAcquireIsRejectedWithTheHoldersRemainingTtl() {
+		try (Lease lease = this.locks.acquire("user:42", Duration.ofSeconds(10))) {
+			LockAttempt attempt = this.locks.tryAcquire("user:42", Duration.ofSeconds(10));
+			assertThat(attempt.isAcquired()).isFalse();
+			assertThat(attempt.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(9))
+				.isLessThanOrEqualTo(Duration.ofSeconds(10));
+			assertThatExceptionOfType(LockConflictException.class)
+				.isThrownBy(() -> this.locks.acquire("user:42", Duration.ofSeconds(1)))
+				.satisfies((ex) -> assertThat(ex.getLockName()).isEqualTo("user:42"));
+		}
+		assertThat(this.locks.tryAcquire("user:42", Duration.ofSeconds(1)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void everyAcquisitionGetsAFreshUnguessableToken() {
+		for (int i = 0; i < 100; i++) {
+			this.locks.acquire("k" + i, Duration.ofSeconds(5)).close();
+		}
+		Set<String> tokens = new HashSet<>(this.store.tokens);
+		assertThat(tokens).hasSize(100);
+		assertThat(tokens).allSatisfy((token) -> assertThat(token).matches("[A-Za-z0-9_-]{22}"));
+	}
+
+	@Test
+	void releaseIsOwnerSafeAndHappensOnce() {
+		Lease lease = this.locks.acquire("k", Duration.ofSeconds(5));
+		assertThat(lease.release()).isTrue();
+		Lease next = this.locks.acquire("k", Duration.ofSeconds(5));
+		assertThat(lease.release()).isFalse();
+		lease.close();
+		assertThat(this.locks.tryAcquire("k", Duration.ofSeconds(5)).isAcquired()).isFalse();
+		next.close();
+	}
+
+	@Test
+	void executeReleasesWhenTheCallbackThrows() {
+		IllegalStateException failure = new IllegalStateException("boom");
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> this.locks.execute("k", Duration.ofSeconds(5), () -> {
+				throw failure;
+			}))
+			.isSameAs(failure);
+		assertThat(this.locks.execute("k", Duration.ofSeconds(5), () -> "ran")).isEqualTo("ran");
+	}
+
+	@Test
+	void executeDoesNotRunTheCallbackWhenTheLockIsHeld() {
+		AtomicInteger runs = new AtomicInteger();
+		try (Lease lease = this.locks.acquire("k", Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockConflictException.class)
+				.isThrownBy(() -> this.locks.execute("k", Duration.ofSeconds(5), runs::incrementAndGet));
+		}
+		assertThat(runs).hasValue(0);
+	}
+
+	@Test
+	void closeSwallowsStoreFailuresButReleaseReportsThem() {
+		LockTemplate failing = new LockTemplate(new FailingReleaseStore());
+		Lease lease = failing.acquire("k", Duration.ofSeconds(5));
+		lease.close();
+		Lease other = failing.acquire("k2", Duration.ofSeconds(5));
+		assertThatExceptionOfType(LockStoreException.class).isThrownBy(other::release);
+	}
+
+	@Test
+	void invalidArgumentsAreRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire(" ", Duration.ofSeconds(1)));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("k", Duration.ZERO));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("k", Duration.ofSeconds(-1)))
+			.withMessageContaining("'ttl' must be positive");
+	}
+
+	private static final class RecordingStore implements LockStore {
+
+		private final LockStore delegate;
+
+		final java.util.List<String> tokens = new java.util.ArrayList<>();
+
+		RecordingStore(LockStore delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			assertThat(key).startsWith("app:");
+			this.tokens.add(token);
+			return this.delegate.tryAcquire(key, token, ttl);
+		}
+
+		@Override
+		public boolean release(String key, String token) {
+			return this.delegate.release(key, token);
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			return this.delegate.extend(key, token, ttl);
+		}
+
+	}
+
+	private static final class FailingReleaseStore implements LockStore {
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			return AcquireResult.acquired();
+		}
+
+		@Override
+		public boolean release(String key, String token) {
+			throw new LockStoreException(key, "store down", new RuntimeException("connection refused"));
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			return false;
+		}
+
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.lockstarter.web;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.InvalidLockKeyException;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockStoreException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link LockExceptionHandler}.
+ */
+class LockExceptionHandlerTests {
+
+	private final LockExceptionHandler handler = new LockExceptionHandler();
+
+	@Test
+	void retryAfterIsTheRemainingTtlRoundedUpToWholeSecondsAndAtLeastOne() {
+		assertThat(LockExceptionHandler.retryAfterSeconds(Duration.ZERO)).isEqualTo(1);
+		assertThat(LockExceptionHandler.retryAfterSeconds(Duration.ofMillis(1))).isEqualTo(1);
+		assertThat(LockExceptionHandler.retryAfterSeconds(Duration.ofMillis(1000))).isEqualTo(1);
+		assertThat(LockExceptionHandler.retryAfterSeconds(Duration.ofMillis(1001))).isEqualTo(2);
+		assertThat(LockExceptionHandler.retryAfterSeconds(Duration.ofSeconds(30))).isEqualTo(30);
+	}
+
+	@Test
+	void conflictUsesTheDefaultStatusUnlessTheMethodSetsOne() {
+		ResponseEntity<ProblemDetail> byDefault = this.handler
+			.handleLockConflict(new LockConflictException("users", Duration.ofMillis(2500)));
+		assertThat(byDefault.getStatusCode().value()).isEqualTo(409);
+		assertThat(byDefault.getHeaders().getFirst("Retry-After")).isEqualTo("3");
+		assertThat(byDefault.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(byDefault.getBody().getType()).isEqualTo(LockProblemTypes.LOCK_CONFLICT);
+		assertThat(byDefault.getBody().getStatus()).isEqualTo(409);
+		ResponseEntity<ProblemDetail> overridden = this.handler
+			.handleLockConflict(new LockConflictException("users", Duration.ofMillis(2500), 422));
+		assertThat(overridden.getStatusCode().value()).isEqualTo(422);
+		assertThat(overridden.getBody().getStatus()).isEqualTo(422);
+	}
+
+	@Test
+	void invalidKeyIsABadRequestThatRevealsNoInternals() {
+		ResponseEntity<ProblemDetail> response = this.handler.handleInvalidLockKey(
+				new InvalidLockKeyException("users", "Key expression '#userName' evaluated to null", null));
+		assertThat(response.getStatusCode().value()).isEqualTo(400);
+		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.INVALID_LOCK_KEY);
+		assertThat(response.getBody().getDetail()).doesNotContain("#userName");
+	}
+
+	@Test
+	void storeFailureIsServiceUnavailable() {
+		ResponseEntity<ProblemDetail> response = this.handler.handleLockStoreFailure(
+				new LockStoreException("lock:users:alice", "Redis down", new RuntimeException("refused")));
+		assertThat(response.getStatusCode().value()).isEqualTo(503);
+		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.LOCK_STORE_UNAVAILABLE);
+		assertThat(response.getBody().getDetail()).doesNotContain("alice").doesNotContain("refused");
+	}
+
+	@Test
+	void defaultStatusMustBeAClientError() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new LockExceptionHandler(503));
+	}
+
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every test of the project. The tests start real servers (redis-server) on free loopback
+# ports, so this installs them first when they are missing and apt-get is available.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=()
+command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+command -v curl >/dev/null 2>&1 || packages+=(curl)
+if [ ${#packages[@]} -gt 0 ]; then
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "Missing: ${packages[*]}. Install them with your package manager, then run this again." >&2
+		exit 1
+	fi
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}"
+fi
+
+exec ./mvnw verify "$@"
