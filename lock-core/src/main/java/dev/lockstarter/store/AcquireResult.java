@@ -10,23 +10,42 @@ import java.time.Duration;
  */
 public final class AcquireResult {
 
-	private static final AcquireResult ACQUIRED = new AcquireResult(true, Duration.ZERO);
+	/** The fencing token of a store that issues none. */
+	public static final long NO_FENCING_TOKEN = 0;
+
+	private static final AcquireResult ACQUIRED = new AcquireResult(true, Duration.ZERO, NO_FENCING_TOKEN);
 
 	private final boolean acquired;
 
 	private final Duration holderRemainingTtl;
 
-	private AcquireResult(boolean acquired, Duration holderRemainingTtl) {
+	private final long fencingToken;
+
+	private AcquireResult(boolean acquired, Duration holderRemainingTtl, long fencingToken) {
 		this.acquired = acquired;
 		this.holderRemainingTtl = holderRemainingTtl.isNegative() ? Duration.ZERO : holderRemainingTtl;
+		this.fencingToken = fencingToken;
 	}
 
 	/**
-	 * Return the result for an acquired lock.
+	 * Return the result for an acquired lock, from a store that issues no fencing tokens.
 	 * @return the shared instance
 	 */
 	public static AcquireResult acquired() {
 		return ACQUIRED;
+	}
+
+	/**
+	 * Return the result for an acquired lock with its fencing token.
+	 * @param fencingToken the token, positive, greater than every token issued before for the
+	 * same key
+	 * @return a new result
+	 */
+	public static AcquireResult acquired(long fencingToken) {
+		if (fencingToken <= 0) {
+			throw new IllegalArgumentException("'fencingToken' must be positive, was " + fencingToken);
+		}
+		return new AcquireResult(true, Duration.ZERO, fencingToken);
 	}
 
 	/**
@@ -35,7 +54,7 @@ public final class AcquireResult {
 	 * @return a new result
 	 */
 	public static AcquireResult held(Duration remainingTtl) {
-		return new AcquireResult(false, remainingTtl);
+		return new AcquireResult(false, remainingTtl, NO_FENCING_TOKEN);
 	}
 
 	/**
@@ -52,6 +71,17 @@ public final class AcquireResult {
 	 */
 	public Duration holderRemainingTtl() {
 		return this.holderRemainingTtl;
+	}
+
+	/**
+	 * Return the fencing token of an acquired lock: a number that strictly increases with every
+	 * acquisition of the same key, for a protected resource to reject writes from an older
+	 * holder.
+	 * @return the token, or {@link #NO_FENCING_TOKEN} if the store issues none or the lock was
+	 * not acquired
+	 */
+	public long fencingToken() {
+		return this.fencingToken;
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.lockstarter.store;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.lockstarter.core.LockStoreException;
 
@@ -22,6 +23,10 @@ import dev.lockstarter.core.LockStoreException;
  * <p>
  * Failures to reach the store are raised as {@link LockStoreException}; a store never reports
  * an unknown outcome as success.
+ * <p>
+ * Optional abilities are separate interfaces: {@link ReleaseNotifyingLockStore} for stores that
+ * announce releases, so that waiters need not poll. A store that issues fencing tokens returns
+ * them from {@link #tryAcquire} through {@link AcquireResult#fencingToken()}.
  *
  * @since 0.1.0
  */
@@ -58,5 +63,22 @@ public interface LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in time
 	 */
 	boolean extend(String key, String token, Duration ttl);
+
+	/**
+	 * Extend several locks at once, each only if held by its token. Stores that can do it in
+	 * one round trip override this; by default it calls {@link #extend} for each lock.
+	 * @param keys the full store keys
+	 * @param tokens the owner tokens, in the order of the keys
+	 * @param ttl the new time-to-live of every lock, counted from now, positive
+	 * @return for each key, in order, whether its lock was held by its token and is extended
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 */
+	default boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
+		boolean[] extended = new boolean[keys.size()];
+		for (int i = 0; i < extended.length; i++) {
+			extended[i] = extend(keys.get(i), tokens.get(i), ttl);
+		}
+		return extended;
+	}
 
 }

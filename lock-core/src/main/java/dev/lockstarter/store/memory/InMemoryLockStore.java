@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import dev.lockstarter.store.AcquireResult;
-import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReleaseListeners;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import org.springframework.util.Assert;
 
 /**
@@ -20,10 +21,13 @@ import org.springframework.util.Assert;
  * acquisition that finds one replaces it, and a sweep of the whole map runs at most once per
  * {@value #SWEEP_INTERVAL_MILLIS} ms, on the thread of an acquisition, so the map holds no
  * more than the keys locked since the previous sweep.
+ * <p>
+ * Fencing tokens come from one counter for all keys, so they strictly increase per key for the
+ * life of the store. Releases are announced to waiters of the same store at once.
  *
  * @since 0.1.0
  */
-public class InMemoryLockStore implements LockStore {
+public class InMemoryLockStore implements ReleaseNotifyingLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -32,6 +36,10 @@ public class InMemoryLockStore implements LockStore {
 	private final LongSupplier nanoClock;
 
 	private final AtomicLong nextSweep;
+
+	private final AtomicLong fencingTokens = new AtomicLong();
+
+	private final ReleaseListeners listeners = new ReleaseListeners();
 
 	/**
 	 * Create a store on the system's monotonic clock.
@@ -54,11 +62,11 @@ public class InMemoryLockStore implements LockStore {
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
 		sweepIfDue(now);
-		Entry created = new Entry(token, now + ttl.toNanos());
-		Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now)) ? created
-				: existing);
-		if (current == created) {
-			return AcquireResult.acquired();
+		Entry current = this.locks.compute(key,
+				(k, existing) -> (existing == null || existing.isExpired(now))
+						? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
+		if (current.token.equals(token)) {
+			return AcquireResult.acquired(current.fencingToken);
 		}
 		return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
 	}
@@ -77,6 +85,9 @@ public class InMemoryLockStore implements LockStore {
 			}
 			return existing;
 		});
+		if (deleted[0]) {
+			this.listeners.released(key);
+		}
 		return deleted[0];
 	}
 
@@ -90,11 +101,16 @@ public class InMemoryLockStore implements LockStore {
 			}
 			if (existing.token.equals(token)) {
 				extended[0] = true;
-				return new Entry(token, now + ttl.toNanos());
+				return new Entry(token, now + ttl.toNanos(), existing.fencingToken);
 			}
 			return existing;
 		});
 		return extended[0];
+	}
+
+	@Override
+	public Subscription subscribe(String key, Runnable listener) {
+		return this.listeners.add(key, listener);
 	}
 
 	/**
@@ -116,7 +132,7 @@ public class InMemoryLockStore implements LockStore {
 		return Duration.ofMillis(SWEEP_INTERVAL_MILLIS).toNanos();
 	}
 
-	private record Entry(String token, long expiresAt) {
+	private record Entry(String token, long expiresAt, long fencingToken) {
 
 		boolean isExpired(long now) {
 			return now - this.expiresAt >= 0;

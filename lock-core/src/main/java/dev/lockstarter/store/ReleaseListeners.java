@@ -1,0 +1,52 @@
+package dev.lockstarter.store;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+
+/**
+ * The local side of release notifications: listeners by store key, for a
+ * {@link ReleaseNotifyingLockStore} to call when it learns that a key was released. Empty sets
+ * are removed, so the registry holds only keys that someone waits for.
+ *
+ * @since 0.1.0
+ */
+public final class ReleaseListeners {
+
+	private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+
+	/**
+	 * Register a listener for a key.
+	 * @param key the store key
+	 * @param listener the listener
+	 * @return the subscription that removes it
+	 */
+	public ReleaseNotifyingLockStore.Subscription add(String key, Runnable listener) {
+		this.listeners.computeIfAbsent(key, (k) -> new CopyOnWriteArraySet<>()).add(listener);
+		return () -> this.listeners.computeIfPresent(key, (k, set) -> {
+			set.remove(listener);
+			return set.isEmpty() ? null : set;
+		});
+	}
+
+	/**
+	 * Call the listeners of a released key.
+	 * @param key the store key
+	 */
+	public void released(String key) {
+		Set<Runnable> waiting = this.listeners.get(key);
+		if (waiting != null) {
+			waiting.forEach(Runnable::run);
+		}
+	}
+
+	/**
+	 * Return whether anyone waits for any key.
+	 * @return {@code true} if at least one listener is registered
+	 */
+	public boolean isEmpty() {
+		return this.listeners.isEmpty();
+	}
+
+}

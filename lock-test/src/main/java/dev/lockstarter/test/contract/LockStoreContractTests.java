@@ -1,0 +1,444 @@
+package dev.lockstarter.test.contract;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The contract every {@link LockStore} must pass: acquisition and conflict, expiry,
+ * owner-only release and extension (including by a stale holder whose lock expired and was
+ * taken over), independence of keys, binary-safe keys, and mutual exclusion under contention.
+ * <p>
+ * Subclasses return the store under test from {@link #createStore()}, which is called before
+ * each test; {@link #destroyStore(LockStore)} is called after it. Every test uses its own
+ * random keys, so tests do not interfere through a shared server.
+ *
+ * <pre class="code">
+ * class MyLockStoreContractTests extends LockStoreContractTests {
+ *
+ *     &#64;Override
+ *     protected LockStore createStore() {
+ *         return new MyLockStore(...);
+ *     }
+ *
+ * }
+ * </pre>
+ *
+ * The suite takes a few seconds: expiry is tested with time-to-lives of a few hundred
+ * milliseconds, so a store must expire locks with a precision of tens of milliseconds.
+ *
+ * @since 0.1.0
+ */
+public abstract class LockStoreContractTests {
+
+	/** A time-to-live that does not pass during a test. */
+	private static final Duration LONG_TTL = Duration.ofSeconds(30);
+
+	/** A time-to-live that a test waits out. */
+	private static final Duration SHORT_TTL = Duration.ofMillis(200);
+
+	/** The longest a test waits for a lock to expire. */
+	private static final Duration EXPIRY_DEADLINE = Duration.ofSeconds(5);
+
+	/** How much earlier than its time-to-live a lock may be seen expired (millisecond rounding). */
+	private static final Duration EXPIRY_TOLERANCE = Duration.ofMillis(10);
+
+	private LockStore store;
+
+	/**
+	 * Create the store under test. Called before each test.
+	 * @return the store
+	 */
+	protected abstract LockStore createStore();
+
+	/**
+	 * Release the resources of a store created by {@link #createStore()}. Called after each
+	 * test; does nothing by default.
+	 * @param store the store
+	 */
+	protected void destroyStore(LockStore store) {
+	}
+
+	/**
+	 * Return the store under test, for additional tests in subclasses.
+	 * @return the store
+	 */
+	protected final LockStore store() {
+		return this.store;
+	}
+
+	/**
+	 * Return a store key that no other test uses.
+	 * @param name a readable part of the key
+	 * @return the key
+	 */
+	protected String uniqueKey(String name) {
+		return "lock-test:" + name + ":" + UUID.randomUUID();
+	}
+
+	/**
+	 * Return an owner token that no other acquisition uses.
+	 * @return the token
+	 */
+	protected String uniqueToken() {
+		return UUID.randomUUID().toString();
+	}
+
+	@BeforeEach
+	void setUpStore() {
+		this.store = createStore();
+	}
+
+	@AfterEach
+	void tearDownStore() {
+		if (this.store != null) {
+			destroyStore(this.store);
+		}
+	}
+
+	@Test
+	void freeKeyIsAcquired() {
+		AcquireResult result = this.store.tryAcquire(uniqueKey("free"), uniqueToken(), LONG_TTL);
+		assertThat(result.isAcquired()).isTrue();
+		assertThat(result.holderRemainingTtl()).isZero();
+	}
+
+	@Test
+	void secondOwnerIsRejectedWhileFirstHoldsTheLock() {
+		String key = uniqueKey("conflict");
+		Duration ttl = Duration.ofSeconds(10);
+		assertThat(this.store.tryAcquire(key, uniqueToken(), ttl).isAcquired()).isTrue();
+		AcquireResult second = this.store.tryAcquire(key, uniqueToken(), ttl);
+		assertThat(second.isAcquired()).isFalse();
+		assertThat(second.holderRemainingTtl()).isPositive()
+			.isLessThanOrEqualTo(ttl)
+			.isGreaterThan(ttl.minusSeconds(5));
+	}
+
+	@Test
+	void releasedLockCanBeAcquiredAgain() {
+		String key = uniqueKey("reacquire");
+		String first = uniqueToken();
+		assertThat(this.store.tryAcquire(key, first, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(key, first)).isTrue();
+		String second = uniqueToken();
+		assertThat(this.store.tryAcquire(key, second, LONG_TTL).isAcquired()).isTrue();
+		assertHeld(key);
+		assertThat(this.store.release(key, second)).isTrue();
+	}
+
+	@Test
+	void lockIsFreeAgainOnceItsTimeToLivePasses() {
+		String key = uniqueKey("expiry");
+		long start = System.nanoTime();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
+		assertHeld(key);
+		String next = uniqueToken();
+		awaitAcquired(key, next, LONG_TTL);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was free again")
+			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
+		assertHeld(key);
+		assertThat(this.store.release(key, next)).isTrue();
+	}
+
+	@Test
+	void onlyTheOwnerCanRelease() {
+		String key = uniqueKey("release-owner");
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(key, uniqueToken())).isFalse();
+		assertHeld(key);
+		assertThat(this.store.release(key, owner)).isTrue();
+	}
+
+	@Test
+	void onlyTheOwnerCanExtend() {
+		String key = uniqueKey("extend-owner");
+		Duration ttl = Duration.ofSeconds(10);
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, ttl).isAcquired()).isTrue();
+		assertThat(this.store.extend(key, uniqueToken(), Duration.ofMinutes(5))).isFalse();
+		assertThat(holderRemainingTtl(key)).as("holder's time-to-live after another owner's extend")
+			.isLessThanOrEqualTo(ttl);
+		assertThat(this.store.extend(key, owner, Duration.ofMinutes(5))).isTrue();
+		assertThat(this.store.release(key, owner)).isTrue();
+	}
+
+	@Test
+	void staleHolderCannotReleaseTheNewHoldersLock() {
+		String key = uniqueKey("stale-release");
+		String stale = uniqueToken();
+		assertThat(this.store.tryAcquire(key, stale, SHORT_TTL).isAcquired()).isTrue();
+		String current = uniqueToken();
+		awaitAcquired(key, current, LONG_TTL);
+		assertThat(this.store.release(key, stale)).as("release by the holder whose lock expired").isFalse();
+		assertHeld(key);
+		assertThat(this.store.release(key, current)).isTrue();
+	}
+
+	@Test
+	void staleHolderCannotExtendTheNewHoldersLock() {
+		String key = uniqueKey("stale-extend");
+		String stale = uniqueToken();
+		assertThat(this.store.tryAcquire(key, stale, SHORT_TTL).isAcquired()).isTrue();
+		String current = uniqueToken();
+		Duration ttl = Duration.ofSeconds(10);
+		awaitAcquired(key, current, ttl);
+		assertThat(this.store.extend(key, stale, Duration.ofMinutes(5))).as("extend by the holder whose lock expired")
+			.isFalse();
+		assertThat(holderRemainingTtl(key)).as("new holder's time-to-live after the stale holder's extend")
+			.isLessThanOrEqualTo(ttl);
+		assertThat(this.store.release(key, current)).isTrue();
+	}
+
+	@Test
+	void expiredLockCannotBeExtended() throws InterruptedException {
+		String key = uniqueKey("expired-extend");
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, SHORT_TTL).isAcquired()).isTrue();
+		Thread.sleep(SHORT_TTL.plusMillis(100).toMillis());
+		assertThat(this.store.extend(key, owner, LONG_TTL)).isFalse();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
+			.as("acquire after a failed extend of an expired lock")
+			.isTrue();
+	}
+
+	@Test
+	void extendByTheOwnerResetsTheTimeToLive() throws InterruptedException {
+		String key = uniqueKey("extend");
+		String owner = uniqueToken();
+		Duration ttl = Duration.ofMillis(500);
+		long start = System.nanoTime();
+		assertThat(this.store.tryAcquire(key, owner, ttl).isAcquired()).isTrue();
+		Thread.sleep(100);
+		Duration extended = Duration.ofSeconds(3);
+		assertThat(this.store.extend(key, owner, extended)).isTrue();
+		sleepUntil(start + ttl.plusMillis(100).toNanos());
+		assertThat(holderRemainingTtl(key)).as("time-to-live after the original one passed")
+			.isLessThanOrEqualTo(extended)
+			.isGreaterThan(extended.minus(ttl).minusSeconds(1));
+		assertThat(this.store.release(key, owner)).isTrue();
+	}
+
+	@Test
+	void extendCountsTheNewTimeToLiveFromNow() {
+		String key = uniqueKey("extend-shorter");
+		String owner = uniqueToken();
+		long start = System.nanoTime();
+		assertThat(this.store.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.extend(key, owner, SHORT_TTL)).isTrue();
+		assertThat(holderRemainingTtl(key)).isLessThanOrEqualTo(SHORT_TTL);
+		awaitAcquired(key, uniqueToken(), LONG_TTL);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was free again")
+			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
+	}
+
+	@Test
+	void differentKeysAreIndependent() {
+		String first = uniqueKey("independent-1");
+		String second = uniqueKey("independent-2");
+		String firstOwner = uniqueToken();
+		String secondOwner = uniqueToken();
+		assertThat(this.store.tryAcquire(first, firstOwner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.tryAcquire(second, secondOwner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(second, firstOwner)).isFalse();
+		assertThat(this.store.extend(second, firstOwner, LONG_TTL)).isFalse();
+		assertThat(this.store.release(first, firstOwner)).isTrue();
+		assertHeld(second);
+		assertThat(this.store.tryAcquire(first, uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(second, secondOwner)).isTrue();
+	}
+
+	@Test
+	void failedAcquisitionDoesNotChangeTheHoldersTimeToLive() throws InterruptedException {
+		String key = uniqueKey("failed-acquire");
+		Duration ttl = Duration.ofSeconds(1);
+		long start = System.nanoTime();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), ttl).isAcquired()).isTrue();
+		AcquireResult first = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(first.isAcquired()).isFalse();
+		assertThat(first.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(ttl);
+		Thread.sleep(150);
+		AcquireResult second = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(second.isAcquired()).isFalse();
+		assertThat(second.holderRemainingTtl()).as("remaining time-to-live reported by a later conflict")
+			.isLessThanOrEqualTo(first.holderRemainingTtl().minusMillis(100));
+		awaitAcquired(key, uniqueToken(), LONG_TTL);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was free again")
+			.isGreaterThanOrEqualTo(ttl.minus(EXPIRY_TOLERANCE))
+			.isLessThan(ttl.plusSeconds(2));
+	}
+
+	@Test
+	void releasingTwiceReturnsFalseTheSecondTime() {
+		String key = uniqueKey("release-twice");
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(key, owner)).isTrue();
+		assertThat(this.store.release(key, owner)).isFalse();
+	}
+
+	@Test
+	void releasingAKeyThatWasNeverLockedReturnsFalse() {
+		assertThat(this.store.release(uniqueKey("never-locked"), uniqueToken())).isFalse();
+	}
+
+	@Test
+	void extendingAKeyThatWasNeverLockedReturnsFalseAndDoesNotLockIt() {
+		String key = uniqueKey("never-locked");
+		String token = uniqueToken();
+		assertThat(this.store.extend(key, token, LONG_TTL)).isFalse();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void keysWithUnusualCharactersAreDistinctLocks() {
+		String base = uniqueKey("unusual");
+		List<String> keys = List.of(base + " with spaces", base + "with spaces", base + "with\tspaces", base + ":",
+				base + "::", base + "ünïcödé 锁 🔒", base + "unicode", base + "\r\n", base + "\n", base + "\r\n\r\n",
+				base + "\r\n*1\r\n$8\r\nFLUSHALL\r\n", base + "\"'`$%{}[]*?\\", base + "\u0000", base + "#sha256:x");
+		List<String> tokens = new ArrayList<>();
+		for (String key : keys) {
+			String token = uniqueToken();
+			assertThat(this.store.tryAcquire(key, token, LONG_TTL).isAcquired()).as("acquire %s", printable(key))
+				.isTrue();
+			tokens.add(token);
+		}
+		for (String key : keys) {
+			assertHeld(key);
+		}
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(this.store.release(keys.get(i), tokens.get(i))).as("release %s", printable(keys.get(i)))
+				.isTrue();
+			assertThat(this.store.release(keys.get(i), tokens.get(i))).isFalse();
+		}
+	}
+
+	@Test
+	void keysOfTheMaximumLengthAreDistinctLocks() {
+		String base = uniqueKey("long") + ":ü";
+		StringBuilder padding = new StringBuilder(base);
+		while (padding.toString().getBytes(StandardCharsets.UTF_8).length < 249) {
+			padding.append('x');
+		}
+		String first = padding + "a";
+		String second = padding + "b";
+		assertThat(first.getBytes(StandardCharsets.UTF_8)).hasSize(250);
+		String firstOwner = uniqueToken();
+		String secondOwner = uniqueToken();
+		assertThat(this.store.tryAcquire(first, firstOwner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.tryAcquire(second, secondOwner, LONG_TTL).isAcquired()).isTrue();
+		assertHeld(first);
+		assertThat(this.store.release(first, firstOwner)).isTrue();
+		assertThat(this.store.release(second, secondOwner)).isTrue();
+	}
+
+	@Test
+	void onlyOneOfManySimultaneousAcquirersWins() throws Exception {
+		int contenders = 8;
+		ExecutorService executor = Executors.newFixedThreadPool(contenders);
+		try {
+			for (int round = 0; round < 20; round++) {
+				String key = uniqueKey("simultaneous");
+				CountDownLatch go = new CountDownLatch(1);
+				List<Future<Boolean>> attempts = new ArrayList<>();
+				for (int i = 0; i < contenders; i++) {
+					attempts.add(executor.submit(() -> {
+						go.await();
+						return this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired();
+					}));
+				}
+				go.countDown();
+				int winners = 0;
+				for (Future<Boolean> attempt : attempts) {
+					winners += attempt.get(10, TimeUnit.SECONDS) ? 1 : 0;
+				}
+				assertThat(winners).as("owners of %s after %d simultaneous attempts", key, contenders).isOne();
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void concurrentOwnersNeverHoldTheSameKeyAtOnce() {
+		List<String> keys = List.of(uniqueKey("exclusion-1"), uniqueKey("exclusion-2"), uniqueKey("exclusion-3"));
+		ExclusionChecker.Result result = new ExclusionChecker().threads(8)
+			.attemptsPerThread(200)
+			.check(keys, (key) -> {
+				String token = uniqueToken();
+				return this.store.tryAcquire(key, token, LONG_TTL).isAcquired() ? () -> this.store.release(key, token)
+						: null;
+			});
+		assertThat(result.failures()).as(result.toString()).isEmpty();
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.overlaps()).as(result.toString()).isZero();
+		assertThat(result.acquisitions()).as("acquisitions in " + result).isGreaterThanOrEqualTo(result.attempts() / 10);
+		assertThat(result.rejections()).as("rejections (contention) in " + result).isPositive();
+	}
+
+	private void assertHeld(String key) {
+		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key))
+			.isFalse();
+		assertThat(result.holderRemainingTtl()).as("holder's remaining time-to-live of %s", printable(key))
+			.isPositive();
+	}
+
+	private Duration holderRemainingTtl(String key) {
+		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key))
+			.isFalse();
+		return result.holderRemainingTtl();
+	}
+
+	private void awaitAcquired(String key, String token, Duration ttl) {
+		long deadline = System.nanoTime() + EXPIRY_DEADLINE.toNanos();
+		while (!this.store.tryAcquire(key, token, ttl).isAcquired()) {
+			if (System.nanoTime() - deadline > 0) {
+				fail("Lock %s was not free again within %s", printable(key), EXPIRY_DEADLINE);
+			}
+			sleep(Duration.ofMillis(5));
+		}
+	}
+
+	private static void sleepUntil(long nanoTime) {
+		long remaining = nanoTime - System.nanoTime();
+		if (remaining > 0) {
+			sleep(Duration.ofNanos(remaining));
+		}
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+	}
+
+	private static String printable(String key) {
+		return "'" + key.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0") + "'";
+	}
+
+}

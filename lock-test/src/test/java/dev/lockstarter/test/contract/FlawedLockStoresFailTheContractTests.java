@@ -1,0 +1,109 @@
+package dev.lockstarter.test.contract;
+
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.EngineTestKitOnly;
+import dev.lockstarter.test.contract.FlawedLockStore.Flaw;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+
+/**
+ * Negative controls for {@link LockStoreContractTests}: the suite, run against a store with a
+ * classic flaw, must fail the tests that target that flaw. Only those tests are run, to keep
+ * this fast.
+ */
+class FlawedLockStoresFailTheContractTests {
+
+	@Test
+	void checkThenSetStoreFailsSimultaneousAcquisition() {
+		assertFails(CheckThenSet.class, "onlyOneOfManySimultaneousAcquirersWins");
+	}
+
+	@Test
+	void ownerBlindReleaseFailsOwnerOnlyRelease() {
+		assertFails(OwnerBlindRelease.class, "onlyTheOwnerCanRelease");
+		assertFails(OwnerBlindRelease.class, "staleHolderCannotReleaseTheNewHoldersLock");
+	}
+
+	@Test
+	void ownerBlindExtendFailsOwnerOnlyExtend() {
+		assertFails(OwnerBlindExtend.class, "onlyTheOwnerCanExtend");
+		assertFails(OwnerBlindExtend.class, "staleHolderCannotExtendTheNewHoldersLock");
+	}
+
+	@Test
+	void failedAcquisitionThatResetsTheTimeToLiveIsCaught() {
+		assertFails(FailedAcquireResetsTtl.class, "failedAcquisitionDoesNotChangeTheHoldersTimeToLive");
+	}
+
+	@Test
+	void flawedStoresStillPassTheTestsTheirFlawDoesNotTouch() {
+		assertPasses(OwnerBlindRelease.class, "onlyTheOwnerCanExtend");
+		assertPasses(OwnerBlindExtend.class, "onlyTheOwnerCanRelease");
+		assertPasses(FailedAcquireResetsTtl.class, "releasedLockCanBeAcquiredAgain");
+	}
+
+	private static void assertFails(Class<? extends LockStoreContractTests> suite, String test) {
+		Events events = run(suite, test);
+		events.assertStatistics((stats) -> stats.started(1).failed(1));
+		events.assertThatEvents().haveExactly(1, finishedWithFailure(instanceOf(AssertionError.class)));
+	}
+
+	private static void assertPasses(Class<? extends LockStoreContractTests> suite, String test) {
+		run(suite, test).assertStatistics((stats) -> stats.started(1).succeeded(1));
+	}
+
+	private static Events run(Class<?> suite, String test) {
+		return EngineTestKit.engine("junit-jupiter")
+			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
+			.selectors(selectMethod(suite, test))
+			.execute()
+			.testEvents();
+	}
+
+	@EngineTestKitOnly
+	static class CheckThenSet extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.CHECK_THEN_SET);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class OwnerBlindRelease extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.OWNER_BLIND_RELEASE);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class OwnerBlindExtend extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.OWNER_BLIND_EXTEND);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class FailedAcquireResetsTtl extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.FAILED_ACQUIRE_RESETS_TTL);
+		}
+
+	}
+
+}
