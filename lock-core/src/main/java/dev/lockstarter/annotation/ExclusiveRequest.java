@@ -19,7 +19,15 @@ import java.lang.annotation.Target;
  *
  * The lock's key is {@code {lock.key-prefix}{name}:{value}}, where {@code value} is built from
  * the {@link #key() key expressions}. The lock is released when the method returns or throws,
- * or when its time-to-live passes, whichever comes first.
+ * or when its time-to-live passes, whichever comes first; while the method runs, the lock is
+ * renewed before it expires (see {@code lock.renew} and {@code lock.max-hold}).
+ * <p>
+ * <b>Reentrancy</b>: a method that holds a key and calls, through a proxy, another annotated
+ * method that resolves to the same key (same name and value) runs it without locking again; the
+ * outer call's lock covers both and is released when the outer call ends. This is scoped to the
+ * current invocation chain: work handed to another thread is not covered. The innermost lease
+ * of the chain, with its fencing token, is available from
+ * {@link dev.lockstarter.interceptor.ExclusiveRequestContext}.
  * <p>
  * The annotation works through a Spring AOP proxy, so it applies to calls that go through the
  * bean's proxy: a call from another method of the same object ({@code this.register(..)}) is
@@ -66,5 +74,41 @@ public @interface ExclusiveRequest {
 	 * @return the conflict status, 0 for the configured default
 	 */
 	int conflictStatus() default 0;
+
+	/**
+	 * How long to wait for a held lock before giving up with a conflict, overriding
+	 * {@code lock.wait-time}: a duration such as {@code "5s"}, or a {@code ${...}} placeholder.
+	 * A waiter acquires as soon as the holder releases.
+	 * @return the wait time, empty for the configured default
+	 */
+	String waitTime() default "";
+
+	/**
+	 * Number of fixed-interval retries for a held lock, as in "3 retries, 200 ms apart"; used
+	 * instead of {@link #waitTime()} when positive.
+	 * @return the number of retries after the first attempt
+	 */
+	int retries() default 0;
+
+	/**
+	 * Pause before each of the {@link #retries()}, such as {@code "200ms"}.
+	 * @return the retry interval, required when {@link #retries()} is positive
+	 */
+	String retryInterval() default "";
+
+	/**
+	 * Minimum time the lock stays held after it was acquired, even when the method returns
+	 * sooner, such as {@code "2s"}: a repeated request (a double click) in that time is still
+	 * rejected.
+	 * @return the minimum hold time, empty for none
+	 */
+	String holdAtLeast() default "";
+
+	/**
+	 * Longest time the lock is renewed while the method runs, overriding {@code lock.max-hold};
+	 * after it, a hung method loses its lock one time-to-live later.
+	 * @return the maximum hold time, empty for the configured default
+	 */
+	String maxHold() default "";
 
 }

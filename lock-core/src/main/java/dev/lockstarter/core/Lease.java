@@ -10,6 +10,9 @@ package dev.lockstarter.core;
  * }
  * </pre>
  *
+ * While held, a lease acquired with renewal (the default) is extended before it expires, by one
+ * scheduler shared by all leases, until it is released.
+ *
  * @since 0.1.0
  */
 public interface Lease extends AutoCloseable {
@@ -22,10 +25,27 @@ public interface Lease extends AutoCloseable {
 	String key();
 
 	/**
+	 * Return the fencing token of this acquisition: it is greater than the token of every
+	 * earlier acquisition of the same key, so a resource that remembers the highest token it
+	 * has seen can reject writes from a holder whose lock expired in the meantime.
+	 * @return the token, or {@code 0} if the store issues none
+	 */
+	long fencingToken();
+
+	/**
+	 * Return whether this lease still holds its lock, as far as this process knows: not
+	 * released, not found lost by a renewal, and not past the time-to-live of its last
+	 * successful acquisition or renewal.
+	 * @return {@code true} if the lock is held
+	 */
+	boolean isHeld();
+
+	/**
 	 * Release the lock by compare-and-delete on this lease's owner token. Calling it again is a
-	 * no-op that returns {@code false}.
-	 * @return {@code true} if the lock was still owned by this lease and is now deleted;
-	 * {@code false} if it had expired or was already released
+	 * no-op that returns {@code false}. With a minimum hold time that has not passed yet, the
+	 * lock is kept until then instead of being deleted.
+	 * @return {@code true} if the lock was still owned by this lease; {@code false} if it had
+	 * expired, was lost, or was already released
 	 * @throws LockStoreException if the store cannot be reached; the lock then expires at the
 	 * end of its time-to-live
 	 */

@@ -9,11 +9,25 @@ import java.util.function.Supplier;
  * <p>
  * Keys are application-level names such as {@code "user:42"}; the configured key prefix is
  * added before they reach the store. A lock is held until it is released or its time-to-live
- * passes, whichever comes first.
+ * passes, whichever comes first; with {@linkplain LockOptions#withRenewal renewal} (the
+ * default) the time-to-live is extended for as long as the lease is held.
+ * <p>
+ * Locks taken through this interface are not reentrant: acquiring a key that the same thread
+ * already holds conflicts like any other acquisition.
  *
  * @since 0.1.0
  */
 public interface LockOperations {
+
+	/**
+	 * Try to acquire the lock on a key, waiting for it as the options say.
+	 * @param key the key, not blank
+	 * @param options the time-to-live, wait and hold options
+	 * @return the attempt: a lease, or the holder's remaining time-to-live
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
+	 */
+	LockAttempt tryAcquire(String key, LockOptions options);
 
 	/**
 	 * Try once to acquire the lock on a key, without waiting.
@@ -22,7 +36,22 @@ public interface LockOperations {
 	 * @return the attempt: a lease, or the holder's remaining time-to-live
 	 * @throws LockStoreException if the store cannot be reached or does not answer in time
 	 */
-	LockAttempt tryAcquire(String key, Duration ttl);
+	default LockAttempt tryAcquire(String key, Duration ttl) {
+		return tryAcquire(key, LockOptions.ttl(ttl));
+	}
+
+	/**
+	 * Acquire the lock on a key, waiting for it as the options say.
+	 * @param key the key, not blank
+	 * @param options the time-to-live, wait and hold options
+	 * @return the lease, to be closed when the guarded work is done
+	 * @throws LockConflictException if the lock is still held when the wait ends
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
+	 */
+	default Lease acquire(String key, LockOptions options) {
+		return tryAcquire(key, options).orElseThrow();
+	}
 
 	/**
 	 * Acquire the lock on a key, or fail at once if it is held.
@@ -33,12 +62,30 @@ public interface LockOperations {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in time
 	 */
 	default Lease acquire(String key, Duration ttl) {
-		return tryAcquire(key, ttl).orElseThrow();
+		return acquire(key, LockOptions.ttl(ttl));
 	}
 
 	/**
 	 * Run a callback while holding the lock on a key, and release it afterwards, whether the
 	 * callback returns or throws.
+	 * @param <T> the result type
+	 * @param key the key, not blank
+	 * @param options the time-to-live, wait and hold options
+	 * @param callback the guarded work, given the lease
+	 * @return the callback's result
+	 * @throws LockConflictException if the lock is still held when the wait ends; the
+	 * callback does not run
+	 * @throws LockStoreException if the store cannot be reached; the callback does not run
+	 */
+	default <T> T execute(String key, LockOptions options, LockCallback<T> callback) {
+		try (Lease lease = acquire(key, options)) {
+			return callback.doWithLock(lease);
+		}
+	}
+
+	/**
+	 * Run a callback while holding the lock on a key, without waiting for it, and release it
+	 * afterwards, whether the callback returns or throws.
 	 * @param <T> the result type
 	 * @param key the key, not blank
 	 * @param ttl how long the lock is held at most if it is not released, positive
@@ -49,9 +96,7 @@ public interface LockOperations {
 	 * @throws LockStoreException if the store cannot be reached; the callback does not run
 	 */
 	default <T> T execute(String key, Duration ttl, Supplier<T> callback) {
-		try (Lease lease = acquire(key, ttl)) {
-			return callback.get();
-		}
+		return execute(key, LockOptions.ttl(ttl), (lease) -> callback.get());
 	}
 
 }

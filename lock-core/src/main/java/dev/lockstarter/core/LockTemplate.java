@@ -1,37 +1,63 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
  * Default {@link LockOperations}: adds the key prefix, draws a fresh random owner token for
- * every acquisition and delegates to a {@link LockStore}.
+ * every acquisition, waits and renews as the {@link LockOptions} say, and delegates to a
+ * {@link LockStore}.
  * <p>
  * Store keys are {@code prefix + key}; keys whose store key would exceed 250 bytes of UTF-8 are
  * replaced by the SHA-256 of the key, Base64 URL-encoded. Owner tokens are 128 random bits from
  * a {@link java.security.SecureRandom}; they are never derived from a thread, are never logged
  * and never leave the store.
+ * <p>
+ * <b>Waiting</b>: a waiter tries again at once when a {@link ReleaseNotifyingLockStore}
+ * announces a release of its key, and in any case polls with exponential backoff and jitter
+ * (from 100 ms up to 1 s with notifications, from 10 ms up to 500 ms without), never sleeping
+ * past the holder's remaining time-to-live or the end of the wait.
+ * <p>
+ * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held locks
+ * a third of their time-to-live after their last extension, in one store call per batch of
+ * leases due together. A renewal that finds the lock gone marks the lease lost, logs a WARN and
+ * publishes a {@link LockLostEvent}.
  *
  * @since 0.1.0
  */
-public class LockTemplate implements LockOperations {
+public class LockTemplate implements LockOperations, ApplicationEventPublisherAware, DisposableBean {
 
 	/** The default key prefix. */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
-	private static final Log logger = LogFactory.getLog(LockTemplate.class);
+	private static final long NOTIFIED_FIRST_POLL = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final long NOTIFIED_MAX_POLL = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long POLLED_FIRST_POLL = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private static final long POLLED_MAX_POLL = TimeUnit.MILLISECONDS.toNanos(500);
 
 	private final LockStore store;
 
 	private final StoreKeys storeKeys;
+
+	private final LeaseRenewer renewer;
+
+	private volatile @Nullable ApplicationEventPublisher eventPublisher;
 
 	/**
 	 * Create a template with the {@linkplain #DEFAULT_KEY_PREFIX default key prefix}.
@@ -51,28 +77,64 @@ public class LockTemplate implements LockOperations {
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		this.store = store;
 		this.storeKeys = new StoreKeys(keyPrefix);
-	}
-
-	@Override
-	public LockAttempt tryAcquire(String key, Duration ttl) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		Assert.notNull(ttl, "'ttl' must not be null");
-		Assert.isTrue(!ttl.isNegative() && !ttl.isZero(), () -> "'ttl' must be positive, was " + ttl);
-		String storeKey = this.storeKeys.storeKey(key);
-		String token = OwnerTokens.next();
-		AcquireResult result = this.store.tryAcquire(storeKey, token, ttl);
-		if (result.isAcquired()) {
-			return LockAttempt.acquired(new StoreLease(this.store, key, storeKey, token));
-		}
-		return LockAttempt.held(key, result.holderRemainingTtl());
+		this.renewer = new LeaseRenewer(store);
 	}
 
 	/**
-	 * A lease on one acquisition; released at most once.
+	 * Set the publisher of {@link LockLostEvent}s; without one, lost locks are only logged.
+	 * @param eventPublisher the publisher
 	 */
-	private static final class StoreLease implements Lease {
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.eventPublisher = eventPublisher;
+	}
 
-		private final LockStore store;
+	@Override
+	public LockAttempt tryAcquire(String key, LockOptions options) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		String storeKey = this.storeKeys.storeKey(key);
+		Attempt attempt = new Attempt(key, storeKey, OwnerTokens.next(), options);
+		if (attempt.tryOnce() || (options.getWaitTime().isZero() && options.getRetries() == 0)) {
+			return attempt.outcome();
+		}
+		try {
+			return (options.getRetries() > 0) ? attempt.retry() : attempt.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockWaitInterruptedException(key, ex);
+		}
+	}
+
+	/**
+	 * Stop renewing every lease and the renewal thread. Held locks then expire at the end of
+	 * their time-to-live unless released.
+	 */
+	@Override
+	public void destroy() {
+		this.renewer.shutdown();
+	}
+
+	/**
+	 * Return the renewer, for tests.
+	 * @return the renewer
+	 */
+	LeaseRenewer renewer() {
+		return this.renewer;
+	}
+
+	void lost(StoreLease lease, String reason) {
+		ApplicationEventPublisher publisher = this.eventPublisher;
+		if (publisher != null) {
+			publisher.publishEvent(new LockLostEvent(lease.key(), reason));
+		}
+	}
+
+	/**
+	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it waits.
+	 */
+	private final class Attempt {
 
 		private final String key;
 
@@ -80,47 +142,85 @@ public class LockTemplate implements LockOperations {
 
 		private final String token;
 
-		private final AtomicBoolean released = new AtomicBoolean();
+		private final LockOptions options;
 
-		StoreLease(LockStore store, String key, String storeKey, String token) {
-			this.store = store;
+		private AcquireResult result = AcquireResult.held(Duration.ZERO);
+
+		private long sentAt;
+
+		Attempt(String key, String storeKey, String token, LockOptions options) {
 			this.key = key;
 			this.storeKey = storeKey;
 			this.token = token;
+			this.options = options;
 		}
 
-		@Override
-		public String key() {
-			return this.key;
+		boolean tryOnce() {
+			this.sentAt = System.nanoTime();
+			this.result = LockTemplate.this.store.tryAcquire(this.storeKey, this.token, this.options.getTtl());
+			return this.result.isAcquired();
 		}
 
-		@Override
-		public boolean release() {
-			if (!this.released.compareAndSet(false, true)) {
-				return false;
+		LockAttempt outcome() {
+			if (!this.result.isAcquired()) {
+				return LockAttempt.held(this.key, this.result.holderRemainingTtl());
 			}
-			boolean deleted = this.store.release(this.storeKey, this.token);
-			if (!deleted && logger.isWarnEnabled()) {
-				logger.warn("Lock '" + this.key + "' had expired or was taken over before its release; "
-						+ "the guarded work ran longer than the lock's time-to-live");
+			StoreLease lease = new StoreLease(LockTemplate.this, LockTemplate.this.store, this.key, this.storeKey,
+					this.token, this.result.fencingToken(), this.options, this.sentAt);
+			if (this.options.isRenew()) {
+				LockTemplate.this.renewer.register(lease);
 			}
-			return deleted;
+			return LockAttempt.acquired(lease);
 		}
 
-		@Override
-		public void close() {
+		LockAttempt retry() throws InterruptedException {
+			long interval = this.options.getRetryInterval().toMillis();
+			for (int i = 0; i < this.options.getRetries(); i++) {
+				Thread.sleep(interval);
+				if (tryOnce()) {
+					break;
+				}
+			}
+			return outcome();
+		}
+
+		LockAttempt await() throws InterruptedException {
+			long deadline = System.nanoTime() + this.options.getWaitTime().toNanos();
+			Semaphore released = new Semaphore(0);
+			ReleaseNotifyingLockStore.Subscription subscription = subscribe(released);
 			try {
-				release();
+				boolean notified = subscription != null;
+				long poll = notified ? NOTIFIED_FIRST_POLL : POLLED_FIRST_POLL;
+				long maxPoll = notified ? NOTIFIED_MAX_POLL : POLLED_MAX_POLL;
+				// Try again first: the holder may have released before the subscription was made.
+				while (!tryOnce()) {
+					long remaining = deadline - System.nanoTime();
+					if (remaining <= 0) {
+						break;
+					}
+					long untilExpiry = this.result.holderRemainingTtl().toNanos() + TimeUnit.MILLISECONDS.toNanos(1);
+					long pause = Math.min(remaining, Math.min(untilExpiry, jitter(poll)));
+					released.tryAcquire(pause, TimeUnit.NANOSECONDS);
+					poll = Math.min(maxPoll, poll * 2);
+				}
+				return outcome();
 			}
-			catch (LockStoreException ex) {
-				logger.warn("Failed to release lock '" + this.key + "'; it expires at the end of its time-to-live",
-						ex);
+			finally {
+				if (subscription != null) {
+					subscription.close();
+				}
 			}
 		}
 
-		@Override
-		public String toString() {
-			return "Lease[" + this.key + "]";
+		private ReleaseNotifyingLockStore.@Nullable Subscription subscribe(Semaphore released) {
+			if (LockTemplate.this.store instanceof ReleaseNotifyingLockStore notifying) {
+				return notifying.subscribe(this.storeKey, released::release);
+			}
+			return null;
+		}
+
+		private static long jitter(long nanos) {
+			return (long) (nanos * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
 		}
 
 	}

@@ -4,20 +4,50 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
 
 /**
- * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveRequest}.
+ * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveRequest}. Each
+ * duration is {@code null} when the annotation leaves it to the configured default.
  *
- * @param keyResolver builds the lock key from the method's arguments
- * @param ttl the lock's time-to-live, or {@code null} for the configured default
- * @param conflictStatus the HTTP status of a conflict, or 0 for the configured default
- * @param completionStage whether the method returns a {@link java.util.concurrent.CompletionStage},
- * whose completion releases the lock
  * @since 0.1.0
  */
-public record ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, int conflictStatus,
-		boolean completionStage) {
+public final class ExclusiveRequestAttribute {
+
+	private final MethodKeyResolver keyResolver;
+
+	private final @Nullable Duration ttl;
+
+	private final @Nullable Duration waitTime;
+
+	private final int retries;
+
+	private final @Nullable Duration retryInterval;
+
+	private final @Nullable Duration holdAtLeast;
+
+	private final @Nullable Duration maxHold;
+
+	private final int conflictStatus;
+
+	private final boolean completionStage;
+
+	private volatile @Nullable Resolved resolved;
+
+	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
+			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
+			int conflictStatus, boolean completionStage) {
+		this.keyResolver = keyResolver;
+		this.ttl = ttl;
+		this.waitTime = waitTime;
+		this.retries = retries;
+		this.retryInterval = retryInterval;
+		this.holdAtLeast = holdAtLeast;
+		this.maxHold = maxHold;
+		this.conflictStatus = conflictStatus;
+		this.completionStage = completionStage;
+	}
 
 	/**
 	 * Return the lock name.
@@ -25,6 +55,73 @@ public record ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable
 	 */
 	public String name() {
 		return this.keyResolver.name();
+	}
+
+	/**
+	 * Return the resolver of the lock key.
+	 * @return the key resolver
+	 */
+	public MethodKeyResolver keyResolver() {
+		return this.keyResolver;
+	}
+
+	/**
+	 * Return the HTTP status of a conflict.
+	 * @return the status, or 0 for the configured default
+	 */
+	public int conflictStatus() {
+		return this.conflictStatus;
+	}
+
+	/**
+	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage}, whose
+	 * completion releases the lock.
+	 * @return {@code true} for an asynchronous method
+	 */
+	public boolean completionStage() {
+		return this.completionStage;
+	}
+
+	/**
+	 * Return the lock options of this method: the annotation's values over the defaults.
+	 * Computed on first use and kept, since the defaults are fixed once the application runs.
+	 * @param defaults the configured defaults
+	 * @return the options
+	 */
+	public LockOptions options(LockOptions defaults) {
+		Resolved cached = this.resolved;
+		if (cached == null || cached.defaults != defaults) {
+			cached = new Resolved(defaults, resolve(defaults));
+			this.resolved = cached;
+		}
+		return cached.options;
+	}
+
+	private LockOptions resolve(LockOptions defaults) {
+		LockOptions options = (this.ttl != null) ? LockOptions.ttl(this.ttl).withWaitTime(defaults.getWaitTime())
+			.withRenewal(defaults.isRenew())
+			.withMaxHold(defaults.getMaxHold()) : defaults;
+		if (this.retries > 0 && this.retryInterval != null) {
+			options = options.withRetries(this.retries, this.retryInterval);
+		}
+		else if (this.waitTime != null) {
+			options = options.withWaitTime(this.waitTime);
+		}
+		if (this.holdAtLeast != null) {
+			options = options.withHoldAtLeast(this.holdAtLeast);
+		}
+		if (this.maxHold != null) {
+			options = options.withMaxHold(this.maxHold);
+		}
+		return options;
+	}
+
+	@Override
+	public String toString() {
+		return "ExclusiveRequestAttribute[" + name() + "]";
+	}
+
+	private record Resolved(LockOptions defaults, LockOptions options) {
 	}
 
 }

@@ -79,14 +79,23 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		catch (IllegalArgumentException ex) {
 			throw new InvalidExclusiveRequestException(method, name, ex.getMessage(), ex.getCause());
 		}
-		Duration ttl = parseTtl(method, name, annotation.ttl());
+		Duration ttl = parseDuration(method, name, "ttl", annotation.ttl(), false);
+		Duration waitTime = parseDuration(method, name, "waitTime", annotation.waitTime(), true);
+		Duration retryInterval = parseDuration(method, name, "retryInterval", annotation.retryInterval(), false);
+		Duration holdAtLeast = parseDuration(method, name, "holdAtLeast", annotation.holdAtLeast(), true);
+		Duration maxHold = parseDuration(method, name, "maxHold", annotation.maxHold(), false);
+		int retries = annotation.retries();
+		if (retries < 0 || (retries > 0 && retryInterval == null)) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"retries must not be negative, and needs a retryInterval when positive", null);
+		}
 		int conflictStatus = annotation.conflictStatus();
 		if (conflictStatus != 0 && (conflictStatus < 400 || conflictStatus > 499)) {
 			throw new InvalidExclusiveRequestException(method, name,
 					"conflictStatus must be a 4xx status such as 409 or 422, was " + conflictStatus, null);
 		}
-		return new ExclusiveRequestAttribute(keyResolver, ttl, conflictStatus,
-				CompletionStage.class.isAssignableFrom(method.getReturnType()));
+		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
+				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()));
 	}
 
 	private void checkInterceptable(Method method, String name) {
@@ -114,24 +123,27 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		}
 	}
 
-	private @Nullable Duration parseTtl(Method method, String name, String value) {
+	private @Nullable Duration parseDuration(Method method, String name, String attribute, String value,
+			boolean zeroAllowed) {
 		String text = (this.valueResolver != null && StringUtils.hasText(value))
 				? this.valueResolver.resolveStringValue(value) : value;
 		if (!StringUtils.hasText(text)) {
 			return null;
 		}
-		Duration ttl;
+		Duration duration;
 		try {
-			ttl = DurationFormatterUtils.detectAndParse(text.strip());
+			duration = DurationFormatterUtils.detectAndParse(text.strip());
 		}
 		catch (RuntimeException ex) {
 			throw new InvalidExclusiveRequestException(method, name,
-					"ttl '" + text + "' is not a duration such as \"10s\" or \"PT10S\"", ex);
+					attribute + " '" + text + "' is not a duration such as \"10s\" or \"PT10S\"", ex);
 		}
-		if (ttl.isZero() || ttl.isNegative()) {
-			throw new InvalidExclusiveRequestException(method, name, "ttl must be positive, was '" + text + "'", null);
+		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
+			throw new InvalidExclusiveRequestException(method, name,
+					attribute + " must be " + (zeroAllowed ? "zero or positive" : "positive") + ", was '" + text + "'",
+					null);
 		}
-		return ttl;
+		return duration;
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.lockstarter.interceptor;
 
-import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -8,10 +7,11 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -20,11 +20,13 @@ import org.springframework.util.function.SingletonSupplier;
  * Runs a method annotated with {@link dev.lockstarter.annotation.ExclusiveRequest} while
  * holding its lock.
  * <ul>
- * <li>Not acquired: the method does not run, nothing is released, and a
- * {@link LockConflictException} is thrown.</li>
+ * <li>Not acquired (after waiting, if the method waits): the method does not run, nothing is
+ * released, and a {@link LockConflictException} is thrown.</li>
  * <li>The method throws: the lock is released and the exception propagates unchanged.</li>
  * <li>The method returns: the lock is released; for a {@link CompletionStage}, when the stage
  * completes.</li>
+ * <li>The key is already held by an enclosing annotated call on this thread: the method runs
+ * under that lock, without locking again.</li>
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock expires
  * at the end of its time-to-live.
@@ -37,23 +39,24 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	private final Supplier<LockOperations> locks;
 
-	private final Supplier<Duration> defaultTtl;
+	private final Supplier<LockOptions> defaults;
 
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
 	 * interceptor can be created before the lock store.
 	 * @param attributeSource the source of parsed declarations
 	 * @param locks the lock operations
-	 * @param defaultTtl the time-to-live of locks whose declaration sets none
+	 * @param defaults the options of locks whose declaration sets none: time-to-live, wait
+	 * time, renewal and maximum hold time
 	 */
 	public ExclusiveRequestInterceptor(ExclusiveRequestAttributeSource attributeSource,
-			Supplier<LockOperations> locks, Supplier<Duration> defaultTtl) {
+			Supplier<LockOperations> locks, Supplier<LockOptions> defaults) {
 		Assert.notNull(attributeSource, "'attributeSource' must not be null");
 		Assert.notNull(locks, "'locks' must not be null");
-		Assert.notNull(defaultTtl, "'defaultTtl' must not be null");
+		Assert.notNull(defaults, "'defaults' must not be null");
 		this.attributeSource = attributeSource;
 		this.locks = SingletonSupplier.of(locks);
-		this.defaultTtl = SingletonSupplier.of(defaultTtl);
+		this.defaults = SingletonSupplier.of(defaults);
 	}
 
 	@Override
@@ -65,8 +68,11 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		String key = attribute.keyResolver().resolve(invocation.getArguments());
-		Duration ttl = (attribute.ttl() != null) ? attribute.ttl() : this.defaultTtl.get();
-		LockAttempt attempt = this.locks.get().tryAcquire(key, ttl);
+		Lease enclosing = ExclusiveRequestContext.held(key);
+		if (enclosing != null) {
+			return proceedWithin(invocation, enclosing);
+		}
+		LockAttempt attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
 		if (!attempt.isAcquired()) {
 			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
 					attribute.conflictStatus());
@@ -76,17 +82,27 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return proceedAsync(invocation, lease);
 		}
 		try {
-			return invocation.proceed();
+			return proceedWithin(invocation, lease);
 		}
 		finally {
 			lease.close();
 		}
 	}
 
-	private @Nullable Object proceedAsync(MethodInvocation invocation, Lease lease) throws Throwable {
+	private static @Nullable Object proceedWithin(MethodInvocation invocation, Lease lease) throws Throwable {
+		ExclusiveRequestContext.push(lease);
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			ExclusiveRequestContext.pop();
+		}
+	}
+
+	private static @Nullable Object proceedAsync(MethodInvocation invocation, Lease lease) throws Throwable {
 		Object result;
 		try {
-			result = invocation.proceed();
+			result = proceedWithin(invocation, lease);
 		}
 		catch (Throwable ex) {
 			lease.close();

@@ -63,7 +63,7 @@ public final class LockAutoConfiguration {
 		// The advisor is created while bean post-processors are being registered: resolve the
 		// lock beans lazily, and read the order straight from the environment.
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
-				() -> properties.getObject().getTtl());
+				() -> properties.getObject().toDefaultOptions());
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)
 			.bind("lock.order", Integer.class)

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -33,6 +34,23 @@ public class LockProperties implements InitializingBean {
 	 * holder can block its key.
 	 */
 	private Duration ttl = Duration.ofSeconds(30);
+
+	/**
+	 * How long a call waits for a held lock before it is rejected, when its @ExclusiveRequest
+	 * sets no wait time. Zero rejects at once.
+	 */
+	private Duration waitTime = Duration.ZERO;
+
+	/**
+	 * Whether to extend held locks before they expire, for as long as the guarded method runs.
+	 */
+	private boolean renew = true;
+
+	/**
+	 * Longest time a lock is renewed while its method runs, so that a hung method cannot hold
+	 * it forever. Zero or negative means no limit.
+	 */
+	private Duration maxHold = Duration.ofMinutes(10);
 
 	/**
 	 * Prefix of every lock key in the store.
@@ -71,6 +89,42 @@ public class LockProperties implements InitializingBean {
 		this.ttl = ttl;
 	}
 
+	public Duration getWaitTime() {
+		return this.waitTime;
+	}
+
+	public void setWaitTime(Duration waitTime) {
+		this.waitTime = waitTime;
+	}
+
+	public boolean isRenew() {
+		return this.renew;
+	}
+
+	public void setRenew(boolean renew) {
+		this.renew = renew;
+	}
+
+	public Duration getMaxHold() {
+		return this.maxHold;
+	}
+
+	public void setMaxHold(Duration maxHold) {
+		this.maxHold = maxHold;
+	}
+
+	/**
+	 * Return the lock options of an @ExclusiveRequest that sets none of its own.
+	 * @return the default options
+	 */
+	public LockOptions toDefaultOptions() {
+		boolean limited = !this.maxHold.isZero() && !this.maxHold.isNegative();
+		return LockOptions.ttl(this.ttl)
+			.withWaitTime(this.waitTime)
+			.withRenewal(this.renew)
+			.withMaxHold(limited ? this.maxHold : null);
+	}
+
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
@@ -96,6 +150,10 @@ public class LockProperties implements InitializingBean {
 		if (this.ttl.isZero() || this.ttl.isNegative()) {
 			throw new InvalidConfigurationPropertyValueException("lock.ttl", this.ttl,
 					"The lock time-to-live must be positive.");
+		}
+		if (this.waitTime.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("lock.wait-time", this.waitTime,
+					"The wait time must not be negative.");
 		}
 		int status = this.web.getConflictStatus();
 		if (status < 400 || status > 499) {

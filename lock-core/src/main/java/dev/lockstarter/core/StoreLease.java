@@ -1,0 +1,160 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lockstarter.store.LockStore;
+
+/**
+ * The {@link Lease} of {@link LockTemplate}. Its state moves once from held to released or
+ * lost. The renewer and the release take {@link #guard} around their store calls, so a
+ * renewal never lengthens a lock after its release began.
+ */
+final class StoreLease implements Lease {
+
+	private static final Log logger = LogFactory.getLog(StoreLease.class);
+
+	enum State {
+
+		HELD, RELEASED, LOST
+
+	}
+
+	final ReentrantLock guard = new ReentrantLock();
+
+	private final LockTemplate template;
+
+	private final LockStore store;
+
+	private final String key;
+
+	private final String storeKey;
+
+	private final String token;
+
+	private final long fencingToken;
+
+	private final LockOptions options;
+
+	private final long acquiredAt;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+	/** Monotonic time at which the lock expires unless extended; a conservative estimate. */
+	private volatile long expiresAt;
+
+	/** Monotonic time at which the renewer should extend the lock next. */
+	volatile long renewAt;
+
+	StoreLease(LockTemplate template, LockStore store, String key, String storeKey, String token, long fencingToken,
+			LockOptions options, long acquiredAt) {
+		this.template = template;
+		this.store = store;
+		this.key = key;
+		this.storeKey = storeKey;
+		this.token = token;
+		this.fencingToken = fencingToken;
+		this.options = options;
+		this.acquiredAt = acquiredAt;
+		extended(acquiredAt);
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.state.get() == State.HELD && System.nanoTime() - this.expiresAt < 0;
+	}
+
+	@Override
+	public boolean release() {
+		this.guard.lock();
+		try {
+			if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
+				return false;
+			}
+			this.template.renewer().unregister(this);
+			long minimumHoldLeft = this.options.getHoldAtLeast().toNanos() - (System.nanoTime() - this.acquiredAt);
+			boolean owned = (minimumHoldLeft > 0)
+					? this.store.extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
+					: this.store.release(this.storeKey, this.token);
+			if (!owned && logger.isWarnEnabled()) {
+				logger.warn("Lock '" + this.key + "' had expired or was taken over before its release; "
+						+ "the guarded work was not exclusive for its whole run");
+			}
+			return owned;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			release();
+		}
+		catch (LockStoreException ex) {
+			logger.warn("Failed to release lock '" + this.key + "'; it expires at the end of its time-to-live", ex);
+		}
+	}
+
+	String storeKey() {
+		return this.storeKey;
+	}
+
+	String token() {
+		return this.token;
+	}
+
+	Duration ttl() {
+		return this.options.getTtl();
+	}
+
+	State state() {
+		return this.state.get();
+	}
+
+	long expiresAt() {
+		return this.expiresAt;
+	}
+
+	boolean isPastMaxHold(long now) {
+		Duration maxHold = this.options.getMaxHold();
+		return maxHold != null && now - this.acquiredAt >= maxHold.toNanos();
+	}
+
+	/** Record an acquisition or extension whose command was sent at {@code sentAt}. */
+	void extended(long sentAt) {
+		long ttl = this.options.getTtl().toNanos();
+		this.expiresAt = sentAt + ttl;
+		this.renewAt = sentAt + ttl / 3;
+	}
+
+	void lost(String reason) {
+		if (this.state.compareAndSet(State.HELD, State.LOST)) {
+			this.template.renewer().unregister(this);
+			logger.warn("Lock '" + this.key + "' was lost: " + reason
+					+ "; the work it guards is no longer exclusive");
+			this.template.lost(this, reason);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "Lease[" + this.key + ", " + this.state.get() + "]";
+	}
+
+}
