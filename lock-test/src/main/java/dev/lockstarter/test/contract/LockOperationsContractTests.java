@@ -1,0 +1,406 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockLostEvent;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.LockWaitInterruptedException;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The behaviour of {@link LockTemplate} on a store: waiting for a lock, renewal while held, the
+ * reporting of a lost lock, minimum hold times, fixed retries and fencing tokens. Every store
+ * should pass it, next to {@link LockStoreContractTests}.
+ * <p>
+ * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a few
+ * hundred milliseconds and take a few seconds in all.
+ *
+ * @since 0.1.0
+ */
+public abstract class LockOperationsContractTests {
+
+	private static final Duration LONG_TTL = Duration.ofSeconds(30);
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
+
+	private LockStore store;
+
+	private TokenRecordingStore recording;
+
+	private LockTemplate locks;
+
+	private String prefix;
+
+	/**
+	 * Create the store under test. Called before each test.
+	 * @return the store
+	 */
+	protected abstract LockStore createStore();
+
+	/**
+	 * Release the resources of a store created by {@link #createStore()}. Called after each
+	 * test; does nothing by default.
+	 * @param store the store
+	 */
+	protected void destroyStore(LockStore store) {
+	}
+
+	/**
+	 * Return the template under test, on the store.
+	 * @return the template
+	 */
+	protected final LockTemplate locks() {
+		return this.locks;
+	}
+
+	/**
+	 * Return the store under test.
+	 * @return the store
+	 */
+	protected final LockStore store() {
+		return this.store;
+	}
+
+	/**
+	 * Return a new key, unique to the test run.
+	 * @param name a readable part
+	 * @return the key
+	 */
+	protected final String uniqueKey(String name) {
+		return name + "-" + UUID.randomUUID();
+	}
+
+	/**
+	 * Return the store key of a template key.
+	 * @param key the key given to the template
+	 * @return the key the store sees
+	 */
+	protected final String storeKey(String key) {
+		return this.prefix + key;
+	}
+
+	@BeforeEach
+	void setUpTemplate() {
+		this.store = createStore();
+		this.recording = TokenRecordingStore.of(this.store);
+		this.prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		this.locks = new LockTemplate(this.recording, this.prefix);
+		this.locks.setApplicationEventPublisher((event) -> {
+			if (event instanceof LockLostEvent lost) {
+				this.lostEvents.add(lost);
+			}
+		});
+	}
+
+	@AfterEach
+	void tearDownTemplate() {
+		this.executor.shutdownNow();
+		this.locks.destroy();
+		destroyStore(this.store);
+	}
+
+	@Test
+	void waiterAcquiresOnceTheHolderReleases() throws Exception {
+		String key = uniqueKey("handoff");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		CountDownLatch waiting = new CountDownLatch(1);
+		Future<LockAttempt> waiter = this.executor.submit(() -> {
+			waiting.countDown();
+			return this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)));
+		});
+		waiting.await();
+		Thread.sleep(200);
+		assertThat(waiter).isNotDone();
+		assertThat(holder.release()).isTrue();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(attempt.lease().isHeld()).isTrue();
+		attempt.lease().release();
+	}
+
+	@Test
+	void oneReleaseWithTwoWaitersHasExactlyOneWinner() throws Exception {
+		String key = uniqueKey("two-waiters");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		LockOptions waitABit = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(1500));
+		Future<LockAttempt> first = this.executor.submit(() -> this.locks.tryAcquire(key, waitABit));
+		Future<LockAttempt> second = this.executor.submit(() -> this.locks.tryAcquire(key, waitABit));
+		Thread.sleep(200);
+		holder.release();
+		List<LockAttempt> attempts = List.of(first.get(5, TimeUnit.SECONDS), second.get(5, TimeUnit.SECONDS));
+		assertThat(attempts).filteredOn(LockAttempt::isAcquired).hasSize(1);
+		attempts.stream().filter(LockAttempt::isAcquired).forEach((attempt) -> attempt.lease().release());
+	}
+
+	@Test
+	void waitThatTimesOutReturnsTheConflictAndLeavesNothingHeld() {
+		String key = uniqueKey("timeout");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		LockAttempt attempt = this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(300)));
+		assertThat(attempt.isAcquired()).isFalse();
+		assertThat(attempt.holderRemainingTtl()).isPositive();
+		assertThat(this.recording.acquiredTokens(storeKey(key))).hasSize(1);
+		assertThat(holder.release()).isTrue();
+		assertThat(this.store.tryAcquire(storeKey(key), "probe", LONG_TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void interruptedWaitLeavesNothingHeld() throws Exception {
+		String key = uniqueKey("interrupted");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		AtomicBoolean interruptFlag = new AtomicBoolean();
+		Thread waiter = new Thread(() -> {
+			try {
+				this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(20)));
+			}
+			catch (Throwable ex) {
+				failure.set(ex);
+				interruptFlag.set(Thread.currentThread().isInterrupted());
+			}
+		});
+		waiter.start();
+		Thread.sleep(200);
+		waiter.interrupt();
+		waiter.join(5000);
+		assertThat(waiter.isAlive()).isFalse();
+		assertThat(failure.get()).isInstanceOf(LockWaitInterruptedException.class);
+		assertThat(interruptFlag).isTrue();
+		assertThat(this.recording.acquiredTokens(storeKey(key))).hasSize(1);
+		holder.release();
+		assertThat(this.store.tryAcquire(storeKey(key), "probe", LONG_TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void retriesAtAFixedIntervalAcquireOnceTheHolderReleases() throws Exception {
+		String key = uniqueKey("retries");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		this.executor.submit(() -> {
+			Thread.sleep(250);
+			return holder.release();
+		});
+		LockAttempt attempt = this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(3, Duration.ofMillis(200)));
+		assertThat(attempt.isAcquired()).isTrue();
+		attempt.lease().release();
+		Lease blocker = this.locks.acquire(key, LONG_TTL);
+		assertThat(this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(2, Duration.ofMillis(50)))
+			.isAcquired()).isFalse();
+		blocker.release();
+	}
+
+	@Test
+	void renewedLockOutlivesItsTtlAndStaysExclusive() throws Exception {
+		String key = uniqueKey("renewed");
+		Duration ttl = Duration.ofMillis(400);
+		Lease holder = this.locks.acquire(key, LockOptions.ttl(ttl));
+		AtomicBoolean intruded = new AtomicBoolean();
+		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+		while (System.nanoTime() - end < 0) {
+			if (this.store.tryAcquire(storeKey(key), "intruder", ttl).isAcquired()) {
+				intruded.set(true);
+			}
+			assertThat(holder.isHeld()).isTrue();
+			Thread.sleep(40);
+		}
+		assertThat(intruded).isFalse();
+		assertThat(holder.release()).isTrue();
+		assertThat(this.lostEvents).isEmpty();
+	}
+
+	@Test
+	void renewalStopsWhenTheLeaseIsReleased() throws Exception {
+		String key = uniqueKey("stop-renewing");
+		Duration ttl = Duration.ofMillis(300);
+		Lease lease = this.locks.acquire(key, LockOptions.ttl(ttl));
+		assertThat(lease.release()).isTrue();
+		assertThat(this.store.tryAcquire(storeKey(key), "next-owner", ttl).isAcquired()).isTrue();
+		int extendsAfterRelease = this.recording.extendCalls();
+		Thread.sleep(ttl.multipliedBy(2).toMillis());
+		assertThat(this.recording.extendCalls()).isEqualTo(extendsAfterRelease);
+		assertThat(this.store.tryAcquire(storeKey(key), "after-expiry", ttl).isAcquired()).isTrue();
+	}
+
+	@Test
+	void lostLockIsReportedAndItsReleaseDeletesNothingOfTheNewOwner() throws Exception {
+		String key = uniqueKey("lost");
+		Duration ttl = Duration.ofMillis(600);
+		Lease lease = this.locks.acquire(key, LockOptions.ttl(ttl));
+		String token = this.recording.acquiredTokens(storeKey(key)).get(0);
+		// The lock vanishes behind the lease's back (as at expiry during a pause), and another owner takes it.
+		assertThat(this.store.release(storeKey(key), token)).isTrue();
+		assertThat(this.store.tryAcquire(storeKey(key), "new-owner", LONG_TTL).isAcquired()).isTrue();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (lease.isHeld() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(lease.isHeld()).isFalse();
+		assertThat(this.lostEvents).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo(key));
+		assertThat(lease.release()).isFalse();
+		assertThat(this.store.tryAcquire(storeKey(key), "probe", ttl).isAcquired()).isFalse();
+		assertThat(this.store.release(storeKey(key), "new-owner")).isTrue();
+	}
+
+	@Test
+	void renewalStopsAtTheMaximumHoldTime() throws Exception {
+		String key = uniqueKey("max-hold");
+		Duration ttl = Duration.ofMillis(300);
+		Lease lease = this.locks.acquire(key, LockOptions.ttl(ttl).withMaxHold(Duration.ofMillis(200)));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (!this.store.tryAcquire(storeKey(key), "next-owner", ttl).isAcquired()
+				&& System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(lease.isHeld()).isFalse();
+		assertThat(lease.release()).isFalse();
+		assertThat(this.store.release(storeKey(key), "next-owner")).isTrue();
+	}
+
+	@Test
+	void minimumHoldKeepsTheLockAfterAFastRelease() throws Exception {
+		String key = uniqueKey("double-click");
+		LockOptions options = LockOptions.ttl(LONG_TTL).withHoldAtLeast(Duration.ofMillis(800));
+		Lease first = this.locks.acquire(key, options);
+		assertThat(first.release()).isTrue();
+		Thread.sleep(50);
+		LockAttempt doubleClick = this.locks.tryAcquire(key, options);
+		assertThat(doubleClick.isAcquired()).isFalse();
+		assertThat(doubleClick.holderRemainingTtl()).isLessThanOrEqualTo(Duration.ofMillis(800));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		LockAttempt later;
+		do {
+			Thread.sleep(50);
+			later = this.locks.tryAcquire(key, options);
+		}
+		while (!later.isAcquired() && System.nanoTime() - deadline < 0);
+		assertThat(later.isAcquired()).isTrue();
+		later.lease().release();
+	}
+
+	@Test
+	void fencingTokensStrictlyIncreaseAcrossOwners() throws Exception {
+		String key = uniqueKey("fencing");
+		List<Long> tokens = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			LockTemplate owner = new LockTemplate(this.store, this.prefix);
+			try (Lease lease = owner.acquire(key, Duration.ofMillis(200))) {
+				tokens.add(lease.fencingToken());
+			}
+		}
+		Assumptions.assumeTrue(tokens.get(0) > 0, "the store issues no fencing tokens");
+		// An expired holder is followed by a higher token too.
+		LockTemplate expiring = new LockTemplate(this.store, this.prefix);
+		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(150)).withRenewal(false));
+		tokens.add(abandoned.fencingToken());
+		Thread.sleep(300);
+		try (Lease next = this.locks.acquire(key, LONG_TTL)) {
+			tokens.add(next.fencingToken());
+		}
+		assertThat(tokens).allSatisfy((token) -> assertThat(token).isPositive());
+		for (int i = 1; i < tokens.size(); i++) {
+			assertThat(tokens.get(i)).as("token %d of %s", i, tokens).isGreaterThan(tokens.get(i - 1));
+		}
+	}
+
+	/**
+	 * Remembers the owner tokens the template draws and counts extensions, so that tests can
+	 * act as the store would behind a lease's back.
+	 */
+	private static class TokenRecordingStore implements LockStore {
+
+		private final LockStore delegate;
+
+		private final Map<String, List<String>> acquired = new ConcurrentHashMap<>();
+
+		private final AtomicInteger extendCalls = new AtomicInteger();
+
+		TokenRecordingStore(LockStore delegate) {
+			this.delegate = delegate;
+		}
+
+		static TokenRecordingStore of(LockStore delegate) {
+			return (delegate instanceof ReleaseNotifyingLockStore notifying) ? new Notifying(notifying)
+					: new TokenRecordingStore(delegate);
+		}
+
+		List<String> acquiredTokens(String storeKey) {
+			return this.acquired.getOrDefault(storeKey, List.of());
+		}
+
+		int extendCalls() {
+			return this.extendCalls.get();
+		}
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			AcquireResult result = this.delegate.tryAcquire(key, token, ttl);
+			if (result.isAcquired()) {
+				this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
+			}
+			return result;
+		}
+
+		@Override
+		public boolean release(String key, String token) {
+			return this.delegate.release(key, token);
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			this.extendCalls.incrementAndGet();
+			return this.delegate.extend(key, token, ttl);
+		}
+
+		@Override
+		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
+			this.extendCalls.incrementAndGet();
+			return this.delegate.extendAll(keys, tokens, ttl);
+		}
+
+		private static final class Notifying extends TokenRecordingStore implements ReleaseNotifyingLockStore {
+
+			private final ReleaseNotifyingLockStore notifying;
+
+			Notifying(ReleaseNotifyingLockStore delegate) {
+				super(delegate);
+				this.notifying = delegate;
+			}
+
+			@Override
+			public Subscription subscribe(String key, Runnable listener) {
+				return this.notifying.subscribe(key, listener);
+			}
+
+		}
+
+	}
+
+}
