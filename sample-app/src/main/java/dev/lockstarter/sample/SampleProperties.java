@@ -20,6 +20,8 @@ public class SampleProperties {
 
 	private final PointsService pointsService = new PointsService();
 
+	private final Counter counter = new Counter();
+
 	public DataStore getStore() {
 		return this.store;
 	}
@@ -30,6 +32,10 @@ public class SampleProperties {
 
 	public PointsService getPointsService() {
 		return this.pointsService;
+	}
+
+	public Counter getCounter() {
+		return this.counter;
 	}
 
 	/**
@@ -65,6 +71,40 @@ public class SampleProperties {
 
 		public void setLatency(Duration latency) {
 			this.latency = latency;
+		}
+
+	}
+
+	/**
+	 * Settings of the counters.
+	 */
+	public static class Counter {
+
+		/**
+		 * Pause between reading a counter and writing it back, standing for work done in
+		 * between.
+		 */
+		private Duration delay = Duration.ofMillis(20);
+
+		/**
+		 * How long an increment waits for the counter's lock.
+		 */
+		private Duration waitTime = Duration.ofSeconds(10);
+
+		public Duration getDelay() {
+			return this.delay;
+		}
+
+		public void setDelay(Duration delay) {
+			this.delay = delay;
+		}
+
+		public Duration getWaitTime() {
+			return this.waitTime;
+		}
+
+		public void setWaitTime(Duration waitTime) {
+			this.waitTime = waitTime;
 		}
 
 	}

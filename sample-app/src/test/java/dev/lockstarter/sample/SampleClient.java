@@ -79,6 +79,10 @@ final class SampleClient {
 		return List.of(this.json.readValue(response.body(), User[].class));
 	}
 
+	long counterValue(HttpResponse<String> response) {
+		return ((Number) this.json.readValue(response.body(), Map.class).get("value")).longValue();
+	}
+
 	User user(HttpResponse<String> response) {
 		return this.json.readValue(response.body(), User.class);
 	}

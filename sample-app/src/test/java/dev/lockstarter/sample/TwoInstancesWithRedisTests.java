@@ -150,6 +150,34 @@ class TwoInstancesWithRedisTests {
 		assertThat(this.client.findByName(base(first), userName)).isEqualTo(stored);
 	}
 
+	@Test
+	void simultaneousLockedIncrementsOverBothInstancesAllCount() {
+		String counter = "c-" + UUID.randomUUID();
+		List<HttpResponse<String>> responses = incrementTogether("/api/counters/" + counter + "/increment");
+		assertThat(responses).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
+		// Every increment read a different value: no two ran their read-modify-write at once.
+		assertThat(responses.stream().map(this.client::counterValue))
+			.containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.rangeClosed(1, CONCURRENT_REQUESTS)
+				.boxed()
+				.toList());
+		assertThat(this.client.counterValue(this.client.get(base(second).resolve("/api/counters/" + counter))))
+			.isEqualTo(CONCURRENT_REQUESTS);
+	}
+
+	@Test
+	void simultaneousUnsafeIncrementsLoseUpdates() {
+		String counter = "c-" + UUID.randomUUID();
+		List<HttpResponse<String>> responses = incrementTogether("/api/unsafe/counters/" + counter + "/increment");
+		assertThat(responses).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
+		assertThat(this.client.counterValue(this.client.get(base(first).resolve("/api/counters/" + counter))))
+			.isLessThan(CONCURRENT_REQUESTS);
+	}
+
+	private List<HttpResponse<String>> incrementTogether(String path) {
+		return this.client.sendTogether(CONCURRENT_REQUESTS,
+				(i) -> this.client.postJson(base((i % 2 == 0) ? first : second), path, "{}"));
+	}
+
 	private List<HttpResponse<String>> registerTogether(String path, String userName) {
 		List<URI> instances = List.of(base(first), base(second));
 		return this.client.sendTogether(CONCURRENT_REQUESTS,

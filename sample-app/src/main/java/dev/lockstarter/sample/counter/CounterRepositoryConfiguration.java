@@ -1,0 +1,26 @@
+package dev.lockstarter.sample.counter;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Chooses the {@link CounterRepository} from {@code sample.store}, like the user repository.
+ */
+@Configuration(proxyBeanMethods = false)
+class CounterRepositoryConfiguration {
+
+	@Bean
+	@ConditionalOnProperty(name = "sample.store", havingValue = "memory", matchIfMissing = true)
+	InMemoryCounterRepository inMemoryCounterRepository() {
+		return new InMemoryCounterRepository();
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "sample.store", havingValue = "redis")
+	RedisCounterRepository redisCounterRepository(StringRedisTemplate redis) {
+		return new RedisCounterRepository(redis);
+	}
+
+}
