@@ -41,9 +41,9 @@ final class LockStoreConfigurations {
 
 		@Bean
 		@ConditionalOnBean(RedisConnectionFactory.class)
-		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory) {
+		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties) {
 			logger.info("Using the Redis lock store" + commandTimeout(connectionFactory));
-			return new RedisLockStore(connectionFactory);
+			return new RedisLockStore(connectionFactory, properties.getKeyPrefix() + "released");
 		}
 
 		private static String commandTimeout(RedisConnectionFactory connectionFactory) {
