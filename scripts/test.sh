@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test of the project. The tests start real servers (redis-server) on free loopback
-# ports, so this installs them first when they are missing and apt-get is available.
+# Runs every test of the project. The tests start real servers (redis-server, memcached) on free
+# loopback ports, so this installs them first when they are missing and apt-get is available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+command -v memcached >/dev/null 2>&1 || packages+=(memcached)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 if [ ${#packages[@]} -gt 0 ]; then
 	if ! command -v apt-get >/dev/null 2>&1; then

@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for
- * distributed request locking: a {@link LockStore} (Redis or in-memory), {@link LockOperations},
+ * distributed request locking: a {@link LockStore} (Redis, in-memory, Memcached or DynamoDB), {@link LockOperations},
  * and the advice behind {@link dev.lockstarter.annotation.ExclusiveRequest}.
  *
  * @since 0.1.0
@@ -31,6 +31,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockProperties.class)
 @Import({ LockAutoProxyRegistrar.class, LockStoreConfigurations.RedisStoreConfiguration.class,
+		MemcachedLockStoreConfiguration.class, DynamoDbLockStoreConfiguration.class,
 		LockStoreConfigurations.RedisStoreMissingConfiguration.class,
 		LockStoreConfigurations.InMemoryStoreConfiguration.class })
 public final class LockAutoConfiguration {

@@ -1,6 +1,9 @@
 package dev.lockstarter.autoconfigure;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +67,16 @@ public class LockProperties implements InitializingBean {
 	private int order = ExclusiveRequestAdvisor.DEFAULT_ORDER;
 
 	private final Web web = new Web();
+
+	/**
+	 * Memcached lock store settings, used with lock.store=memcached.
+	 */
+	private final Memcached memcached = new Memcached();
+
+	/**
+	 * DynamoDB lock store settings, used with lock.store=dynamodb.
+	 */
+	private final DynamoDb dynamodb = new DynamoDb();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -145,6 +158,14 @@ public class LockProperties implements InitializingBean {
 		return this.web;
 	}
 
+	public Memcached getMemcached() {
+		return this.memcached;
+	}
+
+	public DynamoDb getDynamodb() {
+		return this.dynamodb;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		if (this.ttl.isZero() || this.ttl.isNegative()) {
@@ -164,6 +185,8 @@ public class LockProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("lock.key-prefix", this.keyPrefix,
 					"The key prefix must be at most 150 characters long.");
 		}
+		this.memcached.validate(this.store == Store.MEMCACHED, this.ttl);
+		this.dynamodb.validate();
 	}
 
 	/**
@@ -179,7 +202,19 @@ public class LockProperties implements InitializingBean {
 		/**
 		 * This JVM's memory: locks are not shared between application instances.
 		 */
-		MEMORY
+		MEMORY,
+
+		/**
+		 * Memcached, through the xmemcached client: locks are lost when a server evicts them
+		 * or restarts.
+		 */
+		MEMCACHED,
+
+		/**
+		 * Amazon DynamoDB, through the AWS SDK: expiry is decided by the application
+		 * instances' clocks.
+		 */
+		DYNAMODB
 
 	}
 
@@ -202,6 +237,215 @@ public class LockProperties implements InitializingBean {
 			this.conflictStatus = conflictStatus;
 		}
 
+	}
+
+	/**
+	 * Memcached lock store properties.
+	 */
+	public static class Memcached {
+
+		/**
+		 * Longest time-to-live of a Memcached lock: Memcached reads longer expiry times as
+		 * absolute times.
+		 */
+		static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
+
+		/**
+		 * Memcached servers, as host:port. Lock keys are spread among them by consistent
+		 * hashing.
+		 */
+		private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
+
+		/**
+		 * Longest time to wait for a connection to a Memcached server.
+		 */
+		private Duration connectTimeout = Duration.ofSeconds(1);
+
+		/**
+		 * Longest time a lock operation waits for a Memcached server to answer before it
+		 * fails.
+		 */
+		private Duration operationTimeout = Duration.ofSeconds(1);
+
+		public List<String> getServers() {
+			return this.servers;
+		}
+
+		public void setServers(List<String> servers) {
+			this.servers = servers;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Duration getOperationTimeout() {
+			return this.operationTimeout;
+		}
+
+		public void setOperationTimeout(Duration operationTimeout) {
+			this.operationTimeout = operationTimeout;
+		}
+
+		void validate(boolean selected, Duration ttl) {
+			if (this.servers.isEmpty()) {
+				throw new InvalidConfigurationPropertyValueException("lock.memcached.servers", "",
+						"At least one Memcached server is needed, as host:port.");
+			}
+			for (String server : this.servers) {
+				if (port(server) < 0) {
+					throw new InvalidConfigurationPropertyValueException("lock.memcached.servers", server,
+							"A Memcached server must be given as host:port, such as localhost:11211.");
+				}
+			}
+			if (!isPositive(this.connectTimeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.memcached.connect-timeout",
+						this.connectTimeout, "The connect timeout must be positive.");
+			}
+			if (!isPositive(this.operationTimeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.memcached.operation-timeout",
+						this.operationTimeout, "The operation timeout must be positive.");
+			}
+			if (selected && ttl.compareTo(MAX_TTL) > 0) {
+				throw new InvalidConfigurationPropertyValueException("lock.ttl", ttl,
+						"Memcached locks can live at most 30 days less one second: Memcached reads longer expiry "
+								+ "times as absolute times.");
+			}
+		}
+
+		/**
+		 * Return the port of a host:port server address, or -1 if it is not one.
+		 */
+		static int port(String server) {
+			int colon = server.lastIndexOf(':');
+			if (colon <= 0 || colon == server.length() - 1 || server.strip().length() != server.length()) {
+				return -1;
+			}
+			try {
+				int port = Integer.parseInt(server.substring(colon + 1));
+				return (port > 0 && port <= 65535) ? port : -1;
+			}
+			catch (NumberFormatException ex) {
+				return -1;
+			}
+		}
+
+		/**
+		 * Return the host of a valid host:port server address, without IPv6 brackets.
+		 */
+		static String host(String server) {
+			String host = server.substring(0, server.lastIndexOf(':'));
+			return (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
+		}
+
+	}
+
+	/**
+	 * DynamoDB lock store properties.
+	 */
+	public static class DynamoDb {
+
+		/**
+		 * Name of the DynamoDB table that holds the locks. Its partition key must be a string
+		 * named "pk".
+		 */
+		private String table = "locks";
+
+		/**
+		 * DynamoDB endpoint, such as http://localhost:8000 for DynamoDB Local. Defaults to the
+		 * AWS SDK's endpoint for the region. Ignored when the application defines a
+		 * DynamoDbClient bean.
+		 */
+		private @Nullable URI endpoint;
+
+		/**
+		 * AWS region of the table. Defaults to the AWS SDK's region provider chain, such as the
+		 * AWS_REGION environment variable. Ignored when the application defines a
+		 * DynamoDbClient bean.
+		 */
+		private @Nullable String region;
+
+		/**
+		 * Longest time a lock operation waits for DynamoDB, retries included, before it fails.
+		 * Ignored when the application defines a DynamoDbClient bean.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		/**
+		 * Whether to create the table at startup when it does not exist, with on-demand
+		 * capacity and Time to Live. Meant for development.
+		 */
+		private boolean createTable;
+
+		public String getTable() {
+			return this.table;
+		}
+
+		public void setTable(String table) {
+			this.table = table;
+		}
+
+		public @Nullable URI getEndpoint() {
+			return this.endpoint;
+		}
+
+		public void setEndpoint(@Nullable URI endpoint) {
+			this.endpoint = endpoint;
+		}
+
+		public @Nullable String getRegion() {
+			return this.region;
+		}
+
+		public void setRegion(@Nullable String region) {
+			this.region = region;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public boolean isCreateTable() {
+			return this.createTable;
+		}
+
+		public void setCreateTable(boolean createTable) {
+			this.createTable = createTable;
+		}
+
+		void validate() {
+			if (!this.table.matches("[a-zA-Z0-9_.-]{3,255}")) {
+				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.table", this.table,
+						"A DynamoDB table name has 3 to 255 characters among a-z, A-Z, 0-9, '_', '-' and '.'.");
+			}
+			URI endpoint = this.endpoint;
+			if (endpoint != null && (!("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))
+					|| endpoint.getHost() == null)) {
+				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.endpoint", endpoint,
+						"The endpoint must be an http or https URL, such as http://localhost:8000.");
+			}
+			if (this.region != null && this.region.isBlank()) {
+				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.region", this.region,
+						"The region must not be blank; leave it unset to use the AWS SDK's region provider chain.");
+			}
+			if (!isPositive(this.timeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.timeout", this.timeout,
+						"The timeout must be positive.");
+			}
+		}
+
+	}
+
+	private static boolean isPositive(Duration duration) {
+		return !duration.isZero() && !duration.isNegative();
 	}
 
 }

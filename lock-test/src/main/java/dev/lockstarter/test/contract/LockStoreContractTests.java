@@ -1,8 +1,11 @@
 package dev.lockstarter.test.contract;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -12,9 +15,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.lockstarter.core.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 
@@ -26,9 +31,20 @@ import static org.assertj.core.api.Assertions.fail;
  * owner-only release and extension (including by a stale holder whose lock expired and was
  * taken over), independence of keys, binary-safe keys, and mutual exclusion under contention.
  * <p>
+ * Keys are arbitrary strings: keys with spaces, line breaks, control or non-ASCII characters,
+ * keys that spell protocol commands (such as {@code "\r\nflush_all"}), keys that look like
+ * the hash of another key, and keys of a megabyte must all be distinct locks that leave other
+ * locks alone, even though {@link dev.lockstarter.core.LockTemplate} itself only passes keys
+ * of at most 250 bytes.
+ * <p>
  * Subclasses return the store under test from {@link #createStore()}, which is called before
  * each test; {@link #destroyStore(LockStore)} is called after it. Every test uses its own
  * random keys, so tests do not interfere through a shared server.
+ * <p>
+ * A store backed by a server implements {@link #restartServer()}, and the suite checks that
+ * the store answers again after the restart without being recreated, and that the locks held
+ * before are gone, or, if {@link #locksSurviveServerRestart()} says so, still held. Stores
+ * without a server (in memory) skip that test.
  *
  * <pre class="code">
  * class MyLockStoreContractTests extends LockStoreContractTests {
@@ -60,6 +76,12 @@ public abstract class LockStoreContractTests {
 	/** How much earlier than its time-to-live a lock may be seen expired (millisecond rounding). */
 	private static final Duration EXPIRY_TOLERANCE = Duration.ofMillis(10);
 
+	/** The longest a test waits for a store to answer again after its server restarted. */
+	private static final Duration RECOVERY_DEADLINE = Duration.ofSeconds(15);
+
+	/** The marker of hashed keys, as used by {@link dev.lockstarter.core.LockTemplate}. */
+	private static final String HASH_MARKER = "#sha256:";
+
 	private LockStore store;
 
 	/**
@@ -74,6 +96,35 @@ public abstract class LockStoreContractTests {
 	 * @param store the store
 	 */
 	protected void destroyStore(LockStore store) {
+	}
+
+	/**
+	 * Restart the server behind the store, for the test that checks the store recovers. The
+	 * store returned by {@link #createStore()} must not be recreated. By default the test is
+	 * skipped: a store without a server has nothing to restart.
+	 */
+	protected void restartServer() {
+		Assumptions.abort("The store under test has no server to restart");
+	}
+
+	/**
+	 * Return whether the server keeps its locks across {@link #restartServer()}, as a durable
+	 * store does; by default it does not, as Memcached or a Redis without persistence.
+	 * @return {@code true} if locks survive a restart
+	 */
+	protected boolean locksSurviveServerRestart() {
+		return false;
+	}
+
+	/**
+	 * Return the checker that runs contending threads against the store: 8 threads of 200
+	 * attempts each by default. A store whose server answers only a few hundred requests a
+	 * second may lower the attempts to keep the suite fast; it should keep at least 8 threads,
+	 * so that the keys stay contended.
+	 * @return the exclusion checker
+	 */
+	protected ExclusionChecker exclusionChecker() {
+		return new ExclusionChecker().threads(8).attemptsPerThread(200);
 	}
 
 	/**
@@ -351,6 +402,90 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Test
+	void keysThatSpellProtocolCommandsDoNotAffectOtherLocks() {
+		String canary = uniqueKey("canary");
+		String canaryOwner = uniqueToken();
+		assertThat(this.store.tryAcquire(canary, canaryOwner, LONG_TTL).isAcquired()).isTrue();
+		String base = uniqueKey("injection");
+		int canaryBytes = canary.getBytes(StandardCharsets.UTF_8).length;
+		List<String> keys = List.of(base + "\r\nflush_all", base + "\r\nflush_all\r\n", "\r\nflush_all\r\n" + base,
+				base + "\nflush_all\n", base + " 0 0 1\r\nx\r\nflush_all\r\n", base + "\r\ndelete " + canary + "\r\n",
+				base + "\r\nmd " + canary + "\r\n", base + "\r\nflush_all noreply\r\n", base + "\u0000flush_all",
+				base + "\r\n*1\r\n$8\r\nFLUSHALL\r\n",
+				base + "\r\n*2\r\n$3\r\nDEL\r\n$" + canaryBytes + "\r\n" + canary + "\r\n");
+		for (String key : keys) {
+			String token = uniqueToken();
+			assertThat(this.store.tryAcquire(key, token, LONG_TTL).isAcquired()).as("acquire %s", printable(key))
+				.isTrue();
+			assertThat(this.store.extend(key, token, LONG_TTL)).as("extend %s", printable(key)).isTrue();
+			assertHeld(key);
+			assertHeld(canary);
+			assertThat(this.store.release(key, token)).as("release %s", printable(key)).isTrue();
+			assertHeld(canary);
+		}
+		assertThat(this.store.release(canary, canaryOwner)).isTrue();
+	}
+
+	@Test
+	void keysThatASanitizerWouldMergeAreDistinctLocks() {
+		String base = uniqueKey("sanitized");
+		List<String> keys = List.of(base + "a b", base + "a_b", base + "a+b", base + "a%20b", base + "a\tb",
+				base + "a\nb", base + "a\r\nb", base + "ab", base + "a\u00a0b", base + "a\u0000b", base + "a\u007fb",
+				base + "a?b", base + "aüb", base + "a\u00c3\u00bcb", base + "A B", base + " a b", base + "a b ");
+		assertDistinctLocks(keys);
+	}
+
+	@Test
+	void veryLongKeysAreDistinctLocks() {
+		String base = uniqueKey("very-long");
+		StringBuilder ascii = new StringBuilder(base);
+		while (ascii.length() < 250) {
+			ascii.append('x');
+		}
+		String megabyte = "y".repeat(1024 * 1024);
+		List<String> keys = List.of(ascii.toString(), ascii + "x", ascii + "y", base + megabyte, base + megabyte + "a",
+				base + megabyte + "b", base + "ü".repeat(512 * 1024), base + "ü".repeat(512 * 1024) + " ");
+		assertDistinctLocks(keys);
+	}
+
+	@Test
+	void keysThatLookLikeTheHashOfAnotherKeyAreDistinctLocks() {
+		String spaced = uniqueKey("lookalike") + " with spaces, ünïcödé\r\n";
+		String longKey = uniqueKey("lookalike") + "z".repeat(3000);
+		List<String> keys = List.of(spaced, HASH_MARKER + sha256(spaced), longKey, HASH_MARKER + sha256(longKey),
+				"lock:" + HASH_MARKER + sha256(spaced), HASH_MARKER + sha256(HASH_MARKER + sha256(spaced)));
+		assertDistinctLocks(keys);
+	}
+
+	@Test
+	void storeAnswersAgainAfterItsServerRestarts() {
+		String key = uniqueKey("restart");
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		restartServer();
+		awaitStoreAnswers();
+		String next = uniqueToken();
+		AcquireResult after = this.store.tryAcquire(key, next, LONG_TTL);
+		if (locksSurviveServerRestart()) {
+			assertThat(after.isAcquired()).as("acquire of a lock held before the restart of a durable store")
+				.isFalse();
+			assertThat(this.store.release(key, owner)).as("release by the owner from before the restart").isTrue();
+		}
+		else {
+			assertThat(after.isAcquired()).as("acquire of a lock held before the restart, which the server lost")
+				.isTrue();
+			assertThat(this.store.release(key, owner)).as("release by the owner from before the restart").isFalse();
+			assertThat(this.store.release(key, next)).isTrue();
+		}
+		String other = uniqueKey("after-restart");
+		String otherOwner = uniqueToken();
+		assertThat(this.store.tryAcquire(other, otherOwner, LONG_TTL).isAcquired()).isTrue();
+		assertHeld(other);
+		assertThat(this.store.extend(other, otherOwner, LONG_TTL)).isTrue();
+		assertThat(this.store.release(other, otherOwner)).isTrue();
+	}
+
+	@Test
 	void onlyOneOfManySimultaneousAcquirersWins() throws Exception {
 		int contenders = 8;
 		ExecutorService executor = Executors.newFixedThreadPool(contenders);
@@ -381,18 +516,62 @@ public abstract class LockStoreContractTests {
 	@Test
 	void concurrentOwnersNeverHoldTheSameKeyAtOnce() {
 		List<String> keys = List.of(uniqueKey("exclusion-1"), uniqueKey("exclusion-2"), uniqueKey("exclusion-3"));
-		ExclusionChecker.Result result = new ExclusionChecker().threads(8)
-			.attemptsPerThread(200)
-			.check(keys, (key) -> {
-				String token = uniqueToken();
-				return this.store.tryAcquire(key, token, LONG_TTL).isAcquired() ? () -> this.store.release(key, token)
-						: null;
-			});
+		ExclusionChecker.Result result = exclusionChecker().check(keys, (key) -> {
+			String token = uniqueToken();
+			return this.store.tryAcquire(key, token, LONG_TTL).isAcquired() ? () -> this.store.release(key, token)
+					: null;
+		});
 		assertThat(result.failures()).as(result.toString()).isEmpty();
 		assertThat(result.violations()).as(result.toString()).isZero();
 		assertThat(result.overlaps()).as(result.toString()).isZero();
 		assertThat(result.acquisitions()).as("acquisitions in " + result).isGreaterThanOrEqualTo(result.attempts() / 10);
 		assertThat(result.rejections()).as("rejections (contention) in " + result).isPositive();
+	}
+
+	private void assertDistinctLocks(List<String> keys) {
+		List<String> tokens = new ArrayList<>();
+		for (String key : keys) {
+			String token = uniqueToken();
+			assertThat(this.store.tryAcquire(key, token, LONG_TTL).isAcquired())
+				.as("acquire %s, distinct from the keys acquired before it", printable(key))
+				.isTrue();
+			tokens.add(token);
+		}
+		for (String key : keys) {
+			assertHeld(key);
+		}
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(this.store.release(keys.get(i), tokens.get(i))).as("release %s", printable(keys.get(i)))
+				.isTrue();
+		}
+	}
+
+	private void awaitStoreAnswers() {
+		long deadline = System.nanoTime() + RECOVERY_DEADLINE.toNanos();
+		while (true) {
+			try {
+				// A fresh key each time: an attempt that failed may still have been applied
+				this.store.tryAcquire(uniqueKey("probe"), uniqueToken(), SHORT_TTL);
+				return;
+			}
+			catch (LockStoreException ex) {
+				if (System.nanoTime() - deadline > 0) {
+					throw new AssertionError("Store did not answer within " + RECOVERY_DEADLINE
+							+ " after its server restarted", ex);
+				}
+				sleep(Duration.ofMillis(20));
+			}
+		}
+	}
+
+	private static String sha256(String key) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
 	}
 
 	private void assertHeld(String key) {
@@ -438,7 +617,8 @@ public abstract class LockStoreContractTests {
 	}
 
 	private static String printable(String key) {
-		return "'" + key.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0") + "'";
+		String shown = (key.length() > 300) ? key.substring(0, 300) + "... (" + key.length() + " chars)" : key;
+		return "'" + shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0") + "'";
 	}
 
 }

@@ -52,6 +52,11 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 		return new RedisLockStore(connectionFactory);
 	}
 
+	@Override
+	protected void restartServer() {
+		redis.server().restart();
+	}
+
 	@Test
 	void eachOperationIsOneScriptCall() {
 		String key = uniqueKey("round-trips");

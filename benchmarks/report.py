@@ -1,0 +1,689 @@
+#!/usr/bin/env python3
+"""Writes docs/PERFORMANCE.md from the raw results of benchmarks/run.sh.
+
+    report.py machine                      print a JSON description of this machine (stdout)
+    report.py wait-idle SECONDS            wait until the CPUs are mostly idle, at most SECONDS
+    report.py render RESULTS_DIR OUT.md    write the Markdown report from RESULTS_DIR/*.json
+
+Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
+commands.json (CommandsPerCycle), http.json (benchmarks/http/run.sh) and machine.json.
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+
+PACKAGE = "dev.lockstarter.benchmarks."
+
+# JMH method name -> (Variant enum name, label in the tables)
+VARIANTS = [
+    ("rawLettuce", "RAW_LETTUCE", "raw Lettuce floor"),
+    ("lockTemplate", "LOCK_TEMPLATE", "**lock-starter `LockTemplate`**"),
+    ("redisson", "REDISSON", "Redisson `RLock`"),
+    ("springIntegration", "SPRING_INTEGRATION", "Spring Integration `RedisLockRegistry`"),
+    ("shedLock", "SHEDLOCK", "ShedLock `RedisLockProvider`"),
+    ("shedLockSafeUpdate", "SHEDLOCK_SAFE_UPDATE", "ShedLock `RedisLockProvider`, `safeUpdate`"),
+]
+
+WHAT_EACH_DOES = {
+    "rawLettuce": "`SET key token NX PX 30000`, then `EVALSHA` of a compare-and-delete script, on a plain "
+    "Lettuce `RedisCommands` (one shared connection); token: 128 bits from `ThreadLocalRandom`",
+    "lockTemplate": "`try (Lease lease = locks.acquire(key, Duration.ofSeconds(30))) {}` on "
+    "`new LockTemplate(new RedisLockStore(connectionFactory))`",
+    "redisson": "`redisson.getLock(key)`, `tryLock(0, 30000, MILLISECONDS)`, `unlock()`; `Redisson.create(config)` "
+    "with `useSingleServer()` defaults",
+    "springIntegration": "`registry.obtain(key)`, `tryLock()`, `unlock()` on `new RedisLockRegistry(connectionFactory, "
+    "\"bench-registry\", Duration.ofSeconds(30))` with `setCacheCapacity(8192)`",
+    "shedLock": "`provider.lock(new LockConfiguration(Instant.now(), key, 30s, Duration.ZERO))`, `unlock()` on "
+    "`new RedisLockProvider(connectionFactory)`",
+    "shedLockSafeUpdate": "the same on `new RedisLockProvider.Builder(connectionFactory).safeUpdate(true).build()`",
+}
+
+INTERCEPTOR = [
+    ("plainMethod", "plain method, bean not proxied (baseline)"),
+    ("unannotatedMethodOnProxy", "unannotated method of a proxied bean (CGLIB proxy only)"),
+    ("exclusiveRequest", "**`@ExclusiveRequest(key = \"#userName\")` method**"),
+    ("lockTemplateOnly", "`try (Lease l = locks.acquire(\"user-registration:\" + name, ttl)) {}`, no proxy"),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("machine")
+    idle_parser = sub.add_parser("wait-idle")
+    idle_parser.add_argument("seconds", type=int)
+    render_parser = sub.add_parser("render")
+    render_parser.add_argument("results")
+    render_parser.add_argument("output")
+    render_parser.add_argument("--elapsed", type=int, default=None, help="seconds the whole run took")
+    args = parser.parse_args()
+    if args.command == "machine":
+        json.dump(machine(), sys.stdout, indent=2)
+        print()
+    elif args.command == "wait-idle":
+        wait_idle(args.seconds)
+    else:
+        render(args.results, args.output, args.elapsed)
+
+
+def command_output(*command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=30).stdout.strip() or \
+            subprocess.run(command, capture_output=True, text=True, timeout=30).stderr.strip()
+    except (OSError, subprocess.SubprocessError) as ex:
+        return "unknown (%s)" % ex
+
+
+def machine():
+    cpu_model = "unknown"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                cpu_model = line.split(":", 1)[1].strip()
+                break
+    memory = "unknown"
+    with open("/proc/meminfo") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemTotal"):
+                memory = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
+                break
+    java = command_output("java", "-version")
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": command_output("nproc"),
+        "cpu_model": cpu_model,
+        "memory": memory,
+        "os": "%s %s" % (platform.system(), platform.release()),
+        "java": java.splitlines()[0:3],
+        "redis_server": command_output("redis-server", "--version"),
+        "loadavg_start": open("/proc/loadavg").read().split()[0:3],
+    }
+
+
+def cpu_times():
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    return fields[3] + fields[4], sum(fields)  # idle + iowait, total
+
+
+def wait_idle(seconds, threshold=0.8, interval=2.0):
+    """Wait until the CPUs were at least 80% idle over an interval, for at most the given time.
+
+    Other processes on a shared machine (builds, tests) disturb a benchmark; starting while they run
+    makes it worse. This only avoids starting in the middle of such a burst."""
+    import time
+    deadline = time.monotonic() + seconds
+    while True:
+        idle_before, total_before = cpu_times()
+        time.sleep(interval)
+        idle_after, total_after = cpu_times()
+        idle = (idle_after - idle_before) / max(1, total_after - total_before)
+        if idle >= threshold:
+            print("CPUs %.0f%% idle: starting" % (100 * idle))
+            return
+        if time.monotonic() >= deadline:
+            print("CPUs only %.0f%% idle after waiting %d s: starting anyway" % (100 * idle, seconds))
+            return
+        print("CPUs %.0f%% idle (other processes are busy): waiting ..." % (100 * idle))
+
+
+def load(results, name):
+    path = os.path.join(results, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as file:
+        return json.load(file)
+
+
+def number(value, digits=0):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return "{:,.{}f}".format(value, digits)
+
+
+def error(metric, digits=0):
+    value = metric.get("scoreError")
+    if value is None or value == "NaN" or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return "± " + number(value, digits)
+
+
+def ratio(a, b):
+    """Ratio a/b with its error, from the relative errors of a and b (first order)."""
+    value = a["score"] / b["score"]
+    errors = []
+    for metric in (a, b):
+        err = metric.get("scoreError")
+        if err is None or err == "NaN" or (isinstance(err, float) and math.isnan(err)):
+            return value, None
+        errors.append(err / metric["score"])
+    return value, value * math.sqrt(errors[0] ** 2 + errors[1] ** 2)
+
+
+def format_ratio(pair):
+    value, err = pair
+    return ("%.2f" % value) + ((" ± %.2f" % err) if err is not None else "")
+
+
+def per_cycle(counts, cycles):
+    return sum(counts.values()) / cycles
+
+
+def breakdown(counts, cycles):
+    if not counts:
+        return "none"
+    return ", ".join("%s %s" % (name.upper(), trim(count / cycles)) for name, count in
+                     sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def trim(value):
+    text = "%.2f" % value
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def render(results, output, elapsed):
+    jmh = load(results, "jmh.json") or []
+    commands = load(results, "commands.json")
+    http = load(results, "http.json")
+    machine_info = load(results, "machine.json") or {}
+    commands_run = []
+    commands_path = os.path.join(results, "commands-run.txt")
+    if os.path.exists(commands_path):
+        commands_run = [line.strip() for line in open(commands_path) if line.strip()]
+    loadavg_end_path = os.path.join(results, "loadavg-end.txt")
+    loadavg_end = open(loadavg_end_path if os.path.exists(loadavg_end_path) else "/proc/loadavg").read().split()[0:3]
+    elapsed_path = os.path.join(results, "elapsed-seconds.txt")
+    if elapsed is None and os.path.exists(elapsed_path):
+        elapsed = int(open(elapsed_path).read().strip())
+    loadavg_jmh = None
+    loadavg_path = os.path.join(results, "loadavg-after-jmh.txt")
+    if os.path.exists(loadavg_path):
+        loadavg_jmh = open(loadavg_path).read().split()[0:3]
+
+    cycle = {}  # (method, threads) -> entry
+    interceptor = {}
+    for entry in jmh:
+        name = entry["benchmark"][len(PACKAGE):] if entry["benchmark"].startswith(PACKAGE) else entry["benchmark"]
+        parts = name.split(".")
+        if parts[0] == "LockCycleBenchmarks":
+            cycle[(parts[-1], entry["threads"])] = entry
+        elif parts[0] == "InterceptorBenchmark":
+            interceptor[parts[-1]] = entry
+    first = jmh[0] if jmh else {}
+    thread_counts = sorted({threads for (_, threads) in cycle})
+
+    out = []
+    w = out.append
+    w("# Performance")
+    w("")
+    w("<!-- Generated by benchmarks/report.py from benchmarks/results/*.json: edit the generator, not this file. -->")
+    w("")
+    w("Measured by `benchmarks/run.sh` on %s, on the machine described [below](#machine). Every number on this "
+      "page comes from that run's JSON files in `benchmarks/results/` (JMH's `-rf json` output, the Redis command "
+      "counts and the wrk summaries), turned into Markdown by `benchmarks/report.py`. They are the numbers of one "
+      "2-core machine that other processes were also using, not universal constants: compare the rows with each "
+      "other, and look at the error bars." % machine_info.get("date", "an unknown date"))
+    w("")
+
+    # Summary
+    raw = {t: cycle.get(("rawLettuce", t)) for t in thread_counts}
+    ours = {t: cycle.get(("lockTemplate", t)) for t in thread_counts}
+    if jmh and all(raw.values()) and all(ours.values()):
+        w("## Summary")
+        w("")
+        for t in thread_counts:
+            r, o = raw[t]["primaryMetric"], ours[t]["primaryMetric"]
+            of_floor, of_floor_err = ratio(o, r)
+            line = ("- **%d thread%s**: an uncontended acquire + release cycle of this starter's `LockTemplate` runs "
+                    "at %s cycles/s, **%.0f%%%s of the raw Lettuce floor** (%s cycles/s, the same two round trips "
+                    "written by hand)" % (t, "" if t == 1 else "s", number(o["score"]), 100 * of_floor,
+                                          " ± %.0f%%" % (100 * of_floor_err) if of_floor_err is not None else "",
+                                          number(r["score"])))
+            peers = []
+            for method, _, label in VARIANTS[2:]:
+                peer = cycle.get((method, t))
+                if peer:
+                    value, err = ratio(o, peer["primaryMetric"])
+                    peers.append("%.2f× (± %.2f) %s" % (value, err, strip_markup(label)) if err is not None
+                                 else "%.2f× %s" % (value, strip_markup(label)))
+            w(line + ("; against the peers (ours ÷ theirs), " + ", ".join(peers) + "." if peers else "."))
+            within = []
+            for method, _, label in VARIANTS[1:]:
+                entry = cycle.get((method, t))
+                if entry:
+                    value, err = ratio(entry["primaryMetric"], r)
+                    within.append(err is not None and abs(value - 1) <= err)
+            if within and all(within):
+                w("  With %d thread%s no variant differs from the floor by more than the error bars." % (
+                    t, "" if t == 1 else "s"))
+        if commands:
+            lt = commands["variants"].get("LOCK_TEMPLATE")
+            rl = commands["variants"].get("RAW_LETTUCE")
+            if lt and rl:
+                w("- **Round trips**: counted with `MONITOR` and `INFO commandstats`, one cycle of ours sends %s "
+                  "requests to Redis (%s), like the floor's %s (%s); inside its scripts Redis runs %s commands per "
+                  "cycle against the floor's %s." % (
+                      trim(per_cycle(lt["requests"], commands["cycles"])), breakdown(lt["requests"], commands["cycles"]),
+                      trim(per_cycle(rl["requests"], commands["cycles"])), breakdown(rl["requests"], commands["cycles"]),
+                      trim(per_cycle(lt["inScripts"], commands["cycles"])),
+                      trim(per_cycle(rl["inScripts"], commands["cycles"]))))
+        if "plainMethod" in interceptor and "exclusiveRequest" in interceptor:
+            plain = interceptor["plainMethod"]["primaryMetric"]["score"]
+            locked = interceptor["exclusiveRequest"]["primaryMetric"]["score"]
+            w("- **Interceptor**: an `@ExclusiveRequest` method on the in-memory store costs %s ns per call against "
+              "%s ns for the same method unannotated: %s ns for the proxy, the SpEL key, the owner token and the "
+              "in-memory acquire + release." % (number(locked), number(plain, 1), number(locked - plain)))
+        w("")
+
+    # Lock cycle table
+    w("## Uncontended acquire + release cycle on Redis")
+    w("")
+    if not cycle:
+        w("No lock-cycle results in this run.")
+        w("")
+    else:
+        w("Throughput of the whole cycle (acquire a free lock, release it), as JMH measured it: score and error are "
+          "JMH's (the error is the half-width of the 99.9% confidence interval over the measurement iterations). "
+          "*µs per cycle* is the mean time one thread spends on a cycle (threads / throughput). *vs floor* is the "
+          "throughput ratio to the raw Lettuce floor with the same thread count (1.00 = as fast as the floor), its "
+          "error propagated from both scores. *Requests* and *commands* per cycle are counted separately, on one "
+          "thread (see [Commands per cycle](#commands-per-cycle)). *Rejected* counts acquisitions that failed although "
+          "the key was free (it should be 0).")
+        w("")
+        w("| variant | threads | cycles/s | error | µs per cycle | vs floor | requests per cycle | "
+          "commands executed per cycle | rejected/s |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for t in thread_counts:
+            for method, variant, label in VARIANTS:
+                entry = cycle.get((method, t))
+                if not entry:
+                    continue
+                metric = entry["primaryMetric"]
+                rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+                vs = format_ratio(ratio(metric, raw[t]["primaryMetric"])) if raw.get(t) else "n/a"
+                requests = executed = "n/a"
+                if commands and variant in commands["variants"]:
+                    counted = commands["variants"][variant]
+                    requests = trim(per_cycle(counted["requests"], commands["cycles"]))
+                    executed = trim(per_cycle(counted["commandStats"], commands["cycles"]))
+                w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                    label, t, number(metric["score"]), error(metric), number(t * 1e6 / metric["score"], 1), vs,
+                    requests, executed, number(rejected, 0) if rejected is not None else "n/a"))
+        w("")
+        w("Each iteration's score, to show the spread (cycles/s):")
+        w("")
+        w("| variant | threads | iterations |")
+        w("|---|---:|---|")
+        for t in thread_counts:
+            for method, _, label in VARIANTS:
+                entry = cycle.get((method, t))
+                if entry:
+                    iterations = [value for fork in entry["primaryMetric"]["rawData"] for value in fork]
+                    w("| %s | %d | %s |" % (label, t, ", ".join(number(v) for v in iterations)))
+        w("")
+
+        # Ours vs peers
+        w("### This starter against each peer")
+        w("")
+        w("Throughput of `LockTemplate` divided by the peer's, same thread count: above 1.00 ours completes more "
+          "cycles per second.")
+        w("")
+        header = "| ours ÷ | " + " | ".join("%d thread%s" % (t, "" if t == 1 else "s") for t in thread_counts) + " |"
+        w(header)
+        w("|---|" + "---:|" * len(thread_counts))
+        for method, _, label in VARIANTS:
+            if method == "lockTemplate":
+                continue
+            cells = []
+            for t in thread_counts:
+                peer = cycle.get((method, t))
+                cells.append(format_ratio(ratio(ours[t]["primaryMetric"], peer["primaryMetric"]))
+                             if peer and ours.get(t) else "n/a")
+            w("| %s | %s |" % (label, " | ".join(cells)))
+        w("")
+
+    # Commands per cycle
+    w("## Commands per cycle")
+    w("")
+    if not commands:
+        w("Not measured in this run.")
+        w("")
+    else:
+        w("`CommandsPerCycle` gives each variant a fresh `redis-server`, runs %d warm-up cycles (script loading and "
+          "connection set-up are not counted), then %d cycles on one thread on the benchmark's keys, with a "
+          "`MONITOR` connection open and after `CONFIG RESETSTAT`:" % (200, commands["cycles"]))
+        w("")
+        w("- *requests*: commands the `MONITOR` feed shows coming from a client connection, each one a request "
+          "over the network (for a synchronous call, one round trip);")
+        w("- *inside scripts*: commands the feed shows coming from `lua`, run by Redis inside a script, at no "
+          "network cost;")
+        w("- *commandstats total*: the sum of `INFO commandstats` calls, which counts both (the two methods agree "
+          "when the total equals requests + inside scripts).")
+        w("")
+        w("| variant | requests per cycle | inside scripts, per cycle | commandstats total per cycle |")
+        w("|---|---|---|---:|")
+        cycles = commands["cycles"]
+        for method, variant, label in VARIANTS:
+            counted = commands["variants"].get(variant)
+            if not counted:
+                continue
+            w("| %s | %s: %s | %s: %s | %s |" % (
+                label, trim(per_cycle(counted["requests"], cycles)), breakdown(counted["requests"], cycles),
+                trim(per_cycle(counted["inScripts"], cycles)), breakdown(counted["inScripts"], cycles),
+                trim(per_cycle(counted["commandStats"], cycles))))
+        w("")
+
+    # Interceptor
+    w("## Interceptor overhead")
+    w("")
+    if not interceptor:
+        w("Not measured in this run.")
+        w("")
+    else:
+        base = interceptor.get("plainMethod")
+        w("`InterceptorBenchmark`, one thread, average time per call. A real `AnnotationConfigApplicationContext` "
+          "wired as the auto-configuration wires it: `ExclusiveRequestAttributeSource`, `ExclusiveRequestAdvisor` "
+          "with its `ExclusiveRequestInterceptor` (default options: 30 s time-to-live), the infrastructure "
+          "auto-proxy creator with class (CGLIB) proxies, and `LockTemplate` on `InMemoryLockStore`. The method "
+          "returns its argument, so the call path is all that is measured. Keys rotate through 1024 user names "
+          "(as in the Redis benchmarks): each call locks a key that is free, as distinct requests would; one key "
+          "would measure the same path, since every call releases before the next.")
+        w("")
+        w("The difference between the last two rows is the interception itself (proxy, cached attribute lookup, "
+          "SpEL key); the last row is the programmatic lock on the in-memory store. A JMH stack profile "
+          "(`-prof stack`) of that row, taken while preparing this page, puts most of its time in the 128-bit "
+          "`SecureRandom` owner token (`NativePRNG`), in registering the lease with the renewal scheduler and "
+          "removing it (a `ConcurrentHashMap` set keyed by the lease's identity hash), and in the store's two "
+          "`ConcurrentHashMap` updates.")
+        w("")
+        w("| call | ns per call | error | over the plain method |")
+        w("|---|---:|---:|---:|")
+        for method, label in INTERCEPTOR:
+            entry = interceptor.get(method)
+            if not entry:
+                continue
+            metric = entry["primaryMetric"]
+            over = number(metric["score"] - base["primaryMetric"]["score"], 1) if base else "n/a"
+            w("| %s | %s | %s | %s |" % (label, number(metric["score"], 1), error(metric, 1),
+                                         "—" if method == "plainMethod" else over))
+        w("")
+
+    # HTTP
+    w("## HTTP throughput of the sample app")
+    w("")
+    if not http:
+        w("Not measured in this run.")
+        w("")
+    elif "skipped" in http:
+        w("Skipped in this run: %s." % http["skipped"])
+        w("")
+    else:
+        w("`benchmarks/http/run.sh` builds and starts the sample app (`java -jar sample-app/target/lock-sample-app-*.jar "
+          "--sample.points-service.latency=0ms`, so the simulated external call costs nothing), and drives it with "
+          "%s, %d threads and %d connections on the same 2 cores. Every request is a `POST` of a user name no request "
+          "used before (`benchmarks/http/register.lua`), so each one runs the whole registration: on `/api/users` under "
+          "`@ExclusiveRequest(key = \"#userName\")`, on `/api/unsafe/users` without it. Both endpoints are warmed up "
+          "for %s, then measured in turn for %s each, %d rounds. *memory*: the default configuration (locks and users "
+          "in memory); *redis*: the `redis` profile against a `redis-server` of its own (locks **and users** in Redis, "
+          "so both endpoints talk to Redis). The sample app has no endpoint that takes a lock with a raw `SET`, so "
+          "there is no raw floor here: the unlocked endpoint is the baseline." % (
+              http.get("wrk", "wrk"), http["threads"], http["connections"], http["warmup"], http["duration"],
+              http.get("rounds", 1)))
+        w("")
+        w("| store | endpoint | requests/s per round | mean requests/s | locked ÷ unlocked | latency p50 / p99 (ms) "
+          "| non-2xx | socket errors |")
+        w("|---|---|---|---:|---:|---|---:|---:|")
+        by_mode = {}
+        for run_entry in http["runs"]:
+            by_mode.setdefault(run_entry["mode"], {}).setdefault(run_entry["endpoint"], []).append(run_entry["summary"])
+        for mode, endpoints in by_mode.items():
+            means = {}
+            for endpoint, summaries in endpoints.items():
+                rates = [s["requests"] / (s["duration_us"] / 1e6) for s in summaries]
+                means[endpoint] = sum(rates) / len(rates)
+            for endpoint, summaries in endpoints.items():
+                rates = [s["requests"] / (s["duration_us"] / 1e6) for s in summaries]
+                relative = ("%.2f" % (means[endpoint] / means["/api/unsafe/users"])
+                            if endpoint == "/api/users" and "/api/unsafe/users" in means else "—")
+                latencies = "; ".join("%.1f / %.1f" % (s["latency_p50_us"] / 1000, s["latency_p99_us"] / 1000)
+                                      for s in summaries)
+                w("| %s | `POST %s` | %s | %s | %s | %s | %d | %d |" % (
+                    mode, endpoint, ", ".join(number(r) for r in rates), number(means[endpoint]), relative, latencies,
+                    sum(s["non_2xx_3xx"] for s in summaries), sum(s["socket_errors"] for s in summaries)))
+        w("")
+        w("With the in-memory store the lock is a few hundred nanoseconds in a request that costs tens of "
+          "microseconds of CPU (HTTP parsing, JSON, the registration), so the two endpoints should be within noise of "
+          "each other. With Redis, the locked endpoint adds the lock's two requests, and its second name check inside "
+          "the lock, to the unlocked registration's own Redis requests (checking the name, storing the user, indexing "
+          "it by name), with wrk, the app and Redis sharing 2 cores: the difference there is mostly those extra round "
+          "trips. Both runs are CPU-bound on this machine, so these are ratios to compare, not capacity figures.")
+        w("")
+
+    # Reading the numbers
+    w("## Reading the numbers")
+    w("")
+    w(READING.format(ours=ours_paragraph(commands, cycle), latency_note=latency_note(cycle), si_rejections=si_rejections(cycle)))
+    w("")
+
+    # Setup
+    w("## What was measured, and how")
+    w("")
+    w(SETUP)
+    w("")
+    w("| variant | one cycle |")
+    w("|---|---|")
+    for method, _, label in VARIANTS:
+        w("| %s | %s |" % (label, WHAT_EACH_DOES[method]))
+    w("")
+    if first:
+        w("JMH %s, %s mode for the lock cycles (`@Fork(1)`, `@Warmup(iterations = %d, time = %s)`, "
+          "`@Measurement(iterations = %d, time = %s)`), average-time mode for the interceptor. JVM arguments: %s." % (
+              first.get("jmhVersion"), "throughput", first.get("warmupIterations"), quote(first.get("warmupTime")),
+              first.get("measurementIterations"), quote(first.get("measurementTime")),
+              "`" + " ".join(first.get("jvmArgs")) + "`" if first.get("jvmArgs") else "none (JMH defaults)"))
+        w("")
+
+    # Machine
+    w("## Machine")
+    w("")
+    w("| | |")
+    w("|---|---|")
+    w("| processors (`nproc`) | %s |" % machine_info.get("nproc", "unknown"))
+    w("| CPU (`/proc/cpuinfo`) | %s |" % machine_info.get("cpu_model", "unknown"))
+    w("| memory | %s |" % machine_info.get("memory", "unknown"))
+    w("| OS | %s |" % machine_info.get("os", "unknown"))
+    if first:
+        w("| JDK (JMH's forks) | %s %s, %s |" % (first.get("jdkVersion"), first.get("vmName"), first.get("vmVersion")))
+    w("| `java -version` | %s |" % " / ".join(machine_info.get("java", [])))
+    w("| Redis | %s |" % machine_info.get("redis_server", "unknown"))
+    w("| load average (1, 5, 15 min) at the start | %s |" % " ".join(machine_info.get("loadavg_start", [])))
+    if loadavg_jmh:
+        w("| load average when JMH ended | %s |" % " ".join(loadavg_jmh))
+    w("| load average at the end (after the HTTP run, which loads the machine itself) | %s |" % " ".join(loadavg_end))
+    if elapsed is not None:
+        w("| duration of the whole run (build to results) | %d min %02d s |" % (elapsed // 60, elapsed % 60))
+    w("")
+    w("Library versions: this starter at the working tree's `0.1.0-SNAPSHOT`; Spring Boot 4.1.1's managed Spring "
+      "Framework, Spring Data Redis and Lettuce; Redisson 4.7.0; Spring Integration 7.1.0; ShedLock 7.10.1; "
+      "JMH 1.37 (see [Versions](#versions)).")
+    w("")
+
+    # Commands
+    w("## Reproducing")
+    w("")
+    w("```bash")
+    w("benchmarks/run.sh        # builds, runs everything, rewrites this page")
+    w("```")
+    w("")
+    if commands_run:
+        w("The commands it ran for this page:")
+        w("")
+        w("```bash")
+        for line in commands_run:
+            w(line)
+        w("python3 benchmarks/report.py render benchmarks/results docs/PERFORMANCE.md")
+        w("```")
+        w("")
+    w("One benchmark alone, for a closer look: `java -jar benchmarks/target/benchmarks.jar "
+      "'OneThread.lockTemplate' -prof gc` (any JMH options). The module is built only with the `benchmarks` "
+      "profile, so `./mvnw verify` and CI do not build it.")
+    w("")
+    w(VERSIONS)
+    w("")
+
+    os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
+    with open(output, "w") as file:
+        file.write("\n".join(out))
+
+
+def latency_note(cycle):
+    floor = cycle.get(("rawLettuce", 1))
+    if not floor:
+        return ""
+    round_trip = 1e6 / floor["primaryMetric"]["score"] / 2
+    return ("\n\nWith one thread a cycle is two loopback round trips in a row, about %.0f µs each on this machine "
+            "(the floor's time per cycle, halved). We think most of that is the time it takes to wake the threads on the other end "
+            "(Lettuce's I/O thread, Redis, the caller) on a virtual machine's idle cores; it varies from run to "
+            "run, and with how busy the cores are, by more than the differences between the variants." % round_trip)
+
+
+def si_rejections(cycle):
+    rejected = []
+    for (method, threads), entry in sorted(cycle.items(), key=lambda item: item[0][1]):
+        score = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+        if method == "springIntegration" and score:
+            rejected.append("%s per second with %d thread%s (%.3f%% of its cycles)" % (
+                number(score, 1), threads, "" if threads == 1 else "s", 100 * score / entry["primaryMetric"]["score"]))
+    if not rejected:
+        return ""
+    others = [method for (method, _), entry in cycle.items() if method != "springIntegration"
+              and entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")]
+    return ("\n\nIn this run Spring Integration also *rejected* %s, although every key was free: its local locks "
+            "are striped, the lock key's `hashCode() & mask` choosing one of 8192 `ReentrantLock`s (the stripe count "
+            "follows the cache capacity), so when two threads' current keys share a stripe, one `tryLock()` fails "
+            "without asking Redis. A caller of `tryLock(timeout)` would wait for the other thread instead.%s" % (
+                " and ".join(rejected), "" if others else " The other variants keep no such local state, and "
+                "rejected nothing."))
+
+
+def ours_paragraph(commands, cycle):
+    gap = ""
+    ratios = []
+    for threads in sorted({t for (_, t) in cycle}):
+        if ("lockTemplate", threads) in cycle and ("rawLettuce", threads) in cycle:
+            ratios.append("%s of the floor's throughput with %d thread%s" % (
+                format_ratio(ratio(cycle[("lockTemplate", threads)]["primaryMetric"],
+                                   cycle[("rawLettuce", threads)]["primaryMetric"])),
+                threads, "" if threads == 1 else "s"))
+    if ratios:
+        gap = " (in this run: " + ", ".join(ratios) + ")"
+    measured = ""
+    if commands and "LOCK_TEMPLATE" in commands["variants"]:
+        counted = commands["variants"]["LOCK_TEMPLATE"]
+        measured = " (measured per cycle: %s)" % breakdown(counted["inScripts"], commands["cycles"])
+    return ("**This starter** makes the same two requests as the floor, both `EVALSHA`. Its scripts do more "
+            "inside Redis%s: acquire also draws a fencing token (`INCR` and `TIME` on a `{key}:fence` counter, "
+            "whose expiry is refreshed with `PEXPIRE`), and release `PUBLISH`es the release so that waiters wake "
+            "at once. Those commands cost no round trip, but they are Redis CPU time, on the same 2 cores. On the "
+            "client, each cycle draws a 128-bit `SecureRandom` token, builds the store key, goes through Spring "
+            "Data Redis's `StringRedisTemplate` and script executor (serializers, connection handling, exception "
+            "translation), and registers the lease with the renewal scheduler and removes it again (renewal is on "
+            "by default). Any gap to the floor comes from that client path and the extra script work%s." % (
+                measured, gap))
+
+
+def quote(value):
+    return "\"%s\"" % value if value else "?"
+
+
+def strip_markup(label):
+    return re.sub(r"[*`]", "", label)
+
+
+SETUP = """\
+**Harness.** `LockCycleBenchmarks` has one `@Benchmark` method per variant; its subclasses `OneThread`
+(`@Threads(1)`) and `EightThreads` (`@Threads(8)`) run them all with one and with eight threads, in one JMH run.
+Each benchmark runs in its own forked JVM, whose `@State(Scope.Benchmark)` starts a fresh `redis-server` (the
+test kit's `RedisServer`: same binary, same flags, no persistence, a free loopback port) in
+`@Setup(Level.Trial)`, creates that variant's client, and closes both in `@TearDown(Level.Trial)`. So every
+variant meets the same, empty Redis, on the same machine, in the same run; Redis, the client's I/O threads and
+the benchmark threads share the 2 cores.
+
+**Keys.** Each thread cycles through its own 1024 keys (`bench:{thread}:{i}`, built before the measurement),
+and each variant adds its usual prefix (`lock:` for ours, `bench-registry:` for Spring Integration,
+`job-lock:default:` for ShedLock, none for the floor and Redisson). A key is released before its thread comes
+back to it and no two threads share one, so no lock is ever contended and every acquisition goes to Redis.
+Rotating through a bounded set, rather than using a new key each time, keeps every variant's memory flat:
+Spring Integration caches one lock object per key (its cache capacity is raised from 256 to 8192 so that all
+keys of the eight threads fit, as in an application that reuses a bounded set of keys; no
+`expireUnusedOlderThan` call is then needed), and this starter keeps a fencing counter per key for 24 hours.
+
+**Connections.** The floor, this starter, Spring Integration and ShedLock all run on one Lettuce connection
+shared by every thread: the floor on a plain `StatefulRedisConnection`, the others on a
+`LettuceConnectionFactory` with Spring Boot's defaults (shared native connection). Redisson brings its own
+client and pool (defaults: up to 64 connections, 32 Netty threads); it cannot share a Lettuce connection.
+Time-to-live: 30 s everywhere."""
+
+READING = """\
+**Two round trips is the floor.** A safe lock on one Redis needs one request to take it (`SET NX PX`) and one
+to release it (compare-and-delete, which needs a script or Redis 8.4's `DELEX ... IFEQ`). On loopback a round
+trip costs far more than the client code around it, so every variant that makes two synchronous requests per
+cycle lands within a small factor of the floor, and the differences come from what each client does per call
+and how it hands commands to its I/O threads. With eight threads on one shared connection, Lettuce pipelines
+the threads' commands, so throughput grows with the thread count until the 2 cores are busy; from then on,
+work per cycle counts, in Redis as well as in the client. That is why ShedLock's default can match or beat the
+floor with eight threads: its release is a plain `DEL`, with no owner check and no script, so Redis does less
+per cycle. The floor is the cheapest *owner-checked* cycle, not the cheapest cycle.{latency_note}
+
+{ours}
+
+**Redisson** sends three requests per cycle: two `EVALSHA`s it waits for (its lock is a hash with a reentrancy
+counter: `EXISTS`, `HEXISTS`, `HINCRBY`, `PEXPIRE`; unlock decrements it, `DEL`s it, `PUBLISH`es to waiters and
+`SET`s an *unlock latch* key so that a retried unlock is idempotent), then a `DEL` of that latch key, which
+it sends without waiting for the reply. So the caller waits for two round trips, like everyone else, but Redis
+serves three requests and runs more commands per cycle than for any other variant. We think that, and
+Redisson's client-side cost per request, explain why it falls behind most with eight threads, when the 2 cores
+rather than the round trips are the limit: each command is sent on a connection checked out of its pool
+(instead of one shared, pipelined connection), goes through its asynchronous executor, and gets its own
+response-timeout task on a timer; and Redisson runs its own Netty threads next to Redis and the benchmark
+threads.
+
+**Spring Integration** makes two `EVALSHA` requests too, but around them: `obtain()` takes a registry-wide
+`ReentrantLock`; each lock also takes a local `ReentrantLock` (striped by key hash); and `unlock()` hands the
+delete to a thread of a cached thread pool and waits for it on a `CountDownLatch`, a thread hand-off per
+release. Its delete first tries Redis 8.4's `DELEX`, which this Redis 7 rejects once; it then falls back to
+its Lua script (logged once at WARN, silenced in the benchmark's `logback.xml`).{si_rejections}
+
+**ShedLock** is a lock for scheduled jobs. By default its unlock is a plain `DEL` that does not check the owner
+(so a holder whose lock expired and was taken over deletes the new holder's lock), which makes it the only
+variant with no script at all. Each `lock()` builds its value with `String.format` from the time, the host
+name and a `UUID.randomUUID()`. With `safeUpdate(true)` the unlock becomes an owner-checked compare-and-delete
+script, sent through a `DefaultRedisScript` created on every call (whose SHA-1 is then computed every call).
+
+Treat differences smaller than the error bars, or than the spread of the iterations, as noise: this is a shared
+2-core machine, and the load average in the [Machine](#machine) table shows how busy it was."""
+
+VERSIONS = """\
+## Versions
+
+- **Spring Integration**: Spring Boot 4.1.1 manages 7.1.1, but `spring-integration-redis:7.1.1` is missing
+  from the Maven repository these machines reach (its POM and jar are absent; 7.1.2 is listed, but its
+  `spring-integration-core` is missing). The module pins `spring-integration-core` and
+  `spring-integration-redis` to **7.1.0**, the newest release whose modules all resolve; it runs on Spring
+  Framework 7.0.9 and Spring Data Redis 4.1.1 without problems.
+- **ShedLock**: `shedlock-provider-redis-spring` **7.10.1** (the newest release; 7.0.0, 7.2.2, 7.5.0 and
+  7.6.0 are listed but missing here). Its 7.x line targets Spring Framework 7; it works with Boot 4.1.1's
+  Spring Data Redis 4.1.1.
+- **Redisson** 4.7.0 (works with the Boot 4.1.1 BOM), **JMH** 1.37, **maven-shade-plugin** 3.6.0.
+- Every peer resolved and worked; none had to be left out."""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds and runs every benchmark of the lock starter, then writes docs/PERFORMANCE.md from the
+# results (benchmarks/report.py). About 7 minutes on 2 cores.
+#
+#   benchmarks/run.sh                                           the full run
+#   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
+#   JMH_ARGS="OneThread" benchmarks/run.sh                      a subset (any JMH arguments)
+#
+# Needs Java 17+, python3 and redis-server (installed with apt-get when missing and run as
+# root); wrk for the HTTP part (likewise; skipped without it). Raw results go to
+# benchmarks/results/. Before measuring it waits up to IDLE_WAIT seconds (default 60) for the
+# CPUs to be mostly idle, since other processes on the machine disturb the numbers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RESULTS=benchmarks/results
+JAR=benchmarks/target/benchmarks.jar
+started=$(date +%s)
+
+install_if_missing() {
+	local command=$1 package=$2
+	if ! command -v "$command" > /dev/null && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+		echo "Installing $package with apt-get ..."
+		apt-get install -y -q "$package" > /dev/null 2>&1 \
+			|| (apt-get update -q > /dev/null 2>&1 && apt-get install -y -q "$package" > /dev/null 2>&1) || true
+	fi
+}
+
+install_if_missing redis-server redis-server
+command -v redis-server > /dev/null || { echo "redis-server is required (apt-get install -y redis-server)" >&2; exit 1; }
+command -v python3 > /dev/null || { echo "python3 is required" >&2; exit 1; }
+
+mkdir -p "$RESULTS"
+rm -f "$RESULTS"/*.json "$RESULTS"/*.log "$RESULTS"/*.txt
+
+# Runs a command and records it in the list of commands the report shows.
+run() {
+	echo "$*" >> "$RESULTS/commands-run.txt"
+	"$@"
+}
+
+python3 benchmarks/report.py machine > "$RESULTS/machine.json"
+
+echo "== Building the benchmarks"
+run ./mvnw -q -B -P benchmarks -pl benchmarks -am package -Dmaven.test.skip=true
+
+# Another process's burst of work (a build, a test run) disturbs the measurements: avoid starting in one.
+python3 benchmarks/report.py wait-idle "${IDLE_WAIT:-60}"
+
+echo "== Counting Redis commands per cycle"
+run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$RESULTS/commands.json"
+
+echo "== JMH"
+# shellcheck disable=SC2086
+run java -jar "$JAR" -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"
+[ -s "$RESULTS/jmh.json" ] || { echo "JMH wrote no results" >&2; exit 1; }
+cat /proc/loadavg > "$RESULTS/loadavg-after-jmh.txt"
+
+if [ -n "${SKIP_HTTP:-}" ]; then
+	echo '{"skipped": "SKIP_HTTP was set"}' > "$RESULTS/http.json"
+else
+	echo "== HTTP (wrk against the sample app)"
+	run benchmarks/http/run.sh "$RESULTS/http.json"
+fi
+
+cat /proc/loadavg > "$RESULTS/loadavg-end.txt"
+echo "$(($(date +%s) - started))" > "$RESULTS/elapsed-seconds.txt"
+python3 benchmarks/report.py render "$RESULTS" docs/PERFORMANCE.md
+echo "== Wrote docs/PERFORMANCE.md; the run took $(cat "$RESULTS/elapsed-seconds.txt") s"

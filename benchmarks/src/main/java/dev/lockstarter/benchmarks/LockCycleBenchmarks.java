@@ -1,0 +1,221 @@
+package dev.lockstarter.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
+
+import dev.lockstarter.test.redis.RedisServer;
+
+/**
+ * The uncontended acquire + release cycle against a real Redis server, for every
+ * {@link Variant}, with {@linkplain OneThread one thread} and with {@linkplain EightThreads
+ * eight}.
+ * <p>
+ * Each benchmark method runs in its own forked JVM; its state starts a fresh
+ * {@code redis-server} (same binary, same flags, empty) on a free loopback port in
+ * {@code @Setup(Level.Trial)}, creates the variant's client, and stops both in
+ * {@code @TearDown(Level.Trial)}. Each thread cycles through its own {@link KeyRotation}, so
+ * every lock is free when it is taken. An acquisition that fails anyway is counted as
+ * {@code rejected} (reported by JMH as a secondary metric) rather than failing the run.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public abstract class LockCycleBenchmarks {
+
+	@Benchmark
+	public boolean rawLettuce(RawLettuce lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean lockTemplate(LockTemplate lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean redisson(Redisson lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean springIntegration(SpringIntegration lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean shedLock(ShedLock lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean shedLockSafeUpdate(ShedLockSafeUpdate lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	/**
+	 * Every benchmark with one thread.
+	 */
+	@Threads(1)
+	public static class OneThread extends LockCycleBenchmarks {
+
+	}
+
+	/**
+	 * Every benchmark with eight threads sharing one client.
+	 */
+	@Threads(8)
+	public static class EightThreads extends LockCycleBenchmarks {
+
+	}
+
+	/**
+	 * A Redis server and one variant's client on it, for one trial.
+	 */
+	@State(Scope.Benchmark)
+	public abstract static class RedisLock {
+
+		private RedisServer redis;
+
+		private LockCycle cycle;
+
+		@Setup(Level.Trial)
+		public void start() {
+			this.redis = RedisServer.start();
+			this.cycle = variant().open(this.redis.host(), this.redis.port());
+		}
+
+		@TearDown(Level.Trial)
+		public void stop() {
+			try {
+				this.cycle.close();
+			}
+			finally {
+				this.redis.close();
+			}
+		}
+
+		abstract Variant variant();
+
+		final boolean cycle(String key) {
+			return this.cycle.cycle(key);
+		}
+
+	}
+
+	// One state class per variant, so that each benchmark starts only its own client.
+
+	public static class RawLettuce extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.RAW_LETTUCE;
+		}
+
+	}
+
+	public static class LockTemplate extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.LOCK_TEMPLATE;
+		}
+
+	}
+
+	public static class Redisson extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.REDISSON;
+		}
+
+	}
+
+	public static class SpringIntegration extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.SPRING_INTEGRATION;
+		}
+
+	}
+
+	public static class ShedLock extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.SHEDLOCK;
+		}
+
+	}
+
+	public static class ShedLockSafeUpdate extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.SHEDLOCK_SAFE_UPDATE;
+		}
+
+	}
+
+	/**
+	 * The keys of one thread.
+	 */
+	@State(Scope.Thread)
+	public static class Keys {
+
+		private KeyRotation rotation;
+
+		@Setup(Level.Trial)
+		public void setUp(ThreadParams thread) {
+			this.rotation = new KeyRotation("bench:", thread.getThreadIndex());
+		}
+
+		String next() {
+			return this.rotation.next();
+		}
+
+	}
+
+	/**
+	 * Acquisitions that failed although the key was free; reported per second, like the
+	 * primary metric.
+	 */
+	@State(Scope.Thread)
+	@AuxCounters(AuxCounters.Type.OPERATIONS)
+	public static class Outcomes {
+
+		public long rejected;
+
+		@Setup(Level.Iteration)
+		public void reset() {
+			this.rejected = 0;
+		}
+
+		boolean count(boolean acquired) {
+			if (!acquired) {
+				this.rejected++;
+			}
+			return acquired;
+		}
+
+	}
+
+}

@@ -1,0 +1,330 @@
+package dev.lockstarter.benchmarks;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+/**
+ * The Redis lock implementations measured side by side, each set up as an application would
+ * set it up by default, with one exception noted on {@link #SPRING_INTEGRATION}.
+ * <p>
+ * Every variant takes the lock with a {@link #TTL time-to-live} of 30 seconds and releases it
+ * at once. The Spring-based variants each get their own {@link LettuceConnectionFactory}
+ * with Spring Boot's default settings: one shared native connection that all threads
+ * multiplex their commands over. The raw Lettuce floor uses one shared connection as well,
+ * so that the floor and the Spring-based variants differ only in the code above the
+ * connection. Redisson manages its own connection pool (its defaults: up to 64 connections,
+ * 32 Netty threads); it cannot be told to share a Lettuce connection.
+ */
+enum Variant {
+
+	/**
+	 * The floor: {@code SET key token NX PX ttl}, then an {@code EVALSHA} of a
+	 * compare-and-delete script, on a plain Lettuce sync connection. The token is 128 bits
+	 * from {@link ThreadLocalRandom}, the cheapest unique-enough value.
+	 */
+	RAW_LETTUCE("raw Lettuce (SET NX PX + EVALSHA compare-and-delete)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new RawLettuceCycle(host, port);
+		}
+	},
+
+	/**
+	 * This starter's programmatic API: {@link LockTemplate} on {@link RedisLockStore} on a
+	 * {@link LettuceConnectionFactory}.
+	 */
+	LOCK_TEMPLATE("lock-starter LockTemplate on RedisLockStore") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockTemplateCycle(host, port);
+		}
+	},
+
+	/**
+	 * Redisson's {@link RLock}: {@code tryLock(0, ttl, MILLISECONDS)} and {@code unlock()}.
+	 */
+	REDISSON("Redisson RLock") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new RedissonCycle(host, port);
+		}
+	},
+
+	/**
+	 * Spring Integration's {@link RedisLockRegistry}: {@code obtain(key).tryLock()} and
+	 * {@code unlock()}. Its cache of lock objects (default capacity 256, least recently used
+	 * evicted) is raised to {@value #SPRING_INTEGRATION_CACHE_CAPACITY} so that it holds every
+	 * key of the benchmark's rotation; that also sizes its striped local locks to as many
+	 * stripes.
+	 */
+	SPRING_INTEGRATION("Spring Integration RedisLockRegistry") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new SpringIntegrationCycle(host, port);
+		}
+	},
+
+	/**
+	 * ShedLock's {@link RedisLockProvider} as its public constructor builds it:
+	 * {@code lock(..)} is {@code SET NX PX}, {@code unlock()} a plain {@code DEL} that does not
+	 * check the owner.
+	 */
+	SHEDLOCK("ShedLock RedisLockProvider (default: unlock = DEL)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new ShedLockCycle(host, port, false);
+		}
+	},
+
+	/**
+	 * ShedLock's {@link RedisLockProvider} built with {@code safeUpdate(true)}: the unlock is an
+	 * owner-checked compare-and-delete script, like this starter's.
+	 */
+	SHEDLOCK_SAFE_UPDATE("ShedLock RedisLockProvider (safeUpdate: unlock = compare-and-delete)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new ShedLockCycle(host, port, true);
+		}
+	};
+
+	/** The time-to-live of every lock taken. */
+	static final Duration TTL = Duration.ofSeconds(30);
+
+	/** Capacity of Spring Integration's lock cache: 8 threads x 1024 keys. */
+	static final int SPRING_INTEGRATION_CACHE_CAPACITY = 8 * KeyRotation.KEYS_PER_THREAD;
+
+	private final String description;
+
+	Variant(String description) {
+		this.description = description;
+	}
+
+	/**
+	 * Return a human-readable description of the variant.
+	 * @return the description
+	 */
+	String description() {
+		return this.description;
+	}
+
+	/**
+	 * Create the variant's client on a Redis server, ready to use.
+	 * @param host the server's host
+	 * @param port the server's port
+	 * @return the lock cycle
+	 */
+	abstract LockCycle open(String host, int port);
+
+	static LettuceConnectionFactory connectionFactory(String host, int port) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static final class RawLettuceCycle implements LockCycle {
+
+		private static final String RELEASE = """
+				if redis.call('GET', KEYS[1]) == ARGV[1] then
+				  return redis.call('DEL', KEYS[1])
+				end
+				return 0
+				""";
+
+		private final RedisClient client;
+
+		private final StatefulRedisConnection<String, String> connection;
+
+		private final RedisCommands<String, String> commands;
+
+		private final SetArgs setArgs = SetArgs.Builder.nx().px(TTL.toMillis());
+
+		private final String releaseSha;
+
+		RawLettuceCycle(String host, int port) {
+			this.client = RedisClient.create(RedisURI.create(host, port));
+			this.connection = this.client.connect();
+			this.commands = this.connection.sync();
+			this.releaseSha = this.commands.scriptLoad(RELEASE);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			String token = Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
+			if (!"OK".equals(this.commands.set(key, token, this.setArgs))) {
+				return false;
+			}
+			Long deleted = this.commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER, new String[] { key }, token);
+			return deleted != null && deleted == 1L;
+		}
+
+		@Override
+		public void close() {
+			this.connection.close();
+			this.client.shutdown();
+		}
+
+	}
+
+	private static final class LockTemplateCycle implements LockCycle {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockStore store;
+
+		private final LockTemplate locks;
+
+		LockTemplateCycle(String host, int port) {
+			this.connectionFactory = connectionFactory(host, port);
+			this.store = new RedisLockStore(this.connectionFactory);
+			this.locks = new LockTemplate(this.store);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			try (Lease lease = this.locks.acquire(key, TTL)) {
+				return true;
+			}
+			catch (LockConflictException ex) {
+				return false;
+			}
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.locks.destroy();
+				this.store.destroy();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Failed to close the lock template", ex);
+			}
+			finally {
+				this.connectionFactory.destroy();
+			}
+		}
+
+	}
+
+	private static final class RedissonCycle implements LockCycle {
+
+		private final RedissonClient redisson;
+
+		RedissonCycle(String host, int port) {
+			Config config = new Config();
+			config.useSingleServer().setAddress("redis://" + host + ":" + port);
+			this.redisson = Redisson.create(config);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			RLock lock = this.redisson.getLock(key);
+			try {
+				if (!lock.tryLock(0, TTL.toMillis(), TimeUnit.MILLISECONDS)) {
+					return false;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while taking the lock", ex);
+			}
+			lock.unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.redisson.shutdown();
+		}
+
+	}
+
+	private static final class SpringIntegrationCycle implements LockCycle {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockRegistry registry;
+
+		SpringIntegrationCycle(String host, int port) {
+			this.connectionFactory = connectionFactory(host, port);
+			this.registry = new RedisLockRegistry(this.connectionFactory, "bench-registry", TTL);
+			this.registry.setCacheCapacity(SPRING_INTEGRATION_CACHE_CAPACITY);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			Lock lock = this.registry.obtain(key);
+			if (!lock.tryLock()) {
+				return false;
+			}
+			lock.unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.registry.destroy();
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+	private static final class ShedLockCycle implements LockCycle {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockProvider provider;
+
+		ShedLockCycle(String host, int port, boolean safeUpdate) {
+			this.connectionFactory = connectionFactory(host, port);
+			this.provider = safeUpdate
+					? new RedisLockProvider.Builder(this.connectionFactory).safeUpdate(true).build()
+					: new RedisLockProvider(this.connectionFactory);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			Optional<SimpleLock> lock = this.provider
+				.lock(new LockConfiguration(Instant.now(), key, TTL, Duration.ZERO));
+			if (lock.isEmpty()) {
+				return false;
+			}
+			lock.get().unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+}

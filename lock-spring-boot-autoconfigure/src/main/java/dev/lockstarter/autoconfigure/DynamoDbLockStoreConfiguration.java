@@ -1,0 +1,120 @@
+package dev.lockstarter.autoconfigure;
+
+import java.net.URI;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The DynamoDB lock store, selected with {@code lock.store=dynamodb}: a
+ * {@link DynamoDbLockStore} on the application's {@link DynamoDbClient} bean if there is one,
+ * and otherwise on a client of its own built from {@code lock.dynamodb.*} and the AWS SDK's
+ * usual settings; or a startup failure that names the missing dependency.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "lock.store", havingValue = "dynamodb")
+@ConditionalOnMissingBean(LockStore.class)
+class DynamoDbLockStoreConfiguration {
+
+	private static final Log logger = LogFactory.getLog(DynamoDbLockStoreConfiguration.class);
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(DynamoDbClient.class)
+	static class DynamoDbStore {
+
+		/**
+		 * The lock store's own client, when the application has none: not a candidate for
+		 * injection by type, so that it never stands in for an application client.
+		 */
+		@Bean(destroyMethod = "close", defaultCandidate = false)
+		@ConditionalOnMissingBean(DynamoDbClient.class)
+		DynamoDbClient lockDynamoDbClient(LockProperties properties) {
+			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
+			DynamoDbClientBuilder builder = DynamoDbClient.builder()
+				.overrideConfiguration((config) -> config.apiCallTimeout(dynamodb.getTimeout()));
+			URI endpoint = dynamodb.getEndpoint();
+			if (endpoint != null) {
+				builder.endpointOverride(endpoint);
+			}
+			String region = dynamodb.getRegion();
+			if (region != null) {
+				builder.region(Region.of(region));
+			}
+			try {
+				return builder.build();
+			}
+			catch (SdkClientException ex) {
+				if (region == null && String.valueOf(ex.getMessage()).contains("region")) {
+					throw new InvalidConfigurationPropertyValueException("lock.dynamodb.region", null,
+							"No AWS region is configured. Set lock.dynamodb.region, the AWS_REGION environment "
+									+ "variable, or a region in the AWS profile.");
+				}
+				throw ex;
+			}
+		}
+
+		@Bean
+		DynamoDbLockStore dynamoDbLockStore(LockProperties properties,
+				@Qualifier("lockDynamoDbClient") ObjectProvider<DynamoDbClient> lockClient,
+				ObjectProvider<DynamoDbClient> applicationClient) {
+			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
+			DynamoDbClient client = lockClient.getIfAvailable();
+			String source;
+			if (client != null) {
+				source = "its own client (" + describe(dynamodb) + ")";
+			}
+			else {
+				client = applicationClient.getObject();
+				source = "the application's DynamoDbClient";
+				if (dynamodb.getEndpoint() != null || dynamodb.getRegion() != null) {
+					logger.warn("lock.dynamodb.endpoint and lock.dynamodb.region are ignored: the DynamoDB lock store "
+							+ "uses the application's DynamoDbClient bean");
+				}
+			}
+			DynamoDbLockStore store = new DynamoDbLockStore(client, dynamodb.getTable());
+			if (dynamodb.isCreateTable()) {
+				store.createTableIfNotExists();
+			}
+			logger.info("Using the DynamoDB lock store on table '" + dynamodb.getTable() + "' through " + source
+					+ ". Lock expiry is decided by the application instances' clocks: keep them synchronized.");
+			return store;
+		}
+
+		private static String describe(LockProperties.DynamoDb dynamodb) {
+			URI endpoint = dynamodb.getEndpoint();
+			String region = dynamodb.getRegion();
+			return "endpoint " + ((endpoint != null) ? endpoint : "of the region") + ", region "
+					+ ((region != null) ? region : "from the AWS SDK") + ", timeout " + dynamodb.getTimeout();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("software.amazon.awssdk.services.dynamodb.DynamoDbClient")
+	static class DynamoDbClientMissing {
+
+		@Bean
+		LockStore unavailableDynamoDbLockStore() {
+			throw new InvalidConfigurationPropertyValueException("lock.store", "dynamodb",
+					"The AWS SDK's DynamoDB client is not on the classpath. Add software.amazon.awssdk:dynamodb.");
+		}
+
+	}
+
+}

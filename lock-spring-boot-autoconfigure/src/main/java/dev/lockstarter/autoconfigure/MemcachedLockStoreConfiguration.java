@@ -1,0 +1,64 @@
+package dev.lockstarter.autoconfigure;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+import net.rubyeye.xmemcached.MemcachedClient;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.memcached.MemcachedLockStore;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Memcached lock store, selected with {@code lock.store=memcached}: a
+ * {@link MemcachedLockStore} with a client of its own, built from {@code lock.memcached.*}, or
+ * a startup failure that names the missing dependency.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "lock.store", havingValue = "memcached")
+@ConditionalOnMissingBean(LockStore.class)
+class MemcachedLockStoreConfiguration {
+
+	private static final Log logger = LogFactory.getLog(MemcachedLockStoreConfiguration.class);
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MemcachedClient.class)
+	static class MemcachedStore {
+
+		@Bean
+		MemcachedLockStore memcachedLockStore(LockProperties properties) {
+			LockProperties.Memcached memcached = properties.getMemcached();
+			List<InetSocketAddress> servers = memcached.getServers()
+				.stream()
+				.map((server) -> new InetSocketAddress(LockProperties.Memcached.host(server),
+						LockProperties.Memcached.port(server)))
+				.toList();
+			logger.info("Using the Memcached lock store on " + String.join(", ", memcached.getServers())
+					+ "; a lock operation on an unresponsive server fails after " + memcached.getOperationTimeout()
+					+ " (lock.memcached.operation-timeout). Locks are lost when a server evicts them or restarts.");
+			return MemcachedLockStore.create(servers, memcached.getConnectTimeout(), memcached.getOperationTimeout());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("net.rubyeye.xmemcached.MemcachedClient")
+	static class MemcachedClientMissing {
+
+		@Bean
+		LockStore unavailableMemcachedLockStore() {
+			throw new InvalidConfigurationPropertyValueException("lock.store", "memcached",
+					"The Memcached client is not on the classpath. Add com.googlecode.xmemcached:xmemcached.");
+		}
+
+	}
+
+}

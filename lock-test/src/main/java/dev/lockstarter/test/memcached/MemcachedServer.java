@@ -1,0 +1,696 @@
+package dev.lockstarter.test.memcached;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.DockerImageName;
+
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.FileSystemUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * A real Memcached server for tests, listening on loopback only, with 64 MB of memory and no
+ * UDP.
+ * <p>
+ * {@link #start()} runs a {@code memcached} binary found on the {@code PATH} (or named by the
+ * {@value #BINARY_PROPERTY} system property) as a child process on a free port, and waits
+ * until it answers {@code version}. Without a binary, and when Testcontainers is on the
+ * classpath and a Docker engine is available, it runs the {@value #IMAGE} image instead.
+ * Otherwise it fails and says what to install.
+ * <p>
+ * A local server can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}
+ * ({@code SIGSTOP}/{@code SIGCONT}) to simulate a server that stops answering, and
+ * {@linkplain #stop() stopped} and {@linkplain #restart() restarted} on the same port to
+ * simulate a server restart; Memcached keeps nothing on disk, so a restarted server starts
+ * empty. A server in a container offers none of these.
+ * <p>
+ * {@link #close()} ends the server. Servers that are still running when the JVM exits are
+ * killed by a shutdown hook; a JVM that is itself killed with {@code SIGKILL} cannot clean
+ * up, and its servers keep running.
+ *
+ * <pre class="code">
+ * try (MemcachedServer memcached = MemcachedServer.start()) {
+ *     MemcachedLockStore store = MemcachedLockStore.create(List.of(memcached.socketAddress()), ...);
+ *     ...
+ * }
+ * </pre>
+ *
+ * @since 0.1.0
+ * @see MemcachedServerExtension
+ */
+public final class MemcachedServer implements AutoCloseable {
+
+	/** System property naming the {@code memcached} binary to run, instead of the {@code PATH}. */
+	public static final String BINARY_PROPERTY = "lockstarter.test.memcached";
+
+	/** The container image used when no {@code memcached} binary is found. */
+	public static final String IMAGE = "memcached:1.6";
+
+	private static final Log logger = LogFactory.getLog(MemcachedServer.class);
+
+	private static final boolean testcontainersPresent = ClassUtils
+		.isPresent("org.testcontainers.DockerClientFactory", MemcachedServer.class.getClassLoader());
+
+	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final int PORT_ATTEMPTS = 5;
+
+	private static final Set<Backend> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime().addShutdownHook(new Thread(MemcachedServer::killAll, "memcached-cleanup"));
+	}
+
+	private final Backend backend;
+
+	private MemcachedServer(Backend backend) {
+		this.backend = backend;
+	}
+
+	/**
+	 * Start a server with the default settings.
+	 * @return the running server
+	 * @throws IllegalStateException if no server can be started
+	 */
+	public static MemcachedServer start() {
+		return start(new String[0]);
+	}
+
+	/**
+	 * Start a server with additional {@code memcached} arguments, for example {@code "-M"} to
+	 * answer errors instead of evicting items when memory is full.
+	 * @param extraArgs arguments appended to the command line
+	 * @return the running server
+	 * @throws IllegalStateException if no server can be started
+	 */
+	public static MemcachedServer start(String... extraArgs) {
+		Assert.notNull(extraArgs, "'extraArgs' must not be null");
+		Assert.noNullElements(extraArgs, "'extraArgs' must not contain null elements");
+		Path binary = findBinary();
+		if (binary != null) {
+			return startLocal(binary, LocalProcess::freePort, extraArgs);
+		}
+		if (testcontainersPresent && Container.isDockerAvailable()) {
+			return new MemcachedServer(Container.start(extraArgs));
+		}
+		throw new IllegalStateException("Cannot start a Memcached server for tests: no 'memcached' binary on the PATH"
+				+ (testcontainersPresent ? " and no Docker engine available"
+						: " and Testcontainers is not on the classpath")
+				+ ". Install Memcached, for example with 'apt-get install memcached' (Debian/Ubuntu) or "
+				+ "'brew install memcached' (macOS), or name the binary with -D" + BINARY_PROPERTY
+				+ "=/path/to/memcached");
+	}
+
+	static MemcachedServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
+		return new MemcachedServer(LocalProcess.start(binary, ports, extraArgs));
+	}
+
+	/**
+	 * Return the host the server listens on.
+	 * @return the host, {@code 127.0.0.1} for a local server
+	 */
+	public String host() {
+		return this.backend.host();
+	}
+
+	/**
+	 * Return the port the server listens on.
+	 * @return the port
+	 */
+	public int port() {
+		return this.backend.port();
+	}
+
+	/**
+	 * Return the server's address as {@code host:port}, for the {@code lock.memcached.servers}
+	 * property.
+	 * @return the address
+	 */
+	public String address() {
+		return host() + ":" + port();
+	}
+
+	/**
+	 * Return the server's socket address, for a Memcached client.
+	 * @return the address
+	 */
+	public InetSocketAddress socketAddress() {
+		return new InetSocketAddress(host(), port());
+	}
+
+	/**
+	 * Send one text protocol command over a fresh connection and return the reply lines, for
+	 * administrative commands such as {@code stats}, {@code flush_all} or {@code version}.
+	 * @param command the command line, without line breaks
+	 * @return the reply lines, up to and including the line that ends the reply
+	 * @throws UncheckedIOException if the server cannot be reached or does not answer within
+	 * 5 seconds
+	 */
+	public List<String> command(String command) {
+		Assert.hasText(command, "'command' must not be empty");
+		try {
+			return MemcachedText.send(host(), port(), COMMAND_TIMEOUT, command);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(
+					"Memcached at " + address() + " did not answer '" + command + "': " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Return the server's statistics ({@code stats}), such as {@code curr_items} or
+	 * {@code cmd_flush}.
+	 * @return the values by name
+	 * @throws UncheckedIOException if the server cannot be reached or does not answer within
+	 * 5 seconds
+	 */
+	public Map<String, String> stats() {
+		try {
+			return MemcachedText.stats(host(), port(), COMMAND_TIMEOUT);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Memcached at " + address() + " did not answer 'stats': " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	/**
+	 * Suspend the server process ({@code SIGSTOP}): connections stay open but nothing is
+	 * answered until {@link #resume()}.
+	 * @throws UnsupportedOperationException if the server runs in a container
+	 * @throws IllegalStateException if the server is not running
+	 */
+	public void pause() {
+		this.backend.pause();
+	}
+
+	/**
+	 * Resume a {@linkplain #pause() paused} server ({@code SIGCONT}). Does nothing if the
+	 * server is not paused.
+	 * @throws UnsupportedOperationException if the server runs in a container
+	 */
+	public void resume() {
+		this.backend.resume();
+	}
+
+	/**
+	 * Kill the server ({@code SIGKILL}), keeping its port for {@link #restart()}. Connections
+	 * are closed and the data is lost. Does nothing if the server is already stopped.
+	 * @throws UnsupportedOperationException if the server runs in a container
+	 */
+	public void stop() {
+		this.backend.stop();
+	}
+
+	/**
+	 * Start the server again on the same port, stopping it first if it runs. The restarted
+	 * server is empty.
+	 * @throws UnsupportedOperationException if the server runs in a container
+	 * @throws IllegalStateException if the server cannot be started again, for example because
+	 * another process took its port
+	 */
+	public void restart() {
+		this.backend.restart();
+	}
+
+	/**
+	 * End the server. Calling it again does nothing.
+	 */
+	@Override
+	public void close() {
+		this.backend.close();
+	}
+
+	@Override
+	public String toString() {
+		return "MemcachedServer[" + this.backend + "]";
+	}
+
+	static @Nullable Path findBinary() {
+		String configured = System.getProperty(BINARY_PROPERTY);
+		if (StringUtils.hasText(configured)) {
+			Path binary = Path.of(configured.strip());
+			Assert.state(Files.isExecutable(binary),
+					() -> "-D" + BINARY_PROPERTY + " names '" + binary + "', which is not an executable file");
+			return binary;
+		}
+		String path = System.getenv("PATH");
+		if (path == null) {
+			return null;
+		}
+		for (String directory : path.split(File.pathSeparator)) {
+			if (StringUtils.hasText(directory)) {
+				Path candidate = Path.of(directory, "memcached");
+				if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+					return candidate;
+				}
+			}
+		}
+		return null;
+	}
+
+	private static void killAll() {
+		for (Backend backend : running) {
+			try {
+				backend.kill();
+			}
+			catch (RuntimeException ex) {
+				// Best effort while the JVM exits
+			}
+		}
+	}
+
+	/**
+	 * One way of running a server.
+	 */
+	private interface Backend {
+
+		String host();
+
+		int port();
+
+		void pause();
+
+		void resume();
+
+		void stop();
+
+		void restart();
+
+		void close();
+
+		/**
+		 * End the server at once, from the shutdown hook.
+		 */
+		void kill();
+
+	}
+
+	/**
+	 * A {@code memcached} child process.
+	 */
+	private static final class LocalProcess implements Backend {
+
+		private static final String HOST = "127.0.0.1";
+
+		private final Path binary;
+
+		private final List<String> extraArgs;
+
+		private final Path directory;
+
+		private final Path log;
+
+		private final int port;
+
+		private volatile @Nullable Process process;
+
+		private boolean paused;
+
+		private boolean closed;
+
+		private LocalProcess(Path binary, String[] extraArgs, Path directory, int port) {
+			this.binary = binary;
+			this.extraArgs = List.of(extraArgs);
+			this.directory = directory;
+			this.log = directory.resolve("memcached.log");
+			this.port = port;
+		}
+
+		static LocalProcess start(Path binary, IntSupplier ports, String[] extraArgs) {
+			Path directory = createDirectory();
+			try {
+				for (int attempt = 1;; attempt++) {
+					LocalProcess server = new LocalProcess(binary, extraArgs, directory, ports.getAsInt());
+					running.add(server);
+					try {
+						server.launch();
+						return server;
+					}
+					catch (RuntimeException ex) {
+						running.remove(server);
+						if (!(ex instanceof PortTakenException)) {
+							throw ex;
+						}
+						if (attempt == PORT_ATTEMPTS) {
+							throw new IllegalStateException("Could not start memcached: " + PORT_ATTEMPTS
+									+ " free ports were taken by other processes before it could bind them", ex);
+						}
+						logger.debug("Port " + server.port + " was taken before memcached could bind it; retrying");
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				FileSystemUtils.deleteRecursively(directory.toFile());
+				throw ex;
+			}
+		}
+
+		@Override
+		public String host() {
+			return HOST;
+		}
+
+		@Override
+		public int port() {
+			return this.port;
+		}
+
+		@Override
+		public synchronized void pause() {
+			Process process = requireRunning("pause");
+			if (!this.paused) {
+				signal(process, "STOP");
+				this.paused = true;
+			}
+		}
+
+		@Override
+		public synchronized void resume() {
+			Process process = this.process;
+			if (this.paused && process != null && process.isAlive()) {
+				signal(process, "CONT");
+			}
+			this.paused = false;
+		}
+
+		@Override
+		public synchronized void stop() {
+			Process process = this.process;
+			if (process == null) {
+				return;
+			}
+			resume();
+			// Memcached keeps nothing to save, and takes most of a second to honour SIGTERM
+			process.destroyForcibly();
+			try {
+				process.waitFor(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				process.destroyForcibly();
+			}
+			this.process = null;
+		}
+
+		@Override
+		public synchronized void restart() {
+			Assert.state(!this.closed, "Cannot restart a closed Memcached server");
+			stop();
+			try {
+				launch();
+			}
+			catch (PortTakenException ex) {
+				throw new IllegalStateException("Cannot restart memcached: another process took port " + this.port
+						+ " while it was stopped", ex);
+			}
+		}
+
+		@Override
+		public synchronized void close() {
+			if (!this.closed) {
+				this.closed = true;
+				stop();
+				running.remove(this);
+				FileSystemUtils.deleteRecursively(this.directory.toFile());
+			}
+		}
+
+		@Override
+		public void kill() {
+			Process process = this.process;
+			if (process != null) {
+				process.destroyForcibly();
+			}
+			FileSystemUtils.deleteRecursively(this.directory.toFile());
+		}
+
+		private void launch() {
+			// -u only matters when run as root, which memcached refuses without it
+			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "-p", Integer.toString(this.port),
+					"-l", HOST, "-U", "0", "-m", "64", "-u", System.getProperty("user.name", "root")));
+			command.addAll(this.extraArgs);
+			long logOffset = logSize();
+			long started = System.nanoTime();
+			Process process;
+			try {
+				process = new ProcessBuilder(command).directory(this.directory.toFile())
+					.redirectErrorStream(true)
+					.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
+					.start();
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Could not run " + this.binary + ": " + ex.getMessage(), ex);
+			}
+			this.process = process;
+			try {
+				awaitReady(process, logOffset);
+			}
+			catch (RuntimeException ex) {
+				process.destroyForcibly();
+				this.process = null;
+				throw ex;
+			}
+			if (logger.isDebugEnabled()) {
+				logger.debug("Started memcached (pid " + process.pid() + ") on " + HOST + ":" + this.port + " in "
+						+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+			}
+		}
+
+		private void awaitReady(Process process, long logOffset) {
+			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+			while (true) {
+				if (!process.isAlive()) {
+					String output = output(logOffset);
+					if (output.contains("Address already in use")) {
+						throw new PortTakenException();
+					}
+					throw new IllegalStateException("memcached exited with code " + process.exitValue()
+							+ " before accepting connections on port " + this.port + ". Command: " + this.binary
+							+ " -p " + this.port + " ... " + String.join(" ", this.extraArgs) + "\nOutput:\n" + output);
+				}
+				try {
+					String pid = MemcachedText.stats(HOST, this.port, Duration.ofMillis(200)).get("pid");
+					if (Long.toString(process.pid()).equals(pid)) {
+						return;
+					}
+					// Someone else's server answered on our port: ours cannot bind it
+					throw new PortTakenException();
+				}
+				catch (IOException ex) {
+					// Not listening yet
+				}
+				if (System.nanoTime() - deadline > 0) {
+					throw new IllegalStateException("memcached did not answer on " + HOST + ":" + this.port + " within "
+							+ STARTUP_TIMEOUT.toSeconds() + " s. Output:\n" + output(logOffset));
+				}
+				try {
+					Thread.sleep(5);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while waiting for memcached to start", ex);
+				}
+			}
+		}
+
+		private Process requireRunning(String operation) {
+			Process process = this.process;
+			Assert.state(process != null && process.isAlive(),
+					() -> "Cannot " + operation + " memcached on port " + this.port + ": it is not running");
+			return process;
+		}
+
+		private long logSize() {
+			try {
+				return Files.exists(this.log) ? Files.size(this.log) : 0;
+			}
+			catch (IOException ex) {
+				return 0;
+			}
+		}
+
+		private String output(long offset) {
+			try {
+				byte[] bytes = Files.readAllBytes(this.log);
+				int from = (int) Math.min(bytes.length, offset);
+				return new String(Arrays.copyOfRange(bytes, from, bytes.length), StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				return "(no output: " + ex.getMessage() + ")";
+			}
+		}
+
+		private static void signal(Process process, String signal) {
+			String command = "kill -" + signal + " " + process.pid();
+			try {
+				Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+				if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+					String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+					throw new IllegalStateException("'" + command + "' failed: " + output);
+				}
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Could not run '" + command + "': " + ex.getMessage(), ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while running '" + command + "'", ex);
+			}
+		}
+
+		private static Path createDirectory() {
+			try {
+				return Files.createTempDirectory("memcached-");
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not create a working directory for memcached", ex);
+			}
+		}
+
+		static int freePort() {
+			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+				return socket.getLocalPort();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not find a free port for memcached", ex);
+			}
+		}
+
+		@Override
+		public String toString() {
+			Process process = this.process;
+			return HOST + ":" + this.port + ((process != null) ? ", pid " + process.pid() : ", stopped")
+					+ (this.paused ? ", paused" : "");
+		}
+
+		/**
+		 * The chosen port was taken by another process before the server could bind it.
+		 */
+		private static final class PortTakenException extends RuntimeException {
+
+			PortTakenException() {
+				super(null, null, false, false);
+			}
+
+		}
+
+	}
+
+	/**
+	 * A server in a Testcontainers container. Inner class to keep Testcontainers an optional
+	 * dependency.
+	 */
+	private static final class Container implements Backend {
+
+		private static final int MEMCACHED_PORT = 11211;
+
+		private final GenericContainer<?> container;
+
+		private Container(GenericContainer<?> container) {
+			this.container = container;
+		}
+
+		static boolean isDockerAvailable() {
+			try {
+				return DockerClientFactory.instance().isDockerAvailable();
+			}
+			catch (RuntimeException | LinkageError ex) {
+				return false;
+			}
+		}
+
+		static Container start(String[] extraArgs) {
+			List<String> command = new ArrayList<>(List.of("memcached", "-U", "0", "-m", "64"));
+			command.addAll(List.of(extraArgs));
+			GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
+				.withExposedPorts(MEMCACHED_PORT)
+				.withCommand(command.toArray(String[]::new))
+				.waitingFor(Wait.forListeningPort());
+			container.start();
+			Container server = new Container(container);
+			running.add(server);
+			return server;
+		}
+
+		@Override
+		public String host() {
+			return this.container.getHost();
+		}
+
+		@Override
+		public int port() {
+			return this.container.getMappedPort(MEMCACHED_PORT);
+		}
+
+		@Override
+		public void pause() {
+			throw unsupported("pause");
+		}
+
+		@Override
+		public void resume() {
+			throw unsupported("resume");
+		}
+
+		@Override
+		public void stop() {
+			throw unsupported("stop");
+		}
+
+		@Override
+		public void restart() {
+			throw unsupported("restart");
+		}
+
+		private UnsupportedOperationException unsupported(String operation) {
+			return new UnsupportedOperationException("Cannot " + operation + " a Memcached server that runs in a "
+					+ "container; install a local memcached (for example 'apt-get install memcached') so that "
+					+ "tests that " + operation + " the server run against a local process");
+		}
+
+		@Override
+		public void close() {
+			running.remove(this);
+			this.container.stop();
+		}
+
+		@Override
+		public void kill() {
+			this.container.stop();
+		}
+
+		@Override
+		public String toString() {
+			return "container " + IMAGE + " at " + host() + ":" + port();
+		}
+
+	}
+
+}
