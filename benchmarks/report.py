@@ -192,6 +192,7 @@ def render(results, output, elapsed):
     jmh = load(results, "jmh.json") or []
     commands = load(results, "commands.json")
     http = load(results, "http.json")
+    handoff = load(results, "handoff.json")
     machine_info = load(results, "machine.json") or {}
     commands_run = []
     commands_path = os.path.join(results, "commands-run.txt")
@@ -416,6 +417,21 @@ def render(results, output, elapsed):
         w("")
 
     # HTTP
+    if handoff:
+        w("## Handoff to a waiter")
+        w("")
+        w("The time from the moment a holder starts its release until a waiter blocked on the same key, with its "
+          "own `LockTemplate`, store and connection factory (as another application instance would have), has "
+          "acquired it; %d handoffs on one Redis server (`HandoffLatency`). `notified` is the Redis store as "
+          "configured, woken by the release notification; `polling only` hides the notifications, so the waiter "
+          "finds the release by polling with backoff, as when pub/sub is lost." % handoff["handoffs"])
+        w("")
+        w("| waiter | p50 | p90 | p99 | max |")
+        w("|---|---:|---:|---:|---:|")
+        for name, values in handoff["setups"].items():
+            w("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms |" % (name, values["p50_us"] / 1000.0,
+              values["p90_us"] / 1000.0, values["p99_us"] / 1000.0, values["max_us"] / 1000.0))
+        w("")
     w("## HTTP throughput of the sample app")
     w("")
     if not http:

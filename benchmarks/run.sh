@@ -50,6 +50,9 @@ python3 benchmarks/report.py wait-idle "${IDLE_WAIT:-60}"
 echo "== Counting Redis commands per cycle"
 run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$RESULTS/commands.json"
 
+echo "== Handoff latency to a waiting lock"
+run java -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff.json"
+
 echo "== JMH"
 # shellcheck disable=SC2086
 run java -jar "$JAR" -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"

@@ -124,6 +124,22 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		return this.renewer;
 	}
 
+	/**
+	 * Whether a store failure was caused by an interrupt. Store clients wrap it in their own
+	 * types (Lettuce's {@code RedisCommandInterruptedException}, the AWS SDK's
+	 * {@code AbortedException}), matched by name so that this class needs none of them.
+	 */
+	private static boolean isInterruption(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException || cause instanceof java.io.InterruptedIOException
+					|| cause.getClass().getSimpleName().contains("Interrupted")
+					|| cause.getClass().getSimpleName().equals("AbortedException")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	void lost(StoreLease lease, String reason) {
 		ApplicationEventPublisher publisher = this.eventPublisher;
 		if (publisher != null) {
@@ -157,8 +173,36 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		boolean tryOnce() {
 			this.sentAt = System.nanoTime();
-			this.result = LockTemplate.this.store.tryAcquire(this.storeKey, this.token, this.options.getTtl());
+			try {
+				this.result = LockTemplate.this.store.tryAcquire(this.storeKey, this.token, this.options.getTtl());
+			}
+			catch (LockStoreException ex) {
+				if (Thread.interrupted() || isInterruption(ex)) {
+					throw interruptedDuringStoreCall(ex);
+				}
+				throw ex;
+			}
 			return this.result.isAcquired();
+		}
+
+		/**
+		 * The store call was cut short by an interrupt, so whether it acquired is unknown: release
+		 * by token (with the interrupt flag cleared, so the cleanup itself is not cut short), then
+		 * restore the flag.
+		 */
+		private LockWaitInterruptedException interruptedDuringStoreCall(LockStoreException failure) {
+			try {
+				LockTemplate.this.store.release(this.storeKey, this.token);
+			}
+			catch (RuntimeException ex) {
+				failure.addSuppressed(ex);
+			}
+			finally {
+				Thread.currentThread().interrupt();
+			}
+			InterruptedException interruption = new InterruptedException("Interrupted during a lock store call");
+			interruption.initCause(failure);
+			return new LockWaitInterruptedException(this.key, interruption);
 		}
 
 		LockAttempt outcome() {
