@@ -2,16 +2,7 @@ package dev.lockstarter.test.dynamodb;
 
 import java.net.URI;
 
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-
-import org.springframework.util.Assert;
+import dev.lockstarter.test.ServerExtension;
 
 /**
  * JUnit Jupiter extension that runs one {@link DynamoDbLocalServer} for a test class: started
@@ -41,14 +32,9 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class DynamoDbLocalServerExtension
-		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+public class DynamoDbLocalServerExtension extends ServerExtension<DynamoDbLocalServer> {
 
 	private final boolean persistent;
-
-	private @Nullable DynamoDbLocalServer server;
-
-	private @Nullable String owner;
 
 	/**
 	 * Create an extension for a server that keeps its data in memory.
@@ -59,6 +45,7 @@ public class DynamoDbLocalServerExtension
 	}
 
 	private DynamoDbLocalServerExtension(boolean persistent) {
+		super(DynamoDbLocalServer.class);
 		this.persistent = persistent;
 	}
 
@@ -71,50 +58,6 @@ public class DynamoDbLocalServerExtension
 		return new DynamoDbLocalServerExtension(true);
 	}
 
-	@Override
-	public void beforeAll(ExtensionContext context) {
-		startIfNecessary(context);
-	}
-
-	@Override
-	public void beforeEach(ExtensionContext context) {
-		startIfNecessary(context);
-	}
-
-	@Override
-	public void afterEach(ExtensionContext context) {
-		closeIfStartedFor(context);
-	}
-
-	@Override
-	public void afterAll(ExtensionContext context) {
-		closeIfStartedFor(context);
-	}
-
-	@Override
-	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		return parameterContext.getParameter().getType() == DynamoDbLocalServer.class;
-	}
-
-	@Override
-	public DynamoDbLocalServer resolveParameter(ParameterContext parameterContext,
-			ExtensionContext extensionContext) {
-		return startIfNecessary(extensionContext);
-	}
-
-	/**
-	 * Return the running server.
-	 * @return the server
-	 * @throws IllegalStateException if the server is not running, for example when called
-	 * outside of a test
-	 */
-	public synchronized DynamoDbLocalServer server() {
-		DynamoDbLocalServer server = this.server;
-		Assert.state(server != null, "DynamoDB Local is not running: use it from a test, or a @BeforeAll/@BeforeEach "
-				+ "method, of a class that registers this extension");
-		return server;
-	}
-
 	/**
 	 * Return the server's endpoint.
 	 * @return the endpoint
@@ -124,29 +67,9 @@ public class DynamoDbLocalServerExtension
 		return server().endpoint();
 	}
 
-	private synchronized DynamoDbLocalServer startIfNecessary(ExtensionContext context) {
-		DynamoDbLocalServer server = this.server;
-		if (server == null) {
-			server = this.persistent ? DynamoDbLocalServer.startPersistent() : DynamoDbLocalServer.start();
-			this.server = server;
-			this.owner = context.getUniqueId();
-		}
-		return server;
-	}
-
-	private synchronized void closeIfStartedFor(ExtensionContext context) {
-		DynamoDbLocalServer server = this.server;
-		if (server != null && context.getUniqueId().equals(this.owner)) {
-			this.server = null;
-			this.owner = null;
-			server.close();
-		}
-	}
-
 	@Override
-	public String toString() {
-		DynamoDbLocalServer server = this.server;
-		return "DynamoDbLocalServerExtension[" + ((server != null) ? server : "not running") + "]";
+	protected DynamoDbLocalServer startServer() {
+		return this.persistent ? DynamoDbLocalServer.startPersistent() : DynamoDbLocalServer.start();
 	}
 
 }

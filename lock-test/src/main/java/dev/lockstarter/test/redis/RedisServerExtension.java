@@ -1,14 +1,6 @@
 package dev.lockstarter.test.redis;
 
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-
+import dev.lockstarter.test.ServerExtension;
 import org.springframework.util.Assert;
 
 /**
@@ -36,14 +28,9 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class RedisServerExtension
-		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+public class RedisServerExtension extends ServerExtension<RedisServer> {
 
 	private final String[] extraArgs;
-
-	private @Nullable RedisServer server;
-
-	private @Nullable String owner;
 
 	/**
 	 * Create an extension for a server with the default settings.
@@ -58,51 +45,9 @@ public class RedisServerExtension
 	 * @see RedisServer#start(String...)
 	 */
 	public RedisServerExtension(String... extraArgs) {
+		super(RedisServer.class);
 		Assert.notNull(extraArgs, "'extraArgs' must not be null");
 		this.extraArgs = extraArgs.clone();
-	}
-
-	@Override
-	public void beforeAll(ExtensionContext context) {
-		startIfNecessary(context);
-	}
-
-	@Override
-	public void beforeEach(ExtensionContext context) {
-		startIfNecessary(context);
-	}
-
-	@Override
-	public void afterEach(ExtensionContext context) {
-		closeIfStartedFor(context);
-	}
-
-	@Override
-	public void afterAll(ExtensionContext context) {
-		closeIfStartedFor(context);
-	}
-
-	@Override
-	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		return parameterContext.getParameter().getType() == RedisServer.class;
-	}
-
-	@Override
-	public RedisServer resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		return startIfNecessary(extensionContext);
-	}
-
-	/**
-	 * Return the running server.
-	 * @return the server
-	 * @throws IllegalStateException if the server is not running, for example when called
-	 * outside of a test
-	 */
-	public synchronized RedisServer server() {
-		RedisServer server = this.server;
-		Assert.state(server != null, "Redis server is not running: use it from a test, or a @BeforeAll/@BeforeEach "
-				+ "method, of a class that registers this extension");
-		return server;
 	}
 
 	/**
@@ -123,29 +68,9 @@ public class RedisServerExtension
 		return server().port();
 	}
 
-	private synchronized RedisServer startIfNecessary(ExtensionContext context) {
-		RedisServer server = this.server;
-		if (server == null) {
-			server = RedisServer.start(this.extraArgs);
-			this.server = server;
-			this.owner = context.getUniqueId();
-		}
-		return server;
-	}
-
-	private synchronized void closeIfStartedFor(ExtensionContext context) {
-		RedisServer server = this.server;
-		if (server != null && context.getUniqueId().equals(this.owner)) {
-			this.server = null;
-			this.owner = null;
-			server.close();
-		}
-	}
-
 	@Override
-	public String toString() {
-		RedisServer server = this.server;
-		return "RedisServerExtension[" + ((server != null) ? server : "not running") + "]";
+	protected RedisServer startServer() {
+		return RedisServer.start(this.extraArgs);
 	}
 
 }
