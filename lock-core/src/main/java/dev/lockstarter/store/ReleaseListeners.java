@@ -41,12 +41,4 @@ public final class ReleaseListeners {
 		}
 	}
 
-	/**
-	 * Return whether anyone waits for any key.
-	 * @return {@code true} if at least one listener is registered
-	 */
-	public boolean isEmpty() {
-		return this.listeners.isEmpty();
-	}
-
 }
