@@ -1,5 +1,7 @@
 package dev.lockstarter.core;
 
+import java.time.Duration;
+
 /**
  * A held lock. Closing the lease releases the lock if, and only if, it is still owned by this
  * lease: a lease whose lock expired and was taken by another owner deletes nothing.
@@ -39,6 +41,20 @@ public interface Lease extends AutoCloseable {
 	 * @return {@code true} if the lock is held
 	 */
 	boolean isHeld();
+
+	/**
+	 * Keep a result next to this lease's lock, for the callers that waited for the lock while
+	 * this lease held it: they read it with {@link LockOperations#findResult} once the lock is
+	 * released. The result is kept for {@code ttl}, past the release, and is replaced by the
+	 * next holder's; the store takes it only while this lease still owns the lock.
+	 * @param result the result's bytes
+	 * @param ttl how long the result is kept, positive
+	 * @return {@code true} if the result is stored; {@code false} if the lock was already
+	 * released, lost or taken over
+	 * @throws UnsupportedOperationException if the lock store keeps no results
+	 * @throws LockStoreException if the store cannot be reached
+	 */
+	boolean putResult(byte[] result, Duration ttl);
 
 	/**
 	 * Release the lock by compare-and-delete on this lease's owner token. Calling it again is a

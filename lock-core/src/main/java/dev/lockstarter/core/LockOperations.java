@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -97,6 +98,27 @@ public interface LockOperations {
 	 */
 	default <T> T execute(String key, Duration ttl, Supplier<T> callback) {
 		return execute(key, LockOptions.ttl(ttl), (lease) -> callback.get());
+	}
+
+	/**
+	 * Return whether the lock store can keep results next to locks, for
+	 * {@link Lease#putResult} and {@link #findResult}.
+	 * @return {@code true} if results are supported
+	 */
+	default boolean supportsResults() {
+		return false;
+	}
+
+	/**
+	 * Return the result that a holder of the key kept with {@link Lease#putResult}, if it has
+	 * not expired.
+	 * @param key the key, not blank
+	 * @return the result's bytes, or empty
+	 * @throws UnsupportedOperationException if the lock store keeps no results
+	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 */
+	default Optional<byte[]> findResult(String key) {
+		throw new UnsupportedOperationException("This LockOperations keeps no results");
 	}
 
 }

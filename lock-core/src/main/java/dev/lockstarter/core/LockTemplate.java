@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -105,6 +107,21 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			Thread.currentThread().interrupt();
 			throw new LockWaitInterruptedException(key, ex);
 		}
+	}
+
+	@Override
+	public boolean supportsResults() {
+		return this.store instanceof ResultStoringLockStore;
+	}
+
+	@Override
+	public Optional<byte[]> findResult(String key) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		if (!(this.store instanceof ResultStoringLockStore results)) {
+			throw new UnsupportedOperationException(
+					"Lock store " + this.store.getClass().getName() + " keeps no results");
+		}
+		return Optional.ofNullable(results.getResult(this.storeKeys.storeKey(key)));
 	}
 
 	/**

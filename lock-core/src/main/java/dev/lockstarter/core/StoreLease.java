@@ -8,6 +8,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import org.springframework.util.Assert;
 
 /**
  * The {@link Lease} of {@link LockTemplate}. Its state moves once from held to released or
@@ -76,6 +78,20 @@ final class StoreLease implements Lease {
 	@Override
 	public boolean isHeld() {
 		return this.state.get() == State.HELD && System.nanoTime() - this.expiresAt < 0;
+	}
+
+	@Override
+	public boolean putResult(byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		if (!(this.store instanceof ResultStoringLockStore results)) {
+			throw new UnsupportedOperationException(
+					"Lock store " + this.store.getClass().getName() + " keeps no results");
+		}
+		if (this.state.get() != State.HELD) {
+			return false;
+		}
+		return results.putResult(this.storeKey, this.token, result, ttl);
 	}
 
 	@Override

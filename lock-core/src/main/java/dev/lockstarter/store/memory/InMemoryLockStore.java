@@ -6,9 +6,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
 /**
@@ -23,15 +26,18 @@ import org.springframework.util.Assert;
  * more than the keys locked since the previous sweep.
  * <p>
  * Fencing tokens come from one counter for all keys, so they strictly increase per key for the
- * life of the store. Releases are announced to waiters of the same store at once.
+ * life of the store. Releases are announced to waiters of the same store at once. Results
+ * kept next to locks live in a second map with the same expiry rules and sweep.
  *
  * @since 0.1.0
  */
-public class InMemoryLockStore implements ReleaseNotifyingLockStore {
+public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
 	private final Map<String, Entry> locks = new ConcurrentHashMap<>();
+
+	private final Map<String, Result> results = new ConcurrentHashMap<>();
 
 	private final LongSupplier nanoClock;
 
@@ -109,6 +115,33 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore {
 	}
 
 	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		long now = this.nanoClock.getAsLong();
+		Result kept = new Result(result.clone(), now + ttl.toNanos());
+		boolean[] stored = new boolean[1];
+		// Stored inside the lock's entry update, so that no other owner can take the lock between
+		// the owner check and the write.
+		this.locks.computeIfPresent(key, (k, existing) -> {
+			if (!existing.isExpired(now) && existing.token.equals(token)) {
+				this.results.put(key, kept);
+				stored[0] = true;
+			}
+			return existing;
+		});
+		return stored[0];
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		long now = this.nanoClock.getAsLong();
+		Result result = this.results.get(key);
+		if (result == null || now - result.expiresAt >= 0) {
+			return null;
+		}
+		return result.value.clone();
+	}
+
+	@Override
 	public Subscription subscribe(String key, Runnable listener) {
 		return this.listeners.add(key, listener);
 	}
@@ -118,18 +151,23 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore {
 	 * @return the map's size
 	 */
 	int size() {
-		return this.locks.size();
+		return this.locks.size() + this.results.size();
 	}
 
 	private void sweepIfDue(long now) {
 		long due = this.nextSweep.get();
 		if (now - due >= 0 && this.nextSweep.compareAndSet(due, now + sweepInterval())) {
 			this.locks.values().removeIf((entry) -> entry.isExpired(now));
+			this.results.values().removeIf((result) -> now - result.expiresAt >= 0);
 		}
 	}
 
 	private static long sweepInterval() {
 		return Duration.ofMillis(SWEEP_INTERVAL_MILLIS).toNanos();
+	}
+
+	private record Result(byte[] value, long expiresAt) {
+
 	}
 
 	private record Entry(String token, long expiresAt, long fencingToken) {

@@ -12,13 +12,16 @@ import dev.lockstarter.core.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
 
 /**
@@ -34,6 +37,8 @@ import org.springframework.util.Assert;
  * {@code PUBLISH} of the key on the release channel;</li>
  * <li>extend: compare-and-extend, {@code PEXPIRE} only if the value is the caller's token; any
  * number of locks in one script with {@link #extendAll}.</li>
+ * <li>put result: {@code SET key:result value PX ttl} only if the lock's value is the caller's
+ * token; {@link #getResult} is a plain {@code GET}.</li>
  * </ul>
  * Keys and tokens travel only as {@code KEYS} and {@code ARGV}, never inside script text.
  * <p>
@@ -56,7 +61,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean {
+public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -107,6 +112,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 			return 0
 			""", Long.class);
 
+	/** Returns 1 when the caller holds the lock and its result is stored, else 0. */
+	static final RedisScript<Long> PUT_RESULT = RedisScript.of("""
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+			  return 1
+			end
+			return 0
+			""", Long.class);
+
 	/** ARGV[1] is the TTL, ARGV[i + 1] the token of KEYS[i]; returns 1 or 0 for each key. */
 	@SuppressWarnings("rawtypes")
 	static final RedisScript<List> EXTEND_ALL = RedisScript.of("""
@@ -124,6 +138,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 	private final RedisConnectionFactory connectionFactory;
 
 	private final StringRedisTemplate redis;
+
+	private final RedisTemplate<String, byte[]> binary;
 
 	private final String channel;
 
@@ -152,6 +168,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 		Assert.hasText(channel, "'channel' must not be empty");
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
+		this.binary = binaryTemplate(connectionFactory);
 		this.channel = channel;
 	}
 
@@ -200,6 +217,31 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 			extended[i] = Long.valueOf(1L).equals(answer.get(i));
 		}
 		return extended;
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		Long answer;
+		try {
+			answer = this.binary.execute(PUT_RESULT, List.of(key, resultKey(key)), utf8(token), result,
+					utf8(millis(ttl)));
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "Redis lock store failed to store the result of lock '" + key + "'",
+					ex);
+		}
+		return answer != null && answer == 1L;
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		try {
+			return this.binary.opsForValue().get(resultKey(key));
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "Redis lock store failed to read the result of lock '" + key + "'",
+					ex);
+		}
 	}
 
 	@Override
@@ -267,6 +309,24 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'", ex);
 		}
+	}
+
+	static String resultKey(String key) {
+		return key + ":result";
+	}
+
+	private static RedisTemplate<String, byte[]> binaryTemplate(RedisConnectionFactory connectionFactory) {
+		RedisTemplate<String, byte[]> template = new RedisTemplate<>();
+		template.setConnectionFactory(connectionFactory);
+		template.setKeySerializer(RedisSerializer.string());
+		template.setValueSerializer(RedisSerializer.byteArray());
+		template.setEnableDefaultSerializer(false);
+		template.afterPropertiesSet();
+		return template;
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String millis(Duration ttl) {

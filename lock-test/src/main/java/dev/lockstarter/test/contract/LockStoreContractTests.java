@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -40,6 +41,10 @@ import static org.assertj.core.api.Assertions.fail;
  * Subclasses return the store under test from {@link #createStore()}, which is called before
  * each test; {@link #destroyStore(LockStore)} is called after it. Every test uses its own
  * random keys, so tests do not interfere through a shared server.
+ * <p>
+ * A store that keeps results next to its locks ({@link ResultStoringLockStore}) is also checked
+ * for that: only the holder stores a result, it outlives the release for its own time-to-live,
+ * it is binary-safe, and a later holder replaces it. Other stores skip those tests.
  * <p>
  * A store backed by a server implements {@link #restartServer()}, and the suite checks that
  * the store answers again after the restart without being recreated, and that the locks held
@@ -526,6 +531,111 @@ public abstract class LockStoreContractTests {
 		assertThat(result.overlaps()).as(result.toString()).isZero();
 		assertThat(result.acquisitions()).as("acquisitions in " + result).isGreaterThanOrEqualTo(result.attempts() / 10);
 		assertThat(result.rejections()).as("rejections (contention) in " + result).isPositive();
+	}
+
+	@Test
+	void holderKeepsAResultThatOutlivesTheRelease() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result");
+		String token = uniqueToken();
+		assertThat(results.getResult(key)).as("result before any holder kept one").isNull();
+		assertThat(results.tryAcquire(key, token, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.putResult(key, token, bytes("{\"sum\":3}"), LONG_TTL)).isTrue();
+		assertThat(results.release(key, token)).isTrue();
+		assertThat(results.getResult(key)).isEqualTo(bytes("{\"sum\":3}"));
+	}
+
+	@Test
+	void onlyTheHolderCanKeepAResult() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-owner");
+		String owner = uniqueToken();
+		assertThat(results.putResult(key, owner, bytes("unlocked"), LONG_TTL)).as("result of a free key").isFalse();
+		assertThat(results.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.putResult(key, uniqueToken(), bytes("intruder"), LONG_TTL)).isFalse();
+		assertThat(results.getResult(key)).isNull();
+		assertThat(results.release(key, owner)).isTrue();
+		assertThat(results.putResult(key, owner, bytes("late"), LONG_TTL)).as("result after the release").isFalse();
+		assertThat(results.getResult(key)).isNull();
+	}
+
+	@Test
+	void staleHolderCannotReplaceTheNewHoldersResult() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-stale");
+		String stale = uniqueToken();
+		assertThat(results.tryAcquire(key, stale, SHORT_TTL).isAcquired()).isTrue();
+		String current = uniqueToken();
+		awaitAcquired(key, current, LONG_TTL);
+		assertThat(results.putResult(key, current, bytes("current"), LONG_TTL)).isTrue();
+		assertThat(results.putResult(key, stale, bytes("stale"), LONG_TTL)).isFalse();
+		assertThat(results.getResult(key)).isEqualTo(bytes("current"));
+		assertThat(results.release(key, current)).isTrue();
+	}
+
+	@Test
+	void laterHolderReplacesTheResult() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-replaced");
+		for (String value : List.of("first", "second")) {
+			String token = uniqueToken();
+			assertThat(results.tryAcquire(key, token, LONG_TTL).isAcquired()).isTrue();
+			assertThat(results.putResult(key, token, bytes(value), LONG_TTL)).isTrue();
+			assertThat(results.release(key, token)).isTrue();
+		}
+		assertThat(results.getResult(key)).isEqualTo(bytes("second"));
+	}
+
+	@Test
+	void resultIsGoneOnceItsTimeToLivePasses() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-expiry");
+		String token = uniqueToken();
+		assertThat(results.tryAcquire(key, token, LONG_TTL).isAcquired()).isTrue();
+		long start = System.nanoTime();
+		assertThat(results.putResult(key, token, bytes("short-lived"), SHORT_TTL)).isTrue();
+		assertThat(results.release(key, token)).isTrue();
+		long deadline = start + EXPIRY_DEADLINE.toNanos();
+		while (results.getResult(key) != null) {
+			if (System.nanoTime() - deadline > 0) {
+				fail("Result of %s was still kept %s after it was stored with a time-to-live of %s", printable(key),
+						EXPIRY_DEADLINE, SHORT_TTL);
+			}
+			sleep(Duration.ofMillis(10));
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the result was gone")
+			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
+	}
+
+	@Test
+	void resultsAreBinarySafeAndBelongToTheirKey() {
+		ResultStoringLockStore results = resultStore();
+		byte[] everyByte = new byte[256 * 64];
+		for (int i = 0; i < everyByte.length; i++) {
+			everyByte[i] = (byte) i;
+		}
+		String key = uniqueKey("result-binary");
+		String other = key + ":other";
+		String token = uniqueToken();
+		String otherToken = uniqueToken();
+		assertThat(results.tryAcquire(key, token, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.tryAcquire(other, otherToken, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.putResult(key, token, everyByte, LONG_TTL)).isTrue();
+		assertThat(results.putResult(other, otherToken, new byte[0], LONG_TTL)).isTrue();
+		assertThat(results.getResult(key)).isEqualTo(everyByte);
+		assertThat(results.getResult(other)).isEmpty();
+		assertThat(results.release(key, token)).isTrue();
+		assertThat(results.release(other, otherToken)).isTrue();
+	}
+
+	private ResultStoringLockStore resultStore() {
+		Assumptions.assumeTrue(this.store instanceof ResultStoringLockStore,
+				() -> this.store.getClass().getSimpleName() + " keeps no results");
+		return (ResultStoringLockStore) this.store;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private void assertDistinctLocks(List<String> keys) {
