@@ -6,11 +6,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -33,6 +35,7 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 import dev.lockstarter.core.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
 /**
@@ -54,6 +57,10 @@ import org.springframework.util.Assert;
  * {@code owner = :token AND expiresAt >= :now}. The item itself stays, with its fencing
  * counter, so that tokens keep increasing.</li>
  * <li>extend: sets a new expiry time on the same condition.</li>
+ * <li>put result: sets {@value #RESULT} (binary) and {@value #RESULT_EXPIRES_AT} (epoch
+ * milliseconds) on the same condition, so only the holder stores one; the release leaves them,
+ * and {@link #getResult} reads them with a strongly consistent {@code GetItem}. A result is
+ * limited by DynamoDB's item size (400 KB with the rest of the item).</li>
  * </ul>
  * <p>
  * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision: the client
@@ -80,7 +87,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class DynamoDbLockStore implements LockStore {
+public class DynamoDbLockStore implements ResultStoringLockStore {
 
 	/** The partition key attribute: the lock key, a string. */
 	public static final String PARTITION_KEY = "pk";
@@ -96,6 +103,12 @@ public class DynamoDbLockStore implements LockStore {
 
 	/** The Time to Live attribute, in epoch seconds. */
 	public static final String TTL = "ttl";
+
+	/** The attribute of a result kept next to the lock, binary. */
+	public static final String RESULT = "result";
+
+	/** The attribute of the result's expiry time, in epoch milliseconds. */
+	public static final String RESULT_EXPIRES_AT = "resultExpiresAt";
 
 	static final int MAX_KEY_BYTES = 1024;
 
@@ -258,6 +271,66 @@ public class DynamoDbLockStore implements LockStore {
 					":ttl", number(cleanupTime(expiresAt)), ":now", number(now)))
 			.build();
 		return conditionally("extend", key, request);
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		long now = this.clock.millis();
+		long expiresAt = now + millis(ttl);
+		Map<String, String> names = new HashMap<>(HOLDER_NAMES);
+		names.put("#result", RESULT);
+		names.put("#resultExpiresAt", RESULT_EXPIRES_AT);
+		names.put("#ttl", TTL);
+		Map<String, AttributeValue> values = Map.of(":token", AttributeValue.fromS(token), ":now", number(now),
+				":result", AttributeValue.fromB(SdkBytes.fromByteArray(result)), ":resultExpiresAt", number(expiresAt),
+				":ttl", number(cleanupTime(expiresAt)));
+		// The item's Time to Live moves later only: a result that expires sooner must not let
+		// DynamoDB delete the item, with its fencing counter, before the lock's own cleanup time.
+		UpdateItemRequest request = UpdateItemRequest.builder()
+			.tableName(this.tableName)
+			.key(key(key))
+			.updateExpression("SET #result = :result, #resultExpiresAt = :resultExpiresAt, #ttl = :ttl")
+			.conditionExpression("#owner = :token AND #expiresAt >= :now AND #ttl <= :ttl")
+			.expressionAttributeNames(names)
+			.expressionAttributeValues(values)
+			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+			.build();
+		try {
+			call("store the result of", key, () -> this.client.updateItem(request));
+			return true;
+		}
+		catch (ConditionalCheckFailedException ex) {
+			Map<String, AttributeValue> holder = ex.hasItem() ? ex.item() : Map.of();
+			if (!token.equals(stringValue(holder, OWNER)) || longValue(holder, EXPIRES_AT) < now) {
+				return false;
+			}
+		}
+		names.remove("#ttl");
+		UpdateItemRequest keepingTtl = request.toBuilder()
+			.updateExpression("SET #result = :result, #resultExpiresAt = :resultExpiresAt")
+			.conditionExpression("#owner = :token AND #expiresAt >= :now")
+			.expressionAttributeNames(names)
+			.expressionAttributeValues(Map.of(":token", values.get(":token"), ":now", values.get(":now"), ":result",
+					values.get(":result"), ":resultExpiresAt", values.get(":resultExpiresAt")))
+			.build();
+		return conditionally("store the result of", key, keepingTtl);
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		Map<String, AttributeValue> item = call("read the result of", key,
+				() -> this.client.getItem((get) -> get.tableName(this.tableName)
+					.key(key(key))
+					.consistentRead(true)
+					.projectionExpression("#result, #resultExpiresAt")
+					.expressionAttributeNames(Map.of("#result", RESULT, "#resultExpiresAt", RESULT_EXPIRES_AT))))
+			.item();
+		AttributeValue result = (item != null) ? item.get(RESULT) : null;
+		if (result == null || result.b() == null || longValue(item, RESULT_EXPIRES_AT) <= this.clock.millis()) {
+			return null;
+		}
+		return result.b().asByteArray();
 	}
 
 	/**

@@ -7,16 +7,20 @@ import java.util.Base64;
 
 /**
  * Turns store keys into valid Memcached keys. A key of at most {@value #MAX_KEY_LENGTH}
- * printable ASCII characters (no space, no control character) is used as it is; any other
- * key, and any key that starts with {@value #HASH_MARKER}, becomes
+ * printable ASCII characters (no space, no control character) that does not start with
+ * {@code '#'} is used as it is; any other key becomes
  * {@code "#sha256:" + base64url(sha256(utf8(key)))}. Hashed and unhashed keys therefore never
- * meet, and distinct keys stay distinct (barring a SHA-256 collision).
+ * meet, and distinct keys stay distinct (barring a SHA-256 collision). The key of a lock's
+ * result, {@code "#result:" + base64url(sha256(utf8(key)))}, can therefore never be the key of
+ * a lock either.
  */
 final class MemcachedKeys {
 
 	static final int MAX_KEY_LENGTH = 250;
 
 	static final String HASH_MARKER = "#sha256:";
+
+	static final String RESULT_MARKER = "#result:";
 
 	private MemcachedKeys() {
 	}
@@ -28,8 +32,12 @@ final class MemcachedKeys {
 		return HASH_MARKER + sha256(key);
 	}
 
+	static String resultKey(String key) {
+		return RESULT_MARKER + sha256(key);
+	}
+
 	private static boolean isPlain(String key) {
-		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || key.startsWith(HASH_MARKER)) {
+		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || key.charAt(0) == '#') {
 			return false;
 		}
 		for (int i = 0; i < key.length(); i++) {

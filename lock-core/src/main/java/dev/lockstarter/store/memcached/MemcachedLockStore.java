@@ -2,6 +2,7 @@ package dev.lockstarter.store.memcached;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,8 @@ import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.exception.MemcachedException;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
+import net.rubyeye.xmemcached.transcoders.CachedData;
+import net.rubyeye.xmemcached.transcoders.CompressionMode;
 import net.rubyeye.xmemcached.transcoders.StringTranscoder;
 import net.rubyeye.xmemcached.transcoders.Transcoder;
 import net.rubyeye.xmemcached.utils.Protocol;
@@ -21,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.Assert;
 
@@ -40,6 +44,11 @@ import org.springframework.util.Assert;
  * item in between, and the store reads it again.</li>
  * <li>extend: {@code gets}, then a {@code cas} that replaces the expiry time, only if the value
  * holds the caller's token.</li>
+ * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token, a
+ * {@code set} of the result item {@code "#result:" + base64url(sha256(key))}, whose value is the
+ * result's expiry time (8 bytes, epoch milliseconds) followed by the result. The owner check and
+ * the write are two steps: a lock that expires between them can have its result written by the
+ * expired holder. Results are limited by the server's item size (1 MB by default).</li>
  * </ul>
  * The text protocol's {@code delete} ignores CAS values, so the client must use the binary
  * protocol; the constructor checks it.
@@ -73,7 +82,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class MemcachedLockStore implements LockStore, DisposableBean {
+public class MemcachedLockStore implements ResultStoringLockStore, DisposableBean {
 
 	/** The longest time-to-live Memcached can keep as a relative expiry time. */
 	public static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
@@ -85,6 +94,8 @@ public class MemcachedLockStore implements LockStore, DisposableBean {
 	private static final int MAX_ATTEMPTS = 5;
 
 	private static final Transcoder<String> TRANSCODER = new StringTranscoder("UTF-8");
+
+	private static final Transcoder<byte[]> BYTES = new BytesTranscoder();
 
 	private final MemcachedClient client;
 
@@ -228,6 +239,37 @@ public class MemcachedLockStore implements LockStore, DisposableBean {
 		return false;
 	}
 
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		int expiry = expiry(ttl);
+		GetsResponse<String> current = gets("store the result of", key, MemcachedKeys.memcachedKey(key));
+		Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
+		long now = this.clock.millis();
+		if (holder == null || !holder.token.equals(token) || holder.isExpired(now)) {
+			return false;
+		}
+		byte[] value = ByteBuffer.allocate(Long.BYTES + result.length).putLong(now + millis(ttl)).put(result).array();
+		return call("store the result of", key,
+				() -> this.client.set(MemcachedKeys.resultKey(key), expiry, value, BYTES, timeout()));
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		byte[] value = call("read the result of", key,
+				() -> this.client.get(MemcachedKeys.resultKey(key), timeout(), BYTES));
+		if (value == null || value.length < Long.BYTES) {
+			return null;
+		}
+		ByteBuffer buffer = ByteBuffer.wrap(value);
+		if (this.clock.millis() - buffer.getLong() >= 0) {
+			return null;
+		}
+		byte[] result = new byte[buffer.remaining()];
+		buffer.get(result);
+		return result;
+	}
+
 	/**
 	 * Shut the client down if this store created it ({@link #create}); a client given to the
 	 * constructor is left to its owner.
@@ -301,6 +343,49 @@ public class MemcachedLockStore implements LockStore, DisposableBean {
 	private interface MemcachedCall<T> {
 
 		T call() throws TimeoutException, InterruptedException, MemcachedException;
+
+	}
+
+	/**
+	 * Stores bytes as they are, never compressed or serialized.
+	 */
+	private static final class BytesTranscoder implements Transcoder<byte[]> {
+
+		@Override
+		public CachedData encode(byte[] value) {
+			return new CachedData(0, value);
+		}
+
+		@Override
+		public byte[] decode(CachedData data) {
+			return data.getData();
+		}
+
+		@Override
+		public void setPrimitiveAsString(boolean primitiveAsString) {
+		}
+
+		@Override
+		public void setPackZeros(boolean packZeros) {
+		}
+
+		@Override
+		public void setCompressionThreshold(int compressionThreshold) {
+		}
+
+		@Override
+		public boolean isPrimitiveAsString() {
+			return false;
+		}
+
+		@Override
+		public boolean isPackZeros() {
+			return false;
+		}
+
+		@Override
+		public void setCompressionMode(CompressionMode compressionMode) {
+		}
 
 	}
 

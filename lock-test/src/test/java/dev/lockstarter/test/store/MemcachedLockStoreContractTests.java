@@ -75,6 +75,8 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 		assertThat(MemcachedLockStore.memcachedKey("x".repeat(250))).isEqualTo("x".repeat(250));
 		assertThat(MemcachedLockStore.memcachedKey("x".repeat(251))).startsWith("#sha256:");
 		assertThat(MemcachedLockStore.memcachedKey("#sha256:abc")).startsWith("#sha256:").isNotEqualTo("#sha256:abc");
+		assertThat(MemcachedLockStore.memcachedKey("#result:abc")).as("keys in the namespace of results")
+			.startsWith("#sha256:");
 		assertThat(store().tryAcquire(plain, uniqueToken(), TTL).isAcquired()).isTrue();
 		assertThat(store().tryAcquire(spaced, uniqueToken(), TTL).isAcquired()).isTrue();
 		assertThat(memcached.server().command("get " + plain).get(0)).startsWith("VALUE " + plain + " ");
