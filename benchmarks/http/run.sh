@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # HTTP throughput of the sample app with wrk: POST /api/users (@ExclusiveRequest) against
 # POST /api/unsafe/users (the same registration without the lock), first with the in-memory
-# lock store, then with the 'redis' profile on a redis-server of its own. The simulated points
+# lock store, then with the 'redis' profile on a redis-server of its own, where
+# POST /api/raw/users (the registration under a hand-made SET NX PX + compare-and-delete lock)
+# is measured too. The simulated points
 # service is set to 0 ms so that the registration itself is cheap. Every request registers a
 # new user name (benchmarks/http/register.lua). Both endpoints are warmed up, then measured in
 # turn, HTTP_ROUNDS times (default 3) for HTTP_DURATION each (default 5s), after HTTP_WARMUP
@@ -19,7 +21,8 @@ ROUNDS=${HTTP_ROUNDS:-3}
 THREADS=${HTTP_THREADS:-2}
 CONNECTIONS=${HTTP_CONNECTIONS:-16}
 LOG_DIR=$(dirname "$OUTPUT")
-ENDPOINTS=(/api/unsafe/users /api/users)
+MEMORY_ENDPOINTS=(/api/unsafe/users /api/users)
+REDIS_ENDPOINTS=(/api/unsafe/users /api/raw/users /api/users)
 
 skip() {
 	echo "HTTP benchmark skipped: $1" >&2
@@ -86,11 +89,13 @@ wrk_run() {
 # favoured by running later in a warmer JVM.
 measure_mode() {
 	local mode=$1 port=$2 endpoint round summary
-	for endpoint in "${ENDPOINTS[@]}"; do
+	shift 2
+	local endpoints=("$@")
+	for endpoint in "${endpoints[@]}"; do
 		wrk_run "$port" "$endpoint" "$WARMUP" "warm-$mode$(echo "$endpoint" | tr '/' '-')" > /dev/null
 	done
 	for round in $(seq "$ROUNDS"); do
-		for endpoint in "${ENDPOINTS[@]}"; do
+		for endpoint in "${endpoints[@]}"; do
 			summary=$(wrk_run "$port" "$endpoint" "$DURATION" "$mode-$round$(echo "$endpoint" | tr '/' '-')" \
 				| tee -a "$LOG_DIR/wrk.log" | sed -n 's/^WRK_JSON //p')
 			echo "  $mode round $round $endpoint: $summary" >&2
@@ -106,7 +111,7 @@ results=()
 echo "HTTP: in-memory lock store ..."
 port=$(free_port)
 start_app "$port"
-measure_mode memory "$port"
+measure_mode memory "$port" "${MEMORY_ENDPOINTS[@]}"
 cleanup
 
 echo "HTTP: Redis lock store ('redis' profile) ..."
@@ -122,7 +127,7 @@ done
 port=$(free_port)
 start_app "$port" --spring.profiles.active=redis --spring.data.redis.port="$redis_port" \
 	--spring.data.redis.host=127.0.0.1
-measure_mode redis "$port"
+measure_mode redis "$port" "${REDIS_ENDPOINTS[@]}"
 cleanup
 
 {

@@ -1,42 +1,36 @@
 package dev.lockstarter.benchmarks;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockAttempt;
-import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
-import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.redis.RedisLockStore;
 import dev.lockstarter.test.redis.RedisServer;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Measures the handoff latency of a waiting lock: the time from the moment a holder starts its
- * release until a waiter blocked on the same key has acquired it. Holder and waiter each have
- * their own {@link LockTemplate}, store and connection factory, as two application instances
- * would, on one real Redis server. Two waiter setups are measured:
- * <ul>
- * <li>{@code notified}: the Redis store as configured, woken by the release notification;</li>
- * <li>{@code polling only}: the same store with notifications hidden, so the waiter finds the
- * release by polling with backoff (the behaviour when pub/sub is lost).</li>
- * </ul>
- * Each handoff is preceded by a pause long enough for the waiter to be asleep in its wait, so
- * what is measured is a wake-up, not a spin. Writes percentiles as JSON to the path given as
- * the first argument, and a summary to standard output.
+ * Measures the handoff latency of waiting locks across JVMs: the time from the moment a holder
+ * starts its release until a waiter in another JVM, blocked on the same key, has acquired it.
+ * The holder runs in this JVM; each waiter runs in a child JVM of its own
+ * ({@link HandoffWaiter}), as another application instance would, and every lock
+ * implementation of {@link HandoffLock} is measured in turn on one real Redis server.
+ * <p>
+ * Both timestamps are {@link System#nanoTime()}, which on Linux reads the system-wide
+ * monotonic clock, so times taken in two processes on one machine compare. Each handoff is
+ * preceded by a pause long enough for the waiter to be asleep in its wait (30 to 93 ms, varied
+ * against its polling phase), so what is measured is a wake-up, not a spin.
+ * <p>
+ * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes percentiles as JSON and a
+ * summary to standard output.
  */
 public final class HandoffLatency {
 
@@ -44,28 +38,38 @@ public final class HandoffLatency {
 
 	static final int HANDOFFS = 300;
 
+	static final String PROTOCOL_PREFIX = "HANDOFF ";
+
 	private HandoffLatency() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length != 1) {
-			System.err.println("Usage: HandoffLatency <output.json>");
+		if (args.length < 1) {
+			System.err.println("Usage: HandoffLatency <output.json> [" + Arrays.toString(HandoffLock.values()) + "]");
 			System.exit(2);
 		}
+		List<HandoffLock> locks = new ArrayList<>();
+		for (int i = 1; i < args.length; i++) {
+			locks.add(HandoffLock.valueOf(args[i]));
+		}
+		if (locks.isEmpty()) {
+			locks.addAll(List.of(HandoffLock.values()));
+		}
 		try (RedisServer redis = RedisServer.start()) {
-			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS + ",\n  \"setups\": {");
+			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS
+					+ ",\n  \"waiter\": \"a separate JVM per lock implementation\",\n  \"setups\": {");
 			String separator = "\n";
-			for (boolean notified : new boolean[] { true, false }) {
-				long[] micros = measure(redis, notified);
-				String name = notified ? "notified" : "polling only";
-				System.out.printf(Locale.ROOT, "%-13s p50 %8.2f ms  p90 %8.2f ms  p99 %8.2f ms  max %8.2f ms%n", name,
-						percentile(micros, 50) / 1000.0, percentile(micros, 90) / 1000.0,
+			for (HandoffLock lock : locks) {
+				long[] micros = measure(redis, lock);
+				System.out.printf(Locale.ROOT, "%-52s p50 %8.2f ms  p90 %8.2f ms  p99 %8.2f ms  max %8.2f ms%n",
+						lock.description(), percentile(micros, 50) / 1000.0, percentile(micros, 90) / 1000.0,
 						percentile(micros, 99) / 1000.0, micros[micros.length - 1] / 1000.0);
 				json.append(separator)
 					.append(String.format(Locale.ROOT,
-							"    \"%s\": {\"p50_us\": %d, \"p90_us\": %d, \"p99_us\": %d, \"max_us\": %d}", name,
-							percentile(micros, 50), percentile(micros, 90), percentile(micros, 99),
-							micros[micros.length - 1]));
+							"    \"%s\": {\"description\": \"%s\", \"p50_us\": %d, \"p90_us\": %d, \"p99_us\": %d, "
+									+ "\"max_us\": %d}",
+							lock.name(), lock.description(), percentile(micros, 50), percentile(micros, 90),
+							percentile(micros, 99), micros[micros.length - 1]));
 				separator = ",\n";
 			}
 			json.append("\n  }\n}\n");
@@ -73,58 +77,61 @@ public final class HandoffLatency {
 		}
 	}
 
-	private static long[] measure(RedisServer redis, boolean notified) throws Exception {
-		LettuceConnectionFactory holderConnections = connectionFactory(redis);
-		LettuceConnectionFactory waiterConnections = connectionFactory(redis);
-		RedisLockStore holderStore = new RedisLockStore(holderConnections);
-		RedisLockStore waiterStore = new RedisLockStore(waiterConnections);
-		LockTemplate holder = new LockTemplate(holderStore);
-		LockTemplate waiter = new LockTemplate(notified ? waiterStore : new PollingOnly(waiterStore));
-		ExecutorService executor = Executors.newSingleThreadExecutor();
+	private static long[] measure(RedisServer redis, HandoffLock lock) throws Exception {
+		Process waiter = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
+				HandoffWaiter.class.getName(), lock.name(), redis.host(), Integer.toString(redis.port()))
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
 		long[] micros = new long[HANDOFFS];
-		try {
-			LockOptions wait = LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(10));
+		try (HandoffLock.Client holder = lock.open(redis.host(), redis.port());
+				Writer toWaiter = new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8);
+				BufferedReader fromWaiter = new BufferedReader(
+						new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8))) {
+			expect(fromWaiter, "started");
 			for (int i = -WARM_UP; i < HANDOFFS; i++) {
-				String key = "handoff:" + i;
-				Lease held = holder.acquire(key, Duration.ofSeconds(30));
-				CountDownLatch waiting = new CountDownLatch(1);
-				Future<Long> acquiredAt = executor.submit(() -> {
-					waiting.countDown();
-					LockAttempt attempt = waiter.tryAcquire(key, wait);
-					long at = System.nanoTime();
-					attempt.lease().release();
-					return at;
-				});
-				waiting.await();
-				// Let the waiter subscribe, try, and fall asleep; vary the phase against its polls.
+				String key = "handoff:" + lock.name().toLowerCase(Locale.ROOT) + ":" + i;
+				holder.lock(key);
+				toWaiter.write(key + "\n");
+				toWaiter.flush();
+				expect(fromWaiter, "waiting");
+				// Let the waiter try, subscribe and fall asleep; vary the phase against its polls.
 				Thread.sleep(30 + (i & 0x3f));
 				long releasedAt = System.nanoTime();
-				held.release();
-				long elapsed = acquiredAt.get(20, TimeUnit.SECONDS) - releasedAt;
+				holder.unlock(key);
+				long acquiredAt = Long.parseLong(expect(fromWaiter, "acquired"));
 				if (i >= 0) {
-					micros[i] = TimeUnit.NANOSECONDS.toMicros(elapsed);
+					micros[i] = TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
 				}
 			}
+			toWaiter.write("quit\n");
+			toWaiter.flush();
 		}
 		finally {
-			executor.shutdownNow();
-			holder.destroy();
-			waiter.destroy();
-			holderStore.destroy();
-			waiterStore.destroy();
-			holderConnections.destroy();
-			waiterConnections.destroy();
+			if (!waiter.waitFor(20, TimeUnit.SECONDS)) {
+				waiter.destroyForcibly();
+			}
 		}
 		Arrays.sort(micros);
 		return micros;
 	}
 
-	private static LettuceConnectionFactory connectionFactory(RedisServer redis) {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redis.host(), redis.port()));
-		factory.afterPropertiesSet();
-		factory.start();
-		return factory;
+	/** Read the waiter's lines up to its next protocol line, which must be {@code word}. */
+	private static String expect(BufferedReader fromWaiter, String word) throws IOException {
+		String line;
+		while ((line = fromWaiter.readLine()) != null) {
+			if (line.startsWith(PROTOCOL_PREFIX)) {
+				String[] parts = line.substring(PROTOCOL_PREFIX.length()).split(" ", 2);
+				if (!parts[0].equals(word)) {
+					throw new IllegalStateException("Waiter said '" + line + "', expected '" + word + "'");
+				}
+				return (parts.length > 1) ? parts[1] : "";
+			}
+		}
+		throw new IllegalStateException("Waiter exited before saying '" + word + "'");
+	}
+
+	private static String javaBinary() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
 	private static long percentile(long[] sorted, int percent) {
@@ -133,28 +140,34 @@ public final class HandoffLatency {
 	}
 
 	/**
-	 * The Redis store without its release notifications: what a waiter does when pub/sub fails.
+	 * The waiter: a separate JVM that, for every key read from standard input, says it is
+	 * waiting, takes the lock (blocking until the holder releases it), says when it got it, and
+	 * releases it.
 	 */
-	private record PollingOnly(LockStore store) implements LockStore {
+	public static final class HandoffWaiter {
 
-		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-			return this.store.tryAcquire(key, token, ttl);
+		private HandoffWaiter() {
 		}
 
-		@Override
-		public boolean release(String key, String token) {
-			return this.store.release(key, token);
-		}
-
-		@Override
-		public boolean extend(String key, String token, Duration ttl) {
-			return this.store.extend(key, token, ttl);
-		}
-
-		@Override
-		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
-			return this.store.extendAll(keys, tokens, ttl);
+		public static void main(String[] args) throws Exception {
+			HandoffLock lock = HandoffLock.valueOf(args[0]);
+			PrintStream out = System.out;
+			try (HandoffLock.Client client = lock.open(args[1], Integer.parseInt(args[2]));
+					BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+				out.println(PROTOCOL_PREFIX + "started");
+				out.flush();
+				String key;
+				while ((key = in.readLine()) != null && !key.equals("quit")) {
+					out.println(PROTOCOL_PREFIX + "waiting");
+					out.flush();
+					client.lock(key);
+					long acquiredAt = System.nanoTime();
+					out.println(PROTOCOL_PREFIX + "acquired " + acquiredAt);
+					out.flush();
+					client.unlock(key);
+				}
+			}
+			System.exit(0);
 		}
 
 	}

@@ -102,6 +102,12 @@ class DefaultProfileTests {
 	}
 
 	@Test
+	void handMadeRedisLockEndpointExistsOnlyWithTheRedisProfile() {
+		HttpResponse<String> response = this.client.register(base(), SampleClient.RAW, uniqueName());
+		assertThat(response.statusCode()).isEqualTo(404);
+	}
+
+	@Test
 	void lookupOfAnUnknownIdIsAnsweredWith404() {
 		HttpResponse<String> response = this.client.get(base().resolve("/api/users/" + UUID.randomUUID()));
 		assertThat(response.statusCode()).isEqualTo(404);

@@ -33,6 +33,8 @@ final class SampleClient {
 
 	static final String UNSAFE = "/api/unsafe/users";
 
+	static final String RAW = "/api/raw/users";
+
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private final HttpClient http = HttpClient.newBuilder()

@@ -151,6 +151,17 @@ class TwoInstancesWithRedisTests {
 	}
 
 	@Test
+	void simultaneousRegistrationsThroughTheHandMadeRedisLockRegisterExactlyOneUser() {
+		String userName = uniqueName();
+		List<HttpResponse<String>> responses = registerTogether(SampleClient.RAW, userName);
+		assertThat(statusCounts(responses)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
+		assertThat(this.client.findByName(base(first), userName)).hasSize(1);
+		assertThat(redis.server().command("EXISTS", "raw-lock:raw-user-registration:" + userName))
+			.as("hand-made lock released").isEqualTo("0");
+	}
+
+	@Test
 	void simultaneousLockedIncrementsOverBothInstancesAllCount() {
 		String counter = "c-" + UUID.randomUUID();
 		List<HttpResponse<String>> responses = incrementTogether("/api/counters/" + counter + "/increment");

@@ -1,0 +1,235 @@
+package dev.lockstarter.benchmarks;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+/**
+ * The waiting locks whose handoff {@link HandoffLatency} measures: each one's client as an
+ * application would set it up, with a blocking {@code lock} that waits up to
+ * {@link #MAX_WAIT} and an {@code unlock}. Every implementation is used by one thread only,
+ * since Redisson's and Spring Integration's locks belong to the thread that took them.
+ */
+enum HandoffLock {
+
+	/** This starter, woken by its release notification (pub/sub), polling as a safety net. */
+	STARTER("lock-starter LockTemplate (notified)") {
+		@Override
+		Client open(String host, int port) {
+			return new StarterClient(host, port, true);
+		}
+	},
+
+	/** This starter with the notifications hidden: what a waiter does when pub/sub is lost. */
+	STARTER_POLLING("lock-starter LockTemplate (polling only)") {
+		@Override
+		Client open(String host, int port) {
+			return new StarterClient(host, port, false);
+		}
+	},
+
+	/** Redisson {@code RLock.tryLock(wait, lease, unit)}: woken by its pub/sub channel. */
+	REDISSON("Redisson RLock") {
+		@Override
+		Client open(String host, int port) {
+			return new RedissonClientLock(host, port);
+		}
+	},
+
+	/** Spring Integration {@code RedisLockRegistry} with its default spin lock. */
+	SPRING_INTEGRATION_SPIN("Spring Integration RedisLockRegistry (SPIN_LOCK)") {
+		@Override
+		Client open(String host, int port) {
+			return new SpringIntegrationClient(host, port, RedisLockRegistry.RedisLockType.SPIN_LOCK);
+		}
+	},
+
+	/** Spring Integration {@code RedisLockRegistry} with its pub/sub lock. */
+	SPRING_INTEGRATION_PUB_SUB("Spring Integration RedisLockRegistry (PUB_SUB_LOCK)") {
+		@Override
+		Client open(String host, int port) {
+			return new SpringIntegrationClient(host, port, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
+		}
+	};
+
+	/** The time-to-live of every lock. */
+	static final Duration TTL = Duration.ofSeconds(30);
+
+	/** The longest a waiter waits. */
+	static final Duration MAX_WAIT = Duration.ofSeconds(10);
+
+	private final String description;
+
+	HandoffLock(String description) {
+		this.description = description;
+	}
+
+	String description() {
+		return this.description;
+	}
+
+	abstract Client open(String host, int port);
+
+	/**
+	 * One application's client of a lock implementation.
+	 */
+	interface Client extends AutoCloseable {
+
+		/** Take the lock on {@code key}, waiting up to {@link #MAX_WAIT}. */
+		void lock(String key) throws Exception;
+
+		void unlock(String key);
+
+		@Override
+		void close();
+
+	}
+
+	private static final class StarterClient implements Client {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockStore store;
+
+		private final LockTemplate locks;
+
+		private final Map<String, Lease> leases = new HashMap<>();
+
+		private final LockOptions options = LockOptions.ttl(TTL).withWaitTime(MAX_WAIT);
+
+		StarterClient(String host, int port, boolean notified) {
+			this.connectionFactory = Variant.connectionFactory(host, port);
+			this.store = new RedisLockStore(this.connectionFactory);
+			this.locks = new LockTemplate(notified ? this.store : new PollingOnly(this.store));
+		}
+
+		@Override
+		public void lock(String key) {
+			this.leases.put(key, this.locks.acquire(key, this.options));
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.leases.remove(key).release();
+		}
+
+		@Override
+		public void close() {
+			this.locks.destroy();
+			this.store.destroy();
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+	private static final class RedissonClientLock implements Client {
+
+		private final RedissonClient redisson;
+
+		RedissonClientLock(String host, int port) {
+			Config config = new Config();
+			config.useSingleServer().setAddress("redis://" + host + ":" + port);
+			this.redisson = Redisson.create(config);
+		}
+
+		@Override
+		public void lock(String key) throws InterruptedException {
+			RLock lock = this.redisson.getLock(key);
+			if (!lock.tryLock(MAX_WAIT.toMillis(), TTL.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("Redisson did not acquire " + key + " within " + MAX_WAIT);
+			}
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.redisson.getLock(key).unlock();
+		}
+
+		@Override
+		public void close() {
+			this.redisson.shutdown();
+		}
+
+	}
+
+	private static final class SpringIntegrationClient implements Client {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockRegistry registry;
+
+		private final Map<String, Lock> locks = new HashMap<>();
+
+		SpringIntegrationClient(String host, int port, RedisLockRegistry.RedisLockType type) {
+			this.connectionFactory = Variant.connectionFactory(host, port);
+			this.registry = new RedisLockRegistry(this.connectionFactory, "handoff-registry", TTL);
+			this.registry.setRedisLockType(type);
+		}
+
+		@Override
+		public void lock(String key) throws InterruptedException {
+			Lock lock = this.registry.obtain(key);
+			if (!lock.tryLock(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("RedisLockRegistry did not acquire " + key + " within " + MAX_WAIT);
+			}
+			this.locks.put(key, lock);
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.locks.remove(key).unlock();
+		}
+
+		@Override
+		public void close() {
+			this.registry.destroy();
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+	/**
+	 * The Redis store without its release notifications.
+	 */
+	private record PollingOnly(LockStore store) implements LockStore {
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			return this.store.tryAcquire(key, token, ttl);
+		}
+
+		@Override
+		public boolean release(String key, String token) {
+			return this.store.release(key, token);
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			return this.store.extend(key, token, ttl);
+		}
+
+		@Override
+		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
+			return this.store.extendAll(keys, tokens, ttl);
+		}
+
+	}
+
+}
