@@ -113,12 +113,14 @@ public final class LockIdempotencyAutoConfiguration {
 				.distinct()
 				.filter(interceptor::isIdempotent)
 				.map(HandlerMethod::getShortLogMessage)
+				.sorted()
 				.forEach(idempotent::add);
 			if (!idempotent.isEmpty() && !this.locks.getObject().supportsResults()) {
 				LockProperties.Store store = this.properties.getObject().getStore();
 				throw new InvalidConfigurationPropertyValueException("lock.store",
 						(store != null) ? store.name().toLowerCase(Locale.ROOT) : "(not set)",
 						"The lock store keeps no results, which @IdempotentRequest needs (on " + idempotent.get(0)
+								+ ((idempotent.size() > 1) ? " and " + (idempotent.size() - 1) + " more" : "")
 								+ "). Choose a store that keeps results, such as redis or memory.");
 			}
 		}

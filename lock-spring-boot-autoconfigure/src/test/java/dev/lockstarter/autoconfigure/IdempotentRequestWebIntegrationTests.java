@@ -291,7 +291,8 @@ class IdempotentRequestWebIntegrationTests {
 				}
 				assertThat(cause).isInstanceOf(InvalidConfigurationPropertyValueException.class);
 				assertThat(((InvalidConfigurationPropertyValueException) cause).getName()).isEqualTo("lock.store");
-				assertThat(cause.getMessage()).contains("@IdempotentRequest").contains("ChargeController#charge");
+				assertThat(cause.getMessage()).contains("@IdempotentRequest")
+					.contains("IdempotentRequestWebIntegrationTests$ChargeController#charge[1 args] and 5 more");
 			});
 	}
 
