@@ -258,6 +258,34 @@ class IdempotentRequestWebIntegrationTests {
 	}
 
 	@Test
+	void inProgressLockIsRenewedPastItsTtlAndTheResponseIsStillKept() throws Exception {
+		int shortTtl = start(WebApp.class, "lock.ttl=300ms");
+		String key = newKey();
+		hold = Duration.ofMillis(1200);
+		CompletableFuture<HttpResponse<String>> inProgress = postAsync(shortTtl, "/charges", key, "{}");
+		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+		Thread.sleep(800);
+		assertProblem(post(shortTtl, "/charges", key, "{}"), 409,
+				"urn:lockstarter:problem:idempotent-request-in-progress");
+		HttpResponse<String> original = inProgress.get(10, TimeUnit.SECONDS);
+		assertThat(original.statusCode()).isEqualTo(201);
+		HttpResponse<String> retry = post(shortTtl, "/charges", key, "{}");
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(retry.body()).isEqualTo(original.body());
+		assertThat(charges).hasValue(1);
+	}
+
+	@Test
+	void unhandledExceptionIsNotKeptSoARetryRunsAgain() throws Exception {
+		String key = newKey();
+		assertThat(post(first, "/throwing-charges", key, "{}").statusCode()).isEqualTo(500);
+		HttpResponse<String> retry = post(second, "/throwing-charges", key, "{}");
+		assertThat(retry.statusCode()).isEqualTo(500);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(failures).hasValue(2);
+	}
+
+	@Test
 	void principalsHaveIndependentKeys() throws Exception {
 		String key = newKey();
 		HttpResponse<String> alice = send(request(first, "/charges", key, "{}").header("X-User", "alice").build());
@@ -292,7 +320,7 @@ class IdempotentRequestWebIntegrationTests {
 				assertThat(cause).isInstanceOf(InvalidConfigurationPropertyValueException.class);
 				assertThat(((InvalidConfigurationPropertyValueException) cause).getName()).isEqualTo("lock.store");
 				assertThat(cause.getMessage()).contains("@IdempotentRequest")
-					.contains("IdempotentRequestWebIntegrationTests$ChargeController#charge[1 args] and 5 more");
+					.contains("IdempotentRequestWebIntegrationTests$ChargeController#charge[1 args] and 6 more");
 			});
 	}
 
@@ -427,6 +455,12 @@ class IdempotentRequestWebIntegrationTests {
 		@IdempotentRequest
 		ResponseEntity<String> failingCharge(@RequestBody String body) {
 			return ResponseEntity.status(503).body("failure " + failures.incrementAndGet());
+		}
+
+		@PostMapping("/throwing-charges")
+		@IdempotentRequest
+		ResponseEntity<String> throwingCharge(@RequestBody String body) {
+			throw new IllegalStateException("failure " + failures.incrementAndGet());
 		}
 
 		@PostMapping("/conflicting-charges")
