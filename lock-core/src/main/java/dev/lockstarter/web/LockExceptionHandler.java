@@ -9,6 +9,10 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
+import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
+import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
+import dev.lockstarter.idempotency.InvalidIdempotencyKeyException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -27,7 +31,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * {@code conflictStatus}), with a {@code Retry-After} header holding the holder's remaining
  * time-to-live in whole seconds, rounded up, at least 1;</li>
  * <li>{@link InvalidLockKeyException}: 400;</li>
- * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1}.</li>
+ * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1};</li>
+ * <li>the {@link dev.lockstarter.idempotency.IdempotentRequest} rejections: 400 for a missing
+ * or malformed {@code Idempotency-Key}, 409 with {@code Retry-After} while a request with the
+ * same key is in progress, 422 for a key reused with a different payload, 413 for a body over
+ * the limit.</li>
  * </ul>
  * Bodies name neither the owner token nor the store key, and never include a stack trace.
  * <p>
@@ -126,6 +134,63 @@ public class LockExceptionHandler implements Ordered {
 		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_STORE_UNAVAILABLE, "Lock store unavailable",
 				"The request could not be locked and was not processed. Retry later.");
 		return respond(status, problem, 1);
+	}
+
+	/**
+	 * Answer a request to an idempotent handler whose {@code Idempotency-Key} is missing or
+	 * malformed.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleInvalidIdempotencyKey(InvalidIdempotencyKeyException ex) {
+		HttpStatus status = HttpStatus.BAD_REQUEST;
+		ProblemDetail problem = problem(status, LockProblemTypes.INVALID_IDEMPOTENCY_KEY,
+				ex.isMissing() ? "Idempotency key missing" : "Invalid idempotency key", ex.getMessage());
+		return respond(status, problem, 0);
+	}
+
+	/**
+	 * Answer a request whose idempotency key belongs to a request still in progress.
+	 * @param ex the conflict
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleIdempotentRequestInProgress(IdempotentRequestInProgressException ex) {
+		HttpStatus status = HttpStatus.CONFLICT;
+		long retryAfter = retryAfterSeconds(ex.getRetryAfter());
+		ProblemDetail problem = problem(status, LockProblemTypes.IDEMPOTENT_REQUEST_IN_PROGRESS,
+				"Request already in progress",
+				"A request with the same idempotency key is in progress. Retry after " + retryAfter + " second"
+						+ ((retryAfter == 1) ? "" : "s") + " to receive its response.");
+		return respond(status, problem, retryAfter);
+	}
+
+	/**
+	 * Answer a request that reuses an idempotency key with a different payload.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleIdempotencyKeyReused(IdempotencyKeyReusedException ex) {
+		HttpStatus status = HttpStatus.UNPROCESSABLE_CONTENT;
+		ProblemDetail problem = problem(status, LockProblemTypes.IDEMPOTENCY_KEY_REUSED, "Idempotency key reused",
+				"The idempotency key was already used for a request with a different payload. "
+						+ "Use a new key for a new request.");
+		return respond(status, problem, 0);
+	}
+
+	/**
+	 * Answer a request to an idempotent handler whose body is over the limit.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleIdempotentRequestTooLarge(IdempotentRequestTooLargeException ex) {
+		HttpStatus status = HttpStatus.CONTENT_TOO_LARGE;
+		ProblemDetail problem = problem(status, LockProblemTypes.IDEMPOTENT_REQUEST_TOO_LARGE, "Request too large",
+				"The body of an idempotent request must not exceed " + ex.getMaxBodySize() + " bytes.");
+		return respond(status, problem, 0);
 	}
 
 	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, String detail) {

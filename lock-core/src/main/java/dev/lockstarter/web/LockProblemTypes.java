@@ -19,6 +19,23 @@ public final class LockProblemTypes {
 	/** The lock store could not be reached or did not answer in time (503). */
 	public static final URI LOCK_STORE_UNAVAILABLE = URI.create("urn:lockstarter:problem:lock-store-unavailable");
 
+	/**
+	 * A request to an idempotent handler has no {@code Idempotency-Key} header, or a
+	 * malformed or over-long one (400).
+	 */
+	public static final URI INVALID_IDEMPOTENCY_KEY = URI.create("urn:lockstarter:problem:invalid-idempotency-key");
+
+	/** A request with the same idempotency key is still in progress (409). */
+	public static final URI IDEMPOTENT_REQUEST_IN_PROGRESS = URI
+		.create("urn:lockstarter:problem:idempotent-request-in-progress");
+
+	/** The idempotency key was already used for a request with a different payload (422). */
+	public static final URI IDEMPOTENCY_KEY_REUSED = URI.create("urn:lockstarter:problem:idempotency-key-reused");
+
+	/** The body of a request to an idempotent handler is larger than the configured limit (413). */
+	public static final URI IDEMPOTENT_REQUEST_TOO_LARGE = URI
+		.create("urn:lockstarter:problem:idempotent-request-too-large");
+
 	private LockProblemTypes() {
 	}
 

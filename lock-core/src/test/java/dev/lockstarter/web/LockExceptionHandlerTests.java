@@ -7,6 +7,10 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
+import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
+import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
+import dev.lockstarter.idempotency.InvalidIdempotencyKeyException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -43,6 +47,32 @@ class LockExceptionHandlerTests {
 			.handleLockConflict(new LockConflictException("users", Duration.ofMillis(2500), 422));
 		assertThat(overridden.getStatusCode().value()).isEqualTo(422);
 		assertThat(overridden.getBody().getStatus()).isEqualTo(422);
+	}
+
+	@Test
+	void idempotencyRejectionsHaveTheirOwnStatusesAndTypes() {
+		ResponseEntity<ProblemDetail> missing = this.handler
+			.handleInvalidIdempotencyKey(new InvalidIdempotencyKeyException("No key.", true));
+		assertThat(missing.getStatusCode().value()).isEqualTo(400);
+		assertThat(missing.getBody().getType()).isEqualTo(LockProblemTypes.INVALID_IDEMPOTENCY_KEY);
+		assertThat(missing.getBody().getTitle()).isEqualTo("Idempotency key missing");
+		ResponseEntity<ProblemDetail> inProgress = this.handler
+			.handleIdempotentRequestInProgress(new IdempotentRequestInProgressException(Duration.ofMillis(1200)));
+		assertThat(inProgress.getStatusCode().value()).isEqualTo(409);
+		assertThat(inProgress.getHeaders().getFirst("Retry-After")).isEqualTo("2");
+		assertThat(inProgress.getBody().getType()).isEqualTo(LockProblemTypes.IDEMPOTENT_REQUEST_IN_PROGRESS);
+		ResponseEntity<ProblemDetail> reused = this.handler
+			.handleIdempotencyKeyReused(new IdempotencyKeyReusedException());
+		assertThat(reused.getStatusCode().value()).isEqualTo(422);
+		assertThat(reused.getBody().getType()).isEqualTo(LockProblemTypes.IDEMPOTENCY_KEY_REUSED);
+		ResponseEntity<ProblemDetail> tooLarge = this.handler
+			.handleIdempotentRequestTooLarge(new IdempotentRequestTooLargeException(1024));
+		assertThat(tooLarge.getStatusCode().value()).isEqualTo(413);
+		assertThat(tooLarge.getBody().getType()).isEqualTo(LockProblemTypes.IDEMPOTENT_REQUEST_TOO_LARGE);
+		for (ResponseEntity<ProblemDetail> response : java.util.List.of(missing, inProgress, reused, tooLarge)) {
+			assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+			assertThat(response.getBody().getStatus()).isEqualTo(response.getStatusCode().value());
+		}
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties for distributed request locking.
@@ -67,6 +68,11 @@ public class LockProperties implements InitializingBean {
 	private int order = ExclusiveRequestAdvisor.DEFAULT_ORDER;
 
 	private final Web web = new Web();
+
+	/**
+	 * Idempotent request (@IdempotentRequest) settings.
+	 */
+	private final Idempotency idempotency = new Idempotency();
 
 	/**
 	 * Memcached lock store settings, used with lock.store=memcached.
@@ -158,6 +164,10 @@ public class LockProperties implements InitializingBean {
 		return this.web;
 	}
 
+	public Idempotency getIdempotency() {
+		return this.idempotency;
+	}
+
 	public Memcached getMemcached() {
 		return this.memcached;
 	}
@@ -187,6 +197,7 @@ public class LockProperties implements InitializingBean {
 		}
 		this.memcached.validate(this.store == Store.MEMCACHED, this.ttl);
 		this.dynamodb.validate();
+		this.idempotency.validate();
 	}
 
 	/**
@@ -235,6 +246,119 @@ public class LockProperties implements InitializingBean {
 
 		public void setConflictStatus(int conflictStatus) {
 			this.conflictStatus = conflictStatus;
+		}
+
+	}
+
+	/**
+	 * Idempotent request properties.
+	 */
+	public static class Idempotency {
+
+		/**
+		 * Whether to enable @IdempotentRequest handling in servlet web applications.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long the response of an idempotent request is kept for replays, when its
+		 * @IdempotentRequest sets none. A retry after it runs the request again.
+		 */
+		private Duration retention = Duration.ofHours(24);
+
+		/**
+		 * Response headers kept and replayed besides the status and body. Content-Type is
+		 * always kept; Set-Cookie never is.
+		 */
+		private List<String> replayedHeaders = new ArrayList<>(
+				List.of("Content-Type", "Location", "ETag", "Cache-Control"));
+
+		/**
+		 * Whether to keep and replay server error (5xx) responses. By default they are not
+		 * kept, so a retry runs the request again.
+		 */
+		private boolean storeServerErrors;
+
+		/**
+		 * Longest accepted Idempotency-Key, in characters. Longer keys are rejected with 400.
+		 */
+		private int maxKeyLength = 255;
+
+		/**
+		 * Largest accepted body of an idempotent request, which is buffered in memory to
+		 * compare it with a retry's. Larger bodies are rejected with 413.
+		 */
+		private DataSize maxBodySize = DataSize.ofMegabytes(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+		public List<String> getReplayedHeaders() {
+			return this.replayedHeaders;
+		}
+
+		public void setReplayedHeaders(List<String> replayedHeaders) {
+			this.replayedHeaders = replayedHeaders;
+		}
+
+		public boolean isStoreServerErrors() {
+			return this.storeServerErrors;
+		}
+
+		public void setStoreServerErrors(boolean storeServerErrors) {
+			this.storeServerErrors = storeServerErrors;
+		}
+
+		public int getMaxKeyLength() {
+			return this.maxKeyLength;
+		}
+
+		public void setMaxKeyLength(int maxKeyLength) {
+			this.maxKeyLength = maxKeyLength;
+		}
+
+		public DataSize getMaxBodySize() {
+			return this.maxBodySize;
+		}
+
+		public void setMaxBodySize(DataSize maxBodySize) {
+			this.maxBodySize = maxBodySize;
+		}
+
+		void validate() {
+			if (!isPositive(this.retention)) {
+				throw new InvalidConfigurationPropertyValueException("lock.idempotency.retention", this.retention,
+						"The retention must be positive.");
+			}
+			for (String header : this.replayedHeaders) {
+				String name = (header != null) ? header.strip() : "";
+				if (name.isEmpty() || name.equalsIgnoreCase("Set-Cookie") || name.equalsIgnoreCase("Set-Cookie2")) {
+					throw new InvalidConfigurationPropertyValueException("lock.idempotency.replayed-headers", header,
+							"Replayed headers must be non-blank header names other than Set-Cookie: cookies are "
+									+ "never replayed.");
+				}
+			}
+			if (this.maxKeyLength < 1) {
+				throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-key-length",
+						this.maxKeyLength, "The longest key must be at least 1 character.");
+			}
+			if (this.maxBodySize.toBytes() < 1) {
+				throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-body-size",
+						this.maxBodySize, "The largest body must be positive.");
+			}
 		}
 
 	}

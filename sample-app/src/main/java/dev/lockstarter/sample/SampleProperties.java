@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class SampleProperties {
 
 	/**
-	 * Where the application keeps its users. Set to 'redis' by the 'redis' profile, so that
+	 * Where the application keeps its users and payments. Set to 'redis' by the 'redis' profile, so that
 	 * several instances share them.
 	 */
 	private DataStore store = DataStore.MEMORY;
@@ -21,6 +21,8 @@ public class SampleProperties {
 	private final PointsService pointsService = new PointsService();
 
 	private final Counter counter = new Counter();
+
+	private final Payments payments = new Payments();
 
 	public DataStore getStore() {
 		return this.store;
@@ -36,6 +38,10 @@ public class SampleProperties {
 
 	public Counter getCounter() {
 		return this.counter;
+	}
+
+	public Payments getPayments() {
+		return this.payments;
 	}
 
 	/**
@@ -105,6 +111,26 @@ public class SampleProperties {
 
 		public void setWaitTime(Duration waitTime) {
 			this.waitTime = waitTime;
+		}
+
+	}
+
+	/**
+	 * Settings of the payments.
+	 */
+	public static class Payments {
+
+		/**
+		 * Time each payment takes, standing for the call to a payment provider.
+		 */
+		private Duration latency = Duration.ofMillis(300);
+
+		public Duration getLatency() {
+			return this.latency;
+		}
+
+		public void setLatency(Duration latency) {
+			this.latency = latency;
 		}
 
 	}

@@ -1,0 +1,18 @@
+package dev.lockstarter.sample.payment;
+
+/**
+ * Thrown when a payment request has no amount or one that is not positive. Answered with
+ * {@code 400 Bad Request} by {@link PaymentProblemHandler}.
+ *
+ * @since 0.1.0
+ */
+public class InvalidPaymentException extends RuntimeException {
+
+	/**
+	 * Create a new exception.
+	 */
+	public InvalidPaymentException() {
+		super("'amount' must be a positive number");
+	}
+
+}
