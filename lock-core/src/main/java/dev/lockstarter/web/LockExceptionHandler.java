@@ -9,6 +9,7 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.core.SharedFailureException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -27,7 +28,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * {@code conflictStatus}), with a {@code Retry-After} header holding the holder's remaining
  * time-to-live in whole seconds, rounded up, at least 1;</li>
  * <li>{@link InvalidLockKeyException}: 400;</li>
- * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1}.</li>
+ * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1};</li>
+ * <li>{@link SharedFailureException}: the status of the holder's exception, 500 if it has
+ * none; the holder's message is shown only for a 4xx status.</li>
  * </ul>
  * Bodies name neither the owner token nor the store key, and never include a stack trace.
  * <p>
@@ -126,6 +129,26 @@ public class LockExceptionHandler implements Ordered {
 		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_STORE_UNAVAILABLE, "Lock store unavailable",
 				"The request could not be locked and was not processed. Retry later.");
 		return respond(status, problem, 1);
+	}
+
+	/**
+	 * Answer a request that waited for another request's result (single-flight) when that
+	 * request failed.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleSharedFailure(SharedFailureException ex) {
+		HttpStatusCode status = (ex.getStatus() >= 400 && ex.getStatus() <= 599)
+				? HttpStatusCode.valueOf(ex.getStatus()) : HttpStatus.INTERNAL_SERVER_ERROR;
+		String message = ex.getFailureMessage();
+		String detail = (status.is4xxClientError() && message != null) ? message
+				: "The request with the same key that this request waited for failed.";
+		if (status.is5xxServerError()) {
+			logger.warn("Request failed with the failure of the request whose result it waited for: " + ex.getMessage());
+		}
+		String title = (status instanceof HttpStatus known) ? known.getReasonPhrase() : "Request failed";
+		return respond(status, problem(status, LockProblemTypes.SHARED_FAILURE, title, detail), 0);
 	}
 
 	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, String detail) {

@@ -19,6 +19,12 @@ public final class LockProblemTypes {
 	/** The lock store could not be reached or did not answer in time (503). */
 	public static final URI LOCK_STORE_UNAVAILABLE = URI.create("urn:lockstarter:problem:lock-store-unavailable");
 
+	/**
+	 * The call whose result this request waited for (single-flight) failed with an exception
+	 * that could not be created again here; the status is the failed call's, 500 if it had none.
+	 */
+	public static final URI SHARED_FAILURE = URI.create("urn:lockstarter:problem:shared-failure");
+
 	private LockProblemTypes() {
 	}
 
