@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.core.SharedFailureException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -66,6 +67,23 @@ class LockExceptionHandlerTests {
 	@Test
 	void defaultStatusMustBeAClientError() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new LockExceptionHandler(503));
+	}
+
+	@Test
+	void sharedFailureAnswersWithTheHoldersStatusAndShowsOnlyClientErrorMessages() {
+		ResponseEntity<ProblemDetail> clientError = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.QuotaExceeded", "quota used up", 429));
+		assertThat(clientError.getStatusCode().value()).isEqualTo(429);
+		assertThat(clientError.getBody().getType()).isEqualTo(LockProblemTypes.SHARED_FAILURE);
+		assertThat(clientError.getBody().getDetail()).isEqualTo("quota used up");
+		ResponseEntity<ProblemDetail> serverError = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.Boom", "db password wrong", 502));
+		assertThat(serverError.getStatusCode().value()).isEqualTo(502);
+		assertThat(serverError.getBody().getDetail()).doesNotContain("password");
+		ResponseEntity<ProblemDetail> noStatus = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.Boom", null, 0));
+		assertThat(noStatus.getStatusCode().value()).isEqualTo(500);
+		assertThat(noStatus.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 	}
 
 }
