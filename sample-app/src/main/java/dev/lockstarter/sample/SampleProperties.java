@@ -22,6 +22,8 @@ public class SampleProperties {
 
 	private final Counter counter = new Counter();
 
+	private final Sum sum = new Sum();
+
 	public DataStore getStore() {
 		return this.store;
 	}
@@ -36,6 +38,10 @@ public class SampleProperties {
 
 	public Counter getCounter() {
 		return this.counter;
+	}
+
+	public Sum getSum() {
+		return this.sum;
 	}
 
 	/**
@@ -105,6 +111,26 @@ public class SampleProperties {
 
 		public void setWaitTime(Duration waitTime) {
 			this.waitTime = waitTime;
+		}
+
+	}
+
+	/**
+	 * Settings of the simulated paid sum API.
+	 */
+	public static class Sum {
+
+		/**
+		 * Time each call to the simulated sum API takes.
+		 */
+		private Duration latency = Duration.ofSeconds(1);
+
+		public Duration getLatency() {
+			return this.latency;
+		}
+
+		public void setLatency(Duration latency) {
+			this.latency = latency;
 		}
 
 	}
