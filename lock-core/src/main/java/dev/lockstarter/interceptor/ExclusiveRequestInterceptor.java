@@ -157,11 +157,14 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			try {
 				found = SharedResult.fromBytes(locks.findResult(key).orElse(null));
 			}
+			catch (IllegalArgumentException ex) {
+				logger.warn("Ignoring a result kept for " + sharing.describeMethod() + " in another format ("
+						+ ex.getMessage() + "); running the method");
+				found = null;
+			}
 			catch (RuntimeException ex) {
 				lease.close();
-				throw (ex instanceof IllegalArgumentException) ? new IllegalStateException(
-						"The result shared for " + sharing.describeMethod() + " cannot be read: " + ex.getMessage(), ex)
-						: ex;
+				throw ex;
 			}
 			if (found != null && !found.id().equals(seen)) {
 				lease.close();
@@ -188,11 +191,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			throw ex;
 		}
 		if (attribute.completionStage()) {
-			CompletableFuture<@Nullable Object> shared = new CompletableFuture<>();
 			if (!(result instanceof CompletionStage<?> stage)) {
 				lease.close();
 				return result;
 			}
+			// The caller's stage completes after the outcome is kept and the lock released, and
+			// fails like the followers' when the value cannot be serialized.
+			CompletableFuture<@Nullable Object> shared = new CompletableFuture<>();
 			stage.whenComplete((value, failure) -> {
 				Throwable outcome = (failure instanceof CompletionException && failure.getCause() != null)
 						? failure.getCause() : failure;

@@ -1,9 +1,13 @@
 package dev.lockstarter.autoconfigure;
 
 import java.io.InputStream;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +47,22 @@ class ResultSharingAutoConfigurationTests {
 			assertThat(codec.decode(bytes, SharingService.class.getMethod("values").getGenericReturnType()))
 				.isEqualTo(List.of(1, 2));
 			assertThat(context.getBean(SharingService.class).values()).containsExactly(1, 2);
+		});
+	}
+
+	@Test
+	void followerOnTheInMemoryStoreGetsTheHoldersResult() {
+		this.contextRunner.withUserConfiguration(SlowService.class).run((context) -> {
+			SlowService service = context.getBean(SlowService.class);
+			CompletableFuture<List<String>> holder = CompletableFuture.supplyAsync(() -> service.slow("k"));
+			assertThat(service.entered().await(10, TimeUnit.SECONDS)).isTrue();
+			CompletableFuture<List<String>> follower = CompletableFuture.supplyAsync(() -> service.slow("k"));
+			Thread.sleep(200);
+			assertThat(follower).isNotDone();
+			service.proceed().countDown();
+			assertThat(holder.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
+			assertThat(follower.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
+			assertThat(service.runs().get()).isEqualTo(1);
 		});
 	}
 
@@ -140,6 +160,43 @@ class ResultSharingAutoConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	static class SlowService {
+
+		final CountDownLatch entered = new CountDownLatch(1);
+
+		final CountDownLatch proceed = new CountDownLatch(1);
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@ExclusiveRequest(key = "#id", onConflict = OnConflict.SHARE_RESULT)
+		public List<String> slow(String id) {
+			int run = this.runs.incrementAndGet();
+			this.entered.countDown();
+			try {
+				assertThat(this.proceed.await(10, TimeUnit.SECONDS)).isTrue();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			return List.of(id, Integer.toString(run));
+		}
+
+		public CountDownLatch entered() {
+			return this.entered;
+		}
+
+		public CountDownLatch proceed() {
+			return this.proceed;
+		}
+
+		public AtomicInteger runs() {
+			return this.runs;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	static class CustomCodec {
 
 		@Bean
@@ -147,12 +204,12 @@ class ResultSharingAutoConfigurationTests {
 			return new ResultCodec() {
 
 				@Override
-				public byte[] encode(Object value, java.lang.reflect.Type type) {
+				public byte[] encode(Object value, Type type) {
 					return String.valueOf(value).getBytes();
 				}
 
 				@Override
-				public Object decode(byte[] bytes, java.lang.reflect.Type type) {
+				public Object decode(byte[] bytes, Type type) {
 					return new String(bytes);
 				}
 
