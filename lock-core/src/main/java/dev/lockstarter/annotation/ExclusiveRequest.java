@@ -29,6 +29,20 @@ import java.lang.annotation.Target;
  * of the chain, with its fencing token, is available from
  * {@link dev.lockstarter.interceptor.ExclusiveRequestContext}.
  * <p>
+ * <b>Single-flight</b>: with {@code onConflict = OnConflict.SHARE_RESULT}, a caller that finds
+ * the key held waits for the holder and returns the holder's result instead of running the
+ * method:
+ *
+ * <pre class="code">
+ * &#64;ExclusiveRequest(key = "#values", onConflict = OnConflict.SHARE_RESULT, resultTtl = "10s")
+ * public Sum sum(List&lt;Integer&gt; values) { ... }
+ * </pre>
+ *
+ * The holder serializes its result with the application's {@code ResultCodec} (JSON by default)
+ * and keeps it next to the lock until its {@link #resultTtl() time-to-live} passes; each waiting
+ * caller deserializes it to the method's return type. It is not a cache: a call that arrives
+ * after the holder finished runs the method again.
+ * <p>
  * The annotation works through a Spring AOP proxy, so it applies to calls that go through the
  * bean's proxy: a call from another method of the same object ({@code this.register(..)}) is
  * not intercepted. Annotating a private, final or static method fails startup because such a
@@ -110,5 +124,32 @@ public @interface ExclusiveRequest {
 	 * @return the maximum hold time, empty for the configured default
 	 */
 	String maxHold() default "";
+
+	/**
+	 * What a call does when another call holds its key: {@link OnConflict#REJECT reject} it
+	 * (after waiting, if {@link #waitTime()} says so), or
+	 * {@link OnConflict#SHARE_RESULT wait for the holder's result}. With
+	 * {@code SHARE_RESULT}, {@link #waitTime()} bounds the wait for the holder and defaults to
+	 * twice the lock's time-to-live, so a holder that dies is taken over within the wait;
+	 * {@link #retries()} and {@link #holdAtLeast()} cannot be used.
+	 * @return the conflict behaviour
+	 */
+	OnConflict onConflict() default OnConflict.REJECT;
+
+	/**
+	 * How long a result shared with {@link OnConflict#SHARE_RESULT} is kept for the callers that
+	 * waited for it, overriding {@code lock.result-ttl}: a duration such as {@code "10s"}, or a
+	 * {@code ${...}} placeholder.
+	 * @return the result time-to-live, empty for the configured default
+	 */
+	String resultTtl() default "";
+
+	/**
+	 * What the callers waiting for a holder get when it throws, with
+	 * {@link OnConflict#SHARE_RESULT}: the same failure (the default), or one of them
+	 * {@link OnHolderFailure#TAKE_OVER takes over}.
+	 * @return the behaviour on the holder's failure
+	 */
+	OnHolderFailure onHolderFailure() default OnHolderFailure.SHARE_FAILURE;
 
 }

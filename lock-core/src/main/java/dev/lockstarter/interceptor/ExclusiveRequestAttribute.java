@@ -35,9 +35,11 @@ public final class ExclusiveRequestAttribute {
 
 	private volatile @Nullable Resolved resolved;
 
+	private final @Nullable ResultSharing sharing;
+
 	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
 			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
-			int conflictStatus, boolean completionStage) {
+			int conflictStatus, boolean completionStage, @Nullable ResultSharing sharing) {
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
 		this.waitTime = waitTime;
@@ -47,6 +49,7 @@ public final class ExclusiveRequestAttribute {
 		this.maxHold = maxHold;
 		this.conflictStatus = conflictStatus;
 		this.completionStage = completionStage;
+		this.sharing = sharing;
 	}
 
 	/**
@@ -80,6 +83,27 @@ public final class ExclusiveRequestAttribute {
 	 */
 	public boolean completionStage() {
 		return this.completionStage;
+	}
+
+	/**
+	 * Return how this method shares its result with the callers that wait for it
+	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}).
+	 * @return the result sharing, or {@code null} if conflicting calls are rejected
+	 */
+	public @Nullable ResultSharing resultSharing() {
+		return this.sharing;
+	}
+
+	/**
+	 * Return the lock options of the callers that wait for a holder's result: those of
+	 * {@link #options}, with the annotation's wait time or, without one, twice the lock's
+	 * time-to-live.
+	 * @param defaults the configured defaults
+	 * @return the options
+	 */
+	public LockOptions sharedResultOptions(LockOptions defaults) {
+		LockOptions options = options(defaults);
+		return (this.waitTime != null) ? options : options.withWaitTime(options.getTtl().multipliedBy(2));
 	}
 
 	/**

@@ -1,19 +1,34 @@
 package dev.lockstarter.interceptor;
 
+import java.io.InputStream;
+import java.io.Reader;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Spliterator;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import java.util.stream.BaseStream;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
+import dev.lockstarter.annotation.OnConflict;
+import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
@@ -32,6 +47,17 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	private static final Object NONE = new Object();
 
 	private static final @Nullable Class<?> PUBLISHER = publisherType();
+
+	/** Results that are handles on open resources, work in progress or responses, not data. */
+	private static final List<Class<?>> UNSHAREABLE_TYPES = List.of(InputStream.class, Reader.class,
+			BaseStream.class, Iterator.class, Spliterator.class, Future.class, Callable.class, Supplier.class);
+
+	private static final List<String> UNSHAREABLE_TYPE_NAMES = List.of("org.springframework.http.HttpEntity",
+			"org.springframework.core.io.Resource",
+			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
+			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
+			"org.springframework.web.servlet.ModelAndView", "org.springframework.web.context.request.async.DeferredResult",
+			"org.springframework.web.context.request.async.WebAsyncTask");
 
 	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>(256);
 
@@ -94,8 +120,71 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 			throw new InvalidExclusiveRequestException(method, name,
 					"conflictStatus must be a 4xx status such as 409 or 422, was " + conflictStatus, null);
 		}
+		Duration resultTtl = parseDuration(method, name, "resultTtl", annotation.resultTtl(), false);
+		ResultSharing sharing = null;
+		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
+			if (retries > 0 || holdAtLeast != null) {
+				throw new InvalidExclusiveRequestException(method, name,
+						"retries and holdAtLeast cannot be combined with onConflict = SHARE_RESULT; "
+								+ "use waitTime to bound the wait for the holder's result",
+						null);
+			}
+			sharing = resultSharing(method, name, resultTtl,
+					annotation.onHolderFailure() == OnHolderFailure.TAKE_OVER);
+		}
+		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT", null);
+		}
 		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
-				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()));
+				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), sharing);
+	}
+
+	private ResultSharing resultSharing(Method method, String name, @Nullable Duration resultTtl,
+			boolean takeOver) {
+		Class<?> returnType = method.getReturnType();
+		Type resultType = method.getGenericReturnType();
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			if (returnType != CompletionStage.class && returnType != CompletableFuture.class) {
+				throw new InvalidExclusiveRequestException(method, name, "a shared asynchronous result must be "
+						+ "declared as CompletionStage or CompletableFuture, not " + returnType.getName(), null);
+			}
+			resultType = (resultType instanceof ParameterizedType parameterized)
+					? parameterized.getActualTypeArguments()[0] : Object.class;
+		}
+		Class<?> resultClass = ResolvableType.forType(resultType).resolve(Object.class);
+		String unshareable = unshareable(resultClass);
+		if (unshareable != null) {
+			throw new InvalidExclusiveRequestException(method, name, "onConflict = SHARE_RESULT needs a result "
+					+ "that can be serialized and sent to other application instances, and " + unshareable
+					+ " cannot; return the data itself", null);
+		}
+		boolean voidResult = resultClass == void.class || resultClass == Void.class;
+		return new ResultSharing(method, resultType, voidResult, resultTtl, takeOver);
+	}
+
+	private static @Nullable String unshareable(Class<?> type) {
+		for (Class<?> unshareable : UNSHAREABLE_TYPES) {
+			if (unshareable.isAssignableFrom(type)) {
+				return "a " + unshareable.getSimpleName() + " (" + type.getName() + ")";
+			}
+		}
+		for (String unshareable : UNSHAREABLE_TYPE_NAMES) {
+			Class<?> candidate = loadOptional(unshareable);
+			if (candidate != null && candidate.isAssignableFrom(type)) {
+				return "a " + candidate.getSimpleName() + " (" + type.getName() + ")";
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable Class<?> loadOptional(String name) {
+		try {
+			return ClassUtils.forName(name, ExclusiveRequestAttributeSource.class.getClassLoader());
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return null;
+		}
 	}
 
 	private void checkInterceptable(Method method, String name) {

@@ -1,10 +1,15 @@
 package dev.lockstarter.interceptor;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
@@ -12,6 +17,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.result.ResultCodec;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -27,6 +33,10 @@ import org.springframework.util.function.SingletonSupplier;
  * completes.</li>
  * <li>The key is already held by an enclosing annotated call on this thread: the method runs
  * under that lock, without locking again.</li>
+ * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the holder
+ * keeps its outcome (value, completion or failure) next to the lock, through the
+ * {@link ResultCodec}, before it releases; a caller that waited for it returns that outcome
+ * without running the method, or takes over when the holder left none.</li>
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock expires
  * at the end of its time-to-live.
@@ -35,11 +45,20 @@ import org.springframework.util.function.SingletonSupplier;
  */
 public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
+	/** The time-to-live of shared results when neither the method nor the application sets one. */
+	public static final Duration DEFAULT_RESULT_TTL = Duration.ofSeconds(10);
+
+	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+
 	private final ExclusiveRequestAttributeSource attributeSource;
 
 	private final Supplier<LockOperations> locks;
 
 	private final Supplier<LockOptions> defaults;
+
+	private Supplier<@Nullable ResultCodec> resultCodec = () -> null;
+
+	private Supplier<Duration> defaultResultTtl = () -> DEFAULT_RESULT_TTL;
 
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
@@ -59,6 +78,27 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		this.defaults = SingletonSupplier.of(defaults);
 	}
 
+	/**
+	 * Set the codec of results shared by single-flight methods
+	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}). The supplier is called
+	 * once, on first use.
+	 * @param resultCodec the supplier of the codec
+	 */
+	public void setResultCodec(Supplier<@Nullable ResultCodec> resultCodec) {
+		Assert.notNull(resultCodec, "'resultCodec' must not be null");
+		this.resultCodec = SingletonSupplier.of(resultCodec);
+	}
+
+	/**
+	 * Set how long shared results are kept when the method sets no {@code resultTtl},
+	 * {@link #DEFAULT_RESULT_TTL} by default. The supplier is called once, on first use.
+	 * @param defaultResultTtl the supplier of the default result time-to-live
+	 */
+	public void setDefaultResultTtl(Supplier<Duration> defaultResultTtl) {
+		Assert.notNull(defaultResultTtl, "'defaultResultTtl' must not be null");
+		this.defaultResultTtl = SingletonSupplier.of(defaultResultTtl);
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -71,6 +111,10 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		Lease enclosing = ExclusiveRequestContext.held(key);
 		if (enclosing != null) {
 			return proceedWithin(invocation, enclosing);
+		}
+		ResultSharing sharing = attribute.resultSharing();
+		if (sharing != null) {
+			return invokeSharing(invocation, attribute, sharing, key);
 		}
 		LockAttempt attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
 		if (!attempt.isAcquired()) {
@@ -87,6 +131,183 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		finally {
 			lease.close();
 		}
+	}
+
+	/**
+	 * Single-flight. The caller first notes the id of the result already kept for the key, if
+	 * any, then tries to acquire: at once, or else waiting as a follower. A follower that gets
+	 * the lock (the holder released it or died) looks for a result: one whose id differs from
+	 * the noted one was kept after this caller arrived, by the run it waited for or a later one,
+	 * and is returned; otherwise the holder left nothing, and this caller takes over.
+	 */
+	private @Nullable Object invokeSharing(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			ResultSharing sharing, String key) throws Throwable {
+		LockOperations locks = this.locks.get();
+		String seen = SharedResult.idOf(locks.findResult(key).orElse(null));
+		LockOptions options = attribute.sharedResultOptions(this.defaults.get());
+		LockAttempt attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
+		if (!attempt.isAcquired()) {
+			attempt = locks.tryAcquire(key, options);
+			if (!attempt.isAcquired()) {
+				throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
+						attribute.conflictStatus());
+			}
+			Lease lease = attempt.lease();
+			SharedResult found;
+			try {
+				found = SharedResult.fromBytes(locks.findResult(key).orElse(null));
+			}
+			catch (IllegalArgumentException ex) {
+				logger.warn("Ignoring a result kept for " + sharing.describeMethod() + " in another format ("
+						+ ex.getMessage() + "); running the method");
+				found = null;
+			}
+			catch (RuntimeException ex) {
+				lease.close();
+				throw ex;
+			}
+			if (found != null && !found.id().equals(seen)) {
+				lease.close();
+				return deliver(found, attribute, sharing);
+			}
+			return runAndShare(invocation, attribute, sharing, lease);
+		}
+		return runAndShare(invocation, attribute, sharing, attempt.lease());
+	}
+
+	private @Nullable Object runAndShare(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			ResultSharing sharing, Lease lease) throws Throwable {
+		Object result;
+		try {
+			result = proceedWithin(invocation, lease);
+		}
+		catch (Throwable ex) {
+			try {
+				shareFailure(sharing, lease, ex);
+			}
+			finally {
+				lease.close();
+			}
+			throw ex;
+		}
+		if (attribute.completionStage()) {
+			if (!(result instanceof CompletionStage<?> stage)) {
+				lease.close();
+				return result;
+			}
+			// The caller's stage completes after the outcome is kept and the lock released, and
+			// fails like the followers' when the value cannot be serialized.
+			CompletableFuture<@Nullable Object> shared = new CompletableFuture<>();
+			stage.whenComplete((value, failure) -> {
+				Throwable outcome = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				try {
+					if (outcome != null) {
+						shareFailure(sharing, lease, outcome);
+					}
+					else {
+						shareValue(sharing, lease, value);
+					}
+				}
+				catch (Throwable ex) {
+					outcome = ex;
+				}
+				finally {
+					lease.close();
+				}
+				if (outcome != null) {
+					shared.completeExceptionally(outcome);
+				}
+				else {
+					shared.complete(value);
+				}
+			});
+			return shared;
+		}
+		try {
+			shareValue(sharing, lease, result);
+		}
+		finally {
+			lease.close();
+		}
+		return result;
+	}
+
+	private void shareValue(ResultSharing sharing, Lease lease, @Nullable Object value) {
+		SharedResult record;
+		if (sharing.voidResult()) {
+			record = SharedResult.completion();
+		}
+		else {
+			try {
+				record = SharedResult.value(codec(sharing).encode(value, sharing.resultType()));
+			}
+			catch (RuntimeException ex) {
+				IllegalStateException failure = new IllegalStateException("The result of " + sharing.describeMethod()
+						+ " cannot be shared with the callers waiting for it: it cannot be serialized as "
+						+ sharing.resultType().getTypeName() + " (" + ex.getMessage() + ")", ex);
+				keep(sharing, lease, SharedFailures.record(failure));
+				throw failure;
+			}
+		}
+		keep(sharing, lease, record);
+	}
+
+	private void shareFailure(ResultSharing sharing, Lease lease, Throwable failure) {
+		if (!sharing.takeOverOnFailure()) {
+			keep(sharing, lease, SharedFailures.record(failure));
+		}
+	}
+
+	private void keep(ResultSharing sharing, Lease lease, SharedResult record) {
+		Duration ttl = sharing.resultTtl();
+		try {
+			if (!lease.putResult(record.toBytes(), (ttl != null) ? ttl : this.defaultResultTtl.get())) {
+				logger.warn("The lock of " + sharing.describeMethod() + " was lost before its result could be kept; "
+						+ "a waiting caller will run the method again");
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The result of " + sharing.describeMethod() + " could not be kept for the callers waiting "
+					+ "for it; one of them will run the method again", ex);
+		}
+	}
+
+	private @Nullable Object deliver(SharedResult found, ExclusiveRequestAttribute attribute, ResultSharing sharing)
+			throws Throwable {
+		Object value = null;
+		Throwable failure = null;
+		switch (found.kind()) {
+			case VALUE -> {
+				try {
+					value = codec(sharing).decode(found.valueBytes(), sharing.resultType());
+				}
+				catch (RuntimeException ex) {
+					throw new IllegalStateException("The result shared for " + sharing.describeMethod()
+							+ " cannot be deserialized as " + sharing.resultType().getTypeName() + ": "
+							+ ex.getMessage(), ex);
+				}
+			}
+			case VOID -> value = null;
+			case FAILURE -> failure = SharedFailures.recreate(found, sharing.method(), attribute.name());
+		}
+		if (attribute.completionStage()) {
+			return (failure != null) ? CompletableFuture.failedFuture(failure)
+					: CompletableFuture.completedFuture(value);
+		}
+		if (failure != null) {
+			throw failure;
+		}
+		return value;
+	}
+
+	private ResultCodec codec(ResultSharing sharing) {
+		ResultCodec codec = this.resultCodec.get();
+		if (codec == null) {
+			throw new IllegalStateException(sharing.describeMethod() + " shares its result, but no ResultCodec "
+					+ "is configured");
+		}
+		return codec;
 	}
 
 	private static @Nullable Object proceedWithin(MethodInvocation invocation, Lease lease) throws Throwable {

@@ -1,8 +1,10 @@
 package dev.lockstarter.interceptor;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -25,6 +27,8 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 
 	private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet(64);
 
+	private final Set<String> resultSharingMethods = new ConcurrentSkipListSet<>();
+
 	/**
 	 * Create a new validator.
 	 * @param attributeSource the source that parses and caches declarations
@@ -46,9 +50,25 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 		Map<java.lang.reflect.Method, ExclusiveRequest> methods = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<ExclusiveRequest>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, ExclusiveRequest.class));
-		methods.keySet().forEach((method) -> this.attributeSource.getAttribute(method, targetClass));
+		methods.keySet().forEach((method) -> {
+			ExclusiveRequestAttribute attribute = this.attributeSource.getAttribute(method, targetClass);
+			ResultSharing sharing = (attribute != null) ? attribute.resultSharing() : null;
+			if (sharing != null) {
+				this.resultSharingMethods.add(sharing.describeMethod());
+			}
+		});
 		this.checkedClasses.add(targetClass);
 		return bean;
+	}
+
+	/**
+	 * Return the methods found so far whose declaration shares results
+	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}), so that the application can
+	 * check at startup that its lock store keeps results.
+	 * @return the methods, as {@code ClassName.method(ParamType, ...)}, sorted
+	 */
+	public List<String> getResultSharingMethods() {
+		return List.copyOf(this.resultSharingMethods);
 	}
 
 }

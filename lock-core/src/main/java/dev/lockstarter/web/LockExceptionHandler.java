@@ -9,6 +9,7 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
 import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
@@ -35,7 +36,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * <li>the {@link dev.lockstarter.idempotency.IdempotentRequest} rejections: 400 for a missing
  * or malformed {@code Idempotency-Key}, 409 with {@code Retry-After} while a request with the
  * same key is in progress, 422 for a key reused with a different payload, 413 for a body over
- * the limit.</li>
+ * the limit;</li>
+ * <li>{@link SharedFailureException}: the status of the holder's exception, 500 if it has
+ * none; the holder's message is shown only for a 4xx status.</li>
  * </ul>
  * Bodies name neither the owner token nor the store key, and never include a stack trace.
  * <p>
@@ -191,6 +194,26 @@ public class LockExceptionHandler implements Ordered {
 		ProblemDetail problem = problem(status, LockProblemTypes.IDEMPOTENT_REQUEST_TOO_LARGE, "Request too large",
 				"The body of an idempotent request must not exceed " + ex.getMaxBodySize() + " bytes.");
 		return respond(status, problem, 0);
+	}
+
+	/**
+	 * Answer a request that waited for another request's result (single-flight) when that
+	 * request failed.
+	 * @param ex the failure
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleSharedFailure(SharedFailureException ex) {
+		HttpStatusCode status = (ex.getStatus() >= 400 && ex.getStatus() <= 599)
+				? HttpStatusCode.valueOf(ex.getStatus()) : HttpStatus.INTERNAL_SERVER_ERROR;
+		String message = ex.getFailureMessage();
+		String detail = (status.is4xxClientError() && message != null) ? message
+				: "The request with the same key that this request waited for failed.";
+		if (status.is5xxServerError()) {
+			logger.warn("Request failed with the failure of the request whose result it waited for: " + ex.getMessage());
+		}
+		String title = (status instanceof HttpStatus known) ? known.getReasonPhrase() : "Request failed";
+		return respond(status, problem(status, LockProblemTypes.SHARED_FAILURE, title, detail), 0);
 	}
 
 	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, String detail) {

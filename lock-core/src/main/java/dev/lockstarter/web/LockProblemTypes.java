@@ -36,6 +36,12 @@ public final class LockProblemTypes {
 	public static final URI IDEMPOTENT_REQUEST_TOO_LARGE = URI
 		.create("urn:lockstarter:problem:idempotent-request-too-large");
 
+	/**
+	 * The call whose result this request waited for (single-flight) failed with an exception
+	 * that could not be created again here; the status is the failed call's, 500 if it had none.
+	 */
+	public static final URI SHARED_FAILURE = URI.create("urn:lockstarter:problem:shared-failure");
+
 	private LockProblemTypes() {
 	}
 

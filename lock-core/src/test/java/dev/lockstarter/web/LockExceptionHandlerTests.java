@@ -11,6 +11,7 @@ import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
 import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
 import dev.lockstarter.idempotency.InvalidIdempotencyKeyException;
+import dev.lockstarter.core.SharedFailureException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -96,6 +97,23 @@ class LockExceptionHandlerTests {
 	@Test
 	void defaultStatusMustBeAClientError() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new LockExceptionHandler(503));
+	}
+
+	@Test
+	void sharedFailureAnswersWithTheHoldersStatusAndShowsOnlyClientErrorMessages() {
+		ResponseEntity<ProblemDetail> clientError = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.QuotaExceeded", "quota used up", 429));
+		assertThat(clientError.getStatusCode().value()).isEqualTo(429);
+		assertThat(clientError.getBody().getType()).isEqualTo(LockProblemTypes.SHARED_FAILURE);
+		assertThat(clientError.getBody().getDetail()).isEqualTo("quota used up");
+		ResponseEntity<ProblemDetail> serverError = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.Boom", "db password wrong", 502));
+		assertThat(serverError.getStatusCode().value()).isEqualTo(502);
+		assertThat(serverError.getBody().getDetail()).doesNotContain("password");
+		ResponseEntity<ProblemDetail> noStatus = this.handler
+			.handleSharedFailure(new SharedFailureException("quotes", "com.example.Boom", null, 0));
+		assertThat(noStatus.getStatusCode().value()).isEqualTo(500);
+		assertThat(noStatus.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 	}
 
 }

@@ -7,15 +7,20 @@ import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
+import dev.lockstarter.result.JacksonResultCodec;
+import dev.lockstarter.result.ResultCodec;
 import dev.lockstarter.store.LockStore;
+import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -27,7 +32,8 @@ import org.springframework.core.env.Environment;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockProperties.class)
 @Import({ LockAutoProxyRegistrar.class, LockStoreConfigurations.RedisStoreConfiguration.class,
@@ -60,11 +66,14 @@ public final class LockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
-			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties, Environment environment) {
+			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
+			ObjectProvider<ResultCodec> resultCodec, Environment environment) {
 		// The advisor is created while bean post-processors are being registered: resolve the
 		// lock beans lazily, and read the order straight from the environment.
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
 				() -> properties.getObject().toDefaultOptions());
+		interceptor.setResultCodec(resultCodec::getIfAvailable);
+		interceptor.setDefaultResultTtl(() -> properties.getObject().getResultTtl());
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)
 			.bind("lock.order", Integer.class)
@@ -72,5 +81,23 @@ public final class LockAutoConfiguration {
 		return advisor;
 	}
 
+	@Bean
+	static ResultSharingValidator resultSharingValidator(ExclusiveRequestMethodValidator methods,
+			ObjectProvider<LockOperations> locks, ObjectProvider<LockStore> store, ObjectProvider<ResultCodec> codec,
+			ObjectProvider<LockProperties> properties) {
+		return new ResultSharingValidator(methods, locks, store, codec, properties);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(JsonMapper.class)
+	static class JacksonResultCodecConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ResultCodec.class)
+		JacksonResultCodec jacksonResultCodec(ObjectProvider<JsonMapper> jsonMapper) {
+			return new JacksonResultCodec(jsonMapper.getIfAvailable(JsonMapper::new));
+		}
+
+	}
 
 }

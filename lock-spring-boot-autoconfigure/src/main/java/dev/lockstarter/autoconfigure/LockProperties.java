@@ -57,6 +57,12 @@ public class LockProperties implements InitializingBean {
 	private Duration maxHold = Duration.ofMinutes(10);
 
 	/**
+	 * How long the result of an @ExclusiveRequest(onConflict = SHARE_RESULT) method is kept for
+	 * the callers that waited for it, when the annotation sets no resultTtl.
+	 */
+	private Duration resultTtl = Duration.ofSeconds(10);
+
+	/**
 	 * Prefix of every lock key in the store.
 	 */
 	private String keyPrefix = "lock:";
@@ -132,6 +138,14 @@ public class LockProperties implements InitializingBean {
 		this.maxHold = maxHold;
 	}
 
+	public Duration getResultTtl() {
+		return this.resultTtl;
+	}
+
+	public void setResultTtl(Duration resultTtl) {
+		this.resultTtl = resultTtl;
+	}
+
 	/**
 	 * Return the lock options of an @ExclusiveRequest that sets none of its own.
 	 * @return the default options
@@ -185,6 +199,10 @@ public class LockProperties implements InitializingBean {
 		if (this.waitTime.isNegative()) {
 			throw new InvalidConfigurationPropertyValueException("lock.wait-time", this.waitTime,
 					"The wait time must not be negative.");
+		}
+		if (!isPositive(this.resultTtl)) {
+			throw new InvalidConfigurationPropertyValueException("lock.result-ttl", this.resultTtl,
+					"The result time-to-live must be positive.");
 		}
 		int status = this.web.getConflictStatus();
 		if (status < 400 || status > 499) {

@@ -24,6 +24,8 @@ public class SampleProperties {
 
 	private final Payments payments = new Payments();
 
+	private final Sum sum = new Sum();
+
 	public DataStore getStore() {
 		return this.store;
 	}
@@ -42,6 +44,10 @@ public class SampleProperties {
 
 	public Payments getPayments() {
 		return this.payments;
+	}
+
+	public Sum getSum() {
+		return this.sum;
 	}
 
 	/**
@@ -124,6 +130,26 @@ public class SampleProperties {
 		 * Time each payment takes, standing for the call to a payment provider.
 		 */
 		private Duration latency = Duration.ofMillis(300);
+
+		public Duration getLatency() {
+			return this.latency;
+		}
+
+		public void setLatency(Duration latency) {
+			this.latency = latency;
+		}
+
+	}
+
+	/**
+	 * Settings of the simulated paid sum API.
+	 */
+	public static class Sum {
+
+		/**
+		 * Time each call to the simulated sum API takes.
+		 */
+		private Duration latency = Duration.ofSeconds(1);
 
 		public Duration getLatency() {
 			return this.latency;

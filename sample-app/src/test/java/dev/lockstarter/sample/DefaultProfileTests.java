@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The sample app without a profile: no infrastructure, everything in memory.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "sample.points-service.latency=10ms")
+		properties = { "sample.points-service.latency=10ms", "sample.sum.latency=10ms" })
 class DefaultProfileTests {
 
 	private final SampleClient client = new SampleClient();
@@ -136,6 +136,27 @@ class DefaultProfileTests {
 
 	private static String uniqueName() {
 		return "user-" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	@Test
+	void sumAnswersTheSumAndCountsTheCall() {
+		long before = this.client.longField(this.client.get(base().resolve("/api/sum/calls")), "calls");
+		HttpResponse<String> response = this.client.get(base().resolve("/api/sum?values=40,%202"));
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(this.client.longField(response, "sum")).isEqualTo(42);
+		assertThat(this.client.longField(this.client.get(base().resolve("/api/sum/calls")), "calls"))
+			.isEqualTo(before + 1);
+	}
+
+	@Test
+	void sumWithMissingBlankOrNonNumericValuesIsRejectedWith400() {
+		for (String query : List.of("", "?values=", "?values=%20", "?values=1,x", "?values=1,,2", "?values=1.5")) {
+			HttpResponse<String> response = this.client.get(base().resolve("/api/sum" + query));
+			assertThat(response.statusCode()).as(query).isEqualTo(400);
+			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(this.client.problem(response)).containsEntry("status", 400)
+				.containsEntry("type", "urn:lockstarter:sample:problem:invalid-sum-values");
+		}
 	}
 
 }

@@ -69,7 +69,15 @@ final class SampleClient {
 	}
 
 	HttpResponse<String> get(URI uri) {
-		return send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build());
+		return send(getRequest(uri));
+	}
+
+	HttpRequest getRequest(URI uri) {
+		return HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
+	}
+
+	long longField(HttpResponse<String> response, String field) {
+		return ((Number) this.json.readValue(response.body(), Map.class).get(field)).longValue();
 	}
 
 	List<User> findByName(URI base, String userName) {

@@ -184,6 +184,25 @@ class TwoInstancesWithRedisTests {
 			.isLessThan(CONCURRENT_REQUESTS);
 	}
 
+	@Test
+	void fiveSimultaneousSumsOverBothInstancesShareOneCallOfTheExpensiveApi() {
+		long callsBefore = sumCalls(first);
+		List<HttpResponse<String>> responses = this.client.sendTogether(5,
+				(i) -> this.client.getRequest(base((i % 2 == 0) ? first : second).resolve("/api/sum?values=1,2")));
+		assertThat(responses).allSatisfy((response) -> {
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(this.client.longField(response, "sum")).isEqualTo(3);
+		});
+		assertThat(sumCalls(second)).isEqualTo(callsBefore + 1);
+		assertThat(sumCalls(first)).isEqualTo(callsBefore + 1);
+	}
+
+	private long sumCalls(ConfigurableApplicationContext instance) {
+		HttpResponse<String> response = this.client.get(base(instance).resolve("/api/sum/calls"));
+		assertThat(response.statusCode()).isEqualTo(200);
+		return this.client.longField(response, "calls");
+	}
+
 	private List<HttpResponse<String>> incrementTogether(String path) {
 		return this.client.sendTogether(CONCURRENT_REQUESTS,
 				(i) -> this.client.postJson(base((i % 2 == 0) ? first : second), path, "{}"));
