@@ -33,7 +33,7 @@ class UnlockRulesIntegrationTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private static final String KEY = "lock:Registrations.register:alice";
+	private static final String KEY = "lock:{Registrations.register:alice}";
 
 	private ConfigurableApplicationContext context;
 
@@ -98,11 +98,11 @@ class UnlockRulesIntegrationTests {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = this.registrations.registerLater("alice", pending);
 		assertThat(result).isSameAs(pending);
-		assertThat(redis.server().command("EXISTS", "lock:Registrations.registerLater:alice")).isEqualTo("1");
+		assertThat(redis.server().command("EXISTS", "lock:{Registrations.registerLater:alice}")).isEqualTo("1");
 		assertThatExceptionOfType(LockConflictException.class)
 			.isThrownBy(() -> this.registrations.registerLater("alice", new CompletableFuture<>()));
 		pending.complete("done");
-		assertThat(redis.server().command("EXISTS", "lock:Registrations.registerLater:alice")).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", "lock:{Registrations.registerLater:alice}")).isEqualTo("0");
 	}
 
 	@Configuration(proxyBeanMethods = false)
