@@ -69,6 +69,11 @@ public class LockProperties implements InitializingBean {
 	private final Web web = new Web();
 
 	/**
+	 * Redis lock store settings, used with lock.store=redis.
+	 */
+	private final Redis redis = new Redis();
+
+	/**
 	 * Memcached lock store settings, used with lock.store=memcached.
 	 */
 	private final Memcached memcached = new Memcached();
@@ -158,6 +163,10 @@ public class LockProperties implements InitializingBean {
 		return this.web;
 	}
 
+	public Redis getRedis() {
+		return this.redis;
+	}
+
 	public Memcached getMemcached() {
 		return this.memcached;
 	}
@@ -185,6 +194,7 @@ public class LockProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("lock.key-prefix", this.keyPrefix,
 					"The key prefix must be at most 150 characters long.");
 		}
+		this.redis.validate();
 		this.memcached.validate(this.store == Store.MEMCACHED, this.ttl);
 		this.dynamodb.validate();
 	}
@@ -235,6 +245,54 @@ public class LockProperties implements InitializingBean {
 
 		public void setConflictStatus(int conflictStatus) {
 			this.conflictStatus = conflictStatus;
+		}
+
+	}
+
+	/**
+	 * Redis lock store properties.
+	 */
+	public static class Redis {
+
+		/**
+		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts as
+		 * acquired; otherwise the lock is released and the acquisition fails. Zero does not
+		 * wait. Narrows, but does not close, the window in which a failover loses a lock. Not
+		 * supported on Redis Cluster.
+		 */
+		private int minReplicaAcks;
+
+		/**
+		 * Longest time an acquisition waits for the replica acknowledgements of
+		 * min-replica-acks. Keep it below spring.data.redis.timeout.
+		 */
+		private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
+		public int getMinReplicaAcks() {
+			return this.minReplicaAcks;
+		}
+
+		public void setMinReplicaAcks(int minReplicaAcks) {
+			this.minReplicaAcks = minReplicaAcks;
+		}
+
+		public Duration getReplicaAckTimeout() {
+			return this.replicaAckTimeout;
+		}
+
+		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+			this.replicaAckTimeout = replicaAckTimeout;
+		}
+
+		void validate() {
+			if (this.minReplicaAcks < 0) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks", this.minReplicaAcks,
+						"The number of replica acknowledgements must not be negative; 0 turns the wait off.");
+			}
+			if (!isPositive(this.replicaAckTimeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.replica-ack-timeout",
+						this.replicaAckTimeout, "The replica acknowledgement timeout must be positive.");
+			}
 		}
 
 	}
