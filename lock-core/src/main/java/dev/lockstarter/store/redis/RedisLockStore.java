@@ -434,11 +434,14 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 					return new long[] { (acquired != null) ? acquired : -1L, 0 };
 				}
 				connection.openPipeline();
-				connection.execute("WAIT", bytes(Integer.toString(this.minReplicaAcks)),
-						bytes(Long.toString(this.replicaAckTimeout.toMillis())));
+				byte[][] wait = { bytes(Integer.toString(this.minReplicaAcks)),
+						bytes(Long.toString(this.replicaAckTimeout.toMillis())) };
+				if (!LETTUCE_PRESENT || !LettuceCommands.sendWait(connection, wait)) {
+					connection.execute("WAIT", wait);
+				}
 				Object waited = connection.closePipeline().get(0);
 				return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
-			});
+			}, true);
 			answer = (replies != null) ? replies[0] : null;
 			acks = (replies != null) ? replies[1] : -1L;
 		}
