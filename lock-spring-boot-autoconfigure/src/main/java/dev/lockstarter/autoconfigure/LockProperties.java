@@ -256,9 +256,7 @@ public class LockProperties implements InitializingBean {
 
 		/**
 		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts as
-		 * acquired; otherwise the lock is released and the acquisition fails. Zero does not
-		 * wait. Narrows, but does not close, the window in which a failover loses a lock. Not
-		 * supported on Redis Cluster.
+		 * acquired, or else it fails. Zero does not wait. Not supported on Redis Cluster.
 		 */
 		private int minReplicaAcks;
 

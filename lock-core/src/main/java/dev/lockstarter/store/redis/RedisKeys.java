@@ -77,12 +77,4 @@ final class RedisKeys {
 		return lockKey(key) + ":" + suffix;
 	}
 
-	/**
-	 * Return the prefix of the keys.
-	 * @return the prefix
-	 */
-	String prefix() {
-		return this.prefix;
-	}
-
 }
