@@ -414,15 +414,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 
 	private AcquireResult tryAcquireAcknowledged(String key, String token, Duration ttl) {
 		String lockKey = this.keys.lockKey(key);
-		long acks;
-		Long answer;
+		RuntimeException[] waitFailure = new RuntimeException[1];
+		long[] replies;
 		try {
 			if (topology().cluster()) {
 				throw new LockStoreException(key, "Redis lock store cannot wait for replica acknowledgements "
 						+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
 						new IllegalStateException("WAIT on Redis Cluster"));
 			}
-			long[] replies = this.redis.execute((RedisCallback<long[]>) (connection) -> {
+			replies = this.redis.execute((RedisCallback<long[]>) (connection) -> {
 				// A pipeline runs on a dedicated connection: WAIT never blocks the shared one.
 				connection.openPipeline();
 				connection.scriptingCommands()
@@ -433,42 +433,53 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 				if (acquired == null || acquired <= 0) {
 					return new long[] { (acquired != null) ? acquired : -1L, 0 };
 				}
-				connection.openPipeline();
-				byte[][] wait = { bytes(Integer.toString(this.minReplicaAcks)),
-						bytes(Long.toString(this.replicaAckTimeout.toMillis())) };
-				if (!LETTUCE_PRESENT || !LettuceCommands.sendWait(connection, wait)) {
-					connection.execute("WAIT", wait);
+				try {
+					connection.openPipeline();
+					byte[][] wait = { bytes(Integer.toString(this.minReplicaAcks)),
+							bytes(Long.toString(this.replicaAckTimeout.toMillis())) };
+					if (!LETTUCE_PRESENT || !LettuceCommands.sendWait(connection, wait)) {
+						connection.execute("WAIT", wait);
+					}
+					Object waited = connection.closePipeline().get(0);
+					return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
 				}
-				Object waited = connection.closePipeline().get(0);
-				return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
+				catch (RuntimeException ex) {
+					waitFailure[0] = ex;
+					return new long[] { acquired, -1L };
+				}
 			}, true);
-			answer = (replies != null) ? replies[0] : null;
-			acks = (replies != null) ? replies[1] : -1L;
 		}
 		catch (DataAccessException ex) {
-			// The lock may have been written before the failure: remove it if it is ours.
-			releaseQuietly(key, token);
 			throw new LockStoreException(key, "Redis lock store failed to acquire lock '" + key + "'", ex);
 		}
-		AcquireResult result = acquireResult(answer);
+		AcquireResult result = acquireResult((replies != null) ? replies[0] : null);
+		long acks = (replies != null) ? replies[1] : -1L;
 		if (result.isAcquired() && acks < this.minReplicaAcks) {
-			releaseQuietly(key, token);
+			// Acquired but not acknowledged: not counted as acquired, so it must not stay behind.
+			String released = releaseQuietly(key, token) ? "the lock was released"
+					: "releasing it failed too, so it expires with its time-to-live";
+			if (waitFailure[0] != null) {
+				throw new LockStoreException(key, "Redis lock store acquired lock '" + key
+						+ "' but could not wait for its replica acknowledgements (lock.redis.min-replica-acks); "
+						+ released, waitFailure[0]);
+			}
 			throw new LockStoreException(key,
-					"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the "
-							+ this.minReplicaAcks + " replicas required (lock.redis.min-replica-acks) acknowledged it within "
-							+ this.replicaAckTimeout.toMillis() + " ms; the lock was released",
+					"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the " + this.minReplicaAcks
+							+ " replicas required (lock.redis.min-replica-acks) acknowledged it within "
+							+ this.replicaAckTimeout.toMillis() + " ms; " + released,
 					new IllegalStateException("WAIT " + this.minReplicaAcks + " " + this.replicaAckTimeout.toMillis()
 							+ " answered " + acks));
 		}
 		return result;
 	}
 
-	private void releaseQuietly(String key, String token) {
+	private boolean releaseQuietly(String key, String token) {
 		try {
 			release(key, token);
+			return true;
 		}
 		catch (RuntimeException ex) {
-			// The lock expires with its time-to-live
+			return false;
 		}
 	}
 
