@@ -464,9 +464,9 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 						+ released, waitFailure[0]);
 			}
 			throw new LockStoreException(key,
-					"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the " + this.minReplicaAcks
-							+ " replicas required (lock.redis.min-replica-acks) acknowledged it within "
-							+ this.replicaAckTimeout.toMillis() + " ms; " + released,
+					"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the "
+							+ this.minReplicaAcks + " replicas required (lock.redis.min-replica-acks) acknowledged it "
+							+ "within " + this.replicaAckTimeout.toMillis() + " ms; " + released,
 					new IllegalStateException("WAIT " + this.minReplicaAcks + " " + this.replicaAckTimeout.toMillis()
 							+ " answered " + acks));
 		}
@@ -515,8 +515,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 		if (sharded != null) {
 			return new Topology(true, sharded);
 		}
-		Boolean cluster = this.redis.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection,
-				true);
+		Boolean cluster = this.redis
+			.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true);
 		return new Topology(Boolean.TRUE.equals(cluster), null);
 	}
 
