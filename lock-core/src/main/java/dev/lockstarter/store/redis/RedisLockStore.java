@@ -363,7 +363,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, DisposableBean
 	}
 
 	/**
-	 * Return the channel on which releases are announced.
+	 * Return the channel on which releases are announced, except on a Redis Cluster reached
+	 * through Lettuce, where each lock has its own sharded channel.
 	 * @return the channel
 	 */
 	public String getChannel() {

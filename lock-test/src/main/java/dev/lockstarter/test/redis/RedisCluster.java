@@ -171,11 +171,14 @@ public final class RedisCluster implements AutoCloseable {
 			node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
 			node.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(first), Integer.toString(last));
 		}
-		RedisServer first = this.nodes.get(0);
-		for (int i = 1; i < MASTERS; i++) {
-			RedisServer other = this.nodes.get(i);
-			first.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
-					Integer.toString(this.busPorts.get(i)));
+		// Every node meets every other, so that none waits for gossip to learn of the third
+		for (int i = 0; i < MASTERS; i++) {
+			for (int j = i + 1; j < MASTERS; j++) {
+				RedisServer other = this.nodes.get(j);
+				this.nodes.get(i)
+					.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
+							Integer.toString(this.busPorts.get(j)));
+			}
 		}
 		awaitFormed();
 	}
