@@ -81,6 +81,11 @@ public class LockProperties implements InitializingBean {
 	private final Idempotency idempotency = new Idempotency();
 
 	/**
+	 * Redis lock store settings, used with lock.store=redis.
+	 */
+	private final Redis redis = new Redis();
+
+	/**
 	 * Memcached lock store settings, used with lock.store=memcached.
 	 */
 	private final Memcached memcached = new Memcached();
@@ -182,6 +187,10 @@ public class LockProperties implements InitializingBean {
 		return this.idempotency;
 	}
 
+	public Redis getRedis() {
+		return this.redis;
+	}
+
 	public Memcached getMemcached() {
 		return this.memcached;
 	}
@@ -213,6 +222,7 @@ public class LockProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("lock.key-prefix", this.keyPrefix,
 					"The key prefix must be at most 150 characters long.");
 		}
+		this.redis.validate();
 		this.memcached.validate(this.store == Store.MEMCACHED, this.ttl);
 		this.dynamodb.validate();
 		this.idempotency.validate();
@@ -376,6 +386,52 @@ public class LockProperties implements InitializingBean {
 			if (this.maxBodySize.toBytes() < 1) {
 				throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-body-size",
 						this.maxBodySize, "The largest body must be positive.");
+			}
+		}
+
+	}
+
+	/**
+	 * Redis lock store properties.
+	 */
+	public static class Redis {
+
+		/**
+		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts as
+		 * acquired, or else it fails. Zero does not wait. Not supported on Redis Cluster.
+		 */
+		private int minReplicaAcks;
+
+		/**
+		 * Longest time an acquisition waits for the replica acknowledgements of
+		 * min-replica-acks. Keep it below spring.data.redis.timeout.
+		 */
+		private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
+		public int getMinReplicaAcks() {
+			return this.minReplicaAcks;
+		}
+
+		public void setMinReplicaAcks(int minReplicaAcks) {
+			this.minReplicaAcks = minReplicaAcks;
+		}
+
+		public Duration getReplicaAckTimeout() {
+			return this.replicaAckTimeout;
+		}
+
+		public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+			this.replicaAckTimeout = replicaAckTimeout;
+		}
+
+		void validate() {
+			if (this.minReplicaAcks < 0) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks", this.minReplicaAcks,
+						"The number of replica acknowledgements must not be negative; 0 turns the wait off.");
+			}
+			if (!isPositive(this.replicaAckTimeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.replica-ack-timeout",
+						this.replicaAckTimeout, "The replica acknowledgement timeout must be positive.");
 			}
 		}
 

@@ -42,8 +42,30 @@ final class LockStoreConfigurations {
 		@Bean
 		@ConditionalOnBean(RedisConnectionFactory.class)
 		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties) {
-			logger.info("Using the Redis lock store" + commandTimeout(connectionFactory));
-			return new RedisLockStore(connectionFactory, properties.getKeyPrefix() + "released");
+			String prefix = properties.getKeyPrefix();
+			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+				throw new InvalidConfigurationPropertyValueException("lock.key-prefix", prefix,
+						"The Redis lock store puts the part of each key after the prefix in a Redis Cluster hash tag "
+								+ "('{...}'), so the prefix must not contain '{' or '}'.");
+			}
+			LockProperties.Redis redis = properties.getRedis();
+			if (redis.getMinReplicaAcks() > 0 && isCluster(connectionFactory)) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks",
+						redis.getMinReplicaAcks(), "Waiting for replica acknowledgements is not supported on Redis "
+								+ "Cluster; set it to 0, or use a primary with replicas (Sentinel).");
+			}
+			logger.info("Using the Redis lock store" + commandTimeout(connectionFactory)
+					+ ((redis.getMinReplicaAcks() > 0) ? "; each acquisition waits up to " + redis.getReplicaAckTimeout()
+							+ " for " + redis.getMinReplicaAcks() + " replica acknowledgement(s)" : ""));
+			RedisLockStore store = new RedisLockStore(connectionFactory, prefix, prefix + "released");
+			store.setMinReplicaAcks(redis.getMinReplicaAcks());
+			store.setReplicaAckTimeout(redis.getReplicaAckTimeout());
+			return store;
+		}
+
+		private static boolean isCluster(RedisConnectionFactory connectionFactory) {
+			return LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
+					&& lettuce.isClusterAware();
 		}
 
 		private static String commandTimeout(RedisConnectionFactory connectionFactory) {

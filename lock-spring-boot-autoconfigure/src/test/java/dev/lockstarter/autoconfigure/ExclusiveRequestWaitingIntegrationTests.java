@@ -110,7 +110,7 @@ class ExclusiveRequestWaitingIntegrationTests {
 	@Test
 	void nestedCallWithTheSameKeyThroughTheProxyDoesNotRejectItself() {
 		assertThat(this.jobs.outer("acc-1")).isEqualTo("outer(inner)");
-		assertThat(redis.server().command("EXISTS", "lock:account:acc-1")).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", "lock:{account:acc-1}")).isEqualTo("0");
 	}
 
 	@Test
@@ -208,7 +208,7 @@ class ExclusiveRequestWaitingIntegrationTests {
 
 		@ExclusiveRequest(name = "account", key = "#id")
 		public String inner(String id) {
-			assertThat(redis.server().command("EXISTS", "lock:account:" + id)).isEqualTo("1");
+			assertThat(redis.server().command("EXISTS", "lock:{account:" + id + "}")).isEqualTo("1");
 			return "inner";
 		}
 

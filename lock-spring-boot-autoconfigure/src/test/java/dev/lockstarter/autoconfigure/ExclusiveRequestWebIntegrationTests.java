@@ -142,7 +142,7 @@ class ExclusiveRequestWebIntegrationTests {
 			Future<HttpResponse<String>> call = Executors.newSingleThreadExecutor()
 				.submit(() -> post(port, "/registrations?userName=" + URLEncoder.encode(payload, StandardCharsets.UTF_8)));
 			assertThat(entered.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-			String storedKey = "lock:RegistrationController.register:" + payload;
+			String storedKey = "lock:{RegistrationController.register:" + payload + "}";
 			assertThat(redis.server().command("EXISTS", storedKey)).isEqualTo("1");
 			assertThat(call.get().statusCode()).isEqualTo(201);
 		}
@@ -215,7 +215,7 @@ class ExclusiveRequestWebIntegrationTests {
 			}
 			gate.countDown();
 			assertThat(entered.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-			String token = redis.server().command("GET", "lock:RegistrationController.register:" + userName);
+			String token = redis.server().command("GET", "lock:{RegistrationController.register:" + userName + "}");
 			assertThat(token).isNotBlank();
 			List<HttpResponse<String>> responses = new ArrayList<>();
 			for (Future<HttpResponse<String>> future : futures) {

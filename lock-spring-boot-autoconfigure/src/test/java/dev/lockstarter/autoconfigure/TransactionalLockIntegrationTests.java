@@ -30,7 +30,7 @@ class TransactionalLockIntegrationTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private static final String KEY = "lock:Accounts.credit:acc-1";
+	private static final String KEY = "lock:{Accounts.credit:acc-1}";
 
 	@Test
 	void lockIsStillHeldWhenTheTransactionCommits() {

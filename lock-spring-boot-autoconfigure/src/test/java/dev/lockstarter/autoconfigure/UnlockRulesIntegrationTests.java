@@ -35,6 +35,9 @@ class UnlockRulesIntegrationTests {
 
 	private static final String KEY = "lock:Registrations.register:alice";
 
+	/** The Redis key of {@link #KEY}: the part after the prefix is a Redis Cluster hash tag. */
+	private static final String REDIS_KEY = "lock:{Registrations.register:alice}";
+
 	private ConfigurableApplicationContext context;
 
 	private Registrations registrations;
@@ -69,8 +72,8 @@ class UnlockRulesIntegrationTests {
 				assertThat(ex.getRetryAfter()).isGreaterThan(Duration.ofSeconds(18));
 			});
 		assertThat(Registrations.bodies).hasValue(0);
-		assertThat(redis.server().command("GET", KEY)).isEqualTo("other-owner");
-		assertThat(Long.parseLong(redis.server().command("PTTL", KEY))).isGreaterThan(18_000);
+		assertThat(redis.server().command("GET", REDIS_KEY)).isEqualTo("other-owner");
+		assertThat(Long.parseLong(redis.server().command("PTTL", REDIS_KEY))).isGreaterThan(18_000);
 	}
 
 	@Test
@@ -81,14 +84,14 @@ class UnlockRulesIntegrationTests {
 			.isSameAs(failure);
 		assertThat(Registrations.bodies).hasValue(1);
 		assertThat(Registrations.heldWhileRunning).isTrue();
-		assertThat(redis.server().command("EXISTS", KEY)).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", REDIS_KEY)).isEqualTo("0");
 	}
 
 	@Test
 	void bodyThatReturnsReleasesTheLock() {
 		assertThat(this.registrations.register("alice", null)).isEqualTo("registered alice");
 		assertThat(Registrations.heldWhileRunning).isTrue();
-		assertThat(redis.server().command("EXISTS", KEY)).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", REDIS_KEY)).isEqualTo("0");
 		assertThat(this.registrations.register("alice", null)).isEqualTo("registered alice");
 		assertThat(Registrations.bodies).hasValue(2);
 	}
@@ -98,11 +101,11 @@ class UnlockRulesIntegrationTests {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> result = this.registrations.registerLater("alice", pending);
 		assertThat(result).isSameAs(pending);
-		assertThat(redis.server().command("EXISTS", "lock:Registrations.registerLater:alice")).isEqualTo("1");
+		assertThat(redis.server().command("EXISTS", "lock:{Registrations.registerLater:alice}")).isEqualTo("1");
 		assertThatExceptionOfType(LockConflictException.class)
 			.isThrownBy(() -> this.registrations.registerLater("alice", new CompletableFuture<>()));
 		pending.complete("done");
-		assertThat(redis.server().command("EXISTS", "lock:Registrations.registerLater:alice")).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", "lock:{Registrations.registerLater:alice}")).isEqualTo("0");
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -122,7 +125,7 @@ class UnlockRulesIntegrationTests {
 		@ExclusiveRequest(key = "#userName")
 		public String register(String userName, RuntimeException failure) {
 			bodies.incrementAndGet();
-			heldWhileRunning = "1".equals(redis.server().command("EXISTS", KEY));
+			heldWhileRunning = "1".equals(redis.server().command("EXISTS", REDIS_KEY));
 			if (failure != null) {
 				throw failure;
 			}

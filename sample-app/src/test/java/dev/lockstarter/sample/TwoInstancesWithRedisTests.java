@@ -219,7 +219,7 @@ class TwoInstancesWithRedisTests {
 	}
 
 	private static void awaitLock(String userName) throws InterruptedException {
-		String lockKey = "lock:user-registration:" + userName;
+		String lockKey = "lock:{user-registration:" + userName + "}";
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (!"1".equals(redis.server().command("EXISTS", lockKey))) {
 			assertThat(System.nanoTime()).as("lock %s taken in time", lockKey).isLessThan(deadline);

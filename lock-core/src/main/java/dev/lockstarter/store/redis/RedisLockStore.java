@@ -3,7 +3,10 @@ package dev.lockstarter.store.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -15,14 +18,19 @@ import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * {@link dev.lockstarter.store.LockStore} on Redis, through Spring Data Redis.
@@ -37,12 +45,19 @@ import org.springframework.util.Assert;
  * {@code PUBLISH} of the key on the release channel;</li>
  * <li>extend: compare-and-extend, {@code PEXPIRE} only if the value is the caller's token; any
  * number of locks in one script with {@link #extendAll}.</li>
- * <li>put result: {@code SET key:result value PX ttl} only if the lock's value is the caller's
- * token; {@link #getResult} is a plain {@code GET}.</li>
+ * <li>put result: {@code SET} of the lock's result key, with {@code PX ttl}, only if the lock's
+ * value is the caller's token; {@link #getResult} is a plain {@code GET}.</li>
  * </ul>
  * Keys and tokens travel only as {@code KEYS} and {@code ARGV}, never inside script text.
  * <p>
- * <b>Fencing tokens</b> come from a counter next to the lock, {@code key + ":fence"}: the
+ * <b>Key layout.</b> The part of a store key after the key prefix is a Redis Cluster hash
+ * tag: the lock on {@code lock:UserService.register:alice} is the Redis key
+ * <code>lock:{UserService.register:alice}</code>, and every other key of the lock (its
+ * fencing counter <code>lock:{UserService.register:alice}:fence</code>, a stored result,
+ * its sharded release channel) appends to that key, so a lock lives in one hash slot whatever
+ * its value contains. A store key without the prefix is wrapped whole.
+ * <p>
+ * <b>Fencing tokens</b> come from a counter next to the lock, <code>lock:{...}:fence</code>: the
  * acquire script increments it and raises it to the Redis server's clock in microseconds if it
  * is behind. The counter expires {@value #FENCE_RETENTION_HOURS} hours after the key's last
  * acquisition, so that keys used once do not accumulate. Tokens of one key strictly increase
@@ -53,6 +68,24 @@ import org.springframework.util.Assert;
  * {@code "lock:released"}), with the released key as message. One subscription connection,
  * opened on the first wait and shared by every waiter, dispatches them to the waiters of that
  * key. A lost notification only delays a waiter until its next poll.
+ * <p>
+ * <b>Redis Cluster.</b> Every script touches the keys of one lock only, so each runs on the
+ * node that owns the lock's slot; {@link #extendAll} sends one script per slot. On a cluster
+ * reached through Lettuce, releases are announced with sharded pub/sub ({@code SPUBLISH},
+ * Redis 7) on the lock's own channel, <code>lock:{...}:released</code>, which only the
+ * nodes of that slot's shard see; a waiter subscribes ({@code SSUBSCRIBE}) to its lock's
+ * channel while it waits, over one cluster pub/sub connection of the store. Elsewhere, and on a
+ * cluster of Redis 6, the classic channel above is used (a cluster broadcasts it to every
+ * node), or no notification arrives at all: waiters always poll as well.
+ * <p>
+ * <b>Replica acknowledgements.</b> With {@link #setMinReplicaAcks(int)} above zero, an
+ * acquisition is followed by {@code WAIT n timeout} on the same connection, a dedicated one
+ * (from the pool when the connection factory pools connections), so that the wait never holds
+ * up the shared connection. If fewer replicas acknowledge the write in time, the lock is
+ * released by its token and the acquisition fails with a {@link LockStoreException}. This
+ * narrows the window in which a failover loses a lock, but does not close it: {@code WAIT}
+ * does not make a write durable, and a replica that acknowledged it may still not be the one
+ * promoted. Not supported on Redis Cluster.
  * <p>
  * Guarantees hold while Redis keeps its data: one primary, no failover that loses
  * acknowledged writes, and a {@code maxmemory-policy} of {@code noeviction}. Expiry is decided
@@ -65,6 +98,12 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
+
+	/** The default key prefix, the part of a store key left outside its hash tag. */
+	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
+			RedisLockStore.class.getClassLoader());
 
 	static final int FENCE_RETENTION_HOURS = 24;
 
@@ -99,6 +138,19 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			if redis.call('GET', KEYS[1]) == ARGV[1] then
 			  redis.call('DEL', KEYS[1])
 			  redis.call('PUBLISH', ARGV[2], KEYS[1])
+			  return 1
+			end
+			return 0
+			""", Long.class);
+
+	/**
+	 * {@link #RELEASE} announcing on the lock's sharded channel, ARGV[2], in the lock's slot.
+	 * {@code pcall}: a server without sharded pub/sub (Redis 6) still releases.
+	 */
+	static final RedisScript<Long> RELEASE_SHARDED = RedisScript.of("""
+			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			  redis.call('DEL', KEYS[1])
+			  redis.pcall('SPUBLISH', ARGV[2], KEYS[1])
 			  return 1
 			end
 			return 0
@@ -143,88 +195,172 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	private final String channel;
 
+	private final RedisKeys keys;
+
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
 	private final ReentrantLock containerLock = new ReentrantLock();
 
 	private @Nullable RedisMessageListenerContainer container;
 
+	private volatile @Nullable Topology topology;
+
+	private int minReplicaAcks;
+
+	private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
 	/**
-	 * Create a store on the given connection factory, announcing releases on
-	 * {@link #DEFAULT_CHANNEL}.
+	 * Create a store on the given connection factory, for keys with the
+	 * {@link #DEFAULT_KEY_PREFIX}, announcing releases on {@link #DEFAULT_CHANNEL}.
 	 * @param connectionFactory the Redis connection factory
 	 */
 	public RedisLockStore(RedisConnectionFactory connectionFactory) {
-		this(connectionFactory, DEFAULT_CHANNEL);
+		this(connectionFactory, DEFAULT_KEY_PREFIX, DEFAULT_CHANNEL);
+	}
+
+	/**
+	 * Create a store on the given connection factory, for keys with the
+	 * {@link #DEFAULT_KEY_PREFIX}.
+	 * @param connectionFactory the Redis connection factory
+	 * @param channel the channel on which releases are announced
+	 */
+	public RedisLockStore(RedisConnectionFactory connectionFactory, String channel) {
+		this(connectionFactory, DEFAULT_KEY_PREFIX, channel);
 	}
 
 	/**
 	 * Create a store on the given connection factory.
 	 * @param connectionFactory the Redis connection factory
-	 * @param channel the channel on which releases are announced
+	 * @param keyPrefix the prefix of the store keys (as given to
+	 * {@link dev.lockstarter.core.LockTemplate}), left outside the hash tag of each key; may be
+	 * empty, must not contain {@code '{'} or {@code '}'}
+	 * @param channel the channel on which releases are announced, when not by sharded pub/sub
+	 * @since 0.1.0
 	 */
-	public RedisLockStore(RedisConnectionFactory connectionFactory, String channel) {
+	public RedisLockStore(RedisConnectionFactory connectionFactory, String keyPrefix, String channel) {
 		Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
+		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.hasText(channel, "'channel' must not be empty");
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.binary = binaryTemplate(connectionFactory);
+		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
+	}
+
+	/**
+	 * Set the number of replicas that must acknowledge an acquisition ({@code WAIT}) before
+	 * it counts as acquired; 0 (the default) does not wait. Not supported on Redis Cluster.
+	 * @param minReplicaAcks the number of replicas, 0 or more
+	 */
+	public void setMinReplicaAcks(int minReplicaAcks) {
+		Assert.isTrue(minReplicaAcks >= 0, "'minReplicaAcks' must not be negative");
+		this.minReplicaAcks = minReplicaAcks;
+	}
+
+	/**
+	 * Set the longest time an acquisition waits for the replica acknowledgements of
+	 * {@link #setMinReplicaAcks(int)}; 1 second by default. Keep it below the connection
+	 * factory's command timeout.
+	 * @param replicaAckTimeout the timeout, positive
+	 */
+	public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+		Assert.notNull(replicaAckTimeout, "'replicaAckTimeout' must not be null");
+		Assert.isTrue(!replicaAckTimeout.isNegative() && !replicaAckTimeout.isZero(),
+				"'replicaAckTimeout' must be positive");
+		this.replicaAckTimeout = replicaAckTimeout;
 	}
 
 	@Override
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-		Long answer = run("acquire", key, ACQUIRE, List.of(key, key + ":fence"), token, millis(ttl),
-				FENCE_RETENTION_MILLIS);
-		long value = (answer != null) ? answer : -1L;
-		if (value > 0) {
-			return AcquireResult.acquired(value);
+		if (this.minReplicaAcks > 0) {
+			return tryAcquireAcknowledged(key, token, ttl);
 		}
-		return AcquireResult.held(Duration.ofMillis(-value - 1));
+		Long answer = run("acquire", key, ACQUIRE, List.of(this.keys.lockKey(key), this.keys.related(key, "fence")),
+				token, millis(ttl), FENCE_RETENTION_MILLIS);
+		return acquireResult(answer);
 	}
 
 	@Override
 	public boolean release(String key, String token) {
-		Long answer = run("release", key, RELEASE, List.of(key), token, this.channel);
+		Long answer;
+		try {
+			ShardedReleaseSubscriber sharded = topology().sharded();
+			answer = (sharded != null)
+					? this.redis.execute(RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
+							this.keys.related(key, "released"))
+					: this.redis.execute(RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "Redis lock store failed to release lock '" + key + "'", ex);
+		}
 		return answer != null && answer == 1L;
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		Long answer = run("extend", key, EXTEND, List.of(key), token, millis(ttl));
+		Long answer = run("extend", key, EXTEND, List.of(this.keys.lockKey(key)), token, millis(ttl));
 		return answer != null && answer == 1L;
 	}
 
 	@Override
 	public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
 		Assert.isTrue(keys.size() == tokens.size(), "'keys' and 'tokens' must have the same size");
+		boolean[] extended = new boolean[keys.size()];
 		if (keys.isEmpty()) {
-			return new boolean[0];
+			return extended;
 		}
-		List<String> args = new ArrayList<>(tokens.size() + 1);
-		args.add(millis(ttl));
-		args.addAll(tokens);
-		List<?> answer;
 		try {
-			answer = this.redis.execute(EXTEND_ALL, keys, args.toArray());
+			if (!topology().cluster()) {
+				extendAll(keys, tokens, ttl, allIndexes(keys.size()), extended);
+				return extended;
+			}
+			// A cluster script may only touch keys of one slot
+			Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+			for (int i = 0; i < keys.size(); i++) {
+				int slot = ClusterSlotHashUtil.calculateSlot(this.keys.lockKey(keys.get(i)));
+				bySlot.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
+			}
+			for (List<Integer> indexes : bySlot.values()) {
+				extendAll(keys, tokens, ttl, indexes, extended);
+			}
+			return extended;
 		}
 		catch (DataAccessException ex) {
-			throw new LockStoreException(keys.get(0),
-					"Redis lock store failed to extend " + keys.size() + " locks", ex);
+			throw new LockStoreException(keys.get(0), "Redis lock store failed to extend " + keys.size() + " locks",
+					ex);
 		}
-		boolean[] extended = new boolean[keys.size()];
-		for (int i = 0; i < extended.length && answer != null && i < answer.size(); i++) {
-			extended[i] = Long.valueOf(1L).equals(answer.get(i));
+	}
+
+	private void extendAll(List<String> keys, List<String> tokens, Duration ttl, List<Integer> indexes,
+			boolean[] extended) {
+		List<String> redisKeys = new ArrayList<>(indexes.size());
+		List<String> args = new ArrayList<>(indexes.size() + 1);
+		args.add(millis(ttl));
+		for (int index : indexes) {
+			redisKeys.add(this.keys.lockKey(keys.get(index)));
+			args.add(tokens.get(index));
 		}
-		return extended;
+		List<?> answer = this.redis.execute(EXTEND_ALL, redisKeys, args.toArray());
+		for (int i = 0; i < indexes.size() && answer != null && i < answer.size(); i++) {
+			extended[indexes.get(i)] = Long.valueOf(1L).equals(answer.get(i));
+		}
+	}
+
+	private static List<Integer> allIndexes(int size) {
+		List<Integer> indexes = new ArrayList<>(size);
+		for (int i = 0; i < size; i++) {
+			indexes.add(i);
+		}
+		return indexes;
 	}
 
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		Long answer;
 		try {
-			answer = this.binary.execute(PUT_RESULT, List.of(key, resultKey(key)), utf8(token), result,
-					utf8(millis(ttl)));
+			answer = this.binary.execute(PUT_RESULT, List.of(this.keys.lockKey(key), this.keys.related(key, "result")),
+					utf8(token), result, utf8(millis(ttl)));
 		}
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to store the result of lock '" + key + "'",
@@ -236,7 +372,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	@Override
 	public byte @Nullable [] getResult(String key) {
 		try {
-			return this.binary.opsForValue().get(resultKey(key));
+			return this.binary.opsForValue().get(this.keys.related(key, "result"));
 		}
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to read the result of lock '" + key + "'",
@@ -246,8 +382,20 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	@Override
 	public Subscription subscribe(String key, Runnable listener) {
-		Subscription subscription = this.listeners.add(key, listener);
+		Subscription subscription = this.listeners.add(this.keys.lockKey(key), listener);
 		try {
+			ShardedReleaseSubscriber sharded = topology().sharded();
+			if (sharded != null) {
+				String channel = this.keys.related(key, "released");
+				sharded.subscribe(channel);
+				AtomicBoolean closed = new AtomicBoolean();
+				return () -> {
+					if (closed.compareAndSet(false, true)) {
+						subscription.close();
+						sharded.unsubscribe(channel);
+					}
+				};
+			}
 			ensureListening();
 		}
 		catch (RuntimeException ex) {
@@ -257,7 +405,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	}
 
 	/**
-	 * Return the channel on which releases are announced.
+	 * Return the channel on which releases are announced, except on a Redis Cluster reached
+	 * through Lettuce, where each lock has its own sharded channel.
 	 * @return the channel
 	 */
 	public String getChannel() {
@@ -271,6 +420,10 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			if (this.container != null) {
 				this.container.stop();
 				this.container = null;
+			}
+			Topology known = this.topology;
+			if (known != null && known.sharded() != null) {
+				known.sharded().close();
 			}
 		}
 		finally {
@@ -302,6 +455,118 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		}
 	}
 
+	private AcquireResult tryAcquireAcknowledged(String key, String token, Duration ttl) {
+		String lockKey = this.keys.lockKey(key);
+		RuntimeException[] waitFailure = new RuntimeException[1];
+		long[] replies;
+		try {
+			if (topology().cluster()) {
+				throw new LockStoreException(key, "Redis lock store cannot wait for replica acknowledgements "
+						+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
+						new IllegalStateException("WAIT on Redis Cluster"));
+			}
+			replies = this.redis.execute((RedisCallback<long[]>) (connection) -> {
+				// A pipeline runs on a dedicated connection: WAIT never blocks the shared one.
+				connection.openPipeline();
+				connection.scriptingCommands()
+					.eval(bytes(ACQUIRE.getScriptAsString()), ReturnType.INTEGER, 2, bytes(lockKey),
+							bytes(this.keys.related(key, "fence")), bytes(token), bytes(millis(ttl)),
+							bytes(FENCE_RETENTION_MILLIS));
+				Long acquired = (Long) connection.closePipeline().get(0);
+				if (acquired == null || acquired <= 0) {
+					return new long[] { (acquired != null) ? acquired : -1L, 0 };
+				}
+				try {
+					connection.openPipeline();
+					byte[][] wait = { bytes(Integer.toString(this.minReplicaAcks)),
+							bytes(Long.toString(this.replicaAckTimeout.toMillis())) };
+					if (!LETTUCE_PRESENT || !LettuceCommands.sendWait(connection, wait)) {
+						connection.execute("WAIT", wait);
+					}
+					Object waited = connection.closePipeline().get(0);
+					return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
+				}
+				catch (RuntimeException ex) {
+					waitFailure[0] = ex;
+					return new long[] { acquired, -1L };
+				}
+			}, true);
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "Redis lock store failed to acquire lock '" + key + "'", ex);
+		}
+		AcquireResult result = acquireResult((replies != null) ? replies[0] : null);
+		long acks = (replies != null) ? replies[1] : -1L;
+		if (result.isAcquired() && acks < this.minReplicaAcks) {
+			// Acquired but not acknowledged: not counted as acquired, so it must not stay behind.
+			String released = releaseQuietly(key, token) ? "the lock was released"
+					: "releasing it failed too, so it expires with its time-to-live";
+			if (waitFailure[0] != null) {
+				throw new LockStoreException(key, "Redis lock store acquired lock '" + key
+						+ "' but could not wait for its replica acknowledgements (lock.redis.min-replica-acks); "
+						+ released, waitFailure[0]);
+			}
+			throw new LockStoreException(key,
+					"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the "
+							+ this.minReplicaAcks + " replicas required (lock.redis.min-replica-acks) acknowledged it "
+							+ "within " + this.replicaAckTimeout.toMillis() + " ms; " + released,
+					new IllegalStateException("WAIT " + this.minReplicaAcks + " " + this.replicaAckTimeout.toMillis()
+							+ " answered " + acks));
+		}
+		return result;
+	}
+
+	private boolean releaseQuietly(String key, String token) {
+		try {
+			release(key, token);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private static AcquireResult acquireResult(@Nullable Long answer) {
+		long value = (answer != null) ? answer : -1L;
+		if (value > 0) {
+			return AcquireResult.acquired(value);
+		}
+		return AcquireResult.held(Duration.ofMillis(-value - 1));
+	}
+
+	private Topology topology() {
+		Topology known = this.topology;
+		if (known == null) {
+			this.containerLock.lock();
+			try {
+				known = this.topology;
+				if (known == null) {
+					known = detectTopology();
+					this.topology = known;
+				}
+			}
+			finally {
+				this.containerLock.unlock();
+			}
+		}
+		return known;
+	}
+
+	private Topology detectTopology() {
+		ShardedReleaseSubscriber sharded = LETTUCE_PRESENT
+				? ShardedReleaseSubscriber.of(this.connectionFactory, this.listeners::released) : null;
+		if (sharded != null) {
+			return new Topology(true, sharded);
+		}
+		Boolean cluster = this.redis
+			.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true);
+		return new Topology(Boolean.TRUE.equals(cluster), null);
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
 	private Long run(String operation, String key, RedisScript<Long> script, List<String> keys, String... args) {
 		try {
 			return this.redis.execute(script, keys, (Object[]) args);
@@ -309,10 +574,6 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'", ex);
 		}
-	}
-
-	static String resultKey(String key) {
-		return key + ":result";
 	}
 
 	private static RedisTemplate<String, byte[]> binaryTemplate(RedisConnectionFactory connectionFactory) {
@@ -331,6 +592,12 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	private static String millis(Duration ttl) {
 		return Long.toString(Math.max(1, ttl.toMillis()));
+	}
+
+	/**
+	 * What the store learned about its connection factory on first use.
+	 */
+	private record Topology(boolean cluster, @Nullable ShardedReleaseSubscriber sharded) {
 	}
 
 }
