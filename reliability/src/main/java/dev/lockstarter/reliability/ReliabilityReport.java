@@ -84,7 +84,7 @@ final class ReliabilityReport {
 		row(md, results, "critical sections entered", (r) -> n(r.findings().entered));
 		row(md, results, "… completed", (r) -> n(r.findings().completed));
 		row(md, results, "… killed inside", (r) -> n(r.findings().killedInside));
-		row(md, results, "… exited with the lease no longer held", (r) -> n(r.findings().exitedNotHeld));
+		row(md, results, "… whose lease no longer held the lock at exit", (r) -> n(r.findings().exitedNotHeld));
 		row(md, results, "**overlaps while the lock was held as promised**",
 				(r) -> "**" + n(r.findings().overlaps(Checker.Cause.REAL)) + "**");
 		row(md, results, "overlaps explained by a pause past the TTL",
@@ -95,9 +95,11 @@ final class ReliabilityReport {
 				(r) -> n(r.findings().occupancyViolations));
 		row(md, results, "counter writes", (r) -> n(r.findings().counterWrites));
 		row(md, results, "lost updates (writes − final counters)", (r) -> n(r.findings().lostUpdates));
-		row(md, results, "… clobbered by a holder of a valid lock", (r) -> n(r.findings().clobbers(Checker.Cause.REAL)));
-		row(md, results, "… clobbered by a holder paused past the TTL",
+		row(md, results, "clobbered writes, both sections valid", (r) -> n(r.findings().clobbers(Checker.Cause.REAL)));
+		row(md, results, "clobbered writes, one section paused past the TTL",
 				(r) -> n(r.findings().clobbers(Checker.Cause.PAUSE)));
+		row(md, results, "clobbered writes, one section's loss reported, no pause",
+				(r) -> n(r.findings().clobbers(Checker.Cause.LOST)));
 		row(md, results, "fenced writes", (r) -> n(r.findings().fencedWrites));
 		row(md, results, "stale writes rejected by the fenced register",
 				(r) -> r.scenario().isOurs() ? n(r.findings().staleRejected) : "no tokens");
@@ -164,17 +166,21 @@ final class ReliabilityReport {
 
 			**Checker.** After the run (and every 2 s for a broken lock in the short form, which stops once
 			caught), the oracle's log is read back. Per key, a section that entered while another was inside is an
-			overlap, classified by the section inside:
-			- *explained by a pause past the TTL*: that section's worker was paused by the nemesis while inside,
-			  before the newcomer entered, and its lease reported the lock lost at exit. This is the documented
-			  non-guarantee (process pause longer than the TTL); fencing catches its writes;
-			- *after a loss the lease reported, no pause*: the lease reported the lock lost without a nemesis pause
-			  (a holder starved of CPU for longer than the TTL would be one): outside the promise too, counted apart;
-			- *while the lock was held as promised*: the section inside believed it held its lock, or was killed
-			  holding it. **For this starter's lock this must be 0; the build fails otherwise.**
+			overlap. Right after a section's exit is recorded, its worker asks the lease whether it still holds the
+			lock (`Lease.isHeld()`, a conservative local estimate): if it does, the lock was valid from its
+			acquisition to the recorded exit, and the section is *valid*. Each overlap is classified by its two
+			sections:
+			- *while the lock was held as promised*: both were valid (a section killed inside counts as valid).
+			  **For this starter's lock this must be 0; the build fails otherwise;**
+			- *explained by a pause past the TTL*: one of them was not valid, and its worker was stopped by the
+			  pause nemesis between its attempt to acquire and its exit. This is the documented non-guarantee
+			  (process pause longer than the TTL); fencing tokens let the protected resource reject its writes;
+			- *after a loss the lease reported, no pause*: one of them was not valid without a nemesis pause (a
+			  holder starved of CPU for longer than the TTL would be one): outside the promise too, counted apart.
 
-			The occupancy counter gives the same count independently. A lost update is a counter write that a
-			later write clobbered; each is traced to the section whose read and write straddled it. A lock key
+			The occupancy counter gives the same count independently. Lost updates are counter writes minus the
+			counters' final values; a write is *clobbered* when another section's read and write straddle it, and
+			each clobber is classified like the overlap of the two sections. A lock key
 			without expiry that stays so for 5 × TTL with no section entered on it is a liveness violation: a lock
 			that blocks its key forever.
 
