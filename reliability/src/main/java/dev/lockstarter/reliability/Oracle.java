@@ -130,10 +130,6 @@ final class Oracle implements AutoCloseable {
 		return factory;
 	}
 
-	StringRedisTemplate redis() {
-		return this.redis;
-	}
-
 	long enter(String key, String sid, String worker, long fencingToken, long attemptMillis) {
 		return this.redis.execute(ENTER, List.of("occ:" + key, "open:" + key, SEQ, EVENTS, "entered:" + key), sid,
 				worker, Long.toString(fencingToken), key, Long.toString(System.currentTimeMillis()),
@@ -190,10 +186,6 @@ final class Oracle implements AutoCloseable {
 		return longValue("entered:" + key);
 	}
 
-	long stale(String key) {
-		return longValue("stale:" + key);
-	}
-
 	long counter(String key) {
 		return longValue("counter:" + key);
 	}
@@ -209,13 +201,6 @@ final class Oracle implements AutoCloseable {
 	List<String> events() {
 		List<String> events = this.redis.opsForList().range(EVENTS, 0, -1);
 		return (events != null) ? events : List.of();
-	}
-
-	void flush() {
-		this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
-			connection.serverCommands().flushAll();
-			return null;
-		});
 	}
 
 	private long longValue(String key) {

@@ -40,32 +40,45 @@ final class ReliabilityReport {
 		md.append("# Reliability\n\n");
 		md.append("<!-- Written by the reliability harness (module `reliability`, `ReliabilityHarnessTests`): "
 				+ "change the harness, not this file. -->\n\n");
-		String form = (run.longDuration() != null) ? "long form, `-Dreliability.duration=" + format(run.longDuration())
-				+ "`" : "short form";
+		String form = (run.longDuration() != null)
+				? "long form, `-Dreliability.duration=" + property(run.longDuration()) + "`" : "short form";
 		md.append("Measured by the reliability harness (").append(form).append(") on ")
 			.append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC).format(run.startedAt()))
 			.append("; the whole run took ").append(format(run.elapsed()))
-			.append(", on the machine described [below](#machine). Every number on this page comes from that run.\n\n");
+			.append(", on the machine described [below](#machine). Every number on this page comes from that run. ")
+			.append("The machine was shared with other work (load average ").append(run.loadBefore())
+			.append(" before the run, ").append(run.loadAfter())
+			.append(" after, on 2 cores), which makes pauses and timeouts more likely, not less.\n\n");
 		md.append("## Summary\n\n");
-		md.append("- **This starter's lock**: ").append(ours.entered).append(" critical sections in ")
-			.append(seconds(ours.durationMillis)).append(" under ").append(ours.pauses).append(" pauses past the TTL, ")
-			.append(ours.kills).append(" `kill -9` of holders and ").append(ours.restarts)
-			.append(" restarts of the lock Redis: **").append(ours.overlaps(Checker.Cause.REAL))
-			.append(" overlaps while the lock was held as promised**; ").append(ours.overlaps(Checker.Cause.PAUSE))
-			.append(" overlaps explained by a pause past the TTL, where fencing rejected ").append(ours.staleRejected)
-			.append(" stale writes; ").append(ours.overlaps(Checker.Cause.LOST))
-			.append(" overlaps after a lock loss the lease reported without a pause.\n");
+		md.append("- **This starter's lock**: ").append(n(ours.entered)).append(" critical sections in ")
+			.append(seconds(ours.durationMillis)).append(" under ").append(n(ours.pauses))
+			.append(" pauses past the TTL, ").append(n(ours.kills)).append(" `kill -9` of holders and ")
+			.append(n(ours.restarts)).append(" restarts of the lock Redis: **")
+			.append(n(ours.overlaps(Checker.Cause.REAL))).append(" overlaps while the lock was held as promised**, ")
+			.append(n(ours.clobbers(Checker.Cause.REAL))).append(" lost updates between valid holders.\n");
+		md.append("- The pauses caused ").append(n(ours.overlaps(Checker.Cause.PAUSE)))
+			.append(" overlaps, all explained by a pause past the TTL (each pause overlaps every section that ran on ")
+			.append("the key meanwhile); the fenced register rejected ").append(n(ours.staleRejected))
+			.append(" stale writes of paused holders. ").append(n(ours.overlaps(Checker.Cause.LOST)))
+			.append(" overlaps came from a lock loss without a pause.\n");
+		if (!ours.killBlocks.isEmpty()) {
+			md.append("- A killed holder's key was taken again at most ").append(n(ours.maxKillBlock()))
+				.append(" ms after the kill (TTL ").append(ttl).append(" ms, plus the waiter's wake-up; ")
+				.append(ours.killBlocks.size()).append(" keys measured).\n");
+		}
 		for (ReliabilityHarness.Result control : run.controls()) {
 			Findings findings = control.findings();
 			md.append("- **Broken lock, ").append(control.scenario().description()).append("**: ")
-				.append(findings.caughtBroken() ? "caught" : "NOT caught").append(" in ")
+				.append(findings.caughtBroken() ? "caught" : "NOT caught")
+				.append(control.scenario().stopWhenCaught() ? " after " : " in a run of ")
 				.append(seconds(findings.durationMillis)).append(": ");
 			if (!findings.livenessViolations.isEmpty()) {
 				md.append(String.join("; ", findings.livenessViolations));
 			}
 			else {
-				md.append(findings.overlaps(Checker.Cause.REAL)).append(" overlaps while the lock was held as promised, ")
-					.append(findings.lostUpdates).append(" lost updates");
+				md.append(n(findings.overlaps(Checker.Cause.REAL)))
+					.append(" overlaps while the lock was held as promised, ")
+					.append(n(findings.clobbers(Checker.Cause.REAL))).append(" lost updates between valid holders");
 			}
 			md.append(".\n");
 		}
@@ -209,6 +222,12 @@ final class ReliabilityReport {
 
 	private static String seconds(long millis) {
 		return String.format("%.1f s", millis / 1000.0);
+	}
+
+	private static String property(java.time.Duration duration) {
+		long seconds = duration.toSeconds();
+		return (seconds % 3600 == 0) ? (seconds / 3600) + "h"
+				: (seconds % 60 == 0) ? (seconds / 60) + "m" : seconds + "s";
 	}
 
 	private static String format(java.time.Duration duration) {

@@ -35,6 +35,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class ScenarioRun {
 
+	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> PTTLS = RedisScript.of("""
 			local ttls = {}
 			for i = 1, #KEYS do

@@ -150,6 +150,7 @@ public final class Worker {
 			}
 			catch (RuntimeException ex) {
 				// A lock store that cannot be reached (restart): the section does not run
+				System.err.println(Thread.currentThread().getName() + ": " + ex);
 				try {
 					Thread.sleep(50);
 				}
