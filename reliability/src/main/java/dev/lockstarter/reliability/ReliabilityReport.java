@@ -162,8 +162,8 @@ final class ReliabilityReport {
 			also draws a global sequence number:
 			entry (`INCR occ:{key}`, which must return 1), a read-modify-write counter (`GET`, a 1-20 ms sleep,
 			`SET` value + 1), a write of the lease's fencing token to a fenced register (accepted only if the token
-			is at least the highest accepted so far; rejections are counted as stale writes), exit (`DECR occ:{key}`,
-			with whether the lease still held its lock, `Lease.isHeld()`).
+			is at least the highest accepted so far; rejections are counted as stale writes), exit
+			(`DECR occ:{key}`); then, once the exit is recorded, whether the lease still holds its lock.
 
 			**Nemeses**, one at a time, each aimed at a worker that holds a lock:
 			- *pause*: `SIGSTOP` of the worker for 2 × TTL, then `SIGCONT`; its lock expires and another worker
@@ -176,6 +176,16 @@ final class ReliabilityReport {
 			- *crash on a lock without expiry*: a watcher reads the `PTTL` of every lock key every 20 ms; when
 			  one has none, every worker is killed at once. Our locks always have an expiry, so it never fires for
 			  them; for `SETNX` then `EXPIRE` it kills the holder between the two steps.
+
+			**Broken locks.** Each has one classic flaw and is otherwise done right (`SET NX PX`, compare-and-delete,
+			owner-checked extension). The two steps of a non-atomic operation are 20 ms apart, as a slow network
+			or a short GC pause would make them, which widens the race without changing it:
+			- *plain `DEL`*: a holder paused past its TTL resumes and deletes the lock of the holder that took
+			  over; a third one then enters while that one is still inside;
+			- *`GET` then `DEL`*: the same, when the pause falls between the `GET` that saw its own token and
+			  the `DEL`;
+			- *`SETNX` then `EXPIRE`*: a crash between the two leaves a lock without expiry, which nobody can
+			  ever take again.
 
 			**Checker.** After the run (and every 2 s for a broken lock in the short form, which stops once
 			caught), the oracle's log is read back. Per key, a section that entered while another was inside is an
@@ -190,6 +200,11 @@ final class ReliabilityReport {
 			  (process pause longer than the TTL); fencing tokens let the protected resource reject its writes;
 			- *after a loss the lease reported, no pause*: one of them was not valid without a nemesis pause (a
 			  holder starved of CPU for longer than the TTL would be one): outside the promise too, counted apart.
+
+			Classifying by validity rather than by the pause alone matters: a thread can be paused after
+			acquiring and before entering, or its exit can reach the oracle only after the pause; neither is an
+			overlap while the lock was held as promised, and both are recognised because the lease no longer held
+			the lock.
 
 			The occupancy counter gives the same count independently. Lost updates are counter writes minus the
 			counters' final values; a write is *clobbered* when another section's read and write straddle it, and

@@ -80,17 +80,22 @@ public final class Worker {
 					new StringRedisTemplate(lockConnections));
 			locker = (key) -> RawHeld.acquire(broken, KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
 		}
+		ProcessHandle harness = ProcessHandle.current().parent().orElse(null);
 		Thread stopWatcher = new Thread(() -> {
+			int failures = 0;
 			while (!Stop.requested) {
 				try {
-					Stop.requested = oracle.isStopped();
 					Thread.sleep(100);
+					// Also stop if the harness died without asking, so that no worker outlives it
+					Stop.requested = oracle.isStopped() || (harness != null && !harness.isAlive());
+					failures = 0;
 				}
 				catch (InterruptedException ex) {
 					return;
 				}
 				catch (RuntimeException ex) {
-					// The oracle is never faulted; keep asking
+					// The oracle is never faulted: gone for 30 s means the harness is gone
+					Stop.requested = ++failures > 300;
 				}
 			}
 		}, "stop-watcher");
