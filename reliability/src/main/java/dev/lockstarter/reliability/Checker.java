@@ -1,0 +1,284 @@
+package dev.lockstarter.reliability;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the oracle's event log after a run (see {@link Oracle}) and finds what went wrong.
+ * <p>
+ * <b>Overlaps</b>: per key, sections sorted by the sequence number of their entry; a section
+ * that enters while an earlier one has not exited overlaps it. A section is <em>valid</em>
+ * when its lease said it still held the lock after the section's exit was recorded: the lock
+ * was then valid from its acquisition to that exit, since a lease never becomes valid again
+ * once expired. Each overlap is classified by the two sections:
+ * <ul>
+ * <li><em>real</em>: both were valid (a section whose worker was killed inside counts as
+ * valid): two holders at once while the lock was held as promised;</li>
+ * <li><em>pause</em>: one of them was not valid, and its worker was stopped ({@code SIGSTOP})
+ * by the pause nemesis between its attempt to acquire and the check after its exit: the
+ * documented non-guarantee of a process pause longer than the time-to-live;</li>
+ * <li><em>lost</em>: one of them was not valid, without a nemesis pause (for example a holder
+ * starved of CPU past its time-to-live): reported by the lease, outside the promise too, but
+ * counted apart.</li>
+ * </ul>
+ * <b>Lost updates</b>: per key, counter writes minus the counter's final value. Each is traced
+ * to the section that clobbered it (another section's write fell between its read and its
+ * write) and classified like the overlap of the two sections.
+ */
+final class Checker {
+
+	private Checker() {
+	}
+
+	/**
+	 * Check a log.
+	 * @param events the oracle's events
+	 * @param counters the final value of each key's counter
+	 * @param finished whether the workload has stopped: while it runs, a section whose lease
+	 * was not asked yet is not counted as valid, so that only finished sections can make an
+	 * overlap real
+	 * @return the findings
+	 */
+	static Findings check(List<String> events, Map<String, Long> counters, boolean finished) {
+		Map<String, Section> sections = new HashMap<>();
+		Map<String, List<long[]>> pauses = new HashMap<>();
+		List<String[]> kills = new ArrayList<>();
+		Findings findings = new Findings();
+		for (String event : events) {
+			String[] f = event.split(" ");
+			long seq = Long.parseLong(f[1]);
+			switch (f[0]) {
+				case "E" -> {
+					Section section = new Section(f[2], f[3], f[4], seq, Long.parseLong(f[6]), Long.parseLong(f[7]),
+							Long.parseLong(f[8]));
+					section.valid = finished;
+					sections.put(section.sid, section);
+					findings.entered++;
+					if (section.occupancy > 1) {
+						findings.occupancyViolations++;
+					}
+				}
+				case "R" -> sections.get(f[2]).readSeq = seq;
+				case "W" -> {
+					sections.get(f[2]).writeSeq = seq;
+					findings.counterWrites++;
+				}
+				case "F" -> {
+					findings.fencedWrites++;
+					if (f[3].equals("0")) {
+						findings.staleRejected++;
+					}
+				}
+				case "X" -> {
+					Section section = sections.get(f[2]);
+					section.exitSeq = seq;
+					section.endMillis = Long.parseLong(f[4]);
+					if (f[3].equals("k")) {
+						findings.killedInside++;
+						section.valid = true;
+					}
+					else {
+						findings.completed++;
+					}
+				}
+				case "M" -> {
+					switch (f[2]) {
+						case "held" -> {
+							Section section = sections.get(f[3]);
+							section.valid = f[4].equals("1");
+							section.endMillis = Long.parseLong(f[5]);
+							if (!section.valid) {
+								findings.exitedNotHeld++;
+							}
+						}
+						case "pause" -> {
+							pauses.computeIfAbsent(f[3], (w) -> new ArrayList<>())
+								.add(new long[] { Long.parseLong(f[4]), Long.MAX_VALUE });
+							findings.pauses++;
+						}
+						case "resume" -> {
+							List<long[]> windows = pauses.get(f[3]);
+							windows.get(windows.size() - 1)[1] = Long.parseLong(f[4]);
+						}
+						case "kill" -> {
+							kills.add(f);
+							findings.kills++;
+						}
+						case "restart" -> findings.restarts++;
+						case "crash" -> findings.crashes++;
+						default -> {
+						}
+					}
+				}
+				default -> throw new IllegalStateException("Unknown oracle event '" + event + "'");
+			}
+		}
+		Map<String, List<Section>> byKey = new HashMap<>();
+		for (Section section : sections.values()) {
+			byKey.computeIfAbsent(section.key, (k) -> new ArrayList<>()).add(section);
+		}
+		for (List<Section> keySections : byKey.values()) {
+			keySections.sort(Comparator.comparingLong((Section s) -> s.entrySeq));
+			findOverlaps(keySections, pauses, findings);
+			findClobbers(keySections, pauses, findings);
+		}
+		long writes = 0;
+		for (Map.Entry<String, List<Section>> entry : byKey.entrySet()) {
+			writes = entry.getValue().stream().filter((s) -> s.writeSeq > 0).count();
+			findings.lostUpdates += writes - counters.getOrDefault(entry.getKey(), 0L);
+		}
+		measureKillBlocks(kills, sections, byKey, findings);
+		return findings;
+	}
+
+	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses, Findings findings) {
+		List<Section> inside = new ArrayList<>();
+		for (Section newcomer : keySections) {
+			inside.removeIf((s) -> s.exitSeq < newcomer.entrySeq);
+			if (!inside.isEmpty()) {
+				Cause worst = Cause.PAUSE;
+				for (Section holder : inside) {
+					Cause cause = cause(holder, newcomer, pauses);
+					if (cause.ordinal() > worst.ordinal()) {
+						worst = cause;
+					}
+				}
+				findings.overlaps[worst.ordinal()]++;
+				if (worst == Cause.REAL && findings.realExamples.size() < 5) {
+					findings.realExamples.add(newcomer.sid + " entered " + newcomer.key + " while " + inside.stream()
+						.map((s) -> s.sid + " (valid " + s.valid + ")")
+						.toList() + " was inside");
+				}
+			}
+			inside.add(newcomer);
+		}
+	}
+
+	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses,
+			Findings findings) {
+		List<Section> writers = keySections.stream()
+			.filter((s) -> s.writeSeq > 0)
+			.sorted(Comparator.comparingLong((Section s) -> s.writeSeq))
+			.toList();
+		long[] writeSeqs = writers.stream().mapToLong((s) -> s.writeSeq).toArray();
+		for (Section writer : writers) {
+			int from = lowerBound(writeSeqs, writer.readSeq);
+			int to = lowerBound(writeSeqs, writer.writeSeq - 1);
+			for (int i = from; i < to; i++) {
+				// Classified as the overlap of the two sections: by the one that entered first
+				Section clobbered = writers.get(i);
+				findings.clobbers[cause(clobbered, writer, pauses).ordinal()]++;
+			}
+		}
+	}
+
+	/** Why two sections were inside at once. */
+	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses) {
+		if (one.valid && other.valid) {
+			return Cause.REAL;
+		}
+		if ((!one.valid && paused(one, pauses)) || (!other.valid && paused(other, pauses))) {
+			return Cause.PAUSE;
+		}
+		return Cause.LOST;
+	}
+
+	/** Whether the section's worker was paused between its attempt to acquire and its end. */
+	private static boolean paused(Section section, Map<String, List<long[]>> pauses) {
+		for (long[] pause : pauses.getOrDefault(section.worker, List.of())) {
+			if (pause[0] <= section.endMillis && pause[1] >= section.attemptMillis) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static void measureKillBlocks(List<String[]> kills, Map<String, Section> sections,
+			Map<String, List<Section>> byKey, Findings findings) {
+		for (String[] kill : kills) {
+			long killSeq = Long.parseLong(kill[1]);
+			long killMillis = Long.parseLong(kill[4]);
+			for (Section section : sections.values()) {
+				if (section.worker.equals(kill[3]) && section.exitSeq > killSeq && section.entrySeq < killSeq) {
+					byKey.get(section.key)
+						.stream()
+						.filter((s) -> s.entrySeq > killSeq)
+						.findFirst()
+						.ifPresent((next) -> findings.killBlocks.add(next.entryMillis - killMillis));
+				}
+			}
+		}
+	}
+
+	/** Return the number of values up to {@code value}. */
+	private static int lowerBound(long[] sorted, long value) {
+		int low = 0;
+		int high = sorted.length;
+		while (low < high) {
+			int mid = (low + high) >>> 1;
+			if (sorted[mid] <= value) {
+				low = mid + 1;
+			}
+			else {
+				high = mid;
+			}
+		}
+		return low;
+	}
+
+	/**
+	 * Why two sections were inside at once, from the most to the least excusable.
+	 */
+	enum Cause {
+
+		PAUSE, LOST, REAL
+
+	}
+
+	/**
+	 * One critical section as the oracle saw it.
+	 */
+	private static final class Section {
+
+		final String sid;
+
+		final String key;
+
+		final String worker;
+
+		final long entrySeq;
+
+		final long occupancy;
+
+		final long entryMillis;
+
+		final long attemptMillis;
+
+		long readSeq;
+
+		long writeSeq;
+
+		long exitSeq = Long.MAX_VALUE;
+
+		long endMillis = Long.MAX_VALUE;
+
+		/** Whether the lease held the lock until the exit; killed counts as valid. */
+		boolean valid;
+
+		Section(String sid, String key, String worker, long entrySeq, long occupancy, long entryMillis,
+				long attemptMillis) {
+			this.sid = sid;
+			this.key = key;
+			this.worker = worker;
+			this.entrySeq = entrySeq;
+			this.occupancy = occupancy;
+			this.entryMillis = entryMillis;
+			this.attemptMillis = attemptMillis;
+		}
+
+	}
+
+}

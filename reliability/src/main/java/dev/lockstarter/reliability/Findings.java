@@ -1,0 +1,91 @@
+package dev.lockstarter.reliability;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the {@link Checker} and the harness found in one scenario.
+ */
+final class Findings {
+
+	long entered;
+
+	long completed;
+
+	long killedInside;
+
+	long exitedNotHeld;
+
+	long occupancyViolations;
+
+	/** Overlaps by {@link Checker.Cause} ordinal. */
+	final long[] overlaps = new long[Checker.Cause.values().length];
+
+	/** Clobbered counter writes by {@link Checker.Cause} ordinal. */
+	final long[] clobbers = new long[Checker.Cause.values().length];
+
+	final List<String> realExamples = new ArrayList<>();
+
+	long counterWrites;
+
+	long lostUpdates;
+
+	long fencedWrites;
+
+	long staleRejected;
+
+	long pauses;
+
+	long kills;
+
+	long restarts;
+
+	long crashes;
+
+	final List<Long> killBlocks = new ArrayList<>();
+
+	long locksWithoutExpirySeen;
+
+	final List<String> livenessViolations = new ArrayList<>();
+
+	long durationMillis;
+
+	long overlaps(Checker.Cause cause) {
+		return this.overlaps[cause.ordinal()];
+	}
+
+	long totalOverlaps() {
+		long total = 0;
+		for (long count : this.overlaps) {
+			total += count;
+		}
+		return total;
+	}
+
+	long clobbers(Checker.Cause cause) {
+		return this.clobbers[cause.ordinal()];
+	}
+
+	long maxKillBlock() {
+		return this.killBlocks.stream().mapToLong(Long::longValue).max().orElse(-1);
+	}
+
+	/** Whether a broken lock was caught: a real overlap or a liveness violation. */
+	boolean caughtBroken() {
+		return overlaps(Checker.Cause.REAL) > 0 || clobbers(Checker.Cause.REAL) > 0 || !this.livenessViolations.isEmpty();
+	}
+
+	@Override
+	public String toString() {
+		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
+				+ " killed inside, overlaps real/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
+				+ overlaps(Checker.Cause.LOST) + "/" + overlaps(Checker.Cause.PAUSE) + ", occupancy violations "
+				+ this.occupancyViolations + ", lost updates " + this.lostUpdates + " (clobbers real/lost/pause "
+				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.LOST) + "/"
+				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", pauses "
+				+ this.pauses + ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
+				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
+				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
+	}
+
+}

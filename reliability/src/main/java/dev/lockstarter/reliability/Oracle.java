@@ -1,0 +1,216 @@
+package dev.lockstarter.reliability;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The client of the oracle Redis, a second server that is never faulted and records every
+ * critical section. Each step of a section is one Lua script, so that it is atomic with the
+ * global sequence number ({@code seq}) it draws and the event it appends to the {@code events}
+ * list. Events are space-separated fields:
+ * <ul>
+ * <li>{@code E seq sid key worker fencingToken occupancy millis attemptMillis}: a section
+ * entered; the occupancy is what {@code INCR occ:{key}} returned (1 unless another section is
+ * inside); {@code attemptMillis} is when its worker started to acquire the lock;</li>
+ * <li>{@code R seq sid value}: the section read the read-modify-write counter;</li>
+ * <li>{@code W seq sid}: the section wrote the counter (value read + 1);</li>
+ * <li>{@code F seq sid accepted}: the section wrote to the fenced register, accepted (1) or
+ * rejected as stale (0);</li>
+ * <li>{@code X seq sid kind millis}: the section exited ({@code x}), or was closed by the
+ * harness after it killed its worker ({@code k});</li>
+ * <li>{@code M seq held sid held millis}: after the exit was recorded, the worker asked its
+ * lease whether it still held the lock: 1 means the lock was valid from its acquisition to the
+ * recorded exit;</li>
+ * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill, restart...).</li>
+ * </ul>
+ */
+final class Oracle implements AutoCloseable {
+
+	static final String EVENTS = "events";
+
+	static final String SEQ = "seq";
+
+	static final String STOP = "stop";
+
+	private static final RedisScript<Long> ENTER = RedisScript.of("""
+			local seq = redis.call('INCR', KEYS[3])
+			local occ = redis.call('INCR', KEYS[1])
+			redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+			redis.call('INCR', KEYS[5])
+			redis.call('RPUSH', KEYS[4], 'E ' .. seq .. ' ' .. ARGV[1] .. ' ' .. ARGV[4] .. ' ' .. ARGV[2]
+			  .. ' ' .. ARGV[3] .. ' ' .. occ .. ' ' .. ARGV[5] .. ' ' .. ARGV[6])
+			return occ
+			""", Long.class);
+
+	private static final RedisScript<Long> READ = RedisScript.of("""
+			local value = tonumber(redis.call('GET', KEYS[1]) or '0')
+			local seq = redis.call('INCR', KEYS[2])
+			redis.call('RPUSH', KEYS[3], 'R ' .. seq .. ' ' .. ARGV[1] .. ' ' .. value)
+			return value
+			""", Long.class);
+
+	private static final RedisScript<Long> WRITE = RedisScript.of("""
+			redis.call('SET', KEYS[1], ARGV[2])
+			local seq = redis.call('INCR', KEYS[2])
+			redis.call('RPUSH', KEYS[3], 'W ' .. seq .. ' ' .. ARGV[1])
+			return seq
+			""", Long.class);
+
+	/** Accepts a token at least as high as the highest accepted so far; counts rejections. */
+	private static final RedisScript<Long> FENCED_WRITE = RedisScript.of("""
+			local seq = redis.call('INCR', KEYS[3])
+			local highest = redis.call('GET', KEYS[1])
+			if highest == false or tonumber(ARGV[2]) >= tonumber(highest) then
+			  redis.call('SET', KEYS[1], ARGV[2])
+			  redis.call('RPUSH', KEYS[4], 'F ' .. seq .. ' ' .. ARGV[1] .. ' 1')
+			  return 1
+			end
+			redis.call('INCR', KEYS[2])
+			redis.call('RPUSH', KEYS[4], 'F ' .. seq .. ' ' .. ARGV[1] .. ' 0')
+			return 0
+			""", Long.class);
+
+	private static final RedisScript<Long> EXIT = RedisScript.of("""
+			local seq = redis.call('INCR', KEYS[3])
+			redis.call('DECR', KEYS[1])
+			redis.call('HDEL', KEYS[2], ARGV[1])
+			redis.call('RPUSH', KEYS[4], 'X ' .. seq .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[3])
+			return seq
+			""", Long.class);
+
+	private static final RedisScript<Long> MARK = RedisScript.of("""
+			local seq = redis.call('INCR', KEYS[1])
+			redis.call('RPUSH', KEYS[2], 'M ' .. seq .. ' ' .. ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[3])
+			return seq
+			""", Long.class);
+
+	/**
+	 * Closes the open sections of a killed worker: KEYS are seq, events, then occ and open of
+	 * each key; ARGV the worker and the time.
+	 */
+	private static final RedisScript<Long> CLOSE_KILLED = RedisScript.of("""
+			local closed = 0
+			for i = 3, #KEYS, 2 do
+			  local open = redis.call('HGETALL', KEYS[i + 1])
+			  for j = 1, #open, 2 do
+			    if open[j + 1] == ARGV[1] then
+			      local seq = redis.call('INCR', KEYS[1])
+			      redis.call('DECR', KEYS[i])
+			      redis.call('HDEL', KEYS[i + 1], open[j])
+			      redis.call('RPUSH', KEYS[2], 'X ' .. seq .. ' ' .. open[j] .. ' k ' .. ARGV[2])
+			      closed = closed + 1
+			    end
+			  end
+			end
+			return closed
+			""", Long.class);
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final StringRedisTemplate redis;
+
+	Oracle(String host, int port) {
+		this.connectionFactory = connectionFactory(host, port, Duration.ofSeconds(30));
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+	}
+
+	static LettuceConnectionFactory connectionFactory(String host, int port, Duration timeout) {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(timeout).build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port),
+				client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	long enter(String key, String sid, String worker, long fencingToken, long attemptMillis) {
+		return this.redis.execute(ENTER, List.of("occ:" + key, "open:" + key, SEQ, EVENTS, "entered:" + key), sid,
+				worker, Long.toString(fencingToken), key, Long.toString(System.currentTimeMillis()),
+				Long.toString(attemptMillis));
+	}
+
+	long read(String key, String sid) {
+		return this.redis.execute(READ, List.of("counter:" + key, SEQ, EVENTS), sid);
+	}
+
+	void write(String key, String sid, long value) {
+		this.redis.execute(WRITE, List.of("counter:" + key, SEQ, EVENTS), sid, Long.toString(value));
+	}
+
+	boolean fencedWrite(String key, String sid, long fencingToken) {
+		return this.redis.execute(FENCED_WRITE, List.of("fence:" + key, "stale:" + key, SEQ, EVENTS), sid,
+				Long.toString(fencingToken)) == 1L;
+	}
+
+	void exit(String key, String sid) {
+		this.redis.execute(EXIT, List.of("occ:" + key, "open:" + key, SEQ, EVENTS), sid, "x",
+				Long.toString(System.currentTimeMillis()));
+	}
+
+	void checked(String sid, boolean held) {
+		this.redis.execute(MARK, List.of(SEQ, EVENTS), "held", sid + " " + (held ? "1" : "0"),
+				Long.toString(System.currentTimeMillis()));
+	}
+
+	void holding(String worker, int delta) {
+		this.redis.opsForValue().increment("holding:" + worker, delta);
+	}
+
+	long holding(String worker) {
+		String value = this.redis.opsForValue().get("holding:" + worker);
+		return (value != null) ? Long.parseLong(value) : 0;
+	}
+
+	long mark(String what, String worker) {
+		return this.redis.execute(MARK, List.of(SEQ, EVENTS), what, worker,
+				Long.toString(System.currentTimeMillis()));
+	}
+
+	long closeKilled(String worker, List<String> keys) {
+		List<String> redisKeys = new ArrayList<>(List.of(SEQ, EVENTS));
+		for (String key : keys) {
+			redisKeys.add("occ:" + key);
+			redisKeys.add("open:" + key);
+		}
+		return this.redis.execute(CLOSE_KILLED, redisKeys, worker, Long.toString(System.currentTimeMillis()));
+	}
+
+	long entered(String key) {
+		return longValue("entered:" + key);
+	}
+
+	long counter(String key) {
+		return longValue("counter:" + key);
+	}
+
+	boolean isStopped() {
+		return Boolean.TRUE.equals(this.redis.hasKey(STOP));
+	}
+
+	void stop() {
+		this.redis.opsForValue().set(STOP, "1");
+	}
+
+	List<String> events() {
+		List<String> events = this.redis.opsForList().range(EVENTS, 0, -1);
+		return (events != null) ? events : List.of();
+	}
+
+	private long longValue(String key) {
+		String value = this.redis.opsForValue().get(key);
+		return (value != null) ? Long.parseLong(value) : 0;
+	}
+
+	@Override
+	public void close() {
+		this.connectionFactory.destroy();
+	}
+
+}

@@ -1,0 +1,454 @@
+package dev.lockstarter.reliability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Runs one {@link Scenario}: starts a lock Redis and an oracle Redis, the worker processes, the
+ * nemeses and a watcher of the lock keys, then stops everything and checks the oracle's record.
+ * <p>
+ * The nemeses act one at a time, in turn: pause (the worker stays stopped for twice the
+ * time-to-live), kill (a replacement worker starts at once) and restart of the lock Redis.
+ * They pick a worker that holds a lock, as the worker reports in the oracle, and record what
+ * they do there. The watcher reads the {@code PTTL} of every lock key every 20 ms: a key
+ * without expiry is counted, and one that stays so for more than five times the time-to-live
+ * with no section entered on it meanwhile is a liveness violation (the lock blocks forever).
+ */
+final class ScenarioRun {
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> PTTLS = RedisScript.of("""
+			local ttls = {}
+			for i = 1, #KEYS do
+			  ttls[i] = redis.call('PTTL', KEYS[i])
+			end
+			return ttls
+			""", List.class);
+
+	private static final long WATCH_INTERVAL_MILLIS = 20;
+
+	private final Scenario scenario;
+
+	private final Settings settings;
+
+	private final Path logs;
+
+	private final AtomicInteger workerIds = new AtomicInteger();
+
+	private final List<WorkerProcess> live = new CopyOnWriteArrayList<>();
+
+	private volatile boolean running = true;
+
+	private @Nullable RedisServer lockServer;
+
+	private @Nullable Oracle oracle;
+
+	private String oracleHost = "";
+
+	private int oraclePort;
+
+	private long locksWithoutExpirySeen;
+
+	private final List<String> livenessViolations = new CopyOnWriteArrayList<>();
+
+	private ScenarioRun(Scenario scenario, Settings settings, Path logs) {
+		this.scenario = scenario;
+		this.settings = settings;
+		this.logs = logs;
+	}
+
+	static Findings run(Scenario scenario, Settings settings, Path logs) {
+		return new ScenarioRun(scenario, settings, logs).run();
+	}
+
+	private Findings run() {
+		RedisServer lock = this.scenario.restarts() ? RedisServer.start("--appendonly", "yes", "--appendfsync", "always")
+				: RedisServer.start();
+		this.lockServer = lock;
+		LettuceConnectionFactory lockConnections = null;
+		try (RedisServer oracleServer = RedisServer.start()) {
+			this.oracleHost = oracleServer.host();
+			this.oraclePort = oracleServer.port();
+			Oracle oracle = new Oracle(this.oracleHost, this.oraclePort);
+			this.oracle = oracle;
+			lockConnections = Oracle.connectionFactory(lock.host(), lock.port(), Duration.ofSeconds(2));
+			StringRedisTemplate lockRedis = new StringRedisTemplate(lockConnections);
+			startWorkers(this.settings.workers());
+			long started = System.nanoTime();
+			Thread nemesis = daemon(this::nemeses, "nemesis");
+			Thread watcher = daemon(() -> watch(lockRedis), "lock-key-watcher");
+			long deadline = started + this.scenario.duration().toNanos();
+			while (System.nanoTime() - deadline < 0) {
+				Thread.sleep(Math.max(1, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+				if (this.scenario.stopWhenCaught() && analyze().caughtBroken()) {
+					break;
+				}
+			}
+			this.running = false;
+			nemesis.join(TimeUnit.SECONDS.toMillis(60));
+			watcher.join(TimeUnit.SECONDS.toMillis(60));
+			long elapsed = System.nanoTime() - started;
+			stopWorkers();
+			Findings findings = analyze();
+			findings.durationMillis = TimeUnit.NANOSECONDS.toMillis(elapsed);
+			return findings;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted during scenario " + this.scenario.name(), ex);
+		}
+		finally {
+			this.running = false;
+			for (WorkerProcess worker : this.live) {
+				worker.process.destroyForcibly();
+			}
+			if (this.oracle != null) {
+				this.oracle.close();
+			}
+			if (lockConnections != null) {
+				lockConnections.destroy();
+			}
+			lock.close();
+		}
+	}
+
+	private Findings analyze() {
+		Oracle oracle = oracle();
+		Map<String, Long> counters = new HashMap<>();
+		for (String key : this.settings.keys()) {
+			counters.put(key, oracle.counter(key));
+		}
+		List<String> events = oracle.events();
+		Findings findings = Checker.check(events, counters, !this.running);
+		if (!this.running) {
+			try {
+				Files.write(this.logs.resolve(this.scenario.name() + "-events.txt"), events);
+			}
+			catch (IOException ex) {
+				log("could not write the events: " + ex);
+			}
+		}
+		findings.locksWithoutExpirySeen = this.locksWithoutExpirySeen;
+		findings.livenessViolations.addAll(this.livenessViolations);
+		return findings;
+	}
+
+	private void nemeses() {
+		List<Runnable> actions = new ArrayList<>();
+		if (this.scenario.pauses()) {
+			actions.add(this::pause);
+		}
+		if (this.scenario.kills()) {
+			actions.add(this::kill);
+		}
+		if (this.scenario.pauses()) {
+			actions.add(this::pause);
+		}
+		if (this.scenario.kills()) {
+			actions.add(this::kill);
+		}
+		if (this.scenario.restarts()) {
+			actions.add(this::restartLockServer);
+		}
+		for (int i = 0; this.running && !actions.isEmpty(); i++) {
+			try {
+				Thread.sleep(this.settings.ttl().toMillis() / 2);
+				actions.get(i % actions.size()).run();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				log("nemesis action failed: " + ex);
+			}
+		}
+	}
+
+	private void pause() {
+		WorkerProcess worker = holder();
+		if (worker == null) {
+			return;
+		}
+		oracle().mark("pause", worker.id);
+		signal(worker.process, "STOP");
+		try {
+			Thread.sleep(this.settings.ttl().multipliedBy(2).toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			signal(worker.process, "CONT");
+			oracle().mark("resume", worker.id);
+		}
+	}
+
+	private void kill() {
+		WorkerProcess worker = holder();
+		if (worker != null) {
+			killAll(List.of(worker));
+			startWorkers(1);
+		}
+	}
+
+	private void restartLockServer() {
+		oracle().mark("restart", "lock-redis");
+		lockServer().restart();
+		oracle().mark("restarted", "lock-redis");
+	}
+
+	private void crash() {
+		oracle().mark("crash", "all");
+		List<WorkerProcess> all = List.copyOf(this.live);
+		killAll(all);
+		startWorkers(all.size());
+	}
+
+	private void killAll(List<WorkerProcess> workers) {
+		for (WorkerProcess worker : workers) {
+			oracle().mark("kill", worker.id);
+			worker.process.destroyForcibly();
+		}
+		for (WorkerProcess worker : workers) {
+			try {
+				worker.process.waitFor(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			this.live.remove(worker);
+			oracle().closeKilled(worker.id, this.settings.keys());
+		}
+	}
+
+	/** A live worker that holds a lock, or any live worker if none does. */
+	private @Nullable WorkerProcess holder() {
+		List<WorkerProcess> candidates = new ArrayList<>();
+		for (WorkerProcess worker : this.live) {
+			if (oracle().holding(worker.id) > 0) {
+				candidates.add(worker);
+			}
+		}
+		if (candidates.isEmpty()) {
+			candidates.addAll(this.live);
+		}
+		return candidates.isEmpty() ? null : candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+	}
+
+	private void watch(StringRedisTemplate lockRedis) {
+		List<String> storeKeys = this.settings.keys().stream().map((key) -> "lock:" + key).toList();
+		int keys = storeKeys.size();
+		long[] since = new long[keys];
+		long[] enteredSince = new long[keys];
+		boolean[] reported = new boolean[keys];
+		boolean armed = this.scenario.crashOnLockWithoutExpiry();
+		while (this.running) {
+			try {
+				Thread.sleep(WATCH_INTERVAL_MILLIS);
+				List<?> ttls = lockRedis.execute(PTTLS, storeKeys);
+				for (int i = 0; ttls != null && i < keys; i++) {
+					if (((Number) ttls.get(i)).longValue() != -1) {
+						since[i] = 0;
+						continue;
+					}
+					long now = System.nanoTime();
+					String key = this.settings.keys().get(i);
+					if (since[i] == 0) {
+						since[i] = now;
+						enteredSince[i] = oracle().entered(key);
+						this.locksWithoutExpirySeen++;
+						if (armed) {
+							armed = false;
+							crash();
+						}
+					}
+					else if (!reported[i]
+							&& now - since[i] > this.settings.ttl().multipliedBy(5).toNanos()
+							&& oracle().entered(key) == enteredSince[i]) {
+						reported[i] = true;
+						this.livenessViolations.add("lock on '" + key + "' without expiry for "
+								+ TimeUnit.NANOSECONDS.toMillis(now - since[i]) + " ms, no section entered meanwhile");
+					}
+				}
+				if (this.scenario.crashOnLockWithoutExpiry() && !armed && noneWithoutExpiry(since)
+						&& this.livenessViolations.isEmpty()) {
+					// The crash came after the expiry was set: try again on the next sighting
+					armed = true;
+				}
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				// The lock Redis is restarting
+			}
+		}
+	}
+
+	private static boolean noneWithoutExpiry(long[] since) {
+		for (long at : since) {
+			if (at != 0) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private void startWorkers(int count) {
+		List<Thread> starters = new ArrayList<>();
+		List<RuntimeException> failures = new CopyOnWriteArrayList<>();
+		for (int i = 0; i < count; i++) {
+			starters.add(daemon(() -> {
+				try {
+					this.live.add(startWorker());
+				}
+				catch (RuntimeException ex) {
+					failures.add(ex);
+				}
+			}, "worker-starter"));
+		}
+		for (Thread starter : starters) {
+			try {
+				starter.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+		if (!failures.isEmpty()) {
+			throw failures.get(0);
+		}
+	}
+
+	private WorkerProcess startWorker() {
+		String id = "w" + this.workerIds.incrementAndGet();
+		Path log = this.logs.resolve(this.scenario.name() + "-" + id + ".log");
+		RedisServer lock = lockServer();
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		List<String> command = List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), Worker.class.getName(), lock.host(),
+				Integer.toString(lock.port()), this.oracleHost, Integer.toString(this.oraclePort), id, Integer.toString(this.settings.threads()),
+				String.join(",", this.settings.keys()), this.scenario.store(),
+				Long.toString(this.settings.ttl().toMillis()), Integer.toString(this.settings.maxSleepMillis()));
+		Process process;
+		try {
+			process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start worker " + id, ex);
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (!output(log).contains(Worker.READY)) {
+			if (!process.isAlive() || System.nanoTime() - deadline > 0) {
+				process.destroyForcibly();
+				throw new IllegalStateException("Worker " + id + " did not start. Output:\n" + output(log));
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				process.destroyForcibly();
+				throw new IllegalStateException("Interrupted while starting worker " + id, ex);
+			}
+		}
+		return new WorkerProcess(id, process);
+	}
+
+	private void stopWorkers() throws InterruptedException {
+		oracle().stop();
+		for (WorkerProcess worker : List.copyOf(this.live)) {
+			if (!worker.process.waitFor(30, TimeUnit.SECONDS)) {
+				log("worker " + worker.id + " did not stop within 30 s; killing it");
+				killAll(List.of(worker));
+			}
+			this.live.remove(worker);
+		}
+	}
+
+	private Oracle oracle() {
+		Oracle oracle = this.oracle;
+		if (oracle == null) {
+			throw new IllegalStateException("Oracle not started");
+		}
+		return oracle;
+	}
+
+	private RedisServer lockServer() {
+		RedisServer server = this.lockServer;
+		if (server == null) {
+			throw new IllegalStateException("Lock Redis not started");
+		}
+		return server;
+	}
+
+	private void log(String message) {
+		System.err.println("[" + this.scenario.name() + "] " + message);
+	}
+
+	private static String output(Path log) {
+		try {
+			return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	private static void signal(Process process, String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+			kill.waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not send SIG" + signal + " to " + process.pid(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static Thread daemon(Runnable task, String name) {
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		thread.start();
+		return thread;
+	}
+
+	private record WorkerProcess(String id, Process process) {
+	}
+
+	/**
+	 * The workload's shape, the same for every scenario of a run.
+	 *
+	 * @param workers the number of worker processes
+	 * @param threads the number of threads of each worker
+	 * @param keys the keys the threads contend on
+	 * @param ttl the locks' time-to-live
+	 * @param maxSleepMillis the longest sleep inside a section, between the counter's read and
+	 * write
+	 */
+	record Settings(int workers, int threads, List<String> keys, Duration ttl, int maxSleepMillis) {
+	}
+
+}

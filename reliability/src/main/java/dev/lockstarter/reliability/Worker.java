@@ -1,0 +1,255 @@
+package dev.lockstarter.reliability;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A worker process of the reliability harness: several threads run critical sections on a few
+ * keys until the oracle's {@code stop} key appears, each section recorded in the oracle (see
+ * {@link Oracle}). A section, while holding the lock on its key: enter (occupancy and sequence
+ * number), read the counter, sleep a little, write the counter + 1, write the lease's fencing
+ * token to the fenced register, exit.
+ * <p>
+ * With store {@code ours}, locks come from {@link LockTemplate} on {@link RedisLockStore}
+ * (waiting for up to twice the time-to-live, renewal on). With a {@link BrokenLockStore.Flaw}
+ * name, locks come from that broken store, used as a hand-written lock would be: try, poll
+ * every 5 ms, release at the end, no renewal.
+ * <p>
+ * Arguments: lock Redis host and port, oracle Redis host and port, worker id, threads, keys
+ * (comma-separated), store, time-to-live in milliseconds, longest sleep inside a section in
+ * milliseconds. Prints {@value #READY} once its threads run.
+ *
+ * @since 0.1.0
+ */
+public final class Worker {
+
+	/** Printed on standard output once the worker runs. */
+	public static final String READY = "READY";
+
+	/** The store argument that selects this starter's lock. */
+	public static final String OURS = "ours";
+
+	private static final String KEY_PREFIX = "lock:";
+
+	private Worker() {
+	}
+
+	/**
+	 * Run the worker until the oracle says stop.
+	 * @param args see the class description
+	 * @throws InterruptedException if interrupted while waiting for the threads
+	 */
+	public static void main(String[] args) throws InterruptedException {
+		String lockHost = args[0];
+		int lockPort = Integer.parseInt(args[1]);
+		Oracle oracle = new Oracle(args[2], Integer.parseInt(args[3]));
+		String worker = args[4];
+		int threads = Integer.parseInt(args[5]);
+		List<String> keys = List.of(args[6].split(","));
+		String store = args[7];
+		Duration ttl = Duration.ofMillis(Long.parseLong(args[8]));
+		int maxSleep = Integer.parseInt(args[9]);
+		LettuceConnectionFactory lockConnections = Oracle.connectionFactory(lockHost, lockPort, Duration.ofSeconds(5));
+		LockTemplate template = null;
+		Locker locker;
+		if (OURS.equals(store)) {
+			LockTemplate locks = new LockTemplate(new RedisLockStore(lockConnections), KEY_PREFIX);
+			LockOptions options = LockOptions.ttl(ttl).withWaitTime(ttl.multipliedBy(2));
+			locker = (key) -> {
+				LockAttempt attempt = locks.tryAcquire(key, options);
+				return attempt.isAcquired() ? new LeaseHeld(attempt.lease()) : null;
+			};
+			template = locks;
+		}
+		else {
+			LockStore broken = new BrokenLockStore(BrokenLockStore.Flaw.valueOf(store),
+					new StringRedisTemplate(lockConnections));
+			locker = (key) -> RawHeld.acquire(broken, KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
+		}
+		ProcessHandle harness = ProcessHandle.current().parent().orElse(null);
+		Thread stopWatcher = new Thread(() -> {
+			int failures = 0;
+			while (!Stop.requested) {
+				try {
+					Thread.sleep(100);
+					// Also stop if the harness died without asking, so that no worker outlives it
+					Stop.requested = oracle.isStopped() || (harness != null && !harness.isAlive());
+					failures = 0;
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+				catch (RuntimeException ex) {
+					// The oracle is never faulted: gone for 30 s means the harness is gone
+					Stop.requested = ++failures > 300;
+				}
+			}
+		}, "stop-watcher");
+		stopWatcher.setDaemon(true);
+		stopWatcher.start();
+		List<Thread> running = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			String prefix = worker + "-" + t + "-";
+			Thread thread = new Thread(() -> run(oracle, locker, worker, prefix, keys, maxSleep), prefix + "sections");
+			running.add(thread);
+			thread.start();
+		}
+		System.out.println(READY);
+		System.out.flush();
+		for (Thread thread : running) {
+			thread.join();
+		}
+		if (template != null) {
+			template.destroy();
+		}
+		lockConnections.destroy();
+		oracle.close();
+		System.exit(0);
+	}
+
+	private static void run(Oracle oracle, Locker locker, String worker, String sidPrefix, List<String> keys,
+			int maxSleep) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long sections = 0;
+		while (!Stop.requested) {
+			String key = keys.get(random.nextInt(keys.size()));
+			try {
+				long attemptMillis = System.currentTimeMillis();
+				Held held = locker.acquire(key);
+				if (held == null) {
+					continue;
+				}
+				oracle.holding(worker, 1);
+				try {
+					String sid = sidPrefix + (sections++);
+					oracle.enter(key, sid, worker, held.fencingToken(), attemptMillis);
+					long value = oracle.read(key, sid);
+					Thread.sleep(1 + random.nextInt(maxSleep));
+					oracle.write(key, sid, value + 1);
+					oracle.fencedWrite(key, sid, held.fencingToken());
+					oracle.exit(key, sid);
+					// Asked after the exit is recorded: true means the lock was valid all along
+					oracle.checked(sid, held.isHeld());
+				}
+				finally {
+					held.release();
+					oracle.holding(worker, -1);
+				}
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				// A lock store that cannot be reached (restart): the section does not run
+				System.err.println(Thread.currentThread().getName() + ": " + ex);
+				try {
+					Thread.sleep(50);
+				}
+				catch (InterruptedException interrupted) {
+					return;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Whether the harness asked the worker to stop.
+	 */
+	private static final class Stop {
+
+		static volatile boolean requested;
+
+	}
+
+	@FunctionalInterface
+	private interface Locker {
+
+		@Nullable Held acquire(String key) throws InterruptedException;
+
+	}
+
+	private interface Held {
+
+		long fencingToken();
+
+		boolean isHeld();
+
+		void release();
+
+	}
+
+	private record LeaseHeld(Lease lease) implements Held {
+
+		@Override
+		public long fencingToken() {
+			return this.lease.fencingToken();
+		}
+
+		@Override
+		public boolean isHeld() {
+			return this.lease.isHeld();
+		}
+
+		@Override
+		public void release() {
+			this.lease.close();
+		}
+
+	}
+
+	/**
+	 * A lock taken straight from a store, as a hand-written lock does it.
+	 */
+	private record RawHeld(LockStore store, String storeKey, String token, long acquiredAt, Duration ttl)
+			implements Held {
+
+		static @Nullable RawHeld acquire(LockStore store, String storeKey, Duration ttl, Duration wait)
+				throws InterruptedException {
+			String token = Long.toHexString(ThreadLocalRandom.current().nextLong())
+					+ Long.toHexString(ThreadLocalRandom.current().nextLong());
+			long deadline = System.nanoTime() + wait.toNanos();
+			while (true) {
+				long sentAt = System.nanoTime();
+				AcquireResult result = store.tryAcquire(storeKey, token, ttl);
+				if (result.isAcquired()) {
+					return new RawHeld(store, storeKey, token, sentAt, ttl);
+				}
+				if (System.nanoTime() - deadline > 0) {
+					return null;
+				}
+				Thread.sleep(5);
+			}
+		}
+
+		@Override
+		public long fencingToken() {
+			return 0;
+		}
+
+		@Override
+		public boolean isHeld() {
+			return System.nanoTime() - this.acquiredAt < this.ttl.toNanos();
+		}
+
+		@Override
+		public void release() {
+			this.store.release(this.storeKey, this.token);
+		}
+
+	}
+
+}
