@@ -1,10 +1,14 @@
 package dev.lockstarter.interceptor;
 
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
@@ -12,6 +16,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockStoreException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -30,16 +35,31 @@ import org.springframework.util.function.SingletonSupplier;
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock expires
  * at the end of its time-to-live.
+ * <p>
+ * When the store fails to answer an acquisition, the {@link StoreFailurePolicy} decides: by
+ * default the method does not run and the {@link LockStoreException} propagates
+ * ({@link StoreFailurePolicy#FAIL_CLOSED}); with {@link StoreFailurePolicy#FAIL_OPEN} it runs
+ * without a lock, and a WARN (at most one a second, counting the runs in between) says so.
  *
  * @since 0.1.0
  */
 public class ExclusiveRequestInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+
+	private static final long FAIL_OPEN_LOG_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
 	private final ExclusiveRequestAttributeSource attributeSource;
 
 	private final Supplier<LockOperations> locks;
 
 	private final Supplier<LockOptions> defaults;
+
+	private volatile StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.FAIL_CLOSED;
+
+	private final AtomicLong failOpenRuns = new AtomicLong();
+
+	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
 
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
@@ -59,6 +79,24 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		this.defaults = SingletonSupplier.of(defaults);
 	}
 
+	/**
+	 * Set what a method does when the store fails to answer its acquisition. Default:
+	 * {@link StoreFailurePolicy#FAIL_CLOSED}.
+	 * @param storeFailurePolicy the policy
+	 */
+	public void setStoreFailurePolicy(StoreFailurePolicy storeFailurePolicy) {
+		Assert.notNull(storeFailurePolicy, "'storeFailurePolicy' must not be null");
+		this.storeFailurePolicy = storeFailurePolicy;
+	}
+
+	/**
+	 * Return what a method does when the store fails to answer its acquisition.
+	 * @return the policy
+	 */
+	public StoreFailurePolicy getStoreFailurePolicy() {
+		return this.storeFailurePolicy;
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -72,7 +110,17 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (enclosing != null) {
 			return proceedWithin(invocation, enclosing);
 		}
-		LockAttempt attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
+		LockAttempt attempt;
+		try {
+			attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
+		}
+		catch (LockStoreException ex) {
+			if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+				throw ex;
+			}
+			logFailOpen(attribute.name(), ex);
+			return invocation.proceed();
+		}
 		if (!attempt.isAcquired()) {
 			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
 					attribute.conflictStatus());
@@ -86,6 +134,18 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		}
 		finally {
 			lease.close();
+		}
+	}
+
+	private void logFailOpen(String name, LockStoreException failure) {
+		long runs = this.failOpenRuns.incrementAndGet();
+		long now = System.nanoTime();
+		long last = this.failOpenLoggedAt.get();
+		if (now - last >= FAIL_OPEN_LOG_INTERVAL && this.failOpenLoggedAt.compareAndSet(last, now)) {
+			this.failOpenRuns.addAndGet(-runs);
+			logger.warn("Lock store failed; running @ExclusiveRequest method(s) WITHOUT a lock, as the store "
+					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '" + name + "': "
+					+ failure.getMessage());
 		}
 	}
 

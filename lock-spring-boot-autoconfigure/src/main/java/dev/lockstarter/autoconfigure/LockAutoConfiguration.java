@@ -1,5 +1,7 @@
 package dev.lockstarter.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
@@ -7,6 +9,7 @@ import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
+import dev.lockstarter.interceptor.StoreFailurePolicy;
 import dev.lockstarter.store.LockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -35,6 +38,8 @@ import org.springframework.core.env.Environment;
 		LockStoreConfigurations.RedisStoreMissingConfiguration.class,
 		LockStoreConfigurations.InMemoryStoreConfiguration.class })
 public final class LockAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(LockAutoConfiguration.class);
 
 	@Bean
 	@ConditionalOnMissingBean(LockOperations.class)
@@ -65,6 +70,15 @@ public final class LockAutoConfiguration {
 		// lock beans lazily, and read the order straight from the environment.
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
 				() -> properties.getObject().toDefaultOptions());
+		StoreFailurePolicy storeFailurePolicy = Binder.get(environment)
+			.bind("lock.on-store-failure", StoreFailurePolicy.class)
+			.orElse(StoreFailurePolicy.FAIL_CLOSED);
+		if (storeFailurePolicy == StoreFailurePolicy.FAIL_OPEN) {
+			logger.warn("lock.on-store-failure=fail-open: when the lock store fails, @ExclusiveRequest methods run "
+					+ "WITHOUT a lock, so concurrent duplicates can run. Mutual exclusion holds only while the "
+					+ "store answers.");
+		}
+		interceptor.setStoreFailurePolicy(storeFailurePolicy);
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)
 			.bind("lock.order", Integer.class)
