@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -46,6 +48,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RedisAclIntegrationTests {
 
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
 	/** The rule documented in the README, after {@code ACL SETUSER locker on >password}. */
 	static final String RULE = "~lock:* &lock:* +evalsha +eval +set +get +del +incr +time +pexpire +pttl +publish "
 			+ "+subscribe";
@@ -76,6 +80,7 @@ class RedisAclIntegrationTests {
 
 	@AfterEach
 	void nothingWasDenied() {
+		this.executor.shutdownNow();
 		// The maxmemory-policy check at startup is denied CONFIG GET; it does not need it
 		assertThat(deniedCommands("locker")).as("commands and keys the ACL denied").isSubsetOf("config|get");
 	}
@@ -102,7 +107,7 @@ class RedisAclIntegrationTests {
 		String key = "acl-wait-" + UUID.randomUUID();
 		Lease holder = locks.acquire(key, Duration.ofSeconds(30));
 		CompletableFuture<LockAttempt> waiter = CompletableFuture.supplyAsync(() -> locks.tryAcquire(key,
-				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))));
+				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))), this.executor);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (!redis.server().command("PUBSUB", "NUMSUB", "lock:released").endsWith("1")
 				&& System.nanoTime() - deadline < 0) {

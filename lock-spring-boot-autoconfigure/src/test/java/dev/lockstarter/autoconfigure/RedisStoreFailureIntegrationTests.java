@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -46,6 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class RedisStoreFailureIntegrationTests {
 
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
 	private static final String KEY = "lock:FailureController.register:";
 
 	@RegisterExtension
@@ -68,6 +72,7 @@ class RedisStoreFailureIntegrationTests {
 
 	@AfterEach
 	void closeContextsAndProxy() {
+		this.executor.shutdownNow();
 		this.contexts.forEach(ConfigurableApplicationContext::close);
 		this.proxy.close();
 	}
@@ -127,7 +132,8 @@ class RedisStoreFailureIntegrationTests {
 		assertThat(post(port, "kate").statusCode()).isEqualTo(201);
 		bodies.set(0);
 		this.proxy.dropReplies();
-		CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> postUnchecked(port, "kate"));
+		CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> postUnchecked(port, "kate"),
+				this.executor);
 		// Redis applies the acquire; its reply is lost. Then Redis becomes unreachable, so the
 		// release by token that follows the client's timeout cannot get through either.
 		awaitKey(KEY + "kate", "1");

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,6 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RedisTlsIntegrationTests {
 
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
 	private static RedisTls tls;
 
 	private static RedisServer redis;
@@ -66,6 +70,7 @@ class RedisTlsIntegrationTests {
 
 	@AfterEach
 	void closeContexts() {
+		this.executor.shutdownNow();
 		this.contexts.forEach(ConfigurableApplicationContext::close);
 		TlsService.runs.set(0);
 	}
@@ -78,7 +83,7 @@ class RedisTlsIntegrationTests {
 		TlsService service = context.getBean(TlsService.class);
 		TlsService.entered = new CountDownLatch(1);
 		TlsService.release = new CountDownLatch(1);
-		CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> service.register("alice"));
+		CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> service.register("alice"), this.executor);
 		assertThat(TlsService.entered.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(redis.command("EXISTS", "lock:TlsService.register:alice")).isEqualTo("1");
 		assertThatExceptionOfType(LockConflictException.class).isThrownBy(() -> service.register("alice"));
@@ -96,7 +101,7 @@ class RedisTlsIntegrationTests {
 		String key = "tls-" + UUID.randomUUID();
 		var holder = locks.acquire(key, Duration.ofSeconds(30));
 		CompletableFuture<LockAttempt> waiter = CompletableFuture.supplyAsync(() -> locks.tryAcquire(key,
-				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))));
+				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))), this.executor);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (!redis.command("PUBSUB", "NUMSUB", "lock:released").endsWith("1") && System.nanoTime() - deadline < 0) {
 			Thread.sleep(10);
