@@ -102,6 +102,23 @@ class RedisStoreFailureIntegrationTests {
 	}
 
 	@Test
+	void pausedRedisGives503AndLockingWorksAgainOnceItResumes() throws Exception {
+		int port = start();
+		assertThat(post(port, "nina").statusCode()).isEqualTo(201);
+		redis.server().pause();
+		try {
+			assertFailsClosedWithinTheTimeout(port, "nina");
+		}
+		finally {
+			redis.server().resume();
+		}
+		// The acquire sent to the paused server runs when it resumes; its release by token
+		// follows it, so the key does not stay blocked for the TTL
+		awaitCreated(port, "nina");
+		assertLockExcludes(port, "nina");
+	}
+
+	@Test
 	void lockingWorksAgainOnceTheNetworkHeals() throws Exception {
 		int port = start();
 		this.proxy.blackhole();
