@@ -144,8 +144,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (now - last >= FAIL_OPEN_LOG_INTERVAL && this.failOpenLoggedAt.compareAndSet(last, now)) {
 			this.failOpenRuns.addAndGet(-runs);
 			logger.warn("Lock store failed; running @ExclusiveRequest method(s) WITHOUT a lock, as the store "
-					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '" + name + "': "
-					+ failure.getMessage());
+					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '"
+					+ name + "': " + failure.getMessage());
 		}
 	}
 
