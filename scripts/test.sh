@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of the project. The tests start real servers (redis-server, memcached; openssl makes the TLS tests' certificates) on free
-# loopback ports, so this installs them first when they are missing and apt-get is available.
+# Runs every test of the project. The tests start real servers (redis-server, memcached) on free
+# loopback ports, and make TLS certificates with openssl, so this installs them first when they are
+# missing and apt-get is available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
