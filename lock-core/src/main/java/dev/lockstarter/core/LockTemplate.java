@@ -37,6 +37,12 @@ import org.springframework.util.StringUtils;
  * a third of their time-to-live after their last extension, in one store call per batch of
  * leases due together. A renewal that finds the lock gone marks the lease lost, logs a WARN and
  * publishes a {@link LockLostEvent}.
+ * <p>
+ * <b>Failed acquisitions</b>: when the store call of an acquisition fails (a timeout, a
+ * connection lost after the request was sent), the store may still have granted the lock. The
+ * caller gets the {@link LockStoreException} at once, and the lock is released by its owner
+ * token in the background, retried until its time-to-live has passed, so that such an orphan
+ * does not block its key for its whole time-to-live once the store answers again.
  *
  * @since 0.1.0
  */
@@ -59,6 +65,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 	private final LeaseRenewer renewer;
 
+	private final OrphanCleaner cleaner;
+
 	private volatile @Nullable ApplicationEventPublisher eventPublisher;
 
 	/**
@@ -80,6 +88,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		this.store = store;
 		this.storeKeys = new StoreKeys(keyPrefix);
 		this.renewer = new LeaseRenewer(store);
+		this.cleaner = new OrphanCleaner(store);
 	}
 
 	/**
@@ -125,12 +134,13 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
-	 * Stop renewing every lease and the renewal thread. Held locks then expire at the end of
-	 * their time-to-live unless released.
+	 * Stop renewing every lease and the renewal thread, and stop cleaning up failed
+	 * acquisitions. Held locks then expire at the end of their time-to-live unless released.
 	 */
 	@Override
 	public void destroy() {
 		this.renewer.shutdown();
+		this.cleaner.shutdown();
 	}
 
 	/**
@@ -139,6 +149,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 */
 	LeaseRenewer renewer() {
 		return this.renewer;
+	}
+
+	/**
+	 * Return the cleaner of failed acquisitions, for tests.
+	 * @return the cleaner
+	 */
+	OrphanCleaner cleaner() {
+		return this.cleaner;
 	}
 
 	/**
@@ -197,6 +215,9 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				if (Thread.interrupted() || isInterruption(ex)) {
 					throw interruptedDuringStoreCall(ex);
 				}
+				// The store may have granted the lock before the call failed
+				LockTemplate.this.cleaner.cleanUp(this.key, this.storeKey, this.token, this.sentAt,
+						this.options.getTtl());
 				throw ex;
 			}
 			return this.result.isAcquired();
@@ -205,7 +226,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		/**
 		 * The store call was cut short by an interrupt, so whether it acquired is unknown: release
 		 * by token (with the interrupt flag cleared, so the cleanup itself is not cut short), then
-		 * restore the flag.
+		 * restore the flag. A release that fails is retried in the background.
 		 */
 		private LockWaitInterruptedException interruptedDuringStoreCall(LockStoreException failure) {
 			try {
@@ -213,6 +234,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			}
 			catch (RuntimeException ex) {
 				failure.addSuppressed(ex);
+				LockTemplate.this.cleaner.cleanUp(this.key, this.storeKey, this.token, this.sentAt,
+						this.options.getTtl());
 			}
 			finally {
 				Thread.currentThread().interrupt();

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -18,6 +20,7 @@ import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.result.ResultCodec;
+import dev.lockstarter.core.LockStoreException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -40,6 +43,11 @@ import org.springframework.util.function.SingletonSupplier;
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock expires
  * at the end of its time-to-live.
+ * <p>
+ * When the store fails to answer an acquisition, the {@link StoreFailurePolicy} decides: by
+ * default the method does not run and the {@link LockStoreException} propagates
+ * ({@link StoreFailurePolicy#FAIL_CLOSED}); with {@link StoreFailurePolicy#FAIL_OPEN} it runs
+ * without a lock, and a WARN (at most one a second, counting the runs in between) says so.
  *
  * @since 0.1.0
  */
@@ -50,6 +58,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
 
+	private static final long FAIL_OPEN_LOG_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+
 	private final ExclusiveRequestAttributeSource attributeSource;
 
 	private final Supplier<LockOperations> locks;
@@ -59,6 +69,11 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private Supplier<@Nullable ResultCodec> resultCodec = () -> null;
 
 	private Supplier<Duration> defaultResultTtl = () -> DEFAULT_RESULT_TTL;
+	private volatile StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.FAIL_CLOSED;
+
+	private final AtomicLong failOpenRuns = new AtomicLong();
+
+	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
 
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
@@ -99,6 +114,24 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		this.defaultResultTtl = SingletonSupplier.of(defaultResultTtl);
 	}
 
+	/**
+	 * Set what a method does when the store fails to answer its acquisition. Default:
+	 * {@link StoreFailurePolicy#FAIL_CLOSED}.
+	 * @param storeFailurePolicy the policy
+	 */
+	public void setStoreFailurePolicy(StoreFailurePolicy storeFailurePolicy) {
+		Assert.notNull(storeFailurePolicy, "'storeFailurePolicy' must not be null");
+		this.storeFailurePolicy = storeFailurePolicy;
+	}
+
+	/**
+	 * Return what a method does when the store fails to answer its acquisition.
+	 * @return the policy
+	 */
+	public StoreFailurePolicy getStoreFailurePolicy() {
+		return this.storeFailurePolicy;
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -116,7 +149,17 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (sharing != null) {
 			return invokeSharing(invocation, attribute, sharing, key);
 		}
-		LockAttempt attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
+		LockAttempt attempt;
+		try {
+			attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
+		}
+		catch (LockStoreException ex) {
+			if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+				throw ex;
+			}
+			logFailOpen(attribute.name(), ex);
+			return invocation.proceed();
+		}
 		if (!attempt.isAcquired()) {
 			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
 					attribute.conflictStatus());
@@ -143,9 +186,20 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private @Nullable Object invokeSharing(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			ResultSharing sharing, String key) throws Throwable {
 		LockOperations locks = this.locks.get();
-		String seen = SharedResult.idOf(locks.findResult(key).orElse(null));
 		LockOptions options = attribute.sharedResultOptions(this.defaults.get());
-		LockAttempt attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
+		String seen;
+		LockAttempt attempt;
+		try {
+			seen = SharedResult.idOf(locks.findResult(key).orElse(null));
+			attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
+		}
+		catch (LockStoreException ex) {
+			if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+				throw ex;
+			}
+			logFailOpen(attribute.name(), ex);
+			return invocation.proceed();
+		}
 		if (!attempt.isAcquired()) {
 			attempt = locks.tryAcquire(key, options);
 			if (!attempt.isAcquired()) {
@@ -308,6 +362,18 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 					+ "is configured");
 		}
 		return codec;
+	}
+
+	private void logFailOpen(String name, LockStoreException failure) {
+		long runs = this.failOpenRuns.incrementAndGet();
+		long now = System.nanoTime();
+		long last = this.failOpenLoggedAt.get();
+		if (now - last >= FAIL_OPEN_LOG_INTERVAL && this.failOpenLoggedAt.compareAndSet(last, now)) {
+			this.failOpenRuns.addAndGet(-runs);
+			logger.warn("Lock store failed; running @ExclusiveRequest method(s) WITHOUT a lock, as the store "
+					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '"
+					+ name + "': " + failure.getMessage());
+		}
 	}
 
 	private static @Nullable Object proceedWithin(MethodInvocation invocation, Lease lease) throws Throwable {

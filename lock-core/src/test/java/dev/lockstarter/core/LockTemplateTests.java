@@ -97,6 +97,100 @@ class LockTemplateTests {
 			.withMessageContaining("'ttl' must be positive");
 	}
 
+	@Test
+	void acquisitionWhoseReplyIsLostIsReleasedByTokenInTheBackgroundOnceTheStoreAnswers() throws Exception {
+		LostReplyStore lossy = new LostReplyStore(new InMemoryLockStore());
+		LockTemplate template = new LockTemplate(lossy, "app:");
+		try {
+			lossy.failReleases = true;
+			assertThatExceptionOfType(LockStoreException.class)
+				.isThrownBy(() -> template.tryAcquire("k", Duration.ofSeconds(30)));
+			// The store granted the lock although the caller was told it failed
+			assertThat(lossy.delegate.tryAcquire("app:k", "other", Duration.ofSeconds(1)).isAcquired()).isFalse();
+			awaitReleaseAttempts(lossy, 2);
+			assertThat(template.cleaner().pending()).isEqualTo(1);
+			lossy.failReleases = false;
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (template.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
+				Thread.sleep(10);
+			}
+			assertThat(template.cleaner().pending()).isZero();
+			assertThat(lossy.delegate.tryAcquire("app:k", "other", Duration.ofSeconds(1)).isAcquired()).isTrue();
+		}
+		finally {
+			template.destroy();
+		}
+	}
+
+	@Test
+	void cleanupOfALostAcquisitionStopsOnceItsTtlHasPassed() throws Exception {
+		LostReplyStore lossy = new LostReplyStore(new InMemoryLockStore());
+		LockTemplate template = new LockTemplate(lossy, "app:");
+		try {
+			lossy.failReleases = true;
+			assertThatExceptionOfType(LockStoreException.class)
+				.isThrownBy(() -> template.tryAcquire("k", Duration.ofMillis(500)));
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (template.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
+				Thread.sleep(10);
+			}
+			assertThat(template.cleaner().pending()).isZero();
+			int attempts = lossy.releaseAttempts.get();
+			assertThat(attempts).isPositive();
+			Thread.sleep(300);
+			assertThat(lossy.releaseAttempts).hasValue(attempts);
+		}
+		finally {
+			template.destroy();
+		}
+	}
+
+	private static void awaitReleaseAttempts(LostReplyStore store, int attempts) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (store.releaseAttempts.get() < attempts && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+		}
+		assertThat(store.releaseAttempts.get()).isGreaterThanOrEqualTo(attempts);
+	}
+
+	/**
+	 * Applies every acquisition, then fails as if its reply were lost; fails releases while
+	 * {@code failReleases} is set, as if the store were still unreachable.
+	 */
+	private static final class LostReplyStore implements LockStore {
+
+		final LockStore delegate;
+
+		final AtomicInteger releaseAttempts = new AtomicInteger();
+
+		volatile boolean failReleases;
+
+		LostReplyStore(LockStore delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			this.delegate.tryAcquire(key, token, ttl);
+			throw new LockStoreException(key, "reply lost", new RuntimeException("command timed out"));
+		}
+
+		@Override
+		public boolean release(String key, String token) {
+			this.releaseAttempts.incrementAndGet();
+			if (this.failReleases) {
+				throw new LockStoreException(key, "store down", new RuntimeException("connection refused"));
+			}
+			return this.delegate.release(key, token);
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			return this.delegate.extend(key, token, ttl);
+		}
+
+	}
+
 	private static final class RecordingStore implements LockStore {
 
 		private final LockStore delegate;

@@ -1,5 +1,7 @@
 package dev.lockstarter.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
@@ -9,6 +11,7 @@ import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
 import dev.lockstarter.result.JacksonResultCodec;
 import dev.lockstarter.result.ResultCodec;
+import dev.lockstarter.interceptor.StoreFailurePolicy;
 import dev.lockstarter.store.LockStore;
 import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.ObjectProvider;
@@ -42,6 +45,8 @@ import org.springframework.core.env.Environment;
 		LockStoreConfigurations.InMemoryStoreConfiguration.class })
 public final class LockAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(LockAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean(LockOperations.class)
 	LockTemplate lockTemplate(LockStore lockStore, LockProperties properties) {
@@ -74,6 +79,15 @@ public final class LockAutoConfiguration {
 				() -> properties.getObject().toDefaultOptions());
 		interceptor.setResultCodec(resultCodec::getIfAvailable);
 		interceptor.setDefaultResultTtl(() -> properties.getObject().getResultTtl());
+		StoreFailurePolicy storeFailurePolicy = Binder.get(environment)
+			.bind("lock.on-store-failure", StoreFailurePolicy.class)
+			.orElse(StoreFailurePolicy.FAIL_CLOSED);
+		if (storeFailurePolicy == StoreFailurePolicy.FAIL_OPEN) {
+			logger.warn("lock.on-store-failure=fail-open: when the lock store fails, @ExclusiveRequest methods run "
+					+ "WITHOUT a lock, so concurrent duplicates can run. Mutual exclusion holds only while the "
+					+ "store answers.");
+		}
+		interceptor.setStoreFailurePolicy(storeFailurePolicy);
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)
 			.bind("lock.order", Integer.class)

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
+import dev.lockstarter.interceptor.StoreFailurePolicy;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -72,6 +73,13 @@ public class LockProperties implements InitializingBean {
 	 * outside @Transactional, so it is released after the commit.
 	 */
 	private int order = ExclusiveRequestAdvisor.DEFAULT_ORDER;
+
+	/**
+	 * What an @ExclusiveRequest method does when the lock store fails to answer: fail-closed
+	 * (the method does not run, 503) or fail-open (the method runs WITHOUT a lock, giving up
+	 * mutual exclusion while the store fails).
+	 */
+	private StoreFailurePolicy onStoreFailure = StoreFailurePolicy.FAIL_CLOSED;
 
 	private final Web web = new Web();
 
@@ -149,6 +157,14 @@ public class LockProperties implements InitializingBean {
 
 	public void setResultTtl(Duration resultTtl) {
 		this.resultTtl = resultTtl;
+	}
+
+	public StoreFailurePolicy getOnStoreFailure() {
+		return this.onStoreFailure;
+	}
+
+	public void setOnStoreFailure(StoreFailurePolicy onStoreFailure) {
+		this.onStoreFailure = onStoreFailure;
 	}
 
 	/**

@@ -68,6 +68,12 @@ final class LockStoreConfigurations {
 					&& lettuce.isClusterAware();
 		}
 
+		@Bean
+		@ConditionalOnBean(RedisConnectionFactory.class)
+		RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+			return new RedisEvictionPolicyCheck(connectionFactory);
+		}
+
 		private static String commandTimeout(RedisConnectionFactory connectionFactory) {
 			if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
 				Duration timeout = lettuce.getClientConfiguration().getCommandTimeout();

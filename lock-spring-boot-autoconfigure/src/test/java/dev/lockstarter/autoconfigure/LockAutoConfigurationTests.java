@@ -11,7 +11,9 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
+import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException;
+import dev.lockstarter.interceptor.StoreFailurePolicy;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -96,6 +98,37 @@ class LockAutoConfigurationTests {
 			assertThat(context).getBean(LockStore.class).isSameAs(context.getBean("customStore"));
 			assertThat(context).getBean(LockOperations.class).isSameAs(context.getBean("customOperations"));
 		});
+	}
+
+	@Test
+	void storeFailuresFailClosedByDefault(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			ExclusiveRequestInterceptor interceptor = (ExclusiveRequestInterceptor) context
+				.getBean(ExclusiveRequestAdvisor.class)
+				.getAdvice();
+			assertThat(interceptor.getStoreFailurePolicy()).isEqualTo(StoreFailurePolicy.FAIL_CLOSED);
+			assertThat(output).doesNotContain("fail-open");
+		});
+	}
+
+	@Test
+	void failOpenIsSetOnTheInterceptorAndWarnedAboutAtStartup(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("lock.on-store-failure=fail-open").run((context) -> {
+			ExclusiveRequestInterceptor interceptor = (ExclusiveRequestInterceptor) context
+				.getBean(ExclusiveRequestAdvisor.class)
+				.getAdvice();
+			assertThat(interceptor.getStoreFailurePolicy()).isEqualTo(StoreFailurePolicy.FAIL_OPEN);
+			assertThat(context.getBean(LockProperties.class).getOnStoreFailure()).isEqualTo(StoreFailurePolicy.FAIL_OPEN);
+			assertThat(output).contains("WARN").contains("lock.on-store-failure=fail-open").contains("WITHOUT a lock");
+		});
+	}
+
+	@Test
+	void unknownStoreFailurePolicyFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("lock.on-store-failure=sometimes")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("lock.on-store-failure"));
 	}
 
 	@Test

@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLSocketFactory;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -44,6 +47,9 @@ import org.springframework.util.StringUtils;
  * {@linkplain #stop() stopped} and {@linkplain #restart() restarted} on the same port to
  * simulate a server restart; a restarted server starts empty. A server in a container offers
  * none of these.
+ * <p>
+ * {@link #startWithTls(RedisTls, String...)} starts a local server that accepts TLS
+ * connections only.
  * <p>
  * {@link #close()} ends the server and deletes its directory. Servers that are still running
  * when the JVM exits are killed by a shutdown hook; a JVM that is itself killed with
@@ -123,8 +129,27 @@ public final class RedisServer implements AutoCloseable {
 				+ "'brew install redis' (macOS), or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
 	}
 
+	/**
+	 * Start a local server that accepts only TLS connections, with the given certificate;
+	 * clients are not asked for certificates. {@link #command(String...)} speaks TLS to it.
+	 * @param tls the server's certificate and key
+	 * @param extraArgs arguments appended to the command line
+	 * @return the running server
+	 * @throws IllegalStateException if no local {@code redis-server} binary is found (a
+	 * container is not used for TLS), or the server cannot be started
+	 */
+	public static RedisServer startWithTls(RedisTls tls, String... extraArgs) {
+		Assert.notNull(tls, "'tls' must not be null");
+		Assert.notNull(extraArgs, "'extraArgs' must not be null");
+		Assert.noNullElements(extraArgs, "'extraArgs' must not contain null elements");
+		Path binary = findBinary();
+		Assert.state(binary != null, () -> "Cannot start a TLS Redis server for tests: no 'redis-server' binary on the "
+				+ "PATH. Install Redis, or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
+		return new RedisServer(LocalProcess.start(binary, LocalProcess::freePort, tls, extraArgs));
+	}
+
 	static RedisServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
-		return new RedisServer(LocalProcess.start(binary, ports, extraArgs));
+		return new RedisServer(LocalProcess.start(binary, ports, null, extraArgs));
 	}
 
 	/**
@@ -149,7 +174,8 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the URL
 	 */
 	public String url() {
-		return "redis://" + host() + ":" + port();
+		return (this.backend.socketFactory() instanceof SSLSocketFactory ? "rediss://" : "redis://")
+				+ host() + ":" + port();
 	}
 
 	/**
@@ -170,7 +196,7 @@ public final class RedisServer implements AutoCloseable {
 		Assert.notEmpty(args, "'args' must not be empty");
 		Assert.noNullElements(args, "'args' must not contain null elements");
 		try {
-			return Resp.send(host(), port(), timeout, args);
+			return Resp.send(this.backend.socketFactory(), host(), port(), timeout, args);
 		}
 		catch (Resp.ErrorReplyException ex) {
 			throw new IllegalStateException(
@@ -277,6 +303,13 @@ public final class RedisServer implements AutoCloseable {
 
 		int port();
 
+		/**
+		 * Return the factory of sockets that reach the server.
+		 */
+		default SocketFactory socketFactory() {
+			return SocketFactory.getDefault();
+		}
+
 		void pause();
 
 		void resume();
@@ -311,25 +344,28 @@ public final class RedisServer implements AutoCloseable {
 
 		private final int port;
 
+		private final @Nullable RedisTls tls;
+
 		private volatile @Nullable Process process;
 
 		private boolean paused;
 
 		private boolean closed;
 
-		private LocalProcess(Path binary, String[] extraArgs, Path directory, int port) {
+		private LocalProcess(Path binary, String[] extraArgs, Path directory, int port, @Nullable RedisTls tls) {
 			this.binary = binary;
 			this.extraArgs = List.of(extraArgs);
 			this.directory = directory;
 			this.log = directory.resolve("redis-server.log");
 			this.port = port;
+			this.tls = tls;
 		}
 
-		static LocalProcess start(Path binary, IntSupplier ports, String[] extraArgs) {
+		static LocalProcess start(Path binary, IntSupplier ports, @Nullable RedisTls tls, String[] extraArgs) {
 			Path directory = createDirectory();
 			try {
 				for (int attempt = 1;; attempt++) {
-					LocalProcess server = new LocalProcess(binary, extraArgs, directory, ports.getAsInt());
+					LocalProcess server = new LocalProcess(binary, extraArgs, directory, ports.getAsInt(), tls);
 					running.add(server);
 					try {
 						server.launch();
@@ -362,6 +398,11 @@ public final class RedisServer implements AutoCloseable {
 		@Override
 		public int port() {
 			return this.port;
+		}
+
+		@Override
+		public SocketFactory socketFactory() {
+			return (this.tls != null) ? this.tls.socketFactory() : SocketFactory.getDefault();
 		}
 
 		@Override
@@ -438,6 +479,12 @@ public final class RedisServer implements AutoCloseable {
 			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port", Integer.toString(this.port),
 					"--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no", "--daemonize", "no",
 					"--dir", this.directory.toString()));
+			if (this.tls != null) {
+				command.set(2, "0");
+				command.addAll(List.of("--tls-port", Integer.toString(this.port), "--tls-cert-file",
+						this.tls.certificate().toString(), "--tls-key-file", this.tls.privateKey().toString(),
+						"--tls-ca-cert-file", this.tls.certificate().toString(), "--tls-auth-clients", "no"));
+			}
 			command.addAll(this.extraArgs);
 			long logOffset = logSize();
 			long started = System.nanoTime();
@@ -480,8 +527,10 @@ public final class RedisServer implements AutoCloseable {
 							+ output);
 				}
 				try {
-					if ("PONG".equals(Resp.send(HOST, this.port, Duration.ofMillis(100), "PING"))) {
-						String info = Resp.send(HOST, this.port, Duration.ofSeconds(1), "INFO", "server");
+					// A TLS handshake takes longer than a plain PING
+					Duration probe = (this.tls != null) ? Duration.ofSeconds(1) : Duration.ofMillis(100);
+					if ("PONG".equals(Resp.send(socketFactory(), HOST, this.port, probe, "PING"))) {
+						String info = Resp.send(socketFactory(), HOST, this.port, Duration.ofSeconds(1), "INFO", "server");
 						if (info != null && info.contains("process_id:" + process.pid() + "\r\n")) {
 							return;
 						}

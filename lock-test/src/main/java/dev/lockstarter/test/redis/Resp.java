@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.StringJoiner;
 
+import javax.net.SocketFactory;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,8 +36,25 @@ final class Resp {
 	 * @throws ErrorReplyException if the server answers with an error
 	 */
 	static @Nullable String send(String host, int port, Duration timeout, String... args) throws IOException {
+		return send(SocketFactory.getDefault(), host, port, timeout, args);
+	}
+
+	/**
+	 * Send one command over a socket of the given factory (a TLS one, for example) and read its
+	 * reply.
+	 * @param socketFactory the factory of the socket
+	 * @param host the server's host
+	 * @param port the server's port
+	 * @param timeout the connect and read timeout
+	 * @param args the command and its arguments, encoded as UTF-8 bulk strings
+	 * @return the reply as text, or {@code null} for a nil reply
+	 * @throws IOException if the server cannot be reached or does not answer in time
+	 * @throws ErrorReplyException if the server answers with an error
+	 */
+	static @Nullable String send(SocketFactory socketFactory, String host, int port, Duration timeout, String... args)
+			throws IOException {
 		int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-		try (Socket socket = new Socket()) {
+		try (Socket socket = socketFactory.createSocket()) {
 			socket.connect(new InetSocketAddress(host, port), timeoutMillis);
 			socket.setSoTimeout(timeoutMillis);
 			socket.setTcpNoDelay(true);
