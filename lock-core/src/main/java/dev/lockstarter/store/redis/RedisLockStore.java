@@ -441,6 +441,10 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 				RedisMessageListenerContainer created = new RedisMessageListenerContainer();
 				created.setConnectionFactory(this.connectionFactory);
 				created.setRecoveryInterval(1000);
+				// The listener only wakes waiters: run it on the connection's thread rather than on
+				// a new thread per message, the container's default, which every release on any key
+				// would pay for in every instance.
+				created.setTaskExecutor(Runnable::run);
 				created.addMessageListener(
 						(message, pattern) -> this.listeners
 							.released(new String(message.getBody(), StandardCharsets.UTF_8)),
