@@ -154,11 +154,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
 		}
 		catch (LockStoreException ex) {
-			if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
-				throw ex;
-			}
-			logFailOpen(attribute.name(), ex);
-			return invocation.proceed();
+			return proceedWithoutLock(invocation, attribute, ex);
 		}
 		if (!attempt.isAcquired()) {
 			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
@@ -194,11 +190,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
 		}
 		catch (LockStoreException ex) {
-			if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
-				throw ex;
-			}
-			logFailOpen(attribute.name(), ex);
-			return invocation.proceed();
+			return proceedWithoutLock(invocation, attribute, ex);
 		}
 		if (!attempt.isAcquired()) {
 			attempt = locks.tryAcquire(key, options);
@@ -362,6 +354,19 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 					+ "is configured");
 		}
 		return codec;
+	}
+
+	/**
+	 * The store failed to answer an acquisition: fail closed (rethrow), or, with
+	 * {@link StoreFailurePolicy#FAIL_OPEN}, run the method without a lock.
+	 */
+	private @Nullable Object proceedWithoutLock(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			LockStoreException failure) throws Throwable {
+		if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+			throw failure;
+		}
+		logFailOpen(attribute.name(), failure);
+		return invocation.proceed();
 	}
 
 	private void logFailOpen(String name, LockStoreException failure) {

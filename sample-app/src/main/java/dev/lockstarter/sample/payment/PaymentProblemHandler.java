@@ -3,11 +3,13 @@ package dev.lockstarter.sample.payment;
 import java.net.URI;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import static dev.lockstarter.sample.ProblemResponses.problem;
+import static dev.lockstarter.sample.ProblemResponses.respond;
 
 /**
  * Answers the payment API's own errors with RFC 9457 {@code application/problem+json}
@@ -43,17 +45,6 @@ public class PaymentProblemHandler {
 	@ExceptionHandler
 	public ResponseEntity<ProblemDetail> handlePaymentNotFound(PaymentNotFoundException ex) {
 		return respond(problem(HttpStatus.NOT_FOUND, PAYMENT_NOT_FOUND, "Payment not found", ex.getMessage() + "."));
-	}
-
-	private static ProblemDetail problem(HttpStatus status, URI type, String title, String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setType(type);
-		problem.setTitle(title);
-		return problem;
-	}
-
-	private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-		return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}
 
 }

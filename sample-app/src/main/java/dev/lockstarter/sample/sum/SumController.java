@@ -6,8 +6,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.sample.ProblemResponses;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.StringUtils;
@@ -66,10 +66,8 @@ public class SumController {
 	 */
 	@ExceptionHandler
 	public ResponseEntity<ProblemDetail> handleInvalidValues(InvalidSumValuesException ex) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
-		problem.setType(INVALID_SUM_VALUES);
-		problem.setTitle("Invalid values");
-		return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+		return ProblemResponses.respond(
+				ProblemResponses.problem(HttpStatus.BAD_REQUEST, INVALID_SUM_VALUES, "Invalid values", ex.getMessage()));
 	}
 
 	static List<Long> parse(@Nullable String values) {

@@ -3,11 +3,13 @@ package dev.lockstarter.sample.user;
 import java.net.URI;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import static dev.lockstarter.sample.ProblemResponses.problem;
+import static dev.lockstarter.sample.ProblemResponses.respond;
 
 /**
  * Answers the user API's own errors with RFC 9457 {@code application/problem+json}
@@ -59,17 +61,6 @@ public class UserProblemHandler {
 	@ExceptionHandler
 	public ResponseEntity<ProblemDetail> handleUserNotFound(UserNotFoundException ex) {
 		return respond(problem(HttpStatus.NOT_FOUND, USER_NOT_FOUND, "User not found", ex.getMessage() + "."));
-	}
-
-	private static ProblemDetail problem(HttpStatus status, URI type, String title, String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setType(type);
-		problem.setTitle(title);
-		return problem;
-	}
-
-	private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-		return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}
 
 }
