@@ -27,6 +27,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
+import dev.lockstarter.test.ProcessSignals;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.FileSystemUtils;
@@ -386,7 +387,7 @@ public final class MemcachedServer implements AutoCloseable {
 		public synchronized void pause() {
 			Process process = requireRunning("pause");
 			if (!this.paused) {
-				signal(process, "STOP");
+				ProcessSignals.stop(process);
 				this.paused = true;
 			}
 		}
@@ -395,7 +396,7 @@ public final class MemcachedServer implements AutoCloseable {
 		public synchronized void resume() {
 			Process process = this.process;
 			if (this.paused && process != null && process.isAlive()) {
-				signal(process, "CONT");
+				ProcessSignals.resume(process);
 			}
 			this.paused = false;
 		}
@@ -544,24 +545,6 @@ public final class MemcachedServer implements AutoCloseable {
 			}
 			catch (IOException ex) {
 				return "(no output: " + ex.getMessage() + ")";
-			}
-		}
-
-		private static void signal(Process process, String signal) {
-			String command = "kill -" + signal + " " + process.pid();
-			try {
-				Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
-				if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-					String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-					throw new IllegalStateException("'" + command + "' failed: " + output);
-				}
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Could not run '" + command + "': " + ex.getMessage(), ex);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while running '" + command + "'", ex);
 			}
 		}
 

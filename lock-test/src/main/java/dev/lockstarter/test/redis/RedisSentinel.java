@@ -280,6 +280,12 @@ public final class RedisSentinel implements AutoCloseable {
 		if (replication == null || !replication.contains("master_link_status:up")) {
 			return false;
 		}
+		// After a diskless sync the primary counts the replica (for WAIT, for example) only once the
+		// replica's first acknowledgement arrives, up to a second after the replica reports its link up.
+		String primary = this.servers.get(0).command("INFO", "replication");
+		if (primary == null || !primary.contains("state=online")) {
+			return false;
+		}
 		for (SentinelProcess sentinel : this.sentinels) {
 			String master = sentinel.command("SENTINEL", "MASTER", MASTER_NAME);
 			if (master == null || !master.contains("num-slaves\n1\n")

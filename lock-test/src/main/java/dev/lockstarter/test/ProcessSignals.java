@@ -1,0 +1,105 @@
+package dev.lockstarter.test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.springframework.util.Assert;
+
+/**
+ * Suspends and resumes local server processes ({@code SIGSTOP}, {@code SIGCONT}) for failure
+ * tests.
+ * <p>
+ * {@code kill} returns once the signal is queued, while the threads of the process may still
+ * be running on another core and answer one more request. {@link #stop(Process)} therefore
+ * waits until every thread of the process is stopped, as {@code /proc} shows it, so that a
+ * test can rely on the server not answering from the moment the call returns.
+ *
+ * @since 0.1.0
+ */
+public final class ProcessSignals {
+
+	private static final long STOP_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+	private ProcessSignals() {
+	}
+
+	/**
+	 * Suspend a process with {@code SIGSTOP} and wait until all its threads are stopped.
+	 * @param process the process
+	 * @throws IllegalStateException if the signal cannot be sent, or the process is not
+	 * stopped within 5 seconds
+	 */
+	public static void stop(Process process) {
+		Assert.notNull(process, "'process' must not be null");
+		send(process, "STOP");
+		awaitStopped(process.pid());
+	}
+
+	/**
+	 * Resume a process suspended by {@link #stop(Process)} with {@code SIGCONT}.
+	 * @param process the process
+	 * @throws IllegalStateException if the signal cannot be sent
+	 */
+	public static void resume(Process process) {
+		Assert.notNull(process, "'process' must not be null");
+		send(process, "CONT");
+	}
+
+	private static void send(Process process, String signal) {
+		String command = "kill -" + signal + " " + process.pid();
+		try {
+			Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+				throw new IllegalStateException("'" + command + "' failed: " + output);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not run '" + command + "': " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while running '" + command + "'", ex);
+		}
+	}
+
+	private static void awaitStopped(long pid) {
+		Path tasks = Path.of("/proc", Long.toString(pid), "task");
+		if (!Files.isDirectory(tasks)) {
+			return; // No procfs: nothing to wait on
+		}
+		long deadline = System.nanoTime() + STOP_DEADLINE_NANOS;
+		while (!allStopped(tasks)) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("Process " + pid + " was not stopped within 5 seconds of SIGSTOP");
+			}
+			Thread.onSpinWait();
+		}
+	}
+
+	private static boolean allStopped(Path tasks) {
+		try (Stream<Path> threads = Files.list(tasks)) {
+			List<Path> stats = threads.map((thread) -> thread.resolve("stat")).toList();
+			for (Path stat : stats) {
+				String line = Files.readString(stat, StandardCharsets.ISO_8859_1);
+				// "pid (comm) S ...": the state follows the last ')', as comm may hold any character
+				int end = line.lastIndexOf(')');
+				char state = (end >= 0 && end + 2 < line.length()) ? line.charAt(end + 2) : '?';
+				if (state != 'T' && state != 't') {
+					return false;
+				}
+			}
+			return true;
+		}
+		catch (IOException ex) {
+			// A thread ended while being read, or the process is gone: look again
+			return !Files.isDirectory(tasks);
+		}
+	}
+
+}
