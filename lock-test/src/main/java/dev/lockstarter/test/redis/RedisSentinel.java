@@ -273,17 +273,44 @@ public final class RedisSentinel implements AutoCloseable {
 			}
 			sleep(50);
 		}
+		awaitReplicaAcknowledging(deadline);
+	}
+
+	/**
+	 * Wait until the replica has acknowledged a write. After a diskless sync the primary holds the
+	 * command stream back until the replica's first acknowledgement, which replicas send once a
+	 * second: until then the replica reports its link up, and the primary lists it online, but a
+	 * {@code WAIT} for it times out.
+	 */
+	private void awaitReplicaAcknowledging(long deadline) {
+		RedisServer primary = this.servers.get(0);
+		primary.command("SET", "sentinel-setup:ready", "1");
+		long written = replicationOffset(primary.command("INFO", "replication"), "master_repl_offset:");
+		while (replicationOffset(primary.command("INFO", "replication"), ",offset=") < written) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("The replica did not acknowledge a write within "
+						+ STARTUP_TIMEOUT.toSeconds() + " s: " + primary.command("INFO", "replication"));
+			}
+			sleep(20);
+		}
+	}
+
+	private static long replicationOffset(@Nullable String info, String field) {
+		int at = (info != null) ? info.indexOf(field) : -1;
+		if (at < 0) {
+			return -1;
+		}
+		int from = at + field.length();
+		int to = from;
+		while (to < info.length() && Character.isDigit(info.charAt(to))) {
+			to++;
+		}
+		return (to > from) ? Long.parseLong(info.substring(from, to)) : -1;
 	}
 
 	private boolean isReady() {
 		String replication = this.servers.get(1).command("INFO", "replication");
 		if (replication == null || !replication.contains("master_link_status:up")) {
-			return false;
-		}
-		// After a diskless sync the primary counts the replica (for WAIT, for example) only once the
-		// replica's first acknowledgement arrives, up to a second after the replica reports its link up.
-		String primary = this.servers.get(0).command("INFO", "replication");
-		if (primary == null || !primary.contains("state=online")) {
 			return false;
 		}
 		for (SentinelProcess sentinel : this.sentinels) {
