@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -52,18 +54,28 @@ class ResultSharingAutoConfigurationTests {
 
 	@Test
 	void followerOnTheInMemoryStoreGetsTheHoldersResult() {
-		this.contextRunner.withUserConfiguration(SlowService.class).run((context) -> {
-			SlowService service = context.getBean(SlowService.class);
-			CompletableFuture<List<String>> holder = CompletableFuture.supplyAsync(() -> service.slow("k"));
-			assertThat(service.entered().await(10, TimeUnit.SECONDS)).isTrue();
-			CompletableFuture<List<String>> follower = CompletableFuture.supplyAsync(() -> service.slow("k"));
-			Thread.sleep(200);
-			assertThat(follower).isNotDone();
-			service.proceed().countDown();
-			assertThat(holder.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
-			assertThat(follower.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
-			assertThat(service.runs().get()).isEqualTo(1);
-		});
+		// A thread each: the common pool may have a single thread on a small machine, which would
+		// start the follower only after the holder is done.
+		ExecutorService callers = Executors.newFixedThreadPool(2);
+		try {
+			this.contextRunner.withUserConfiguration(SlowService.class).run((context) -> {
+				SlowService service = context.getBean(SlowService.class);
+				CompletableFuture<List<String>> holder = CompletableFuture.supplyAsync(() -> service.slow("k"),
+						callers);
+				assertThat(service.entered().await(10, TimeUnit.SECONDS)).isTrue();
+				CompletableFuture<List<String>> follower = CompletableFuture.supplyAsync(() -> service.slow("k"),
+						callers);
+				Thread.sleep(200);
+				assertThat(follower).isNotDone();
+				service.proceed().countDown();
+				assertThat(holder.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
+				assertThat(follower.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");
+				assertThat(service.runs().get()).isEqualTo(1);
+			});
+		}
+		finally {
+			callers.shutdownNow();
+		}
 	}
 
 	@Test
