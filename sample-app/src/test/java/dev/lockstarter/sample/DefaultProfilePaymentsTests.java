@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = "sample.points-service.latency=10ms")
 class DefaultProfilePaymentsTests {
 
-	private final PaymentsClient client = new PaymentsClient();
+	private final SampleClient client = new SampleClient();
 
 	@LocalServerPort
 	private int port;

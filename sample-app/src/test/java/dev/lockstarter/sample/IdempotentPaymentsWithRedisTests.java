@@ -40,7 +40,7 @@ class IdempotentPaymentsWithRedisTests {
 
 	private static ConfigurableApplicationContext second;
 
-	private final PaymentsClient client = new PaymentsClient();
+	private final SampleClient client = new SampleClient();
 
 	@BeforeAll
 	static void startInstances() {
@@ -66,7 +66,7 @@ class IdempotentPaymentsWithRedisTests {
 
 	@Test
 	void retryOnTheOtherInstanceReplaysThePaymentAndTakesNoSecondOne() {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		String key = newKey();
 		HttpResponse<String> original = this.client.pay(base(first), key, "{\"amount\": 100}");
 		assertThat(original.statusCode()).isEqualTo(201);
@@ -81,23 +81,23 @@ class IdempotentPaymentsWithRedisTests {
 		assertThat(replay.headers().firstValue("Location")).isEqualTo(original.headers().firstValue("Location"));
 		assertThat(replay.headers().firstValue("Content-Type")).isEqualTo(original.headers().firstValue("Content-Type"));
 		assertThat(this.client.paymentOf(replay)).isEqualTo(payment);
-		List<Payment> payments = this.client.findAll(base(second));
+		List<Payment> payments = this.client.findPayments(base(second));
 		assertThat(payments).hasSize(before + 1).contains(payment);
 	}
 
 	@Test
 	void sameKeyWithAnotherAmountIsRejectedWith422() {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		String key = newKey();
 		assertThat(this.client.pay(base(first), key, "{\"amount\": 100}").statusCode()).isEqualTo(201);
 		HttpResponse<String> reused = this.client.pay(base(second), key, "{\"amount\": 200}");
 		assertProblem(reused, 422, "urn:lockstarter:problem:idempotency-key-reused");
-		assertThat(this.client.findAll(base(first))).hasSize(before + 1);
+		assertThat(this.client.findPayments(base(first))).hasSize(before + 1);
 	}
 
 	@Test
 	void paymentWhileTheSameKeyIsInProgressOnTheOtherInstanceIsRejectedWith409() throws Exception {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		String key = newKey();
 		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(base(first), key,
 				"{\"amount\": 100}");
@@ -115,20 +115,20 @@ class IdempotentPaymentsWithRedisTests {
 		HttpResponse<String> retry = this.client.pay(base(second), key, "{\"amount\": 100}");
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.client.paymentOf(retry)).isEqualTo(this.client.paymentOf(created));
-		assertThat(this.client.findAll(base(first))).hasSize(before + 1);
+		assertThat(this.client.findPayments(base(first))).hasSize(before + 1);
 	}
 
 	@Test
 	void paymentWithoutAKeyIsRejectedWith400AndTakesNoPayment() {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		HttpResponse<String> response = this.client.pay(base(first), null, "{\"amount\": 100}");
 		assertProblem(response, 400, "urn:lockstarter:problem:invalid-idempotency-key");
-		assertThat(this.client.findAll(base(first))).hasSize(before);
+		assertThat(this.client.findPayments(base(first))).hasSize(before);
 	}
 
 	@Test
 	void invalidAmountIsRejectedWith400AndItsRetryGetsTheSameAnswer() {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		for (String body : List.of("{\"amount\": 0}", "{\"amount\": -5}", "{}")) {
 			String key = newKey();
 			HttpResponse<String> response = this.client.pay(base(first), key, body);
@@ -138,12 +138,12 @@ class IdempotentPaymentsWithRedisTests {
 			assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 			assertThat(retry.body()).isEqualTo(response.body());
 		}
-		assertThat(this.client.findAll(base(first))).hasSize(before);
+		assertThat(this.client.findPayments(base(first))).hasSize(before);
 	}
 
 	@Test
 	void afterTheRetentionTheSameKeyTakesANewPayment() throws Exception {
-		int before = this.client.findAll(base(first)).size();
+		int before = this.client.findPayments(base(first)).size();
 		String key = newKey();
 		Payment original = this.client.paymentOf(this.client.pay(base(first), key, "{\"amount\": 100}"));
 		Thread.sleep(RETENTION.toMillis() + 200);
@@ -151,7 +151,7 @@ class IdempotentPaymentsWithRedisTests {
 		assertThat(later.statusCode()).isEqualTo(201);
 		assertThat(later.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		assertThat(this.client.paymentOf(later).paymentId()).isNotEqualTo(original.paymentId());
-		assertThat(this.client.findAll(base(first))).hasSize(before + 2);
+		assertThat(this.client.findPayments(base(first))).hasSize(before + 2);
 	}
 
 	private void assertProblem(HttpResponse<String> response, int status, String type) {

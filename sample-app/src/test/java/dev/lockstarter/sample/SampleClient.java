@@ -20,8 +20,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.lockstarter.sample.payment.Payment;
 import dev.lockstarter.sample.user.User;
 
 /**
@@ -34,6 +36,8 @@ final class SampleClient {
 	static final String UNSAFE = "/api/unsafe/users";
 
 	static final String RAW = "/api/raw/users";
+
+	static final String PAYMENTS = "/api/payments";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -95,6 +99,37 @@ final class SampleClient {
 
 	User user(HttpResponse<String> response) {
 		return this.json.readValue(response.body(), User.class);
+	}
+
+	HttpRequest payment(URI base, @Nullable String idempotencyKey, String body) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(PAYMENTS))
+			.header("Content-Type", "application/json")
+			.timeout(TIMEOUT)
+			.POST(HttpRequest.BodyPublishers.ofString(body));
+		if (idempotencyKey != null) {
+			request.header("Idempotency-Key", "\"" + idempotencyKey + "\"");
+		}
+		return request.build();
+	}
+
+	HttpResponse<String> pay(URI base, @Nullable String idempotencyKey, String body) {
+		return send(payment(base, idempotencyKey, body));
+	}
+
+	CompletableFuture<HttpResponse<String>> payAsync(URI base, String idempotencyKey, String body) {
+		return this.http.sendAsync(payment(base, idempotencyKey, body), HttpResponse.BodyHandlers.ofString());
+	}
+
+	List<Payment> findPayments(URI base) {
+		HttpResponse<String> response = get(base.resolve(PAYMENTS));
+		if (response.statusCode() != 200) {
+			throw new IllegalStateException("GET payments answered " + response.statusCode() + ": " + response.body());
+		}
+		return List.of(this.json.readValue(response.body(), Payment[].class));
+	}
+
+	Payment paymentOf(HttpResponse<String> response) {
+		return this.json.readValue(response.body(), Payment.class);
 	}
 
 	@SuppressWarnings("unchecked")
