@@ -360,7 +360,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		Long answer;
 		try {
 			answer = this.binary.execute(PUT_RESULT, List.of(this.keys.lockKey(key), this.keys.related(key, "result")),
-					utf8(token), result, utf8(millis(ttl)));
+					bytes(token), result, bytes(millis(ttl)));
 		}
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to store the result of lock '" + key + "'",
@@ -588,10 +588,6 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		template.setEnableDefaultSerializer(false);
 		template.afterPropertiesSet();
 		return template;
-	}
-
-	private static byte[] utf8(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String millis(Duration ttl) {
