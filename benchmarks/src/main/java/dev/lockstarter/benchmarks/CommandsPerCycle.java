@@ -21,10 +21,10 @@ import dev.lockstarter.test.redis.RedisServer;
  * <li>the {@code MONITOR} feed, which tells the commands sent by the client (each one a
  * request, so a round trip for a synchronous call) from those run inside a script.</li>
  * </ul>
- * Each variant gets a fresh server and {@value #WARM_UP} warm-up cycles (so script loading and
- * connection set-up are not counted), then {@value #CYCLES} counted cycles on the keys of the
- * JMH benchmarks. Writes a JSON document to the path given as the first argument, and a
- * summary to standard output.
+ * Each variant gets a fresh server and {@value #WARM_UP} warm-up cycles (so script
+ * loading and connection set-up are not counted), then {@value #CYCLES} counted cycles on
+ * the keys of the JMH benchmarks. Writes a JSON document to the path given as the first
+ * argument, and a summary to standard output.
  */
 public final class CommandsPerCycle {
 

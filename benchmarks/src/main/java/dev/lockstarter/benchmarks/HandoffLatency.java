@@ -18,19 +18,19 @@ import java.util.concurrent.TimeUnit;
 import dev.lockstarter.test.redis.RedisServer;
 
 /**
- * Measures the handoff latency of waiting locks across JVMs: the time from the moment a holder
- * starts its release until a waiter in another JVM, blocked on the same key, has acquired it.
- * The holder runs in this JVM; each waiter runs in a child JVM of its own
+ * Measures the handoff latency of waiting locks across JVMs: the time from the moment a
+ * holder starts its release until a waiter in another JVM, blocked on the same key, has
+ * acquired it. The holder runs in this JVM; each waiter runs in a child JVM of its own
  * ({@link HandoffWaiter}), as another application instance would, and every lock
  * implementation of {@link HandoffLock} is measured in turn on one real Redis server.
  * <p>
  * Both timestamps are {@link System#nanoTime()}, which on Linux reads the system-wide
- * monotonic clock, so times taken in two processes on one machine compare. Each handoff is
- * preceded by a pause long enough for the waiter to be asleep in its wait (30 to 93 ms, varied
- * against its polling phase), so what is measured is a wake-up, not a spin.
+ * monotonic clock, so times taken in two processes on one machine compare. Each handoff
+ * is preceded by a pause long enough for the waiter to be asleep in its wait (30 to 93
+ * ms, varied against its polling phase), so what is measured is a wake-up, not a spin.
  * <p>
- * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes percentiles as JSON and a
- * summary to standard output.
+ * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes percentiles as JSON and
+ * a summary to standard output.
  */
 public final class HandoffLatency {
 
@@ -94,7 +94,8 @@ public final class HandoffLatency {
 				toWaiter.write(key + "\n");
 				toWaiter.flush();
 				expect(fromWaiter, "waiting");
-				// Let the waiter try, subscribe and fall asleep; vary the phase against its polls.
+				// Let the waiter try, subscribe and fall asleep; vary the phase against
+				// its polls.
 				Thread.sleep(30 + (i & 0x3f));
 				long releasedAt = System.nanoTime();
 				holder.unlock(key);
@@ -115,7 +116,9 @@ public final class HandoffLatency {
 		return micros;
 	}
 
-	/** Read the waiter's lines up to its next protocol line, which must be {@code word}. */
+	/**
+	 * Read the waiter's lines up to its next protocol line, which must be {@code word}.
+	 */
 	private static String expect(BufferedReader fromWaiter, String word) throws IOException {
 		String line;
 		while ((line = fromWaiter.readLine()) != null) {
@@ -141,8 +144,8 @@ public final class HandoffLatency {
 
 	/**
 	 * The waiter: a separate JVM that, for every key read from standard input, says it is
-	 * waiting, takes the lock (blocking until the holder releases it), says when it got it, and
-	 * releases it.
+	 * waiting, takes the lock (blocking until the holder releases it), says when it got
+	 * it, and releases it.
 	 */
 	public static final class HandoffWaiter {
 

@@ -22,14 +22,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
 /**
- * The waiting locks whose handoff {@link HandoffLatency} measures: each one's client as an
- * application would set it up, with a blocking {@code lock} that waits up to
- * {@link #MAX_WAIT} and an {@code unlock}. Every implementation is used by one thread only,
- * since Redisson's and Spring Integration's locks belong to the thread that took them.
+ * The waiting locks whose handoff {@link HandoffLatency} measures: each one's client as
+ * an application would set it up, with a blocking {@code lock} that waits up to
+ * {@link #MAX_WAIT} and an {@code unlock}. Every implementation is used by one thread
+ * only, since Redisson's and Spring Integration's locks belong to the thread that took
+ * them.
  */
 enum HandoffLock {
 
-	/** This starter, woken by its release notification (pub/sub), polling as a safety net. */
+	/**
+	 * This starter, woken by its release notification (pub/sub), polling as a safety net.
+	 */
 	STARTER("lock-starter LockTemplate (notified)") {
 		@Override
 		Client open(String host, int port) {
@@ -37,7 +40,10 @@ enum HandoffLock {
 		}
 	},
 
-	/** This starter with the notifications hidden: what a waiter does when pub/sub is lost. */
+	/**
+	 * This starter with the notifications hidden: what a waiter does when pub/sub is
+	 * lost.
+	 */
 	STARTER_POLLING("lock-starter LockTemplate (polling only)") {
 		@Override
 		Client open(String host, int port) {
@@ -45,7 +51,9 @@ enum HandoffLock {
 		}
 	},
 
-	/** Redisson {@code RLock.tryLock(wait, lease, unit)}: woken by its pub/sub channel. */
+	/**
+	 * Redisson {@code RLock.tryLock(wait, lease, unit)}: woken by its pub/sub channel.
+	 */
 	REDISSON("Redisson RLock") {
 		@Override
 		Client open(String host, int port) {

@@ -37,19 +37,19 @@ import org.springframework.context.annotation.Role;
 import org.springframework.util.Assert;
 
 /**
- * The cost of {@link ExclusiveRequest} on a method, with the in-memory store, in a real Spring
- * context wired as the auto-configuration wires it: an {@link ExclusiveRequestAttributeSource},
- * an {@link ExclusiveRequestAdvisor} with its {@link ExclusiveRequestInterceptor}, the
- * infrastructure auto-proxy creator with class proxies, and a {@link LockTemplate} on an
- * {@link InMemoryLockStore}.
+ * The cost of {@link ExclusiveRequest} on a method, with the in-memory store, in a real
+ * Spring context wired as the auto-configuration wires it: an
+ * {@link ExclusiveRequestAttributeSource}, an {@link ExclusiveRequestAdvisor} with its
+ * {@link ExclusiveRequestInterceptor}, the infrastructure auto-proxy creator with class
+ * proxies, and a {@link LockTemplate} on an {@link InMemoryLockStore}.
  * <ul>
  * <li>{@code plainMethod}: the method on a bean that is not proxied: the baseline.</li>
  * <li>{@code unannotatedMethodOnProxy}: an unannotated method of a proxied bean: what the
  * CGLIB proxy alone costs.</li>
- * <li>{@code exclusiveRequest}: the annotated method: proxy, attribute lookup, SpEL key, owner
- * token, acquire and release on the in-memory store.</li>
- * <li>{@code lockTemplateOnly}: {@code try (Lease lease = locks.acquire(key, ttl)) {}} on the
- * same store, without a proxy: the part of the above that is not interception.</li>
+ * <li>{@code exclusiveRequest}: the annotated method: proxy, attribute lookup, SpEL key,
+ * owner token, acquire and release on the in-memory store.</li>
+ * <li>{@code lockTemplateOnly}: {@code try (Lease lease = locks.acquire(key, ttl)) {}} on
+ * the same store, without a proxy: the part of the above that is not interception.</li>
  * </ul>
  * Keys rotate through 1024 values (as in the Redis benchmarks), so the store sees a fresh
  * key on most calls, as with distinct requests.
@@ -115,8 +115,8 @@ public class InterceptorBenchmark {
 
 	/**
 	 * A registration service: {@link #registerExclusively} is the locked entry point,
-	 * {@link #register} the same work without the lock. The work itself is trivial, so that
-	 * what is measured is the call path.
+	 * {@link #register} the same work without the lock. The work itself is trivial, so
+	 * that what is measured is the call path.
 	 */
 	public static class Registrar {
 
@@ -132,7 +132,8 @@ public class InterceptorBenchmark {
 	}
 
 	/**
-	 * The same work in a class without the annotation, so that no proxy is created for it.
+	 * The same work in a class without the annotation, so that no proxy is created for
+	 * it.
 	 */
 	public static class PlainRegistrar {
 

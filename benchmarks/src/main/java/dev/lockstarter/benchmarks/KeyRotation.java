@@ -2,9 +2,9 @@ package dev.lockstarter.benchmarks;
 
 /**
  * The keys one thread locks, in turn: {@value #KEYS_PER_THREAD} distinct keys per thread,
- * built once, so that building keys costs nothing during a measurement and every variant locks
- * the same sequence of keys. A key is released before the thread comes back to it, and no two
- * threads share a key, so no lock is ever contended.
+ * built once, so that building keys costs nothing during a measurement and every variant
+ * locks the same sequence of keys. A key is released before the thread comes back to it,
+ * and no two threads share a key, so no lock is ever contended.
  */
 final class KeyRotation {
 

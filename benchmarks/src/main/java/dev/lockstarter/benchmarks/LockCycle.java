@@ -1,9 +1,9 @@
 package dev.lockstarter.benchmarks;
 
 /**
- * One way of taking an uncontended lock on Redis and releasing it again: the operation every
- * lock benchmark measures. Implementations are thread-safe and own their client, which
- * {@link #close()} shuts down.
+ * One way of taking an uncontended lock on Redis and releasing it again: the operation
+ * every lock benchmark measures. Implementations are thread-safe and own their client,
+ * which {@link #close()} shuts down.
  */
 interface LockCycle extends AutoCloseable {
 

@@ -22,14 +22,14 @@ import dev.lockstarter.test.redis.RedisServer;
 
 /**
  * The uncontended acquire + release cycle against a real Redis server, for every
- * {@link Variant}, with {@linkplain OneThread one thread} and with {@linkplain EightThreads
- * eight}.
+ * {@link Variant}, with {@linkplain OneThread one thread} and with
+ * {@linkplain EightThreads eight}.
  * <p>
  * Each benchmark method runs in its own forked JVM; its state starts a fresh
  * {@code redis-server} (same binary, same flags, empty) on a free loopback port in
  * {@code @Setup(Level.Trial)}, creates the variant's client, and stops both in
- * {@code @TearDown(Level.Trial)}. Each thread cycles through its own {@link KeyRotation}, so
- * every lock is free when it is taken. An acquisition that fails anyway is counted as
+ * {@code @TearDown(Level.Trial)}. Each thread cycles through its own {@link KeyRotation},
+ * so every lock is free when it is taken. An acquisition that fails anyway is counted as
  * {@code rejected} (reported by JMH as a secondary metric) rather than failing the run.
  */
 @BenchmarkMode(Mode.Throughput)

@@ -12,9 +12,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A connection in Redis {@code MONITOR} mode: reads the command feed, in which Redis shows
- * every command it executes, with its source: a client's address for a command sent over the
- * network (one request), {@code lua} for a command a script ran inside the server.
+ * A connection in Redis {@code MONITOR} mode: reads the command feed, in which Redis
+ * shows every command it executes, with its source: a client's address for a command sent
+ * over the network (one request), {@code lua} for a command a script ran inside the
+ * server.
  */
 final class RedisMonitor implements AutoCloseable {
 
@@ -45,8 +46,8 @@ final class RedisMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * Read the feed up to and including the {@code ECHO} of the given marker, and return the
-	 * commands after the {@code ECHO} of the start marker and before the end marker.
+	 * Read the feed up to and including the {@code ECHO} of the given marker, and return
+	 * the commands after the {@code ECHO} of the start marker and before the end marker.
 	 * @param startMarker the argument of the {@code ECHO} that opens the window
 	 * @param endMarker the argument of the {@code ECHO} that closes it
 	 * @return the commands seen in between, in order
@@ -84,6 +85,7 @@ final class RedisMonitor implements AutoCloseable {
 
 	/**
 	 * One command executed by the server.
+	 *
 	 * @param name the command's name, lower case
 	 * @param inScript whether a script ran it, rather than a client
 	 */

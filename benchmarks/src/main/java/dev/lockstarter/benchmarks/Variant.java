@@ -30,23 +30,24 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.integration.redis.util.RedisLockRegistry;
 
 /**
- * The Redis lock implementations measured side by side, each set up as an application would
- * set it up by default, with one exception noted on {@link #SPRING_INTEGRATION}.
+ * The Redis lock implementations measured side by side, each set up as an application
+ * would set it up by default, with one exception noted on {@link #SPRING_INTEGRATION}.
  * <p>
- * Every variant takes the lock with a {@link #TTL time-to-live} of 30 seconds and releases it
- * at once. The Spring-based variants each get their own {@link LettuceConnectionFactory}
- * with Spring Boot's default settings: one shared native connection that all threads
- * multiplex their commands over. The raw Lettuce floor uses one shared connection as well,
- * so that the floor and the Spring-based variants differ only in the code above the
- * connection. Redisson manages its own connection pool (its defaults: up to 64 connections,
- * 32 Netty threads); it cannot be told to share a Lettuce connection.
+ * Every variant takes the lock with a {@link #TTL time-to-live} of 30 seconds and
+ * releases it at once. The Spring-based variants each get their own
+ * {@link LettuceConnectionFactory} with Spring Boot's default settings: one shared native
+ * connection that all threads multiplex their commands over. The raw Lettuce floor uses
+ * one shared connection as well, so that the floor and the Spring-based variants differ
+ * only in the code above the connection. Redisson manages its own connection pool (its
+ * defaults: up to 64 connections, 32 Netty threads); it cannot be told to share a Lettuce
+ * connection.
  */
 enum Variant {
 
 	/**
 	 * The floor: {@code SET key token NX PX ttl}, then an {@code EVALSHA} of a
-	 * compare-and-delete script, on a plain Lettuce sync connection. The token is 128 bits
-	 * from {@link ThreadLocalRandom}, the cheapest unique-enough value.
+	 * compare-and-delete script, on a plain Lettuce sync connection. The token is 128
+	 * bits from {@link ThreadLocalRandom}, the cheapest unique-enough value.
 	 */
 	RAW_LETTUCE("raw Lettuce (SET NX PX + EVALSHA compare-and-delete)") {
 		@Override
@@ -56,8 +57,8 @@ enum Variant {
 	},
 
 	/**
-	 * This starter's programmatic API: {@link LockTemplate} on {@link RedisLockStore} on a
-	 * {@link LettuceConnectionFactory}.
+	 * This starter's programmatic API: {@link LockTemplate} on {@link RedisLockStore} on
+	 * a {@link LettuceConnectionFactory}.
 	 */
 	LOCK_TEMPLATE("lock-starter LockTemplate on RedisLockStore") {
 		@Override
@@ -67,7 +68,8 @@ enum Variant {
 	},
 
 	/**
-	 * Redisson's {@link RLock}: {@code tryLock(0, ttl, MILLISECONDS)} and {@code unlock()}.
+	 * Redisson's {@link RLock}: {@code tryLock(0, ttl, MILLISECONDS)} and
+	 * {@code unlock()}.
 	 */
 	REDISSON("Redisson RLock") {
 		@Override
@@ -78,10 +80,10 @@ enum Variant {
 
 	/**
 	 * Spring Integration's {@link RedisLockRegistry}: {@code obtain(key).tryLock()} and
-	 * {@code unlock()}. Its cache of lock objects (default capacity 256, least recently used
-	 * evicted) is raised to {@value #SPRING_INTEGRATION_CACHE_CAPACITY} so that it holds every
-	 * key of the benchmark's rotation; that also sizes its striped local locks to as many
-	 * stripes.
+	 * {@code unlock()}. Its cache of lock objects (default capacity 256, least recently
+	 * used evicted) is raised to {@value #SPRING_INTEGRATION_CACHE_CAPACITY} so that it
+	 * holds every key of the benchmark's rotation; that also sizes its striped local
+	 * locks to as many stripes.
 	 */
 	SPRING_INTEGRATION("Spring Integration RedisLockRegistry") {
 		@Override
@@ -92,8 +94,8 @@ enum Variant {
 
 	/**
 	 * ShedLock's {@link RedisLockProvider} as its public constructor builds it:
-	 * {@code lock(..)} is {@code SET NX PX}, {@code unlock()} a plain {@code DEL} that does not
-	 * check the owner.
+	 * {@code lock(..)} is {@code SET NX PX}, {@code unlock()} a plain {@code DEL} that
+	 * does not check the owner.
 	 */
 	SHEDLOCK("ShedLock RedisLockProvider (default: unlock = DEL)") {
 		@Override
@@ -103,8 +105,8 @@ enum Variant {
 	},
 
 	/**
-	 * ShedLock's {@link RedisLockProvider} built with {@code safeUpdate(true)}: the unlock is an
-	 * owner-checked compare-and-delete script, like this starter's.
+	 * ShedLock's {@link RedisLockProvider} built with {@code safeUpdate(true)}: the
+	 * unlock is an owner-checked compare-and-delete script, like this starter's.
 	 */
 	SHEDLOCK_SAFE_UPDATE("ShedLock RedisLockProvider (safeUpdate: unlock = compare-and-delete)") {
 		@Override
@@ -181,7 +183,8 @@ enum Variant {
 			if (!"OK".equals(this.commands.set(key, token, this.setArgs))) {
 				return false;
 			}
-			Long deleted = this.commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER, new String[] { key }, token);
+			Long deleted = this.commands.evalsha(this.releaseSha, ScriptOutputType.INTEGER, new String[] { key },
+					token);
 			return deleted != null && deleted == 1L;
 		}
 
@@ -304,8 +307,7 @@ enum Variant {
 
 		ShedLockCycle(String host, int port, boolean safeUpdate) {
 			this.connectionFactory = connectionFactory(host, port);
-			this.provider = safeUpdate
-					? new RedisLockProvider.Builder(this.connectionFactory).safeUpdate(true).build()
+			this.provider = safeUpdate ? new RedisLockProvider.Builder(this.connectionFactory).safeUpdate(true).build()
 					: new RedisLockProvider(this.connectionFactory);
 		}
 

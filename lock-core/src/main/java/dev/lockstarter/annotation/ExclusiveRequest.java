@@ -7,46 +7,47 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the annotated method for at most one caller per key at a time, across every application
- * instance that shares the lock store. A caller that finds the key locked is rejected with a
- * {@link dev.lockstarter.core.LockConflictException} (HTTP 409 by default) and the method does
- * not run.
+ * Runs the annotated method for at most one caller per key at a time, across every
+ * application instance that shares the lock store. A caller that finds the key locked is
+ * rejected with a {@link dev.lockstarter.core.LockConflictException} (HTTP 409 by
+ * default) and the method does not run.
  *
  * <pre class="code">
  * &#64;ExclusiveRequest(key = "#request.userName")
  * public User register(RegistrationRequest request) { ... }
  * </pre>
  *
- * The lock's key is {@code {lock.key-prefix}{name}:{value}}, where {@code value} is built from
- * the {@link #key() key expressions}. The lock is released when the method returns or throws,
- * or when its time-to-live passes, whichever comes first; while the method runs, the lock is
- * renewed before it expires (see {@code lock.renew} and {@code lock.max-hold}).
+ * The lock's key is {@code {lock.key-prefix}{name}:{value}}, where {@code value} is built
+ * from the {@link #key() key expressions}. The lock is released when the method returns
+ * or throws, or when its time-to-live passes, whichever comes first; while the method
+ * runs, the lock is renewed before it expires (see {@code lock.renew} and
+ * {@code lock.max-hold}).
  * <p>
- * <b>Reentrancy</b>: a method that holds a key and calls, through a proxy, another annotated
- * method that resolves to the same key (same name and value) runs it without locking again; the
- * outer call's lock covers both and is released when the outer call ends. This is scoped to the
- * current invocation chain: work handed to another thread is not covered. The innermost lease
- * of the chain, with its fencing token, is available from
- * {@link dev.lockstarter.interceptor.ExclusiveRequestContext}.
+ * <b>Reentrancy</b>: a method that holds a key and calls, through a proxy, another
+ * annotated method that resolves to the same key (same name and value) runs it without
+ * locking again; the outer call's lock covers both and is released when the outer call
+ * ends. This is scoped to the current invocation chain: work handed to another thread is
+ * not covered. The innermost lease of the chain, with its fencing token, is available
+ * from {@link dev.lockstarter.interceptor.ExclusiveRequestContext}.
  * <p>
- * <b>Single-flight</b>: with {@code onConflict = OnConflict.SHARE_RESULT}, a caller that finds
- * the key held waits for the holder and returns the holder's result instead of running the
- * method:
+ * <b>Single-flight</b>: with {@code onConflict = OnConflict.SHARE_RESULT}, a caller that
+ * finds the key held waits for the holder and returns the holder's result instead of
+ * running the method:
  *
  * <pre class="code">
  * &#64;ExclusiveRequest(key = "#values", onConflict = OnConflict.SHARE_RESULT, resultTtl = "10s")
  * public Sum sum(List&lt;Integer&gt; values) { ... }
  * </pre>
  *
- * The holder serializes its result with the application's {@code ResultCodec} (JSON by default)
- * and keeps it next to the lock until its {@link #resultTtl() time-to-live} passes; each waiting
- * caller deserializes it to the method's return type. It is not a cache: a call that arrives
- * after the holder finished runs the method again.
+ * The holder serializes its result with the application's {@code ResultCodec} (JSON by
+ * default) and keeps it next to the lock until its {@link #resultTtl() time-to-live}
+ * passes; each waiting caller deserializes it to the method's return type. It is not a
+ * cache: a call that arrives after the holder finished runs the method again.
  * <p>
- * The annotation works through a Spring AOP proxy, so it applies to calls that go through the
- * bean's proxy: a call from another method of the same object ({@code this.register(..)}) is
- * not intercepted. Annotating a private, final or static method fails startup because such a
- * method cannot be intercepted.
+ * The annotation works through a Spring AOP proxy, so it applies to calls that go through
+ * the bean's proxy: a call from another method of the same object
+ * ({@code this.register(..)}) is not intercepted. Annotating a private, final or static
+ * method fails startup because such a method cannot be intercepted.
  *
  * @since 0.1.0
  */
@@ -56,28 +57,31 @@ import java.lang.annotation.Target;
 public @interface ExclusiveRequest {
 
 	/**
-	 * SpEL expressions over the method's parameters whose values form the lock key, for example
-	 * {@code "#userName"}, {@code "#request.userName"} or {@code "#p0"}. Parameters are
-	 * available by name (compile with {@code -parameters}), as {@code #p0}/{@code #a0} by
-	 * position, and {@code #args}. Expressions can read properties and call methods of the
-	 * arguments, but cannot reach types, constructors or beans. Each value is converted with
-	 * {@code toString()}; a {@code null} or blank value rejects the call with an
-	 * {@link dev.lockstarter.core.InvalidLockKeyException}. When empty, one lock guards the
-	 * method for all arguments.
+	 * SpEL expressions over the method's parameters whose values form the lock key, for
+	 * example {@code "#userName"}, {@code "#request.userName"} or {@code "#p0"}.
+	 * Parameters are available by name (compile with {@code -parameters}), as
+	 * {@code #p0}/{@code #a0} by position, and {@code #args}. Expressions can read
+	 * properties and call methods of the arguments, but cannot reach types, constructors
+	 * or beans. Each value is converted with {@code toString()}; a {@code null} or blank
+	 * value rejects the call with an
+	 * {@link dev.lockstarter.core.InvalidLockKeyException}. When empty, one lock guards
+	 * the method for all arguments.
 	 * @return the key expressions
 	 */
 	String[] key() default {};
 
 	/**
-	 * Namespace of the lock, shared by every method that should exclude each other. Defaults
-	 * to the declaring class's simple name and the method name, {@code "UserService.register"}.
+	 * Namespace of the lock, shared by every method that should exclude each other.
+	 * Defaults to the declaring class's simple name and the method name,
+	 * {@code "UserService.register"}.
 	 * @return the lock name
 	 */
 	String name() default "";
 
 	/**
-	 * Time-to-live of the lock, overriding {@code lock.ttl}: a duration such as {@code "10s"},
-	 * {@code "500ms"} or {@code "PT1M"}, or a {@code ${...}} placeholder that resolves to one.
+	 * Time-to-live of the lock, overriding {@code lock.ttl}: a duration such as
+	 * {@code "10s"}, {@code "500ms"} or {@code "PT1M"}, or a {@code ${...}} placeholder
+	 * that resolves to one.
 	 * @return the time-to-live, empty for the configured default
 	 */
 	String ttl() default "";
@@ -91,15 +95,15 @@ public @interface ExclusiveRequest {
 
 	/**
 	 * How long to wait for a held lock before giving up with a conflict, overriding
-	 * {@code lock.wait-time}: a duration such as {@code "5s"}, or a {@code ${...}} placeholder.
-	 * A waiter acquires as soon as the holder releases.
+	 * {@code lock.wait-time}: a duration such as {@code "5s"}, or a {@code ${...}}
+	 * placeholder. A waiter acquires as soon as the holder releases.
 	 * @return the wait time, empty for the configured default
 	 */
 	String waitTime() default "";
 
 	/**
-	 * Number of fixed-interval retries for a held lock, as in "3 retries, 200 ms apart"; used
-	 * instead of {@link #waitTime()} when positive.
+	 * Number of fixed-interval retries for a held lock, as in "3 retries, 200 ms apart";
+	 * used instead of {@link #waitTime()} when positive.
 	 * @return the number of retries after the first attempt
 	 */
 	int retries() default 0;
@@ -111,35 +115,36 @@ public @interface ExclusiveRequest {
 	String retryInterval() default "";
 
 	/**
-	 * Minimum time the lock stays held after it was acquired, even when the method returns
-	 * sooner, such as {@code "2s"}: a repeated request (a double click) in that time is still
-	 * rejected.
+	 * Minimum time the lock stays held after it was acquired, even when the method
+	 * returns sooner, such as {@code "2s"}: a repeated request (a double click) in that
+	 * time is still rejected.
 	 * @return the minimum hold time, empty for none
 	 */
 	String holdAtLeast() default "";
 
 	/**
-	 * Longest time the lock is renewed while the method runs, overriding {@code lock.max-hold};
-	 * after it, a hung method loses its lock one time-to-live later.
+	 * Longest time the lock is renewed while the method runs, overriding
+	 * {@code lock.max-hold}; after it, a hung method loses its lock one time-to-live
+	 * later.
 	 * @return the maximum hold time, empty for the configured default
 	 */
 	String maxHold() default "";
 
 	/**
-	 * What a call does when another call holds its key: {@link OnConflict#REJECT reject} it
-	 * (after waiting, if {@link #waitTime()} says so), or
+	 * What a call does when another call holds its key: {@link OnConflict#REJECT reject}
+	 * it (after waiting, if {@link #waitTime()} says so), or
 	 * {@link OnConflict#SHARE_RESULT wait for the holder's result}. With
-	 * {@code SHARE_RESULT}, {@link #waitTime()} bounds the wait for the holder and defaults to
-	 * twice the lock's time-to-live, so a holder that dies is taken over within the wait;
-	 * {@link #retries()} and {@link #holdAtLeast()} cannot be used.
+	 * {@code SHARE_RESULT}, {@link #waitTime()} bounds the wait for the holder and
+	 * defaults to twice the lock's time-to-live, so a holder that dies is taken over
+	 * within the wait; {@link #retries()} and {@link #holdAtLeast()} cannot be used.
 	 * @return the conflict behaviour
 	 */
 	OnConflict onConflict() default OnConflict.REJECT;
 
 	/**
-	 * How long a result shared with {@link OnConflict#SHARE_RESULT} is kept for the callers that
-	 * waited for it, overriding {@code lock.result-ttl}: a duration such as {@code "10s"}, or a
-	 * {@code ${...}} placeholder.
+	 * How long a result shared with {@link OnConflict#SHARE_RESULT} is kept for the
+	 * callers that waited for it, overriding {@code lock.result-ttl}: a duration such as
+	 * {@code "10s"}, or a {@code ${...}} placeholder.
 	 * @return the result time-to-live, empty for the configured default
 	 */
 	String resultTtl() default "";

@@ -8,17 +8,18 @@ package dev.lockstarter.annotation;
 public enum OnConflict {
 
 	/**
-	 * Wait for the lock as long as {@link ExclusiveRequest#waitTime()} says (not at all by
-	 * default), then run the method; if the lock is still held, reject the call with a
+	 * Wait for the lock as long as {@link ExclusiveRequest#waitTime()} says (not at all
+	 * by default), then run the method; if the lock is still held, reject the call with a
 	 * {@link dev.lockstarter.core.LockConflictException}.
 	 */
 	REJECT,
 
 	/**
 	 * Single-flight: wait for the holder to finish and return its result (or throw its
-	 * exception) without running the method. The holder keeps its result next to the lock for
-	 * {@link ExclusiveRequest#resultTtl()}. When the holder dies without a result, one waiting
-	 * caller takes over and runs the method, and the others get that caller's result.
+	 * exception) without running the method. The holder keeps its result next to the lock
+	 * for {@link ExclusiveRequest#resultTtl()}. When the holder dies without a result,
+	 * one waiting caller takes over and runs the method, and the others get that caller's
+	 * result.
 	 */
 	SHARE_RESULT
 

@@ -9,16 +9,16 @@ package dev.lockstarter.annotation;
 public enum OnHolderFailure {
 
 	/**
-	 * The waiting callers fail like the holder: with an exception of the same type and message
-	 * when it can be created again from its type and message, and otherwise with a
-	 * {@link dev.lockstarter.core.SharedFailureException} that names the type and carries the
-	 * holder's HTTP status.
+	 * The waiting callers fail like the holder: with an exception of the same type and
+	 * message when it can be created again from its type and message, and otherwise with
+	 * a {@link dev.lockstarter.core.SharedFailureException} that names the type and
+	 * carries the holder's HTTP status.
 	 */
 	SHARE_FAILURE,
 
 	/**
-	 * The holder's failure is not shared: one waiting caller takes over and runs the method,
-	 * and the others get its result.
+	 * The holder's failure is not shared: one waiting caller takes over and runs the
+	 * method, and the others get its result.
 	 */
 	TAKE_OVER
 

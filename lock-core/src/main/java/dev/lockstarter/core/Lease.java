@@ -2,9 +2,11 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 
+import dev.lockstarter.store.LockStoreException;
+
 /**
- * A held lock. Closing the lease releases the lock if, and only if, it is still owned by this
- * lease: a lease whose lock expired and was taken by another owner deletes nothing.
+ * A held lock. Closing the lease releases the lock if, and only if, it is still owned by
+ * this lease: a lease whose lock expired and was taken by another owner deletes nothing.
  *
  * <pre class="code">
  * try (Lease lease = locks.acquire("user:" + id, Duration.ofSeconds(10))) {
@@ -12,24 +14,24 @@ import java.time.Duration;
  * }
  * </pre>
  *
- * While held, a lease acquired with renewal (the default) is extended before it expires, by one
- * scheduler shared by all leases, until it is released.
+ * While held, a lease acquired with renewal (the default) is extended before it expires,
+ * by one scheduler shared by all leases, until it is released.
  *
  * @since 0.1.0
  */
 public interface Lease extends AutoCloseable {
 
 	/**
-	 * Return the key this lease holds, as given to {@link LockOperations} (without the store's
-	 * key prefix).
+	 * Return the key this lease holds, as given to {@link LockOperations} (without the
+	 * store's key prefix).
 	 * @return the key
 	 */
 	String key();
 
 	/**
 	 * Return the fencing token of this acquisition: it is greater than the token of every
-	 * earlier acquisition of the same key, so a resource that remembers the highest token it
-	 * has seen can reject writes from a holder whose lock expired in the meantime.
+	 * earlier acquisition of the same key, so a resource that remembers the highest token
+	 * it has seen can reject writes from a holder whose lock expired in the meantime.
 	 * @return the token, or {@code 0} if the store issues none
 	 */
 	long fencingToken();
@@ -43,10 +45,11 @@ public interface Lease extends AutoCloseable {
 	boolean isHeld();
 
 	/**
-	 * Keep a result next to this lease's lock, for the callers that waited for the lock while
-	 * this lease held it: they read it with {@link LockOperations#findResult} once the lock is
-	 * released. The result is kept for {@code ttl}, past the release, and is replaced by the
-	 * next holder's; the store takes it only while this lease still owns the lock.
+	 * Keep a result next to this lease's lock, for the callers that waited for the lock
+	 * while this lease held it: they read it with {@link LockOperations#findResult} once
+	 * the lock is released. The result is kept for {@code ttl}, past the release, and is
+	 * replaced by the next holder's; the store takes it only while this lease still owns
+	 * the lock.
 	 * @param result the result's bytes
 	 * @param ttl how long the result is kept, positive
 	 * @return {@code true} if the result is stored; {@code false} if the lock was already
@@ -57,20 +60,20 @@ public interface Lease extends AutoCloseable {
 	boolean putResult(byte[] result, Duration ttl);
 
 	/**
-	 * Release the lock by compare-and-delete on this lease's owner token. Calling it again is a
-	 * no-op that returns {@code false}. With a minimum hold time that has not passed yet, the
-	 * lock is kept until then instead of being deleted.
-	 * @return {@code true} if the lock was still owned by this lease; {@code false} if it had
-	 * expired, was lost, or was already released
-	 * @throws LockStoreException if the store cannot be reached; the lock then expires at the
-	 * end of its time-to-live
+	 * Release the lock by compare-and-delete on this lease's owner token. Calling it
+	 * again is a no-op that returns {@code false}. With a minimum hold time that has not
+	 * passed yet, the lock is kept until then instead of being deleted.
+	 * @return {@code true} if the lock was still owned by this lease; {@code false} if it
+	 * had expired, was lost, or was already released
+	 * @throws LockStoreException if the store cannot be reached; the lock then expires at
+	 * the end of its time-to-live
 	 */
 	boolean release();
 
 	/**
-	 * Release the lock, as {@link #release()}, but never throw: a store failure is logged and
-	 * the lock expires at the end of its time-to-live. This keeps the exception of a failed
-	 * guarded block intact in try-with-resources.
+	 * Release the lock, as {@link #release()}, but never throw: a store failure is logged
+	 * and the lock expires at the end of its time-to-live. This keeps the exception of a
+	 * failed guarded block intact in try-with-resources.
 	 */
 	@Override
 	void close();

@@ -17,17 +17,18 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 
 /**
  * Extends held leases before they expire, on one daemon thread shared by every lease of a
  * {@link LockTemplate}.
  * <p>
- * A single timer is armed for the earliest renewal due. When it fires, every lease due within
- * a tenth of its time-to-live is extended, grouped by time-to-live into
+ * A single timer is armed for the earliest renewal due. When it fires, every lease due
+ * within a tenth of its time-to-live is extended, grouped by time-to-live into
  * {@link LockStore#extendAll} calls of at most {@value #BATCH_SIZE} locks. A lease whose
- * extension finds the lock gone is marked lost; a store failure is retried until the lock's
- * time-to-live passes, and then the lease is lost too. A lease held longer than its maximum
- * hold time is no longer renewed. No task outlives the last registered lease.
+ * extension finds the lock gone is marked lost; a store failure is retried until the
+ * lock's time-to-live passes, and then the lease is lost too. A lease held longer than
+ * its maximum hold time is no longer renewed. No task outlives the last registered lease.
  */
 final class LeaseRenewer {
 
@@ -109,8 +110,7 @@ final class LeaseRenewer {
 				this.timer.cancel(false);
 			}
 			this.timerAt = at;
-			this.timer = executor().schedule(this::renewDue, Math.max(0, at - System.nanoTime()),
-					TimeUnit.NANOSECONDS);
+			this.timer = executor().schedule(this::renewDue, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		finally {
 			this.timerLock.unlock();
@@ -184,7 +184,8 @@ final class LeaseRenewer {
 		List<StoreLease> locked = new ArrayList<>(candidates.size());
 		try {
 			for (StoreLease lease : candidates) {
-				// A lease being released is skipped: its release decides what happens to the lock.
+				// A lease being released is skipped: its release decides what happens to
+				// the lock.
 				if (lease.guard.tryLock()) {
 					if (lease.state() == StoreLease.State.HELD) {
 						locked.add(lease);

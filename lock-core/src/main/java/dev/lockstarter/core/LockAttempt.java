@@ -6,8 +6,8 @@ import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The outcome of {@link LockOperations#tryAcquire(String, Duration)}: either a {@link Lease},
- * or the remaining time-to-live of the lock held by someone else.
+ * The outcome of {@link LockOperations#tryAcquire(String, Duration)}: either a
+ * {@link Lease}, or the remaining time-to-live of the lock held by someone else.
  *
  * @since 0.1.0
  */

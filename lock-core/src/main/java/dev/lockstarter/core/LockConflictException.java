@@ -2,10 +2,12 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 
+import dev.lockstarter.store.LockException;
+
 /**
- * Thrown when a lock is held by another owner and the caller does not wait for it. In a web
- * application it becomes a {@code 409 Conflict} (or {@code 422}) problem response with a
- * {@code Retry-After} header.
+ * Thrown when a lock is held by another owner and the caller does not wait for it. In a
+ * web application it becomes a {@code 409 Conflict} (or {@code 422}) problem response
+ * with a {@code Retry-After} header.
  *
  * @since 0.1.0
  */
@@ -40,8 +42,8 @@ public class LockConflictException extends LockException {
 	}
 
 	/**
-	 * Return how long the current holder's lock remains valid, at most: the earliest time at
-	 * which a retry can succeed without the holder releasing.
+	 * Return how long the current holder's lock remains valid, at most: the earliest time
+	 * at which a retry can succeed without the holder releasing.
 	 * @return the holder's remaining time-to-live, never negative
 	 */
 	public Duration getRetryAfter() {

@@ -4,17 +4,19 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.lockstarter.store.LockStoreException;
+
 /**
  * Programmatic access to distributed locks. Implemented by {@link LockTemplate}; the
  * auto-configuration exposes one as a bean.
  * <p>
- * Keys are application-level names such as {@code "user:42"}; the configured key prefix is
- * added before they reach the store. A lock is held until it is released or its time-to-live
- * passes, whichever comes first; with {@linkplain LockOptions#withRenewal renewal} (the
- * default) the time-to-live is extended for as long as the lease is held.
+ * Keys are application-level names such as {@code "user:42"}; the configured key prefix
+ * is added before they reach the store. A lock is held until it is released or its
+ * time-to-live passes, whichever comes first; with {@linkplain LockOptions#withRenewal
+ * renewal} (the default) the time-to-live is extended for as long as the lease is held.
  * <p>
- * Locks taken through this interface are not reentrant: acquiring a key that the same thread
- * already holds conflicts like any other acquisition.
+ * Locks taken through this interface are not reentrant: acquiring a key that the same
+ * thread already holds conflicts like any other acquisition.
  *
  * @since 0.1.0
  */
@@ -25,7 +27,8 @@ public interface LockOperations {
 	 * @param key the key, not blank
 	 * @param options the time-to-live, wait and hold options
 	 * @return the attempt: a lease, or the holder's remaining time-to-live
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
 	 */
 	LockAttempt tryAcquire(String key, LockOptions options);
@@ -35,7 +38,8 @@ public interface LockOperations {
 	 * @param key the key, not blank
 	 * @param ttl how long the lock is held at most if it is not released, positive
 	 * @return the attempt: a lease, or the holder's remaining time-to-live
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 */
 	default LockAttempt tryAcquire(String key, Duration ttl) {
 		return tryAcquire(key, LockOptions.ttl(ttl));
@@ -47,7 +51,8 @@ public interface LockOperations {
 	 * @param options the time-to-live, wait and hold options
 	 * @return the lease, to be closed when the guarded work is done
 	 * @throws LockConflictException if the lock is still held when the wait ends
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
 	 */
 	default Lease acquire(String key, LockOptions options) {
@@ -60,15 +65,16 @@ public interface LockOperations {
 	 * @param ttl how long the lock is held at most if it is not released, positive
 	 * @return the lease, to be closed when the guarded work is done
 	 * @throws LockConflictException if the lock is held by another owner
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 */
 	default Lease acquire(String key, Duration ttl) {
 		return acquire(key, LockOptions.ttl(ttl));
 	}
 
 	/**
-	 * Run a callback while holding the lock on a key, and release it afterwards, whether the
-	 * callback returns or throws.
+	 * Run a callback while holding the lock on a key, and release it afterwards, whether
+	 * the callback returns or throws.
 	 * @param <T> the result type
 	 * @param key the key, not blank
 	 * @param options the time-to-live, wait and hold options
@@ -76,7 +82,8 @@ public interface LockOperations {
 	 * @return the callback's result
 	 * @throws LockConflictException if the lock is still held when the wait ends; the
 	 * callback does not run
-	 * @throws LockStoreException if the store cannot be reached; the callback does not run
+	 * @throws LockStoreException if the store cannot be reached; the callback does not
+	 * run
 	 */
 	default <T> T execute(String key, LockOptions options, LockCallback<T> callback) {
 		try (Lease lease = acquire(key, options)) {
@@ -85,16 +92,17 @@ public interface LockOperations {
 	}
 
 	/**
-	 * Run a callback while holding the lock on a key, without waiting for it, and release it
-	 * afterwards, whether the callback returns or throws.
+	 * Run a callback while holding the lock on a key, without waiting for it, and release
+	 * it afterwards, whether the callback returns or throws.
 	 * @param <T> the result type
 	 * @param key the key, not blank
 	 * @param ttl how long the lock is held at most if it is not released, positive
 	 * @param callback the guarded work
 	 * @return the callback's result
-	 * @throws LockConflictException if the lock is held by another owner; the callback does not
+	 * @throws LockConflictException if the lock is held by another owner; the callback
+	 * does not run
+	 * @throws LockStoreException if the store cannot be reached; the callback does not
 	 * run
-	 * @throws LockStoreException if the store cannot be reached; the callback does not run
 	 */
 	default <T> T execute(String key, Duration ttl, Supplier<T> callback) {
 		return execute(key, LockOptions.ttl(ttl), (lease) -> callback.get());
@@ -110,12 +118,13 @@ public interface LockOperations {
 	}
 
 	/**
-	 * Return the result that a holder of the key kept with {@link Lease#putResult}, if it has
-	 * not expired.
+	 * Return the result that a holder of the key kept with {@link Lease#putResult}, if it
+	 * has not expired.
 	 * @param key the key, not blank
 	 * @return the result's bytes, or empty
 	 * @throws UnsupportedOperationException if the lock store keeps no results
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 */
 	default Optional<byte[]> findResult(String key) {
 		throw new UnsupportedOperationException("This LockOperations keeps no results");

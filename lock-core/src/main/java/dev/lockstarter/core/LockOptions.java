@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * How to acquire and hold one lock: its time-to-live, how long to wait for it, whether to renew
- * it while held, and for how long at least and at most to hold it. Immutable; each
+ * How to acquire and hold one lock: its time-to-live, how long to wait for it, whether to
+ * renew it while held, and for how long at least and at most to hold it. Immutable; each
  * {@code with...} method returns a copy.
  *
  * <pre class="code">
@@ -48,8 +48,8 @@ public final class LockOptions {
 	}
 
 	/**
-	 * Options with the given time-to-live, no waiting, renewal on, no minimum and no maximum
-	 * hold time.
+	 * Options with the given time-to-live, no waiting, renewal on, no minimum and no
+	 * maximum hold time.
 	 * @param ttl how long the lock is held at most if it is neither released nor renewed
 	 * @return the options
 	 */
@@ -58,8 +58,8 @@ public final class LockOptions {
 	}
 
 	/**
-	 * Wait up to {@code waitTime} for a held lock. The waiter tries again as soon as the store
-	 * announces a release, and polls with backoff as a safety net. Replaces any
+	 * Wait up to {@code waitTime} for a held lock. The waiter tries again as soon as the
+	 * store announces a release, and polls with backoff as a safety net. Replaces any
 	 * {@link #withRetries retries}.
 	 * @param waitTime the longest wait, zero for none
 	 * @return new options
@@ -70,8 +70,9 @@ public final class LockOptions {
 	}
 
 	/**
-	 * Try again up to {@code retries} times, {@code interval} apart, for a held lock: a fixed
-	 * schedule, as in "3 retries, 200 ms apart". Replaces any {@link #withWaitTime wait time}.
+	 * Try again up to {@code retries} times, {@code interval} apart, for a held lock: a
+	 * fixed schedule, as in "3 retries, 200 ms apart". Replaces any {@link #withWaitTime
+	 * wait time}.
 	 * @param retries the number of attempts after the first
 	 * @param interval the pause before each retry, positive
 	 * @return new options
@@ -84,8 +85,8 @@ public final class LockOptions {
 
 	/**
 	 * Keep the lock at least this long after it was acquired, even if released earlier: a
-	 * release before then only shortens the lock's time-to-live to what remains, so a repeated
-	 * request shortly after a fast one is still rejected.
+	 * release before then only shortens the lock's time-to-live to what remains, so a
+	 * repeated request shortly after a fast one is still rejected.
 	 * @param holdAtLeast the minimum hold time, zero for none
 	 * @return new options
 	 */
@@ -105,14 +106,14 @@ public final class LockOptions {
 	}
 
 	/**
-	 * Stop renewing after the lock has been held this long, so a hung holder cannot keep it
-	 * forever; the lock then expires one time-to-live later.
+	 * Stop renewing after the lock has been held this long, so a hung holder cannot keep
+	 * it forever; the lock then expires one time-to-live later.
 	 * @param maxHold the longest renewed hold, or {@code null} for no limit
 	 * @return new options
 	 */
 	public LockOptions withMaxHold(@Nullable Duration maxHold) {
-		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast,
-				this.renew, (maxHold != null) ? positive(maxHold, "maxHold") : null);
+		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
+				(maxHold != null) ? positive(maxHold, "maxHold") : null);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
@@ -19,30 +20,31 @@ import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
- * Default {@link LockOperations}: adds the key prefix, draws a fresh random owner token for
- * every acquisition, waits and renews as the {@link LockOptions} say, and delegates to a
- * {@link LockStore}.
+ * Default {@link LockOperations}: adds the key prefix, draws a fresh random owner token
+ * for every acquisition, waits and renews as the {@link LockOptions} say, and delegates
+ * to a {@link LockStore}.
  * <p>
- * Store keys are {@code prefix + key}; keys whose store key would exceed 250 bytes of UTF-8 are
- * replaced by the SHA-256 of the key, Base64 URL-encoded. Owner tokens are 128 random bits from
- * a {@link java.security.SecureRandom}; they are never derived from a thread, are never logged
- * and never leave the store.
+ * Store keys are {@code prefix + key}; keys whose store key would exceed 250 bytes of
+ * UTF-8 are replaced by the SHA-256 of the key, Base64 URL-encoded. Owner tokens are 128
+ * random bits from a {@link java.security.SecureRandom}; they are never derived from a
+ * thread, are never logged and never leave the store.
  * <p>
  * <b>Waiting</b>: a waiter tries again at once when a {@link ReleaseNotifyingLockStore}
- * announces a release of its key, and in any case polls with exponential backoff and jitter
- * (from 100 ms up to 1 s with notifications, from 10 ms up to 500 ms without), never sleeping
- * past the holder's remaining time-to-live or the end of the wait.
+ * announces a release of its key, and in any case polls with exponential backoff and
+ * jitter (from 100 ms up to 1 s with notifications, from 10 ms up to 500 ms without),
+ * never sleeping past the holder's remaining time-to-live or the end of the wait.
  * <p>
- * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held locks
- * a third of their time-to-live after their last extension, in one store call per batch of
- * leases due together. A renewal that finds the lock gone marks the lease lost, logs a WARN and
- * publishes a {@link LockLostEvent}.
+ * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held
+ * locks a third of their time-to-live after their last extension, in one store call per
+ * batch of leases due together. A renewal that finds the lock gone marks the lease lost,
+ * logs a WARN and publishes a {@link LockLostEvent}.
  * <p>
  * <b>Failed acquisitions</b>: when the store call of an acquisition fails (a timeout, a
- * connection lost after the request was sent), the store may still have granted the lock. The
- * caller gets the {@link LockStoreException} at once, and the lock is released by its owner
- * token in the background, retried until its time-to-live has passed, so that such an orphan
- * does not block its key for its whole time-to-live once the store answers again.
+ * connection lost after the request was sent), the store may still have granted the lock.
+ * The caller gets the {@link LockStoreException} at once, and the lock is released by its
+ * owner token in the background, retried until its time-to-live has passed, so that such
+ * an orphan does not block its key for its whole time-to-live once the store answers
+ * again.
  *
  * @since 0.1.0
  */
@@ -92,7 +94,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
-	 * Set the publisher of {@link LockLostEvent}s; without one, lost locks are only logged.
+	 * Set the publisher of {@link LockLostEvent}s; without one, lost locks are only
+	 * logged.
 	 * @param eventPublisher the publisher
 	 */
 	@Override
@@ -135,7 +138,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 	/**
 	 * Stop renewing every lease and the renewal thread, and stop cleaning up failed
-	 * acquisitions. Held locks then expire at the end of their time-to-live unless released.
+	 * acquisitions. Held locks then expire at the end of their time-to-live unless
+	 * released.
 	 */
 	@Override
 	public void destroy() {
@@ -160,8 +164,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
-	 * Whether a store failure was caused by an interrupt. Store clients wrap it in their own
-	 * types (Lettuce's {@code RedisCommandInterruptedException}, the AWS SDK's
+	 * Whether a store failure was caused by an interrupt. Store clients wrap it in their
+	 * own types (Lettuce's {@code RedisCommandInterruptedException}, the AWS SDK's
 	 * {@code AbortedException}), matched by name so that this class needs none of them.
 	 */
 	private static boolean isInterruption(Throwable failure) {
@@ -183,7 +187,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
-	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it waits.
+	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it
+	 * waits.
 	 */
 	private final class Attempt {
 
@@ -224,9 +229,10 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		}
 
 		/**
-		 * The store call was cut short by an interrupt, so whether it acquired is unknown: release
-		 * by token (with the interrupt flag cleared, so the cleanup itself is not cut short), then
-		 * restore the flag. A release that fails is retried in the background.
+		 * The store call was cut short by an interrupt, so whether it acquired is
+		 * unknown: release by token (with the interrupt flag cleared, so the cleanup
+		 * itself is not cut short), then restore the flag. A release that fails is
+		 * retried in the background.
 		 */
 		private LockWaitInterruptedException interruptedDuringStoreCall(LockStoreException failure) {
 			try {
@@ -276,7 +282,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				boolean notified = subscription != null;
 				long poll = notified ? NOTIFIED_FIRST_POLL : POLLED_FIRST_POLL;
 				long maxPoll = notified ? NOTIFIED_MAX_POLL : POLLED_MAX_POLL;
-				// Try again first: the holder may have released before the subscription was made.
+				// Try again first: the holder may have released before the subscription
+				// was made.
 				while (!tryOnce()) {
 					long remaining = deadline - System.nanoTime();
 					if (remaining <= 0) {

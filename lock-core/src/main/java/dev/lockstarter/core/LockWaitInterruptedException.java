@@ -1,5 +1,7 @@
 package dev.lockstarter.core;
 
+import dev.lockstarter.store.LockException;
+
 /**
  * Thrown when a thread waiting for a lock is interrupted. Nothing is held: the wait ends
  * without a lease. The thread's interrupt flag is set again before this is thrown.

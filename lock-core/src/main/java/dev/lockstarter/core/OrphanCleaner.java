@@ -14,16 +14,17 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.LockStore;
 
 /**
- * Releases, by owner token, the locks of acquisitions whose outcome is unknown: the store call
- * failed (a timeout, a connection lost after the request was sent), so the store may have
- * granted the lock although the caller was told it failed. Without cleanup such an orphan
- * would block its key until its time-to-live passes.
+ * Releases, by owner token, the locks of acquisitions whose outcome is unknown: the store
+ * call failed (a timeout, a connection lost after the request was sent), so the store may
+ * have granted the lock although the caller was told it failed. Without cleanup such an
+ * orphan would block its key until its time-to-live passes.
  * <p>
- * The release runs on one daemon thread ({@code lock-cleanup}), started on first use, so the
- * caller is never held up. A release that fails is retried with backoff (from 100 ms up to 2 s)
- * until the orphan's time-to-live has passed, counted from when the acquisition was sent; by
- * then the store has dropped it anyway. At most {@value #MAX_PENDING} orphans are tracked;
- * beyond that, an orphan is left to expire and a WARN says so.
+ * The release runs on one daemon thread ({@code lock-cleanup}), started on first use, so
+ * the caller is never held up. A release that fails is retried with backoff (from 100 ms
+ * up to 2 s) until the orphan's time-to-live has passed, counted from when the
+ * acquisition was sent; by then the store has dropped it anyway. At most
+ * {@value #MAX_PENDING} orphans are tracked; beyond that, an orphan is left to expire and
+ * a WARN says so.
  */
 final class OrphanCleaner {
 

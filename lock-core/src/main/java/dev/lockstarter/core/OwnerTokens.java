@@ -4,7 +4,8 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * Generates owner tokens: 128 random bits from a {@link SecureRandom}, Base64 URL-encoded.
+ * Generates owner tokens: 128 random bits from a {@link SecureRandom}, Base64
+ * URL-encoded.
  */
 final class OwnerTokens {
 

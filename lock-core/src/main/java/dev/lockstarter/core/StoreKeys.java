@@ -8,10 +8,11 @@ import java.util.Base64;
 import org.springframework.util.Assert;
 
 /**
- * Turns application keys into store keys: {@code prefix + key}, or, when that would exceed
- * {@value #MAX_KEY_BYTES} bytes of UTF-8, {@code prefix + "#sha256:" + base64url(sha256(key))}.
- * A short key that itself starts with the hash marker is hashed as well, so that a hashed key
- * can never equal an unhashed one.
+ * Turns application keys into store keys: {@code prefix + key}, or, when that would
+ * exceed {@value #MAX_KEY_BYTES} bytes of UTF-8,
+ * {@code prefix + "#sha256:" + base64url(sha256(key))}. A short key that itself starts
+ * with the hash marker is hashed as well, so that a hashed key can never equal an
+ * unhashed one.
  */
 final class StoreKeys {
 
@@ -19,7 +20,9 @@ final class StoreKeys {
 
 	static final String HASH_MARKER = "#sha256:";
 
-	/** The length of a hashed key after the prefix: the marker plus 43 Base64 characters. */
+	/**
+	 * The length of a hashed key after the prefix: the marker plus 43 Base64 characters.
+	 */
 	static final int HASHED_KEY_LENGTH = HASH_MARKER.length() + 43;
 
 	private final String prefix;
@@ -29,9 +32,8 @@ final class StoreKeys {
 	StoreKeys(String prefix) {
 		this.prefix = prefix;
 		this.prefixBytes = prefix.getBytes(StandardCharsets.UTF_8).length;
-		Assert.isTrue(this.prefixBytes + HASHED_KEY_LENGTH <= MAX_KEY_BYTES,
-				() -> "Key prefix '" + prefix + "' is too long: at most "
-						+ (MAX_KEY_BYTES - HASHED_KEY_LENGTH) + " bytes are allowed");
+		Assert.isTrue(this.prefixBytes + HASHED_KEY_LENGTH <= MAX_KEY_BYTES, () -> "Key prefix '" + prefix
+				+ "' is too long: at most " + (MAX_KEY_BYTES - HASHED_KEY_LENGTH) + " bytes are allowed");
 	}
 
 	String storeKey(String key) {

@@ -8,12 +8,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
 /**
- * The {@link Lease} of {@link LockTemplate}. Its state moves once from held to released or
- * lost. The renewer and the release take {@link #guard} around their store calls, so a
+ * The {@link Lease} of {@link LockTemplate}. Its state moves once from held to released
+ * or lost. The renewer and the release take {@link #guard} around their store calls, so a
  * renewal never lengthens a lock after its release began.
  */
 final class StoreLease implements Lease {
@@ -46,7 +47,9 @@ final class StoreLease implements Lease {
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
-	/** Monotonic time at which the lock expires unless extended; a conservative estimate. */
+	/**
+	 * Monotonic time at which the lock expires unless extended; a conservative estimate.
+	 */
 	private volatile long expiresAt;
 
 	/** Monotonic time at which the renewer should extend the lock next. */
@@ -162,8 +165,7 @@ final class StoreLease implements Lease {
 	void lost(String reason) {
 		if (this.state.compareAndSet(State.HELD, State.LOST)) {
 			this.template.renewer().unregister(this);
-			logger.warn("Lock '" + this.key + "' was lost: " + reason
-					+ "; the work it guards is no longer exclusive");
+			logger.warn("Lock '" + this.key + "' was lost: " + reason + "; the work it guards is no longer exclusive");
 			this.template.lost(this, reason);
 		}
 	}

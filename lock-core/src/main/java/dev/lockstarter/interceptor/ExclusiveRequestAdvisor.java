@@ -5,7 +5,6 @@ import java.lang.reflect.Method;
 import org.aopalliance.aop.Advice;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-import org.springframework.aop.ClassFilter;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
@@ -17,9 +16,9 @@ import org.springframework.core.annotation.AnnotationUtils;
  * {@link ExclusiveRequest} declaration.
  * <p>
  * Its {@linkplain #DEFAULT_ORDER default order} places the lock outside
- * {@code @Transactional} (whose advisor has the lowest precedence), so that a lock is released
- * only after the transaction commits or rolls back, and outside caching and retry advice that
- * use the lowest precedence too.
+ * {@code @Transactional} (whose advisor has the lowest precedence), so that a lock is
+ * released only after the transaction commits or rolls back, and outside caching and
+ * retry advice that use the lowest precedence too.
  *
  * @since 0.1.0
  */

@@ -8,8 +8,8 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
 
 /**
- * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveRequest}. Each
- * duration is {@code null} when the annotation leaves it to the configured default.
+ * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveRequest}.
+ * Each duration is {@code null} when the annotation leaves it to the configured default.
  *
  * @since 0.1.0
  */
@@ -77,8 +77,8 @@ public final class ExclusiveRequestAttribute {
 	}
 
 	/**
-	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage}, whose
-	 * completion releases the lock.
+	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage},
+	 * whose completion releases the lock.
 	 * @return {@code true} for an asynchronous method
 	 */
 	public boolean completionStage() {
@@ -108,7 +108,8 @@ public final class ExclusiveRequestAttribute {
 
 	/**
 	 * Return the lock options of this method: the annotation's values over the defaults.
-	 * Computed on first use and kept, since the defaults are fixed once the application runs.
+	 * Computed on first use and kept, since the defaults are fixed once the application
+	 * runs.
 	 * @param defaults the configured defaults
 	 * @return the options
 	 */
@@ -122,7 +123,8 @@ public final class ExclusiveRequestAttribute {
 	}
 
 	private LockOptions resolve(LockOptions defaults) {
-		LockOptions options = (this.ttl != null) ? LockOptions.ttl(this.ttl).withWaitTime(defaults.getWaitTime())
+		LockOptions options = (this.ttl != null) ? LockOptions.ttl(this.ttl)
+			.withWaitTime(defaults.getWaitTime())
 			.withRenewal(defaults.isRenew())
 			.withMaxHold(defaults.getMaxHold()) : defaults;
 		if (this.retries > 0 && this.retryInterval != null) {

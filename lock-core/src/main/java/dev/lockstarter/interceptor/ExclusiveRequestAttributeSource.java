@@ -36,9 +36,9 @@ import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
- * Finds and parses {@link ExclusiveRequest} declarations, once per method and target class,
- * and caches the result. Parsing validates the declaration; a problem is reported as an
- * {@link InvalidExclusiveRequestException} naming the method.
+ * Finds and parses {@link ExclusiveRequest} declarations, once per method and target
+ * class, and caches the result. Parsing validates the declaration; a problem is reported
+ * as an {@link InvalidExclusiveRequestException} naming the method.
  *
  * @since 0.1.0
  */
@@ -48,15 +48,19 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	private static final @Nullable Class<?> PUBLISHER = publisherType();
 
-	/** Results that are handles on open resources, work in progress or responses, not data. */
-	private static final List<Class<?>> UNSHAREABLE_TYPES = List.of(InputStream.class, Reader.class,
-			BaseStream.class, Iterator.class, Spliterator.class, Future.class, Callable.class, Supplier.class);
+	/**
+	 * Results that are handles on open resources, work in progress or responses, not
+	 * data.
+	 */
+	private static final List<Class<?>> UNSHAREABLE_TYPES = List.of(InputStream.class, Reader.class, BaseStream.class,
+			Iterator.class, Spliterator.class, Future.class, Callable.class, Supplier.class);
 
 	private static final List<String> UNSHAREABLE_TYPE_NAMES = List.of("org.springframework.http.HttpEntity",
 			"org.springframework.core.io.Resource",
 			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
 			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
-			"org.springframework.web.servlet.ModelAndView", "org.springframework.web.context.request.async.DeferredResult",
+			"org.springframework.web.servlet.ModelAndView",
+			"org.springframework.web.context.request.async.DeferredResult",
 			"org.springframework.web.context.request.async.WebAsyncTask");
 
 	private final Map<MethodClassKey, Object> cache = new ConcurrentHashMap<>(256);
@@ -129,8 +133,7 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 								+ "use waitTime to bound the wait for the holder's result",
 						null);
 			}
-			sharing = resultSharing(method, name, resultTtl,
-					annotation.onHolderFailure() == OnHolderFailure.TAKE_OVER);
+			sharing = resultSharing(method, name, resultTtl, annotation.onHolderFailure() == OnHolderFailure.TAKE_OVER);
 		}
 		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
 			throw new InvalidExclusiveRequestException(method, name,
@@ -140,14 +143,15 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), sharing);
 	}
 
-	private ResultSharing resultSharing(Method method, String name, @Nullable Duration resultTtl,
-			boolean takeOver) {
+	private ResultSharing resultSharing(Method method, String name, @Nullable Duration resultTtl, boolean takeOver) {
 		Class<?> returnType = method.getReturnType();
 		Type resultType = method.getGenericReturnType();
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			if (returnType != CompletionStage.class && returnType != CompletableFuture.class) {
-				throw new InvalidExclusiveRequestException(method, name, "a shared asynchronous result must be "
-						+ "declared as CompletionStage or CompletableFuture, not " + returnType.getName(), null);
+				throw new InvalidExclusiveRequestException(method, name,
+						"a shared asynchronous result must be "
+								+ "declared as CompletionStage or CompletableFuture, not " + returnType.getName(),
+						null);
 			}
 			resultType = (resultType instanceof ParameterizedType parameterized)
 					? parameterized.getActualTypeArguments()[0] : Object.class;
@@ -155,9 +159,11 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		Class<?> resultClass = ResolvableType.forType(resultType).resolve(Object.class);
 		String unshareable = unshareable(resultClass);
 		if (unshareable != null) {
-			throw new InvalidExclusiveRequestException(method, name, "onConflict = SHARE_RESULT needs a result "
-					+ "that can be serialized and sent to other application instances, and " + unshareable
-					+ " cannot; return the data itself", null);
+			throw new InvalidExclusiveRequestException(method, name,
+					"onConflict = SHARE_RESULT needs a result "
+							+ "that can be serialized and sent to other application instances, and " + unshareable
+							+ " cannot; return the data itself",
+					null);
 		}
 		boolean voidResult = resultClass == void.class || resultClass == Void.class;
 		return new ResultSharing(method, resultType, voidResult, resultTtl, takeOver);
@@ -189,12 +195,14 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	private void checkInterceptable(Method method, String name) {
 		int modifiers = method.getModifiers();
-		String problem = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
-				: Modifier.isFinal(modifiers) ? "final" : null;
+		String problem = Modifier.isPrivate(modifiers) ? "private"
+				: Modifier.isStatic(modifiers) ? "static" : Modifier.isFinal(modifiers) ? "final" : null;
 		if (problem != null) {
-			throw new InvalidExclusiveRequestException(method, name, "a " + problem
-					+ " method cannot be intercepted by a Spring proxy, so it would run without the lock; "
-					+ "make it a public, non-final instance method", null);
+			throw new InvalidExclusiveRequestException(method, name,
+					"a " + problem
+							+ " method cannot be intercepted by a Spring proxy, so it would run without the lock; "
+							+ "make it a public, non-final instance method",
+					null);
 		}
 		if (PUBLISHER != null && PUBLISHER.isAssignableFrom(method.getReturnType())) {
 			throw new InvalidExclusiveRequestException(method, name,

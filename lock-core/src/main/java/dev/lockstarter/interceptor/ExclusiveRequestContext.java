@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.Lease;
 
 /**
- * The leases held by the current chain of {@link dev.lockstarter.annotation.ExclusiveRequest}
- * invocations on this thread, innermost last. An annotated method reads its fencing token
- * here, to hand it to a storage layer that rejects writes from stale holders:
+ * The leases held by the current chain of
+ * {@link dev.lockstarter.annotation.ExclusiveRequest} invocations on this thread,
+ * innermost last. An annotated method reads its fencing token here, to hand it to a
+ * storage layer that rejects writes from stale holders:
  *
  * <pre class="code">
  * &#64;ExclusiveRequest(key = "#accountId")
@@ -20,8 +21,8 @@ import dev.lockstarter.core.Lease;
  * }
  * </pre>
  *
- * The context belongs to the invocation chain: it is filled when an annotated method is entered
- * and emptied when it returns, and is not visible to other threads.
+ * The context belongs to the invocation chain: it is filled when an annotated method is
+ * entered and emptied when it returns, and is not visible to other threads.
  *
  * @since 0.1.0
  */
@@ -43,7 +44,8 @@ public final class ExclusiveRequestContext {
 
 	/**
 	 * Return the fencing token of the innermost annotated method running on this thread.
-	 * @return the token, or empty outside an annotated method or with a store that issues none
+	 * @return the token, or empty outside an annotated method or with a store that issues
+	 * none
 	 */
 	public static OptionalLong currentFencingToken() {
 		Lease lease = currentLease();

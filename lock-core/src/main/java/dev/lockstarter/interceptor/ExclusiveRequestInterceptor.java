@@ -20,7 +20,7 @@ import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.result.ResultCodec;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -29,31 +29,36 @@ import org.springframework.util.function.SingletonSupplier;
  * Runs a method annotated with {@link dev.lockstarter.annotation.ExclusiveRequest} while
  * holding its lock.
  * <ul>
- * <li>Not acquired (after waiting, if the method waits): the method does not run, nothing is
- * released, and a {@link LockConflictException} is thrown.</li>
- * <li>The method throws: the lock is released and the exception propagates unchanged.</li>
- * <li>The method returns: the lock is released; for a {@link CompletionStage}, when the stage
- * completes.</li>
- * <li>The key is already held by an enclosing annotated call on this thread: the method runs
- * under that lock, without locking again.</li>
- * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the holder
- * keeps its outcome (value, completion or failure) next to the lock, through the
- * {@link ResultCodec}, before it releases; a caller that waited for it returns that outcome
- * without running the method, or takes over when the holder left none.</li>
+ * <li>Not acquired (after waiting, if the method waits): the method does not run, nothing
+ * is released, and a {@link LockConflictException} is thrown.</li>
+ * <li>The method throws: the lock is released and the exception propagates
+ * unchanged.</li>
+ * <li>The method returns: the lock is released; for a {@link CompletionStage}, when the
+ * stage completes.</li>
+ * <li>The key is already held by an enclosing annotated call on this thread: the method
+ * runs under that lock, without locking again.</li>
+ * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the
+ * holder keeps its outcome (value, completion or failure) next to the lock, through the
+ * {@link ResultCodec}, before it releases; a caller that waited for it returns that
+ * outcome without running the method, or takes over when the holder left none.</li>
  * </ul>
- * A failure to release never replaces the method's outcome: it is logged and the lock expires
- * at the end of its time-to-live.
+ * A failure to release never replaces the method's outcome: it is logged and the lock
+ * expires at the end of its time-to-live.
  * <p>
- * When the store fails to answer an acquisition, the {@link StoreFailurePolicy} decides: by
- * default the method does not run and the {@link LockStoreException} propagates
- * ({@link StoreFailurePolicy#FAIL_CLOSED}); with {@link StoreFailurePolicy#FAIL_OPEN} it runs
- * without a lock, and a WARN (at most one a second, counting the runs in between) says so.
+ * When the store fails to answer an acquisition, the {@link StoreFailurePolicy} decides:
+ * by default the method does not run and the {@link LockStoreException} propagates
+ * ({@link StoreFailurePolicy#FAIL_CLOSED}); with {@link StoreFailurePolicy#FAIL_OPEN} it
+ * runs without a lock, and a WARN (at most one a second, counting the runs in between)
+ * says so.
  *
  * @since 0.1.0
  */
 public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
-	/** The time-to-live of shared results when neither the method nor the application sets one. */
+	/**
+	 * The time-to-live of shared results when neither the method nor the application sets
+	 * one.
+	 */
 	public static final Duration DEFAULT_RESULT_TTL = Duration.ofSeconds(10);
 
 	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
@@ -69,6 +74,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private Supplier<@Nullable ResultCodec> resultCodec = () -> null;
 
 	private Supplier<Duration> defaultResultTtl = () -> DEFAULT_RESULT_TTL;
+
 	private volatile StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.FAIL_CLOSED;
 
 	private final AtomicLong failOpenRuns = new AtomicLong();
@@ -80,11 +86,11 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 * interceptor can be created before the lock store.
 	 * @param attributeSource the source of parsed declarations
 	 * @param locks the lock operations
-	 * @param defaults the options of locks whose declaration sets none: time-to-live, wait
-	 * time, renewal and maximum hold time
+	 * @param defaults the options of locks whose declaration sets none: time-to-live,
+	 * wait time, renewal and maximum hold time
 	 */
-	public ExclusiveRequestInterceptor(ExclusiveRequestAttributeSource attributeSource,
-			Supplier<LockOperations> locks, Supplier<LockOptions> defaults) {
+	public ExclusiveRequestInterceptor(ExclusiveRequestAttributeSource attributeSource, Supplier<LockOperations> locks,
+			Supplier<LockOptions> defaults) {
 		Assert.notNull(attributeSource, "'attributeSource' must not be null");
 		Assert.notNull(locks, "'locks' must not be null");
 		Assert.notNull(defaults, "'defaults' must not be null");
@@ -95,8 +101,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	/**
 	 * Set the codec of results shared by single-flight methods
-	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}). The supplier is called
-	 * once, on first use.
+	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}). The supplier is
+	 * called once, on first use.
 	 * @param resultCodec the supplier of the codec
 	 */
 	public void setResultCodec(Supplier<@Nullable ResultCodec> resultCodec) {
@@ -157,8 +163,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return proceedWithoutLock(invocation, attribute, ex);
 		}
 		if (!attempt.isAcquired()) {
-			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
-					attribute.conflictStatus());
+			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(), attribute.conflictStatus());
 		}
 		Lease lease = attempt.lease();
 		if (attribute.completionStage()) {
@@ -173,11 +178,12 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * Single-flight. The caller first notes the id of the result already kept for the key, if
-	 * any, then tries to acquire: at once, or else waiting as a follower. A follower that gets
-	 * the lock (the holder released it or died) looks for a result: one whose id differs from
-	 * the noted one was kept after this caller arrived, by the run it waited for or a later one,
-	 * and is returned; otherwise the holder left nothing, and this caller takes over.
+	 * Single-flight. The caller first notes the id of the result already kept for the
+	 * key, if any, then tries to acquire: at once, or else waiting as a follower. A
+	 * follower that gets the lock (the holder released it or died) looks for a result:
+	 * one whose id differs from the noted one was kept after this caller arrived, by the
+	 * run it waited for or a later one, and is returned; otherwise the holder left
+	 * nothing, and this caller takes over.
 	 */
 	private @Nullable Object invokeSharing(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			ResultSharing sharing, String key) throws Throwable {
@@ -241,7 +247,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				lease.close();
 				return result;
 			}
-			// The caller's stage completes after the outcome is kept and the lock released, and
+			// The caller's stage completes after the outcome is kept and the lock
+			// released, and
 			// fails like the followers' when the value cannot be serialized.
 			CompletableFuture<@Nullable Object> shared = new CompletableFuture<>();
 			stage.whenComplete((value, failure) -> {
@@ -329,9 +336,10 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 					value = codec(sharing).decode(found.valueBytes(), sharing.resultType());
 				}
 				catch (RuntimeException ex) {
-					throw new IllegalStateException("The result shared for " + sharing.describeMethod()
-							+ " cannot be deserialized as " + sharing.resultType().getTypeName() + ": "
-							+ ex.getMessage(), ex);
+					throw new IllegalStateException(
+							"The result shared for " + sharing.describeMethod() + " cannot be deserialized as "
+									+ sharing.resultType().getTypeName() + ": " + ex.getMessage(),
+							ex);
 				}
 			}
 			case VOID -> value = null;
@@ -350,8 +358,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private ResultCodec codec(ResultSharing sharing) {
 		ResultCodec codec = this.resultCodec.get();
 		if (codec == null) {
-			throw new IllegalStateException(sharing.describeMethod() + " shares its result, but no ResultCodec "
-					+ "is configured");
+			throw new IllegalStateException(
+					sharing.describeMethod() + " shares its result, but no ResultCodec " + "is configured");
 		}
 		return codec;
 	}
@@ -376,8 +384,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (now - last >= FAIL_OPEN_LOG_INTERVAL && this.failOpenLoggedAt.compareAndSet(last, now)) {
 			this.failOpenRuns.addAndGet(-runs);
 			logger.warn("Lock store failed; running @ExclusiveRequest method(s) WITHOUT a lock, as the store "
-					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '"
-					+ name + "': " + failure.getMessage());
+					+ "failure policy is FAIL_OPEN: " + runs + " run(s) since the last warning, the latest of '" + name
+					+ "': " + failure.getMessage());
 		}
 	}
 

@@ -16,8 +16,8 @@ import org.springframework.core.annotation.AnnotationUtils;
 
 /**
  * Parses every {@link ExclusiveRequest} declaration of every bean while the application
- * starts, so that an invalid key expression, time-to-live or method fails startup instead of
- * the first call.
+ * starts, so that an invalid key expression, time-to-live or method fails startup instead
+ * of the first call.
  *
  * @since 0.1.0
  */
@@ -63,8 +63,8 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 
 	/**
 	 * Return the methods found so far whose declaration shares results
-	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}), so that the application can
-	 * check at startup that its lock store keeps results.
+	 * ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}), so that the
+	 * application can check at startup that its lock store keeps results.
 	 * @return the methods, as {@code ClassName.method(ParamType, ...)}, sorted
 	 */
 	public List<String> getResultSharingMethods() {

@@ -4,13 +4,13 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.LockException;
+import dev.lockstarter.store.LockException;
 import org.springframework.util.ClassUtils;
 
 /**
- * Thrown at startup when an {@link dev.lockstarter.annotation.ExclusiveRequest} declaration is
- * invalid: an unparsable key expression, an unknown parameter, a bad time-to-live or conflict
- * status, or a method that a proxy cannot intercept.
+ * Thrown at startup when an {@link dev.lockstarter.annotation.ExclusiveRequest}
+ * declaration is invalid: an unparsable key expression, an unknown parameter, a bad
+ * time-to-live or conflict status, or a method that a proxy cannot intercept.
  *
  * @since 0.1.0
  */
@@ -27,8 +27,7 @@ public class InvalidExclusiveRequestException extends LockException {
 	 * @param reason what is wrong with the declaration
 	 * @param cause the underlying failure, if any
 	 */
-	public InvalidExclusiveRequestException(Method method, String lockName, String reason,
-			@Nullable Throwable cause) {
+	public InvalidExclusiveRequestException(Method method, String lockName, String reason, @Nullable Throwable cause) {
 		super(lockName, "Invalid @ExclusiveRequest on " + describe(method) + ": " + reason, cause);
 		this.method = describe(method);
 		this.reason = reason;

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How one {@link dev.lockstarter.annotation.ExclusiveRequest} method with
- * {@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT} shares its result: the type its
- * result is serialized as, how long it is kept, and what happens when the holder throws.
+ * {@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT} shares its result: the type
+ * its result is serialized as, how long it is kept, and what happens when the holder
+ * throws.
  *
  * @since 0.1.0
  */
@@ -43,8 +44,8 @@ public final class ResultSharing {
 	}
 
 	/**
-	 * Return the type of the shared value: the method's generic return type, or the value type
-	 * of its {@link java.util.concurrent.CompletionStage}.
+	 * Return the type of the shared value: the method's generic return type, or the value
+	 * type of its {@link java.util.concurrent.CompletionStage}.
 	 * @return the result type
 	 */
 	public Type resultType() {
@@ -52,7 +53,8 @@ public final class ResultSharing {
 	}
 
 	/**
-	 * Return whether the method returns no value ({@code void}, or a stage of {@code Void}).
+	 * Return whether the method returns no value ({@code void}, or a stage of
+	 * {@code Void}).
 	 * @return {@code true} if only the completion is shared
 	 */
 	public boolean voidResult() {
@@ -68,8 +70,8 @@ public final class ResultSharing {
 	}
 
 	/**
-	 * Return whether a waiting caller takes over when the holder throws, instead of failing
-	 * like it.
+	 * Return whether a waiting caller takes over when the holder throws, instead of
+	 * failing like it.
 	 * @return {@code true} to take over
 	 */
 	public boolean takeOverOnFailure() {

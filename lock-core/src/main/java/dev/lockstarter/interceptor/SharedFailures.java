@@ -15,10 +15,11 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Turns a holder's exception into a {@link SharedResult} failure record, and a record back into
- * an exception for the callers that waited. An exception is created again only when its type
- * is a {@link RuntimeException}, or a checked exception the method declares, with a public
- * {@code (String)} constructor; otherwise the callers get a {@link SharedFailureException}.
+ * Turns a holder's exception into a {@link SharedResult} failure record, and a record
+ * back into an exception for the callers that waited. An exception is created again only
+ * when its type is a {@link RuntimeException}, or a checked exception the method
+ * declares, with a public {@code (String)} constructor; otherwise the callers get a
+ * {@link SharedFailureException}.
  */
 final class SharedFailures {
 
@@ -52,8 +53,7 @@ final class SharedFailures {
 	private static @Nullable Class<?> loadThrowable(String typeName, Method method) {
 		try {
 			Class<?> type = Class.forName(typeName, false, method.getDeclaringClass().getClassLoader());
-			return (Throwable.class.isAssignableFrom(type) && !Modifier.isAbstract(type.getModifiers())) ? type
-					: null;
+			return (Throwable.class.isAssignableFrom(type) && !Modifier.isAbstract(type.getModifiers())) ? type : null;
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
 			return null;

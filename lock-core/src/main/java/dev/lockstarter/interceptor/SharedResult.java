@@ -12,12 +12,13 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One outcome of a single-flight holder as kept in the lock store: a value, the completion of
- * a {@code void} method, or a failure. Each record has a random id, so that a waiting caller
- * can tell the outcome of the run it waited for from one left by an earlier run.
+ * One outcome of a single-flight holder as kept in the lock store: a value, the
+ * completion of a {@code void} method, or a failure. Each record has a random id, so that
+ * a waiting caller can tell the outcome of the run it waited for from one left by an
+ * earlier run.
  * <p>
- * Format: a magic byte and version, the id, the kind, then the value's bytes (as written by the
- * {@code ResultCodec}) or the failure's type, message and HTTP status.
+ * Format: a magic byte and version, the id, the kind, then the value's bytes (as written
+ * by the {@code ResultCodec}) or the failure's type, message and HTTP status.
  */
 final class SharedResult {
 
@@ -156,8 +157,8 @@ final class SharedResult {
 	}
 
 	/**
-	 * Return the id of the record in {@code bytes}, or {@code null} if there is none or it
-	 * cannot be read.
+	 * Return the id of the record in {@code bytes}, or {@code null} if there is none or
+	 * it cannot be read.
 	 */
 	static @Nullable String idOf(byte @Nullable [] bytes) {
 		try {

@@ -24,15 +24,16 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
 import org.springframework.util.StringUtils;
 
 /**
- * Builds the lock key of one method from its arguments. Created once per method, at startup;
- * {@link #resolve(Object[])} runs on every call.
+ * Builds the lock key of one method from its arguments. Created once per method, at
+ * startup; {@link #resolve(Object[])} runs on every call.
  * <p>
- * The key is {@code name + ":" + value}, where the value joins the expressions' results with
- * {@code ':'}, each result escaped ({@code '\'} becomes {@code "\\"} and {@code ':'} becomes
- * {@code "\:"}), so distinct argument tuples never produce the same key. Expressions are
- * evaluated in a {@link SimpleEvaluationContext} that allows reading properties and calling
- * instance methods of the arguments, but not {@code T(..)}, constructors or bean references;
- * argument values are data and are never parsed as expressions.
+ * The key is {@code name + ":" + value}, where the value joins the expressions' results
+ * with {@code ':'}, each result escaped ({@code '\'} becomes {@code "\\"} and {@code ':'}
+ * becomes {@code "\:"}), so distinct argument tuples never produce the same key.
+ * Expressions are evaluated in a {@link SimpleEvaluationContext} that allows reading
+ * properties and calling instance methods of the arguments, but not {@code T(..)},
+ * constructors or bean references; argument values are data and are never parsed as
+ * expressions.
  *
  * @since 0.1.0
  */
@@ -100,8 +101,8 @@ public final class MethodKeyResolver {
 	 * Build the key for one call.
 	 * @param args the call's arguments
 	 * @return {@code name} alone when there are no expressions, else {@code name:value}
-	 * @throws InvalidLockKeyException if an expression fails, or yields {@code null} or a blank
-	 * value
+	 * @throws InvalidLockKeyException if an expression fails, or yields {@code null} or a
+	 * blank value
 	 */
 	public String resolve(@Nullable Object[] args) {
 		if (this.parts.length == 0) {
@@ -185,7 +186,10 @@ public final class MethodKeyResolver {
 		return new Part(expression, argumentIndex(source, parameterNames));
 	}
 
-	/** The argument index for an expression that is just {@code #name}, {@code #p0} or {@code #a0}. */
+	/**
+	 * The argument index for an expression that is just {@code #name}, {@code #p0} or
+	 * {@code #a0}.
+	 */
 	private static int argumentIndex(String source, @Nullable String[] parameterNames) {
 		Matcher matcher = SIMPLE_VARIABLE.matcher(source);
 		if (!matcher.matches()) {

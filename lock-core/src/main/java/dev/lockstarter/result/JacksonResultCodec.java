@@ -10,8 +10,8 @@ import org.springframework.util.Assert;
 
 /**
  * {@link ResultCodec} that writes results as JSON with a Jackson 3 {@link ObjectMapper},
- * usually the application's own, so that results are written as the application writes them
- * in its responses. Values are written and read as the method's declared type.
+ * usually the application's own, so that results are written as the application writes
+ * them in its responses. Values are written and read as the method's declared type.
  *
  * @since 0.1.0
  */

@@ -5,10 +5,10 @@ import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns the result of a method into bytes that the lock store keeps for the callers that wait
- * for it, and back, with {@code @ExclusiveRequest(onConflict = SHARE_RESULT)}. The holder
- * encodes in one application instance and the waiting callers decode in others, so both sides
- * must agree on the format.
+ * Turns the result of a method into bytes that the lock store keeps for the callers that
+ * wait for it, and back, with {@code @ExclusiveRequest(onConflict = SHARE_RESULT)}. The
+ * holder encodes in one application instance and the waiting callers decode in others, so
+ * both sides must agree on the format.
  *
  * @since 0.1.0
  * @see JacksonResultCodec

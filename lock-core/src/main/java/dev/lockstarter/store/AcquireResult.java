@@ -3,8 +3,8 @@ package dev.lockstarter.store;
 import java.time.Duration;
 
 /**
- * The answer of {@link LockStore#tryAcquire}: acquired, or held by another owner for a given
- * remaining time.
+ * The answer of {@link LockStore#tryAcquire}: acquired, or held by another owner for a
+ * given remaining time.
  *
  * @since 0.1.0
  */
@@ -37,8 +37,8 @@ public final class AcquireResult {
 
 	/**
 	 * Return the result for an acquired lock with its fencing token.
-	 * @param fencingToken the token, positive, greater than every token issued before for the
-	 * same key
+	 * @param fencingToken the token, positive, greater than every token issued before for
+	 * the same key
 	 * @return a new result
 	 */
 	public static AcquireResult acquired(long fencingToken) {
@@ -50,7 +50,8 @@ public final class AcquireResult {
 
 	/**
 	 * Return the result for a lock held by another owner.
-	 * @param remainingTtl the holder's remaining time-to-live; a negative value means unknown
+	 * @param remainingTtl the holder's remaining time-to-live; a negative value means
+	 * unknown
 	 * @return a new result
 	 */
 	public static AcquireResult held(Duration remainingTtl) {
@@ -74,11 +75,11 @@ public final class AcquireResult {
 	}
 
 	/**
-	 * Return the fencing token of an acquired lock: a number that strictly increases with every
-	 * acquisition of the same key, for a protected resource to reject writes from an older
-	 * holder.
-	 * @return the token, or {@link #NO_FENCING_TOKEN} if the store issues none or the lock was
-	 * not acquired
+	 * Return the fencing token of an acquired lock: a number that strictly increases with
+	 * every acquisition of the same key, for a protected resource to reject writes from
+	 * an older holder.
+	 * @return the token, or {@link #NO_FENCING_TOKEN} if the store issues none or the
+	 * lock was not acquired
 	 */
 	public long fencingToken() {
 		return this.fencingToken;

@@ -7,8 +7,8 @@ import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
  * The local side of release notifications: listeners by store key, for a
- * {@link ReleaseNotifyingLockStore} to call when it learns that a key was released. Empty sets
- * are removed, so the registry holds only keys that someone waits for.
+ * {@link ReleaseNotifyingLockStore} to call when it learns that a key was released. Empty
+ * sets are removed, so the registry holds only keys that someone waits for.
  *
  * @since 0.1.0
  */

@@ -4,32 +4,32 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.LockStoreException;
-
 /**
- * A {@link LockStore} that can keep a short-lived result next to a lock: the value a holder
- * leaves for the callers that waited for it (single-flight), or the response of an idempotent
- * request, kept for its replays.
+ * A {@link LockStore} that can keep a short-lived result next to a lock: the value a
+ * holder leaves for the callers that waited for it (single-flight), or the response of an
+ * idempotent request, kept for its replays.
  * <p>
- * A result belongs to the lock's key, not to one acquisition: it outlives the lock for its own
- * time-to-live, and a later holder of the key replaces it. Only the current holder can store
- * one, so a holder whose lock expired and was taken over cannot overwrite the new holder's
- * result.
+ * A result belongs to the lock's key, not to one acquisition: it outlives the lock for
+ * its own time-to-live, and a later holder of the key replaces it. Only the current
+ * holder can store one, so a holder whose lock expired and was taken over cannot
+ * overwrite the new holder's result.
  *
  * @since 0.1.0
  */
 public interface ResultStoringLockStore extends LockStore {
 
 	/**
-	 * Keep {@code result} for the key of a lock for {@code ttl}, replacing any earlier result
-	 * of the key, if the lock is held by {@code token}.
+	 * Keep {@code result} for the key of a lock for {@code ttl}, replacing any earlier
+	 * result of the key, if the lock is held by {@code token}.
 	 * @param key the full store key of the lock
 	 * @param token the owner token given to {@link #tryAcquire}
 	 * @param result the result's bytes
 	 * @param ttl how long the result is kept, positive
-	 * @return {@code true} if the lock was held by {@code token} and the result is stored;
-	 * {@code false} if the lock had expired or belongs to another owner (nothing is stored)
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @return {@code true} if the lock was held by {@code token} and the result is
+	 * stored; {@code false} if the lock had expired or belongs to another owner (nothing
+	 * is stored)
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 */
 	boolean putResult(String key, String token, byte[] result, Duration ttl);
 
@@ -37,7 +37,8 @@ public interface ResultStoringLockStore extends LockStore {
 	 * Return the result last kept for the key of a lock, if it has not expired.
 	 * @param key the full store key of the lock
 	 * @return the result's bytes, or {@code null} if there is none
-	 * @throws LockStoreException if the store cannot be reached or does not answer in time
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
 	 */
 	byte @Nullable [] getResult(String key);
 

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,8 +155,8 @@ class LockTemplateTests {
 	}
 
 	/**
-	 * Applies every acquisition, then fails as if its reply were lost; fails releases while
-	 * {@code failReleases} is set, as if the store were still unreachable.
+	 * Applies every acquisition, then fails as if its reply were lost; fails releases
+	 * while {@code failReleases} is set, as if the store were still unreachable.
 	 */
 	private static final class LostReplyStore implements LockStore {
 

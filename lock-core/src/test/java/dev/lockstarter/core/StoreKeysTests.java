@@ -41,8 +41,7 @@ class StoreKeysTests {
 	void shortKeyThatLooksHashedIsHashedToo() {
 		String longKey = "x".repeat(400);
 		String forged = this.keys.storeKey(longKey).substring("lock:".length());
-		assertThat(this.keys.storeKey(forged)).isNotEqualTo(this.keys.storeKey(longKey))
-			.startsWith("lock:#sha256:");
+		assertThat(this.keys.storeKey(forged)).isNotEqualTo(this.keys.storeKey(longKey)).startsWith("lock:#sha256:");
 	}
 
 	@Test

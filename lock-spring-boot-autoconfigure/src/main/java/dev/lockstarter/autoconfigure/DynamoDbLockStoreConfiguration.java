@@ -9,6 +9,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 
+import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,9 +24,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The DynamoDB lock store, selected with {@code lock.store=dynamodb}: a
- * {@link DynamoDbLockStore} on the application's {@link DynamoDbClient} bean if there is one,
- * and otherwise on a client of its own built from {@code lock.dynamodb.*} and the AWS SDK's
- * usual settings; or a startup failure that names the missing dependency.
+ * {@link DynamoDbLockStore} on the application's {@link DynamoDbClient} bean if there is
+ * one, and otherwise on a client of its own built from {@code lock.dynamodb.*} and the
+ * AWS SDK's usual settings; or a startup failure that names the missing module.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "lock.store", havingValue = "dynamodb")
@@ -34,9 +35,11 @@ class DynamoDbLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(DynamoDbLockStoreConfiguration.class);
 
+	private static final String STORE_CLASS = "dev.lockstarter.store.dynamodb.DynamoDbLockStore";
+
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(DynamoDbClient.class)
-	static class DynamoDbStore {
+	@ConditionalOnClass(name = STORE_CLASS)
+	static class StoreAvailable {
 
 		/**
 		 * The lock store's own client, when the application has none: not a candidate for
@@ -106,13 +109,12 @@ class DynamoDbLockStoreConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass("software.amazon.awssdk.services.dynamodb.DynamoDbClient")
-	static class DynamoDbClientMissing {
+	@ConditionalOnMissingClass(STORE_CLASS)
+	static class StoreModuleMissing {
 
 		@Bean
 		LockStore unavailableDynamoDbLockStore() {
-			throw new InvalidConfigurationPropertyValueException("lock.store", "dynamodb",
-					"The AWS SDK's DynamoDB client is not on the classpath. Add software.amazon.awssdk:dynamodb.");
+			throw LockStoreConfigurations.storeModuleMissing(Store.DYNAMODB, "lock-store-dynamodb");
 		}
 
 	}

@@ -5,8 +5,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains an invalid {@link dev.lockstarter.annotation.ExclusiveRequest} declaration found at
- * startup, naming the method to fix.
+ * Explains an invalid {@link dev.lockstarter.annotation.ExclusiveRequest} declaration
+ * found at startup, naming the method to fix.
  */
 class InvalidExclusiveRequestFailureAnalyzer extends AbstractFailureAnalyzer<InvalidExclusiveRequestException> {
 

@@ -25,13 +25,16 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for
- * distributed request locking: a {@link LockStore} (Redis, in-memory, Memcached or DynamoDB), {@link LockOperations},
- * and the advice behind {@link dev.lockstarter.annotation.ExclusiveRequest}.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for distributed request locking: a {@link LockStore} (Redis,
+ * in-memory, Memcached or DynamoDB), {@link LockOperations}, and the advice behind
+ * {@link dev.lockstarter.annotation.ExclusiveRequest}.
  *
  * @since 0.1.0
  */
@@ -39,10 +42,7 @@ import org.springframework.core.env.Environment;
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockProperties.class)
-@Import({ LockAutoProxyRegistrar.class, LockStoreConfigurations.RedisStoreConfiguration.class,
-		MemcachedLockStoreConfiguration.class, DynamoDbLockStoreConfiguration.class,
-		LockStoreConfigurations.RedisStoreMissingConfiguration.class,
-		LockStoreConfigurations.InMemoryStoreConfiguration.class })
+@Import({ LockAutoProxyRegistrar.class, LockAutoConfiguration.LockStoreConfigurationImportSelector.class })
 public final class LockAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LockAutoConfiguration.class);
@@ -73,7 +73,8 @@ public final class LockAutoConfiguration {
 	static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
 			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
 			ObjectProvider<ResultCodec> resultCodec, Environment environment) {
-		// The advisor is created while bean post-processors are being registered: resolve the
+		// The advisor is created while bean post-processors are being registered: resolve
+		// the
 		// lock beans lazily, and read the order straight from the environment.
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
 				() -> properties.getObject().toDefaultOptions());
@@ -100,6 +101,19 @@ public final class LockAutoConfiguration {
 			ObjectProvider<LockOperations> locks, ObjectProvider<LockStore> store, ObjectProvider<ResultCodec> codec,
 			ObjectProvider<LockProperties> properties) {
 		return new ResultSharingValidator(methods, locks, store, codec, properties);
+	}
+
+	/**
+	 * Imports the configuration of every lock store, in {@link LockStoreConfigurations}
+	 * order.
+	 */
+	static class LockStoreConfigurationImportSelector implements ImportSelector {
+
+		@Override
+		public String[] selectImports(AnnotationMetadata importingClassMetadata) {
+			return LockStoreConfigurations.configurationClassNames();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

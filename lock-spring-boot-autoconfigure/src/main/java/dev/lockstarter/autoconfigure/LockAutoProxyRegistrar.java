@@ -8,11 +8,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * Makes sure an auto-proxy creator exists, so that {@code @ExclusiveRequest} methods are never
- * left unproxied (and so unlocked) in an application that turned Spring Boot's AOP
+ * Makes sure an auto-proxy creator exists, so that {@code @ExclusiveRequest} methods are
+ * never left unproxied (and so unlocked) in an application that turned Spring Boot's AOP
  * auto-configuration off. Like {@code @EnableTransactionManagement}, it registers the
- * infrastructure auto-proxy creator only when no stronger one is present, and proxies classes
- * unless {@code spring.aop.proxy-target-class} is {@code false}.
+ * infrastructure auto-proxy creator only when no stronger one is present, and proxies
+ * classes unless {@code spring.aop.proxy-target-class} is {@code false}.
  */
 class LockAutoProxyRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 

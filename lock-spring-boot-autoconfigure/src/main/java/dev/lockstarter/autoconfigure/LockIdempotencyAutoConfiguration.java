@@ -25,10 +25,11 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * {@link dev.lockstarter.idempotency.IdempotentRequest} handling in servlet web applications:
- * the {@link IdempotencyFilter}, the {@link IdempotentRequestInterceptor} and a startup check
- * that the lock store keeps results when a handler is annotated.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of {@link dev.lockstarter.idempotency.IdempotentRequest} handling
+ * in servlet web applications: the {@link IdempotencyFilter}, the
+ * {@link IdempotentRequestInterceptor} and a startup check that the lock store keeps
+ * results when a handler is annotated.
  *
  * @since 0.1.0
  */

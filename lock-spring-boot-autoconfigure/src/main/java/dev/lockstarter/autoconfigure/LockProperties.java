@@ -29,37 +29,38 @@ public class LockProperties implements InitializingBean {
 	private boolean enabled = true;
 
 	/**
-	 * Lock store to use. Defaults to Redis when a RedisConnectionFactory is available, and to
-	 * the in-memory store otherwise.
+	 * Lock store to use. Defaults to Redis when a RedisConnectionFactory is available,
+	 * and to the in-memory store otherwise.
 	 */
 	private @Nullable Store store;
 
 	/**
-	 * Time-to-live of a lock whose @ExclusiveRequest sets none: the longest time a crashed
-	 * holder can block its key.
+	 * Time-to-live of a lock whose @ExclusiveRequest sets none: the longest time a
+	 * crashed holder can block its key.
 	 */
 	private Duration ttl = Duration.ofSeconds(30);
 
 	/**
-	 * How long a call waits for a held lock before it is rejected, when its @ExclusiveRequest
-	 * sets no wait time. Zero rejects at once.
+	 * How long a call waits for a held lock before it is rejected, when
+	 * its @ExclusiveRequest sets no wait time. Zero rejects at once.
 	 */
 	private Duration waitTime = Duration.ZERO;
 
 	/**
-	 * Whether to extend held locks before they expire, for as long as the guarded method runs.
+	 * Whether to extend held locks before they expire, for as long as the guarded method
+	 * runs.
 	 */
 	private boolean renew = true;
 
 	/**
-	 * Longest time a lock is renewed while its method runs, so that a hung method cannot hold
-	 * it forever. Zero or negative means no limit.
+	 * Longest time a lock is renewed while its method runs, so that a hung method cannot
+	 * hold it forever. Zero or negative means no limit.
 	 */
 	private Duration maxHold = Duration.ofMinutes(10);
 
 	/**
-	 * How long the result of an @ExclusiveRequest(onConflict = SHARE_RESULT) method is kept for
-	 * the callers that waited for it, when the annotation sets no resultTtl.
+	 * How long the result of an @ExclusiveRequest(onConflict = SHARE_RESULT) method is
+	 * kept for the callers that waited for it, when the annotation sets no resultTtl.
 	 */
 	private Duration resultTtl = Duration.ofSeconds(10);
 
@@ -69,15 +70,15 @@ public class LockProperties implements InitializingBean {
 	private String keyPrefix = "lock:";
 
 	/**
-	 * Order of the @ExclusiveRequest advice among other advice. The default places the lock
-	 * outside @Transactional, so it is released after the commit.
+	 * Order of the @ExclusiveRequest advice among other advice. The default places the
+	 * lock outside @Transactional, so it is released after the commit.
 	 */
 	private int order = ExclusiveRequestAdvisor.DEFAULT_ORDER;
 
 	/**
-	 * What an @ExclusiveRequest method does when the lock store fails to answer: fail-closed
-	 * (the method does not run, 503) or fail-open (the method runs WITHOUT a lock, giving up
-	 * mutual exclusion while the store fails).
+	 * What an @ExclusiveRequest method does when the lock store fails to answer:
+	 * fail-closed (the method does not run, 503) or fail-open (the method runs WITHOUT a
+	 * lock, giving up mutual exclusion while the store fails).
 	 */
 	private StoreFailurePolicy onStoreFailure = StoreFailurePolicy.FAIL_CLOSED;
 
@@ -260,8 +261,8 @@ public class LockProperties implements InitializingBean {
 		MEMORY,
 
 		/**
-		 * Memcached, through the xmemcached client: locks are lost when a server evicts them
-		 * or restarts.
+		 * Memcached, through the xmemcached client: locks are lost when a server evicts
+		 * them or restarts.
 		 */
 		MEMCACHED,
 
@@ -318,13 +319,14 @@ public class LockProperties implements InitializingBean {
 				List.of("Content-Type", "Location", "ETag", "Cache-Control"));
 
 		/**
-		 * Whether to keep and replay server error (5xx) responses. By default they are not
-		 * kept, so a retry runs the request again.
+		 * Whether to keep and replay server error (5xx) responses. By default they are
+		 * not kept, so a retry runs the request again.
 		 */
 		private boolean storeServerErrors;
 
 		/**
-		 * Longest accepted Idempotency-Key, in characters. Longer keys are rejected with 400.
+		 * Longest accepted Idempotency-Key, in characters. Longer keys are rejected with
+		 * 400.
 		 */
 		private int maxKeyLength = 255;
 
@@ -400,8 +402,8 @@ public class LockProperties implements InitializingBean {
 						this.maxKeyLength, "The longest key must be at least 1 character.");
 			}
 			if (this.maxBodySize.toBytes() < 1) {
-				throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-body-size",
-						this.maxBodySize, "The largest body must be positive.");
+				throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-body-size", this.maxBodySize,
+						"The largest body must be positive.");
 			}
 		}
 
@@ -413,8 +415,9 @@ public class LockProperties implements InitializingBean {
 	public static class Redis {
 
 		/**
-		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts as
-		 * acquired, or else it fails. Zero does not wait. Not supported on Redis Cluster.
+		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts
+		 * as acquired, or else it fails. Zero does not wait. Not supported on Redis
+		 * Cluster.
 		 */
 		private int minReplicaAcks;
 
@@ -459,8 +462,8 @@ public class LockProperties implements InitializingBean {
 	public static class Memcached {
 
 		/**
-		 * Longest time-to-live of a Memcached lock: Memcached reads longer expiry times as
-		 * absolute times.
+		 * Longest time-to-live of a Memcached lock: Memcached reads longer expiry times
+		 * as absolute times.
 		 */
 		static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
 
@@ -564,28 +567,28 @@ public class LockProperties implements InitializingBean {
 	public static class DynamoDb {
 
 		/**
-		 * Name of the DynamoDB table that holds the locks. Its partition key must be a string
-		 * named "pk".
+		 * Name of the DynamoDB table that holds the locks. Its partition key must be a
+		 * string named "pk".
 		 */
 		private String table = "locks";
 
 		/**
-		 * DynamoDB endpoint, such as http://localhost:8000 for DynamoDB Local. Defaults to the
-		 * AWS SDK's endpoint for the region. Ignored when the application defines a
-		 * DynamoDbClient bean.
+		 * DynamoDB endpoint, such as http://localhost:8000 for DynamoDB Local. Defaults
+		 * to the AWS SDK's endpoint for the region. Ignored when the application defines
+		 * a DynamoDbClient bean.
 		 */
 		private @Nullable URI endpoint;
 
 		/**
-		 * AWS region of the table. Defaults to the AWS SDK's region provider chain, such as the
-		 * AWS_REGION environment variable. Ignored when the application defines a
+		 * AWS region of the table. Defaults to the AWS SDK's region provider chain, such
+		 * as the AWS_REGION environment variable. Ignored when the application defines a
 		 * DynamoDbClient bean.
 		 */
 		private @Nullable String region;
 
 		/**
-		 * Longest time a lock operation waits for DynamoDB, retries included, before it fails.
-		 * Ignored when the application defines a DynamoDbClient bean.
+		 * Longest time a lock operation waits for DynamoDB, retries included, before it
+		 * fails. Ignored when the application defines a DynamoDbClient bean.
 		 */
 		private Duration timeout = Duration.ofSeconds(2);
 

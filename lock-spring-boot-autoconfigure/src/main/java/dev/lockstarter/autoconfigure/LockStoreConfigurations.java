@@ -1,122 +1,59 @@
 package dev.lockstarter.autoconfigure;
 
-import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
-import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.memory.InMemoryLockStore;
-import dev.lockstarter.store.redis.RedisLockStore;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import dev.lockstarter.autoconfigure.LockProperties.Store;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.ClassUtils;
+import org.springframework.util.Assert;
 
 /**
- * The lock store configurations, imported in order: Redis when selected or available, then
- * the in-memory store.
+ * The configuration class of each {@link Store lock store}, in the order in which they
+ * are imported: Redis first, since it is chosen when {@code lock.store} is not set and a
+ * {@code RedisConnectionFactory} exists, and the in-memory store last, as the fallback.
+ * Every configuration backs off when the application defines its own
+ * {@link dev.lockstarter.store.LockStore}.
  */
 final class LockStoreConfigurations {
 
-	private static final Log logger = LogFactory.getLog(LockStoreConfigurations.class);
+	private static final Map<Store, Class<?>> MAPPINGS;
+
+	static {
+		Map<Store, Class<?>> mappings = new LinkedHashMap<>();
+		mappings.put(Store.REDIS, RedisLockStoreConfiguration.class);
+		mappings.put(Store.MEMCACHED, MemcachedLockStoreConfiguration.class);
+		mappings.put(Store.DYNAMODB, DynamoDbLockStoreConfiguration.class);
+		mappings.put(Store.MEMORY, InMemoryLockStoreConfiguration.class);
+		Assert.state(mappings.keySet().containsAll(List.of(Store.values())), "Every lock store needs a configuration");
+		MAPPINGS = Collections.unmodifiableMap(mappings);
+	}
 
 	private LockStoreConfigurations() {
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RedisConnectionFactory.class)
-	@ConditionalOnMissingBean(LockStore.class)
-	@ConditionalOnProperty(name = "lock.store", havingValue = "redis", matchIfMissing = true)
-	static class RedisStoreConfiguration {
-
-		private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-				RedisStoreConfiguration.class.getClassLoader());
-
-		@Bean
-		@ConditionalOnBean(RedisConnectionFactory.class)
-		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties) {
-			String prefix = properties.getKeyPrefix();
-			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-				throw new InvalidConfigurationPropertyValueException("lock.key-prefix", prefix,
-						"The Redis lock store puts the part of each key after the prefix in a Redis Cluster hash tag "
-								+ "('{...}'), so the prefix must not contain '{' or '}'.");
-			}
-			LockProperties.Redis redis = properties.getRedis();
-			if (redis.getMinReplicaAcks() > 0 && isCluster(connectionFactory)) {
-				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks",
-						redis.getMinReplicaAcks(), "Waiting for replica acknowledgements is not supported on Redis "
-								+ "Cluster; set it to 0, or use a primary with replicas (Sentinel).");
-			}
-			logger.info("Using the Redis lock store" + commandTimeout(connectionFactory)
-					+ ((redis.getMinReplicaAcks() > 0) ? "; each acquisition waits up to " + redis.getReplicaAckTimeout()
-							+ " for " + redis.getMinReplicaAcks() + " replica acknowledgement(s)" : ""));
-			RedisLockStore store = new RedisLockStore(connectionFactory, prefix, prefix + "released");
-			store.setMinReplicaAcks(redis.getMinReplicaAcks());
-			store.setReplicaAckTimeout(redis.getReplicaAckTimeout());
-			return store;
-		}
-
-		private static boolean isCluster(RedisConnectionFactory connectionFactory) {
-			return LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
-					&& lettuce.isClusterAware();
-		}
-
-		@Bean
-		@ConditionalOnBean(RedisConnectionFactory.class)
-		RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
-			return new RedisEvictionPolicyCheck(connectionFactory);
-		}
-
-		private static String commandTimeout(RedisConnectionFactory connectionFactory) {
-			if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
-				Duration timeout = lettuce.getClientConfiguration().getCommandTimeout();
-				return "; a lock operation on an unresponsive Redis fails after " + timeout
-						+ " (spring.data.redis.timeout)";
-			}
-			return "";
-		}
-
+	/**
+	 * Return the names of the store configuration classes, in import order.
+	 * @return the class names
+	 */
+	static String[] configurationClassNames() {
+		return MAPPINGS.values().stream().map(Class::getName).toArray(String[]::new);
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(name = "lock.store", havingValue = "redis")
-	@ConditionalOnMissingBean(LockStore.class)
-	static class RedisStoreMissingConfiguration {
-
-		@Bean
-		LockStore unavailableRedisLockStore() {
-			throw new InvalidConfigurationPropertyValueException("lock.store", "redis",
-					"No RedisConnectionFactory is available. Add spring-boot-starter-data-redis and configure "
-							+ "spring.data.redis.*, or set lock.store=memory for a single instance.");
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingBean(LockStore.class)
-	@ConditionalOnProperty(name = "lock.store", havingValue = "memory", matchIfMissing = true)
-	static class InMemoryStoreConfiguration {
-
-		@Bean
-		InMemoryLockStore inMemoryLockStore(LockProperties properties) {
-			if (properties.getStore() == null) {
-				logger.warn("No RedisConnectionFactory found: using the in-memory lock store, which does not "
-						+ "share locks between application instances. Set lock.store=memory to confirm this "
-						+ "choice, or configure Redis.");
-			}
-			else {
-				logger.info("Using the in-memory lock store; locks are not shared between application instances");
-			}
-			return new InMemoryLockStore();
-		}
-
+	/**
+	 * Return the startup failure for a store selected with {@code lock.store} whose
+	 * module is not on the classpath. Every store reports it the same way.
+	 * @param store the selected store
+	 * @param artifactId the artifact of the store's module (it brings the store's client)
+	 * @return the exception to throw from the store's bean method
+	 */
+	static InvalidConfigurationPropertyValueException storeModuleMissing(Store store, String artifactId) {
+		String value = store.name().toLowerCase(Locale.ROOT);
+		return new InvalidConfigurationPropertyValueException("lock.store", value,
+				"The " + value + " lock store is not on the classpath. Add the dependency dev.lockstarter:" + artifactId
+						+ ", which brings the store and its client, or choose another lock.store.");
 	}
 
 }

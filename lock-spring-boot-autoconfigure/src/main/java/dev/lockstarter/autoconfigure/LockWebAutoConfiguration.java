@@ -11,8 +11,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the problem responses for lock exceptions in servlet web applications.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the problem responses for lock exceptions in servlet web
+ * applications.
  *
  * @since 0.1.0
  */

@@ -3,24 +3,23 @@ package dev.lockstarter.autoconfigure;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-import net.rubyeye.xmemcached.MemcachedClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The Memcached lock store, selected with {@code lock.store=memcached}: a
- * {@link MemcachedLockStore} with a client of its own, built from {@code lock.memcached.*}, or
- * a startup failure that names the missing dependency.
+ * {@link MemcachedLockStore} with a client of its own, built from
+ * {@code lock.memcached.*}, or a startup failure that names the missing module.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "lock.store", havingValue = "memcached")
@@ -29,9 +28,11 @@ class MemcachedLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(MemcachedLockStoreConfiguration.class);
 
+	private static final String STORE_CLASS = "dev.lockstarter.store.memcached.MemcachedLockStore";
+
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MemcachedClient.class)
-	static class MemcachedStore {
+	@ConditionalOnClass(name = STORE_CLASS)
+	static class StoreAvailable {
 
 		@Bean
 		MemcachedLockStore memcachedLockStore(LockProperties properties) {
@@ -50,13 +51,12 @@ class MemcachedLockStoreConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass("net.rubyeye.xmemcached.MemcachedClient")
-	static class MemcachedClientMissing {
+	@ConditionalOnMissingClass(STORE_CLASS)
+	static class StoreModuleMissing {
 
 		@Bean
 		LockStore unavailableMemcachedLockStore() {
-			throw new InvalidConfigurationPropertyValueException("lock.store", "memcached",
-					"The Memcached client is not on the classpath. Add com.googlecode.xmemcached:xmemcached.");
+			throw LockStoreConfigurations.storeModuleMissing(Store.MEMCACHED, "lock-store-memcached");
 		}
 
 	}

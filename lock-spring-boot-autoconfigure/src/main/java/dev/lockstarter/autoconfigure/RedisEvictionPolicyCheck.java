@@ -11,9 +11,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Warns at startup when the Redis server's {@code maxmemory-policy} is not
- * {@code noeviction}: under memory pressure such a server may evict lock keys, and a second
- * holder then gets a lock that is still held. Stays quiet (DEBUG) when the setting cannot be
- * read, for example for an ACL user without {@code +config} or a server that is down.
+ * {@code noeviction}: under memory pressure such a server may evict lock keys, and a
+ * second holder then gets a lock that is still held. Stays quiet (DEBUG) when the setting
+ * cannot be read, for example for an ACL user without {@code +config} or a server that is
+ * down.
  */
 class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 

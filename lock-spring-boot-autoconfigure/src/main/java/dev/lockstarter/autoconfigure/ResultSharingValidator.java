@@ -12,8 +12,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 
 /**
  * Fails startup when a method shares its result
- * ({@code @ExclusiveRequest(onConflict = SHARE_RESULT)}) but the lock store keeps no results,
- * or no {@link ResultCodec} is available to serialize them.
+ * ({@code @ExclusiveRequest(onConflict = SHARE_RESULT)}) but the lock store keeps no
+ * results, or no {@link ResultCodec} is available to serialize them.
  */
 class ResultSharingValidator implements SmartInitializingSingleton {
 

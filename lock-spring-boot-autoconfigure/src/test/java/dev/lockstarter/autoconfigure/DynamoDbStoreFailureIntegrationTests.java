@@ -55,8 +55,9 @@ class DynamoDbStoreFailureIntegrationTests extends StoreFailureIntegrationTests 
 
 	@Override
 	protected String[] storeProperties(FaultProxy proxy) {
-		return new String[] { "lock.store=dynamodb", "lock.dynamodb.endpoint=http://" + proxy.host() + ":" + proxy.port(),
-				"lock.dynamodb.region=us-east-1", "lock.dynamodb.timeout=1s", "lock.dynamodb.create-table=true" };
+		return new String[] { "lock.store=dynamodb",
+				"lock.dynamodb.endpoint=http://" + proxy.host() + ":" + proxy.port(), "lock.dynamodb.region=us-east-1",
+				"lock.dynamodb.timeout=1s", "lock.dynamodb.create-table=true" };
 	}
 
 	@Override

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Waiting, minimum hold, renewal, reentrancy and fencing of {@code @ExclusiveRequest} methods,
- * against a real Redis.
+ * Waiting, minimum hold, renewal, reentrancy and fencing of {@code @ExclusiveRequest}
+ * methods, against a real Redis.
  */
 class ExclusiveRequestWaitingIntegrationTests {
 

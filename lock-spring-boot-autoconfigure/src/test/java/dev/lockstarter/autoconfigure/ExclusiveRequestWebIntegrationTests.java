@@ -8,7 +8,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,8 +114,8 @@ class ExclusiveRequestWebIntegrationTests {
 		int port = start(WebAppWithCatchAllAdvice.class, redis.port());
 		HttpResponse<String> response = post(port, "/registrations");
 		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(response.body()).contains("urn:lockstarter:problem:invalid-lock-key");
 		assertThat(bodies).hasValue(0);
 		assertThat(redis.server().command("DBSIZE")).isEqualTo("0");
@@ -140,7 +139,8 @@ class ExclusiveRequestWebIntegrationTests {
 			hold = Duration.ofMillis(300);
 			entered = new CountDownLatch(1);
 			Future<HttpResponse<String>> call = Executors.newSingleThreadExecutor()
-				.submit(() -> post(port, "/registrations?userName=" + URLEncoder.encode(payload, StandardCharsets.UTF_8)));
+				.submit(() -> post(port,
+						"/registrations?userName=" + URLEncoder.encode(payload, StandardCharsets.UTF_8)));
 			assertThat(entered.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 			String storedKey = "lock:{RegistrationController.register:" + payload + "}";
 			assertThat(redis.server().command("EXISTS", storedKey)).isEqualTo("1");
@@ -230,16 +230,15 @@ class ExclusiveRequestWebIntegrationTests {
 	}
 
 	private static Map<Integer, Long> countStatuses(List<HttpResponse<String>> responses) {
-		return responses.stream()
-			.collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
+		return responses.stream().collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
 	}
 
 	private static void assertConflictProblems(List<HttpResponse<String>> responses, int status) {
 		responses.stream().filter((response) -> response.statusCode() == status).forEach((response) -> {
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("application/problem+json"));
-			assertThat(response.headers().firstValue("Retry-After")).hasValueSatisfying(
-					(retryAfter) -> assertThat(Integer.parseInt(retryAfter)).isBetween(1, 30));
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
+			assertThat(response.headers().firstValue("Retry-After"))
+				.hasValueSatisfying((retryAfter) -> assertThat(Integer.parseInt(retryAfter)).isBetween(1, 30));
 			assertThat(response.body()).contains("\"type\":\"urn:lockstarter:problem:lock-conflict\"")
 				.contains("\"status\":" + status)
 				.doesNotContain("lock:")

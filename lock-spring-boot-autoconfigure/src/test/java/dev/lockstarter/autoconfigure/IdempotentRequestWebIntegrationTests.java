@@ -52,8 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * End-to-end tests of {@link IdempotentRequest} on Spring MVC endpoints, with two application
- * instances that share one real Redis.
+ * End-to-end tests of {@link IdempotentRequest} on Spring MVC endpoints, with two
+ * application instances that share one real Redis.
  */
 class IdempotentRequestWebIntegrationTests {
 
@@ -153,8 +153,8 @@ class IdempotentRequestWebIntegrationTests {
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 		HttpResponse<String> conflict = post(second, "/charges", key, "{}");
 		assertProblem(conflict, 409, "urn:lockstarter:problem:idempotent-request-in-progress");
-		assertThat(conflict.headers().firstValue("Retry-After")).hasValueSatisfying(
-				(retryAfter) -> assertThat(Long.parseLong(retryAfter)).isBetween(1L, 30L));
+		assertThat(conflict.headers().firstValue("Retry-After"))
+			.hasValueSatisfying((retryAfter) -> assertThat(Long.parseLong(retryAfter)).isBetween(1L, 30L));
 		HttpResponse<String> original = inProgress.get(10, TimeUnit.SECONDS);
 		assertThat(original.statusCode()).isEqualTo(201);
 		HttpResponse<String> retry = post(second, "/charges", key, "{}");
@@ -291,18 +291,19 @@ class IdempotentRequestWebIntegrationTests {
 		HttpResponse<String> alice = send(request(first, "/charges", key, "{}").header("X-User", "alice").build());
 		HttpResponse<String> bob = send(request(second, "/charges", key, "{}").header("X-User", "bob").build());
 		HttpResponse<String> anonymous = post(first, "/charges", key, "{}");
-		// Two (principal, key) pairs that would make one lock key if the principal were not encoded.
-		HttpResponse<String> colonInKey = send(request(second, "/charges", "bob:" + key, "{}").header("X-User", "alice")
-			.build());
-		HttpResponse<String> colonInName = send(request(first, "/charges", key, "{}").header("X-User", "alice:bob")
-			.build());
+		// Two (principal, key) pairs that would make one lock key if the principal were
+		// not encoded.
+		HttpResponse<String> colonInKey = send(
+				request(second, "/charges", "bob:" + key, "{}").header("X-User", "alice").build());
+		HttpResponse<String> colonInName = send(
+				request(first, "/charges", key, "{}").header("X-User", "alice:bob").build());
 		assertThat(List.of(alice, bob, anonymous, colonInKey, colonInName)).allSatisfy((response) -> {
 			assertThat(response.statusCode()).isEqualTo(201);
 			assertThat(response.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		});
 		assertThat(charges).hasValue(5);
-		HttpResponse<String> aliceAgain = send(request(second, "/charges", key, "{}").header("X-User", "alice")
-			.build());
+		HttpResponse<String> aliceAgain = send(
+				request(second, "/charges", key, "{}").header("X-User", "alice").build());
 		assertThat(aliceAgain.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(aliceAgain.body()).isEqualTo(alice.body());
 		assertThat(charges).hasValue(5);
@@ -310,8 +311,7 @@ class IdempotentRequestWebIntegrationTests {
 
 	@Test
 	void storeThatKeepsNoResultsFailsStartupNamingTheStoreProperty() {
-		assertThatExceptionOfType(Exception.class)
-			.isThrownBy(() -> start(WebAppWithStoreWithoutResults.class))
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> start(WebAppWithStoreWithoutResults.class))
 			.satisfies((ex) -> {
 				Throwable cause = ex;
 				while (!(cause instanceof InvalidConfigurationPropertyValueException) && cause.getCause() != null) {
@@ -341,8 +341,8 @@ class IdempotentRequestWebIntegrationTests {
 
 	private static void assertProblem(HttpResponse<String> response, int status, String type) {
 		assertThat(response.statusCode()).isEqualTo(status);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(contentType) -> assertThat(contentType).startsWith("application/problem+json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((contentType) -> assertThat(contentType).startsWith("application/problem+json"));
 		assertThat(response.body()).contains("\"type\":\"" + type + "\"")
 			.contains("\"status\":" + status)
 			.doesNotContain("idempotency:")

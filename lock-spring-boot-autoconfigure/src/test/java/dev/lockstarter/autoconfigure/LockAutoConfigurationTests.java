@@ -118,7 +118,8 @@ class LockAutoConfigurationTests {
 				.getBean(ExclusiveRequestAdvisor.class)
 				.getAdvice();
 			assertThat(interceptor.getStoreFailurePolicy()).isEqualTo(StoreFailurePolicy.FAIL_OPEN);
-			assertThat(context.getBean(LockProperties.class).getOnStoreFailure()).isEqualTo(StoreFailurePolicy.FAIL_OPEN);
+			assertThat(context.getBean(LockProperties.class).getOnStoreFailure())
+				.isEqualTo(StoreFailurePolicy.FAIL_OPEN);
 			assertThat(output).contains("WARN").contains("lock.on-store-failure=fail-open").contains("WITHOUT a lock");
 		});
 	}
@@ -133,13 +134,17 @@ class LockAutoConfigurationTests {
 
 	@Test
 	void nonPositiveTtlFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.ttl=0s").run((context) -> assertThat(context).hasFailed()
-			.getFailure()
-			.rootCause()
-			.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-			.hasMessageContaining("lock.ttl"));
+		this.contextRunner.withPropertyValues("lock.ttl=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("lock.ttl"));
 		this.contextRunner.withPropertyValues("lock.ttl=-5s")
-			.run((context) -> assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("lock.ttl"));
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("lock.ttl"));
 	}
 
 	@Test

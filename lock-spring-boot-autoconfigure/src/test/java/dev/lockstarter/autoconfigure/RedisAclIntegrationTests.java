@@ -23,7 +23,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.redis.RedisLockStore;
 import dev.lockstarter.test.contract.ExclusionChecker;
@@ -43,14 +43,16 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The Redis store with an ACL user limited to the lock key and channel prefix and to the
  * commands the store needs, configured through {@code spring.data.redis.username} and
- * {@code password}: every operation works, nothing is denied, and each command of the rule
- * is needed.
+ * {@code password}: every operation works, nothing is denied, and each command of the
+ * rule is needed.
  */
 class RedisAclIntegrationTests {
 
 	private final ExecutorService executor = Executors.newCachedThreadPool();
 
-	/** The rule documented in the README, after {@code ACL SETUSER locker on >password}. */
+	/**
+	 * The rule documented in the README, after {@code ACL SETUSER locker on >password}.
+	 */
 	static final String RULE = "~lock:* &lock:* +evalsha +eval +set +get +del +incr +time +pexpire +pttl +publish "
 			+ "+subscribe";
 
@@ -94,7 +96,8 @@ class RedisAclIntegrationTests {
 			LockAttempt conflict = locks.tryAcquire(key, Duration.ofSeconds(30));
 			assertThat(conflict.isAcquired()).isFalse();
 			assertThat(conflict.holderRemainingTtl()).isPositive();
-			assertThat(context.getBean(RedisLockStore.class).extend("lock:" + key, "not-the-owner", Duration.ofSeconds(1)))
+			assertThat(
+					context.getBean(RedisLockStore.class).extend("lock:" + key, "not-the-owner", Duration.ofSeconds(1)))
 				.isFalse();
 			// Every key of the lock is under the prefix the rule allows
 			assertThat(redis.server().command("KEYS", "*" + key + "*").split("\n")).isNotEmpty()
@@ -109,8 +112,11 @@ class RedisAclIntegrationTests {
 		LockOperations locks = context.getBean(LockOperations.class);
 		String key = "acl-wait-" + UUID.randomUUID();
 		Lease holder = locks.acquire(key, Duration.ofSeconds(30));
-		CompletableFuture<LockAttempt> waiter = CompletableFuture.supplyAsync(() -> locks.tryAcquire(key,
-				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))), this.executor);
+		CompletableFuture<LockAttempt> waiter = CompletableFuture
+			.supplyAsync(
+					() -> locks.tryAcquire(key,
+							LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))),
+					this.executor);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (StoredLocks.subscribedChannels(redis.server()).isEmpty() && System.nanoTime() - deadline < 0) {
 			Thread.sleep(10);
@@ -153,9 +159,9 @@ class RedisAclIntegrationTests {
 	}
 
 	/**
-	 * Each command of the rule is needed: a user without it fails an operation of the store.
-	 * Without {@code +subscribe}, waiters fall back to polling, so the check is that the
-	 * release channel has no subscriber.
+	 * Each command of the rule is needed: a user without it fails an operation of the
+	 * store. Without {@code +subscribe}, waiters fall back to polling, so the check is
+	 * that the release channel has no subscriber.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "evalsha", "eval", "set", "get", "del", "incr", "time", "pexpire", "pttl", "publish",
@@ -169,7 +175,8 @@ class RedisAclIntegrationTests {
 		RedisLockStore store = new RedisLockStore(factory, CHANNEL);
 		LockTemplate locks = new LockTemplate(store);
 		try {
-			// A fresh script cache, as after a restart: scripts must be sent with EVAL first
+			// A fresh script cache, as after a restart: scripts must be sent with EVAL
+			// first
 			redis.server().command("SCRIPT", "FLUSH");
 			Consumer<Void> exercise = (ignored) -> {
 				String key = "acl-minimal-" + UUID.randomUUID();
@@ -182,7 +189,8 @@ class RedisAclIntegrationTests {
 				exercise.accept(null);
 				String key = "acl-minimal-" + UUID.randomUUID();
 				Lease holder = locks.acquire(key, Duration.ofSeconds(30));
-				assertThat(locks.tryAcquire(key, LockOptions.ttl(Duration.ofSeconds(1)).withWaitTime(Duration.ofMillis(300)))
+				assertThat(locks
+					.tryAcquire(key, LockOptions.ttl(Duration.ofSeconds(1)).withWaitTime(Duration.ofMillis(300)))
 					.isAcquired()).isFalse();
 				assertThat(redis.server().command("PUBSUB", "NUMSUB", CHANNEL)).isEqualTo(CHANNEL + "\n0");
 				holder.release();

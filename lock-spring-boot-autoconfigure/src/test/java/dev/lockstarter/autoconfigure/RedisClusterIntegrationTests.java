@@ -1,6 +1,5 @@
 package dev.lockstarter.autoconfigure;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

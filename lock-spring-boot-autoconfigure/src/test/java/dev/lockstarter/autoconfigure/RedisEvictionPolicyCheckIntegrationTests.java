@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The startup warning about a Redis {@code maxmemory-policy} that may evict lock keys, against
- * a real server.
+ * The startup warning about a Redis {@code maxmemory-policy} that may evict lock keys,
+ * against a real server.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisEvictionPolicyCheckIntegrationTests {
@@ -32,7 +32,8 @@ class RedisEvictionPolicyCheckIntegrationTests {
 	void evictingPolicyIsWarnedAboutAtStartup(CapturedOutput output) {
 		redis.server().command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
 		try (ConfigurableApplicationContext context = start()) {
-			assertThat(output).contains("WARN").contains("Redis maxmemory-policy is 'allkeys-lru'")
+			assertThat(output).contains("WARN")
+				.contains("Redis maxmemory-policy is 'allkeys-lru'")
 				.contains("Set maxmemory-policy to 'noeviction'");
 		}
 	}
@@ -50,8 +51,9 @@ class RedisEvictionPolicyCheckIntegrationTests {
 	@Test
 	void userNotPermittedToReadTheSettingStaysQuietAndLocks(CapturedOutput output) {
 		redis.server().command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
-		redis.server().command("ACL", "SETUSER", "locker", "reset", "on", ">secret", "~lock:*", "&lock:*", "+evalsha",
-				"+eval", "+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+publish", "+subscribe");
+		redis.server()
+			.command("ACL", "SETUSER", "locker", "reset", "on", ">secret", "~lock:*", "&lock:*", "+evalsha", "+eval",
+					"+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+publish", "+subscribe");
 		try (ConfigurableApplicationContext context = start("spring.data.redis.username=locker",
 				"spring.data.redis.password=secret")) {
 			assertThat(context.getBean(LockOperations.class).tryAcquire("acl", Duration.ofSeconds(1)).isAcquired())

@@ -13,13 +13,14 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code lock.redis.*} properties and the Redis store's checks of {@code lock.key-prefix}.
+ * The {@code lock.redis.*} properties and the Redis store's checks of
+ * {@code lock.key-prefix}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisLockStorePropertiesTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class));
 
 	@Test
 	void replicaAcknowledgementsAreOffByDefault(CapturedOutput output) {

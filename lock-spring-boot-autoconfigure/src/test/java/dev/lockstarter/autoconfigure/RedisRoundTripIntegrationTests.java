@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Counts, with Redis's own {@code INFO commandstats}, the commands the client sends for an
- * acquire + release cycle and for a rejected acquire. Every top-level command is one round trip;
- * the commands a script runs inside Redis are counted separately.
+ * Counts, with Redis's own {@code INFO commandstats}, the commands the client sends for
+ * an acquire + release cycle and for a rejected acquire. Every top-level command is one
+ * round trip; the commands a script runs inside Redis are counted separately.
  */
 class RedisRoundTripIntegrationTests {
 
@@ -42,7 +42,8 @@ class RedisRoundTripIntegrationTests {
 					"spring.data.redis.host=" + redis.host())
 			.run()) {
 			LockOperations locks = context.getBean(LockOperations.class);
-			locks.acquire("warm-up", Duration.ofSeconds(5)).release(); // loads the scripts
+			locks.acquire("warm-up", Duration.ofSeconds(5)).release(); // loads the
+																		// scripts
 			redis.server().command("CONFIG", "RESETSTAT");
 			for (int i = 0; i < CYCLES; i++) {
 				try (Lease lease = locks.acquire("user:" + i, Duration.ofSeconds(5))) {
@@ -67,8 +68,8 @@ class RedisRoundTripIntegrationTests {
 	}
 
 	/**
-	 * All calls except those of the commands that only run inside the lock scripts, and the
-	 * test's own {@code CONFIG RESETSTAT}.
+	 * All calls except those of the commands that only run inside the lock scripts, and
+	 * the test's own {@code CONFIG RESETSTAT}.
 	 */
 	private static long topLevelCalls(String commandStats) {
 		long all = 0;

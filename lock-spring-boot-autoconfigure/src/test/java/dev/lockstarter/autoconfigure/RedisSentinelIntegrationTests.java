@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.boot.WebApplicationType;
@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * {@code @ExclusiveRequest} behind Redis Sentinel, configured with Spring Boot's
  * {@code spring.data.redis.sentinel.*}, with {@code lock.redis.min-replica-acks=1}: an
- * acquisition the replica acknowledges runs the method, one it does not fails without running
- * it and leaves no lock.
+ * acquisition the replica acknowledges runs the method, one it does not fails without
+ * running it and leaves no lock.
  */
 class RedisSentinelIntegrationTests {
 

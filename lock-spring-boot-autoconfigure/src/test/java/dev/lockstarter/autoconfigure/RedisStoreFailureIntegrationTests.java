@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.fault.FaultProxy;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -41,9 +41,10 @@ import org.springframework.web.bind.annotation.RestController;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What {@code @ExclusiveRequest} web endpoints do when Redis fails: down, slow, blackholed or
- * losing replies (through a {@link FaultProxy}), or stopped and restarted; fail closed by
- * default, fail open when configured, and locking again once Redis is back.
+ * What {@code @ExclusiveRequest} web endpoints do when Redis fails: down, slow,
+ * blackholed or losing replies (through a {@link FaultProxy}), or stopped and restarted;
+ * fail closed by default, fail open when configured, and locking again once Redis is
+ * back.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisStoreFailureIntegrationTests {
@@ -112,7 +113,8 @@ class RedisStoreFailureIntegrationTests {
 		finally {
 			redis.server().resume();
 		}
-		// The acquire sent to the paused server runs when it resumes; its release by token
+		// The acquire sent to the paused server runs when it resumes; its release by
+		// token
 		// follows it, so the key does not stay blocked for the TTL
 		awaitCreated(port, "nina");
 		assertLockExcludes(port, "nina");
@@ -151,7 +153,8 @@ class RedisStoreFailureIntegrationTests {
 		this.proxy.dropReplies();
 		CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> postUnchecked(port, "kate"),
 				this.executor);
-		// Redis applies the acquire; its reply is lost. Then Redis becomes unreachable, so the
+		// Redis applies the acquire; its reply is lost. Then Redis becomes unreachable,
+		// so the
 		// release by token that follows the client's timeout cannot get through either.
 		awaitKey(KEY + "kate", "1");
 		this.proxy.blackhole();

@@ -23,7 +23,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.redis.RedisServer;
 import dev.lockstarter.test.redis.RedisTls;
@@ -38,9 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@code @ExclusiveRequest} against a Redis server that accepts TLS connections only, set up
- * with Spring Boot's own settings: {@code spring.data.redis.ssl.bundle} and a PEM SSL bundle
- * that trusts the server's self-signed certificate.
+ * {@code @ExclusiveRequest} against a Redis server that accepts TLS connections only, set
+ * up with Spring Boot's own settings: {@code spring.data.redis.ssl.bundle} and a PEM SSL
+ * bundle that trusts the server's self-signed certificate.
  */
 class RedisTlsIntegrationTests {
 
@@ -100,8 +100,11 @@ class RedisTlsIntegrationTests {
 		LockOperations locks = context.getBean(LockOperations.class);
 		String key = "tls-" + UUID.randomUUID();
 		var holder = locks.acquire(key, Duration.ofSeconds(30));
-		CompletableFuture<LockAttempt> waiter = CompletableFuture.supplyAsync(() -> locks.tryAcquire(key,
-				LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))), this.executor);
+		CompletableFuture<LockAttempt> waiter = CompletableFuture
+			.supplyAsync(
+					() -> locks.tryAcquire(key,
+							LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))),
+					this.executor);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (StoredLocks.subscribedChannels(redis).isEmpty() && System.nanoTime() - deadline < 0) {
 			Thread.sleep(10);
@@ -124,8 +127,8 @@ class RedisTlsIntegrationTests {
 	}
 
 	/**
-	 * Without TLS, or with TLS but the JVM's default trust store (which does not trust the
-	 * self-signed certificate), the lock cannot be taken and the method does not run.
+	 * Without TLS, or with TLS but the JVM's default trust store (which does not trust
+	 * the self-signed certificate), the lock cannot be taken and the method does not run.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "spring.data.redis.ssl.enabled=false", "spring.data.redis.ssl.enabled=true" })
@@ -137,8 +140,7 @@ class RedisTlsIntegrationTests {
 	}
 
 	private ConfigurableApplicationContext start(String... properties) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(TlsApp.class)
-			.web(WebApplicationType.NONE)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(TlsApp.class).web(WebApplicationType.NONE)
 			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s",
 					"spring.data.redis.connect-timeout=2s")

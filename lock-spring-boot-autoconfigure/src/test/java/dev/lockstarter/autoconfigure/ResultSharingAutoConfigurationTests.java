@@ -54,7 +54,8 @@ class ResultSharingAutoConfigurationTests {
 
 	@Test
 	void followerOnTheInMemoryStoreGetsTheHoldersResult() {
-		// A thread each: the common pool may have a single thread on a small machine, which would
+		// A thread each: the common pool may have a single thread on a small machine,
+		// which would
 		// start the follower only after the holder is done.
 		ExecutorService callers = Executors.newFixedThreadPool(2);
 		try {
@@ -231,8 +232,8 @@ class ResultSharingAutoConfigurationTests {
 	}
 
 	/**
-	 * A real in-memory store seen only through the plain {@link LockStore} interface, as a
-	 * store without results.
+	 * A real in-memory store seen only through the plain {@link LockStore} interface, as
+	 * a store without results.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ResultlessStore {

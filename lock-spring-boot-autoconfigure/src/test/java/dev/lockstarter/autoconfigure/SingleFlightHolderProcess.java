@@ -9,10 +9,10 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A separate JVM that takes the lock of one single-flight call, the way the interceptor does
- * for the call's holder (same key prefix and key, renewal on), prints {@value #HOLDING}, and
- * holds it until it is killed. Arguments: Redis host, port, key prefix, key, time-to-live in
- * milliseconds.
+ * A separate JVM that takes the lock of one single-flight call, the way the interceptor
+ * does for the call's holder (same key prefix and key, renewal on), prints
+ * {@value #HOLDING}, and holds it until it is killed. Arguments: Redis host, port, key
+ * prefix, key, time-to-live in milliseconds.
  */
 public final class SingleFlightHolderProcess {
 

@@ -51,8 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Single-flight ({@code onConflict = SHARE_RESULT}) over two application contexts that share
- * one real Redis: the holder's result, failure and death, and the expiry of kept results.
+ * Single-flight ({@code onConflict = SHARE_RESULT}) over two application contexts that
+ * share one real Redis: the holder's result, failure and death, and the expiry of kept
+ * results.
  */
 class SingleFlightIntegrationTests {
 
@@ -173,10 +174,10 @@ class SingleFlightIntegrationTests {
 		Future<Report> follower = this.executor.submit(() -> reports(second).opaque(id, Reports.arrived(id)));
 		List<Throwable> failures = new ArrayList<>();
 		for (Future<Report> call : List.of(holder, follower)) {
-			failures.add(assertThatExceptionOfType(ExecutionException.class)
-				.isThrownBy(() -> call.get(10, TimeUnit.SECONDS))
-				.actual()
-				.getCause());
+			failures.add(
+					assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+						.actual()
+						.getCause());
 		}
 		assertThat(failures).filteredOn(OpaqueFailure.class::isInstance).hasSize(1);
 		assertThat(failures).filteredOn(SharedFailureException.class::isInstance)
@@ -218,7 +219,8 @@ class SingleFlightIntegrationTests {
 	@Test
 	void followerTakesOverWithinTheTtlWhenTheHolderProcessIsKilled() throws Exception {
 		String id = "killed";
-		// An earlier run leaves its result, still within its time-to-live: the followers of the
+		// An earlier run leaves its result, still within its time-to-live: the followers
+		// of the
 		// killed holder must not take it for the killed holder's.
 		assertThat(reports(first).report(id, 0).run()).isEqualTo(1);
 		Process holder = startHolderProcess(lockKey("report", id, 0L));
@@ -249,8 +251,7 @@ class SingleFlightIntegrationTests {
 	@Test
 	void followerOfAnAbandonedHolderDoesNotRethrowAnEarlierRunsFailure() throws Exception {
 		String id = "abandoned";
-		assertThatExceptionOfType(ReportUnavailableException.class)
-			.isThrownBy(() -> reports(first).unavailable(id, 0));
+		assertThatExceptionOfType(ReportUnavailableException.class).isThrownBy(() -> reports(first).unavailable(id, 0));
 		String key = lockKey("unavailable", id, 0L);
 		Lease abandoned = first.getBean(LockOperations.class)
 			.acquire(key, LockOptions.ttl(Duration.ofMillis(500)).withRenewal(false));
@@ -326,8 +327,8 @@ class SingleFlightIntegrationTests {
 	}
 
 	/**
-	 * Resolve the lock key of a call the way the interceptor does, without depending on its
-	 * format.
+	 * Resolve the lock key of a call the way the interceptor does, without depending on
+	 * its format.
 	 */
 	private static String lockKey(String methodName, Object... args) {
 		Method method = ReflectionUtils.findMethod(Reports.class, methodName, (Class<?>[]) null);
@@ -349,12 +350,13 @@ class SingleFlightIntegrationTests {
 	private static Process startHolderProcess(String key) throws Exception {
 		String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		Process process = new ProcessBuilder(javaBin, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-				System.getProperty("java.class.path"),
-				SingleFlightHolderProcess.class.getName(), redis.host(), Integer.toString(redis.port()),
-				first.getBean(LockProperties.class).getKeyPrefix(), key, Long.toString(TTL.toMillis()))
+				System.getProperty("java.class.path"), SingleFlightHolderProcess.class.getName(), redis.host(),
+				Integer.toString(redis.port()), first.getBean(LockProperties.class).getKeyPrefix(), key,
+				Long.toString(TTL.toMillis()))
 			.redirectErrorStream(true)
 			.start();
-		BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 		String line;
 		do {
 			line = output.readLine();
@@ -519,9 +521,9 @@ class SingleFlightIntegrationTests {
 		}
 
 		/**
-		 * Run a body as one run of {@code id}: counted, checked for overlap with another run of
-		 * the same id, and, when callers are expected, held until they have all called and had
-		 * time to reach their lock.
+		 * Run a body as one run of {@code id}: counted, checked for overlap with another
+		 * run of the same id, and, when callers are expected, held until they have all
+		 * called and had time to reach their lock.
 		 */
 		private static <T> T run(String id, long pause, Supplier<T> body) {
 			if (inside.computeIfAbsent(id, (k) -> new AtomicInteger()).incrementAndGet() > 1) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.fault.FaultProxy;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What {@code @ExclusiveRequest} does when a store other than Redis fails, through a
- * {@link FaultProxy} in front of its real server: it fails closed within about the store's
- * timeout, locks again once the network heals, and a lock granted by an acquisition whose
- * reply was lost is released by token once the store answers again. Subclasses name the store.
+ * {@link FaultProxy} in front of its real server: it fails closed within about the
+ * store's timeout, locks again once the network heals, and a lock granted by an
+ * acquisition whose reply was lost is released by token once the store answers again.
+ * Subclasses name the store.
  */
 abstract class StoreFailureIntegrationTests {
 
@@ -55,14 +56,14 @@ abstract class StoreFailureIntegrationTests {
 	protected abstract int serverPort();
 
 	/**
-	 * Return the properties that select the store, reaching it at the proxy, with a one second
-	 * timeout.
+	 * Return the properties that select the store, reaching it at the proxy, with a one
+	 * second timeout.
 	 */
 	protected abstract String[] storeProperties(FaultProxy proxy);
 
 	/**
-	 * Return whether the server holds an unexpired lock on {@code storeKey}, looking at it
-	 * directly without taking it.
+	 * Return whether the server holds an unexpired lock on {@code storeKey}, looking at
+	 * it directly without taking it.
 	 */
 	protected abstract boolean isHeld(String storeKey);
 
@@ -118,7 +119,8 @@ abstract class StoreFailureIntegrationTests {
 		this.proxy.dropReplies();
 		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> service.register(user), this.executor);
 		awaitHeld(storeKey, true);
-		// The reply is lost; then the store becomes unreachable, so the release by token that
+		// The reply is lost; then the store becomes unreachable, so the release by token
+		// that
 		// follows the client's timeout cannot get through either.
 		this.proxy.blackhole();
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(10, TimeUnit.SECONDS))

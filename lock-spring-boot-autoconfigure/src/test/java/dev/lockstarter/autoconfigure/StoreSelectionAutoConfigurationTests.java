@@ -3,7 +3,6 @@ package dev.lockstarter.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import net.rubyeye.xmemcached.MemcachedClient;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
@@ -110,15 +109,15 @@ class StoreSelectionAutoConfigurationTests {
 	}
 
 	@Test
-	void memcachedStoreWithoutTheClientLibraryFailsNamingIt() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(MemcachedClient.class))
+	void memcachedStoreWithoutItsModuleFailsNamingIt() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MemcachedLockStore.class))
 			.withPropertyValues("lock.store=memcached")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessageContaining("lock.store")
-				.hasMessageContaining("com.googlecode.xmemcached:xmemcached"));
+				.hasMessageContaining("dev.lockstarter:lock-store-memcached"));
 	}
 
 	@Test
@@ -221,15 +220,38 @@ class StoreSelectionAutoConfigurationTests {
 	}
 
 	@Test
-	void dynamoDbStoreWithoutTheSdkFailsNamingIt() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(DynamoDbClient.class))
+	void dynamoDbStoreWithoutItsModuleFailsNamingIt() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(DynamoDbLockStore.class))
 			.withPropertyValues("lock.store=dynamodb")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessageContaining("lock.store")
-				.hasMessageContaining("software.amazon.awssdk:dynamodb"));
+				.hasMessageContaining("dev.lockstarter:lock-store-dynamodb"));
+	}
+
+	@Test
+	void redisStoreWithoutItsModuleFailsNamingIt() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(RedisLockStore.class))
+			.withPropertyValues("lock.store=redis")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("lock.store")
+				.hasMessageContaining("dev.lockstarter:lock-store-redis"));
+	}
+
+	@Test
+	void withoutTheRedisModuleTheInMemoryStoreIsUsedEvenWithAConnectionFactory() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(RedisLockStore.class))
+			.run((context) -> {
+				assertThat(context).hasBean("redisConnectionFactory");
+				assertThat(context).hasSingleBean(InMemoryLockStore.class);
+			});
 	}
 
 	@Test

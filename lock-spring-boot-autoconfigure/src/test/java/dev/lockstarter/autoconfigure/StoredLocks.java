@@ -10,9 +10,9 @@ import dev.lockstarter.test.redis.RedisServer;
 
 /**
  * Looks at the locks and release channels in a Redis server without depending on the key
- * layout: a lock key {@code lock:Name.method:value} may be stored as it is or with the part
- * after the prefix in a hash tag ({@code lock:{Name.method:value}}), and its fencing counter
- * next to it ends with {@code :fence}.
+ * layout: a lock key {@code lock:Name.method:value} may be stored as it is or with the
+ * part after the prefix in a hash tag ({@code lock:{Name.method:value}}), and its fencing
+ * counter next to it ends with {@code :fence}.
  */
 final class StoredLocks {
 

@@ -22,8 +22,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The lock wraps a {@code @Transactional} method's commit, against a real Redis and a real
- * (embedded H2) transaction manager.
+ * The lock wraps a {@code @Transactional} method's commit, against a real Redis and a
+ * real (embedded H2) transaction manager.
  */
 class TransactionalLockIntegrationTests {
 
@@ -71,7 +71,10 @@ class TransactionalLockIntegrationTests {
 
 	}
 
-	/** Puts the transaction advice outside the lock advice, which is what the default order avoids. */
+	/**
+	 * Puts the transaction advice outside the lock advice, which is what the default
+	 * order avoids.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	@EnableTransactionManagement(order = 0)
@@ -82,7 +85,8 @@ class TransactionalLockIntegrationTests {
 
 	static class Accounts {
 
-		// Static: the test calls through a class-based proxy, whose own fields are unused.
+		// Static: the test calls through a class-based proxy, whose own fields are
+		// unused.
 		static final AtomicReference<Boolean> lockHeldAtCommit = new AtomicReference<>();
 
 		private final JdbcTemplate jdbc;

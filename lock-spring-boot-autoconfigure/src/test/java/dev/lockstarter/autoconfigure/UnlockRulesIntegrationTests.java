@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The unlock rules of a guarded method, against a real Redis: not acquired, the body does not
- * run and nothing is released; the body throws, the lock is released and the exception
- * propagates unchanged; the body returns, the lock is released.
+ * The unlock rules of a guarded method, against a real Redis: not acquired, the body does
+ * not run and nothing is released; the body throws, the lock is released and the
+ * exception propagates unchanged; the body returns, the lock is released.
  */
 class UnlockRulesIntegrationTests {
 
@@ -35,7 +35,10 @@ class UnlockRulesIntegrationTests {
 
 	private static final String KEY = "lock:Registrations.register:alice";
 
-	/** The Redis key of {@link #KEY}: the part after the prefix is a Redis Cluster hash tag. */
+	/**
+	 * The Redis key of {@link #KEY}: the part after the prefix is a Redis Cluster hash
+	 * tag.
+	 */
 	private static final String REDIS_KEY = "lock:{Registrations.register:alice}";
 
 	private ConfigurableApplicationContext context;
@@ -117,7 +120,8 @@ class UnlockRulesIntegrationTests {
 
 	static class Registrations {
 
-		// Static: the test calls through a class-based proxy, whose own fields are unused.
+		// Static: the test calls through a class-based proxy, whose own fields are
+		// unused.
 		static final AtomicInteger bodies = new AtomicInteger();
 
 		static volatile boolean heldWhileRunning;

@@ -11,13 +11,14 @@ import java.util.stream.Stream;
 import org.springframework.util.Assert;
 
 /**
- * Suspends and resumes local server processes ({@code SIGSTOP}, {@code SIGCONT}) for failure
- * tests.
+ * Suspends and resumes local server processes ({@code SIGSTOP}, {@code SIGCONT}) for
+ * failure tests.
  * <p>
- * {@code kill} returns once the signal is queued, while the threads of the process may still
- * be running on another core and answer one more request. {@link #stop(Process)} therefore
- * waits until every thread of the process is stopped, as {@code /proc} shows it, so that a
- * test can rely on the server not answering from the moment the call returns.
+ * {@code kill} returns once the signal is queued, while the threads of the process may
+ * still be running on another core and answer one more request. {@link #stop(Process)}
+ * therefore waits until every thread of the process is stopped, as {@code /proc} shows
+ * it, so that a test can rely on the server not answering from the moment the call
+ * returns.
  *
  * @since 0.1.0
  */
@@ -87,7 +88,8 @@ public final class ProcessSignals {
 			List<Path> stats = threads.map((thread) -> thread.resolve("stat")).toList();
 			for (Path stat : stats) {
 				String line = Files.readString(stat, StandardCharsets.ISO_8859_1);
-				// "pid (comm) S ...": the state follows the last ')', as comm may hold any character
+				// "pid (comm) S ...": the state follows the last ')', as comm may hold
+				// any character
 				int end = line.lastIndexOf(')');
 				char state = (end >= 0 && end + 2 < line.length()) ? line.charAt(end + 2) : '?';
 				if (state != 'T' && state != 't') {

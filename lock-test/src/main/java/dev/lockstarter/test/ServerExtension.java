@@ -12,11 +12,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.springframework.util.Assert;
 
 /**
- * Base of the JUnit Jupiter extensions that run one real server for a test class (or, on an
- * instance field, for each test): the server is started by the first callback or parameter
- * that needs it, and closed by the matching {@code after} callback of the context that started
- * it, so {@code @Nested} classes share the server of their enclosing class. The extension also
- * resolves parameters of the server's type.
+ * Base of the JUnit Jupiter extensions that run one real server for a test class (or, on
+ * an instance field, for each test): the server is started by the first callback or
+ * parameter that needs it, and closed by the matching {@code after} callback of the
+ * context that started it, so {@code @Nested} classes share the server of their enclosing
+ * class. The extension also resolves parameters of the server's type.
  *
  * @param <S> the server type
  * @since 0.1.0

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Marks a test class that is meant to be run only by another test through the JUnit Platform
- * {@code EngineTestKit}, with the {@value #ENABLED} configuration parameter set; for example a
- * contract suite run against a deliberately broken store, which is expected to fail. Anywhere
- * else, such as a full run from an IDE, the class is skipped.
+ * Marks a test class that is meant to be run only by another test through the JUnit
+ * Platform {@code EngineTestKit}, with the {@value #ENABLED} configuration parameter set;
+ * for example a contract suite run against a deliberately broken store, which is expected
+ * to fail. Anywhere else, such as a full run from an IDE, the class is skipped.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

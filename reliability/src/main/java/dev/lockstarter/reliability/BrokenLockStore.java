@@ -10,10 +10,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * A Redis {@link LockStore} with one classic, deliberate flaw, for the negative controls: the
- * harness must find each of them broken. Everything but the flaw is done right (acquire by
- * {@code SET NX PX}, release by compare-and-delete, owner-checked extension). Issues no
- * fencing tokens.
+ * A Redis {@link LockStore} with one classic, deliberate flaw, for the negative controls:
+ * the harness must find each of them broken. Everything but the flaw is done right
+ * (acquire by {@code SET NX PX}, release by compare-and-delete, owner-checked extension).
+ * Issues no fencing tokens.
  */
 final class BrokenLockStore implements LockStore {
 
@@ -104,10 +104,15 @@ final class BrokenLockStore implements LockStore {
 		/** Release by a plain {@code DEL}, without checking the owner. */
 		PLAIN_DEL,
 
-		/** Release by {@code GET}, compare in the client, then {@code DEL}: not atomic. */
+		/**
+		 * Release by {@code GET}, compare in the client, then {@code DEL}: not atomic.
+		 */
 		GET_THEN_DEL,
 
-		/** Acquire by {@code SETNX}, then {@code EXPIRE}: a crash between them leaves a lock without expiry. */
+		/**
+		 * Acquire by {@code SETNX}, then {@code EXPIRE}: a crash between them leaves a
+		 * lock without expiry.
+		 */
 		SETNX_THEN_EXPIRE
 
 	}

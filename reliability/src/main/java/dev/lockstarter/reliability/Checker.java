@@ -7,26 +7,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the oracle's event log after a run (see {@link Oracle}) and finds what went wrong.
+ * Reads the oracle's event log after a run (see {@link Oracle}) and finds what went
+ * wrong.
  * <p>
- * <b>Overlaps</b>: per key, sections sorted by the sequence number of their entry; a section
- * that enters while an earlier one has not exited overlaps it. A section is <em>valid</em>
- * when its lease said it still held the lock after the section's exit was recorded: the lock
- * was then valid from its acquisition to that exit, since a lease never becomes valid again
- * once expired. Each overlap is classified by the two sections:
+ * <b>Overlaps</b>: per key, sections sorted by the sequence number of their entry; a
+ * section that enters while an earlier one has not exited overlaps it. A section is
+ * <em>valid</em> when its lease said it still held the lock after the section's exit was
+ * recorded: the lock was then valid from its acquisition to that exit, since a lease
+ * never becomes valid again once expired. Each overlap is classified by the two sections:
  * <ul>
  * <li><em>real</em>: both were valid (a section whose worker was killed inside counts as
  * valid): two holders at once while the lock was held as promised;</li>
- * <li><em>pause</em>: one of them was not valid, and its worker was stopped ({@code SIGSTOP})
- * by the pause nemesis between its attempt to acquire and the check after its exit: the
- * documented non-guarantee of a process pause longer than the time-to-live;</li>
- * <li><em>lost</em>: one of them was not valid, without a nemesis pause (for example a holder
- * starved of CPU past its time-to-live): reported by the lease, outside the promise too, but
- * counted apart.</li>
+ * <li><em>pause</em>: one of them was not valid, and its worker was stopped
+ * ({@code SIGSTOP}) by the pause nemesis between its attempt to acquire and the check
+ * after its exit: the documented non-guarantee of a process pause longer than the
+ * time-to-live;</li>
+ * <li><em>lost</em>: one of them was not valid, without a nemesis pause (for example a
+ * holder starved of CPU past its time-to-live): reported by the lease, outside the
+ * promise too, but counted apart.</li>
  * </ul>
- * <b>Lost updates</b>: per key, counter writes minus the counter's final value. Each is traced
- * to the section that clobbered it (another section's write fell between its read and its
- * write) and classified like the overlap of the two sections.
+ * <b>Lost updates</b>: per key, counter writes minus the counter's final value. Each is
+ * traced to the section that clobbered it (another section's write fell between its read
+ * and its write) and classified like the overlap of the two sections.
  */
 final class Checker {
 
@@ -37,9 +39,9 @@ final class Checker {
 	 * Check a log.
 	 * @param events the oracle's events
 	 * @param counters the final value of each key's counter
-	 * @param finished whether the workload has stopped: while it runs, a section whose lease
-	 * was not asked yet is not counted as valid, so that only finished sections can make an
-	 * overlap real
+	 * @param finished whether the workload has stopped: while it runs, a section whose
+	 * lease was not asked yet is not counted as valid, so that only finished sections can
+	 * make an overlap real
 	 * @return the findings
 	 */
 	static Findings check(List<String> events, Map<String, Long> counters, boolean finished) {
@@ -148,17 +150,15 @@ final class Checker {
 				}
 				findings.overlaps[worst.ordinal()]++;
 				if (worst == Cause.REAL && findings.realExamples.size() < 5) {
-					findings.realExamples.add(newcomer.sid + " entered " + newcomer.key + " while " + inside.stream()
-						.map((s) -> s.sid + " (valid " + s.valid + ")")
-						.toList() + " was inside");
+					findings.realExamples.add(newcomer.sid + " entered " + newcomer.key + " while "
+							+ inside.stream().map((s) -> s.sid + " (valid " + s.valid + ")").toList() + " was inside");
 				}
 			}
 			inside.add(newcomer);
 		}
 	}
 
-	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses,
-			Findings findings) {
+	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses, Findings findings) {
 		List<Section> writers = keySections.stream()
 			.filter((s) -> s.writeSeq > 0)
 			.sorted(Comparator.comparingLong((Section s) -> s.writeSeq))
@@ -168,7 +168,8 @@ final class Checker {
 			int from = lowerBound(writeSeqs, writer.readSeq);
 			int to = lowerBound(writeSeqs, writer.writeSeq - 1);
 			for (int i = from; i < to; i++) {
-				// Classified as the overlap of the two sections: by the one that entered first
+				// Classified as the overlap of the two sections: by the one that entered
+				// first
 				Section clobbered = writers.get(i);
 				findings.clobbers[cause(clobbered, writer, pauses).ordinal()]++;
 			}
@@ -186,7 +187,9 @@ final class Checker {
 		return Cause.LOST;
 	}
 
-	/** Whether the section's worker was paused between its attempt to acquire and its end. */
+	/**
+	 * Whether the section's worker was paused between its attempt to acquire and its end.
+	 */
 	private static boolean paused(Section section, Map<String, List<long[]>> pauses) {
 		for (long[] pause : pauses.getOrDefault(section.worker, List.of())) {
 			if (pause[0] <= section.endMillis && pause[1] >= section.attemptMillis) {

@@ -72,7 +72,8 @@ final class Findings {
 
 	/** Whether a broken lock was caught: a real overlap or a liveness violation. */
 	boolean caughtBroken() {
-		return overlaps(Checker.Cause.REAL) > 0 || clobbers(Checker.Cause.REAL) > 0 || !this.livenessViolations.isEmpty();
+		return overlaps(Checker.Cause.REAL) > 0 || clobbers(Checker.Cause.REAL) > 0
+				|| !this.livenessViolations.isEmpty();
 	}
 
 	@Override
@@ -82,8 +83,8 @@ final class Findings {
 				+ overlaps(Checker.Cause.LOST) + "/" + overlaps(Checker.Cause.PAUSE) + ", occupancy violations "
 				+ this.occupancyViolations + ", lost updates " + this.lostUpdates + " (clobbers real/lost/pause "
 				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.LOST) + "/"
-				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", pauses "
-				+ this.pauses + ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
+				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", pauses " + this.pauses
+				+ ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
 				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}

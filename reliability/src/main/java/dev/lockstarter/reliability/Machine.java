@@ -18,8 +18,8 @@ final class Machine {
 
 	static Map<String, String> describe() {
 		Map<String, String> machine = new LinkedHashMap<>();
-		machine.put("CPU", firstLine("/proc/cpuinfo", "model name") + ", "
-				+ Runtime.getRuntime().availableProcessors() + " cores available to the JVM");
+		machine.put("CPU", firstLine("/proc/cpuinfo", "model name") + ", " + Runtime.getRuntime().availableProcessors()
+				+ " cores available to the JVM");
 		String memory = firstLine("/proc/meminfo", "MemTotal");
 		if (!memory.equals("unknown")) {
 			long kib = Long.parseLong(memory.replaceAll("[^0-9]", ""));

@@ -12,23 +12,25 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The client of the oracle Redis, a second server that is never faulted and records every
- * critical section. Each step of a section is one Lua script, so that it is atomic with the
- * global sequence number ({@code seq}) it draws and the event it appends to the {@code events}
- * list. Events are space-separated fields:
+ * critical section. Each step of a section is one Lua script, so that it is atomic with
+ * the global sequence number ({@code seq}) it draws and the event it appends to the
+ * {@code events} list. Events are space-separated fields:
  * <ul>
  * <li>{@code E seq sid key worker fencingToken occupancy millis attemptMillis}: a section
- * entered; the occupancy is what {@code INCR occ:{key}} returned (1 unless another section is
- * inside); {@code attemptMillis} is when its worker started to acquire the lock;</li>
+ * entered; the occupancy is what {@code INCR occ:{key}} returned (1 unless another
+ * section is inside); {@code attemptMillis} is when its worker started to acquire the
+ * lock;</li>
  * <li>{@code R seq sid value}: the section read the read-modify-write counter;</li>
  * <li>{@code W seq sid}: the section wrote the counter (value read + 1);</li>
- * <li>{@code F seq sid accepted}: the section wrote to the fenced register, accepted (1) or
- * rejected as stale (0);</li>
+ * <li>{@code F seq sid accepted}: the section wrote to the fenced register, accepted (1)
+ * or rejected as stale (0);</li>
  * <li>{@code X seq sid kind millis}: the section exited ({@code x}), or was closed by the
  * harness after it killed its worker ({@code k});</li>
- * <li>{@code M seq held sid held millis}: after the exit was recorded, the worker asked its
- * lease whether it still held the lock: 1 means the lock was valid from its acquisition to the
- * recorded exit;</li>
- * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill, restart...).</li>
+ * <li>{@code M seq held sid held millis}: after the exit was recorded, the worker asked
+ * its lease whether it still held the lock: 1 means the lock was valid from its
+ * acquisition to the recorded exit;</li>
+ * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill,
+ * restart...).</li>
  * </ul>
  */
 final class Oracle implements AutoCloseable {
@@ -63,7 +65,9 @@ final class Oracle implements AutoCloseable {
 			return seq
 			""", Long.class);
 
-	/** Accepts a token at least as high as the highest accepted so far; counts rejections. */
+	/**
+	 * Accepts a token at least as high as the highest accepted so far; counts rejections.
+	 */
 	private static final RedisScript<Long> FENCED_WRITE = RedisScript.of("""
 			local seq = redis.call('INCR', KEYS[3])
 			local highest = redis.call('GET', KEYS[1])
@@ -92,8 +96,8 @@ final class Oracle implements AutoCloseable {
 			""", Long.class);
 
 	/**
-	 * Closes the open sections of a killed worker: KEYS are seq, events, then occ and open of
-	 * each key; ARGV the worker and the time.
+	 * Closes the open sections of a killed worker: KEYS are seq, events, then occ and
+	 * open of each key; ARGV the worker and the time.
 	 */
 	private static final RedisScript<Long> CLOSE_KILLED = RedisScript.of("""
 			local closed = 0
@@ -169,8 +173,7 @@ final class Oracle implements AutoCloseable {
 	}
 
 	long mark(String what, String worker) {
-		return this.redis.execute(MARK, List.of(SEQ, EVENTS), what, worker,
-				Long.toString(System.currentTimeMillis()));
+		return this.redis.execute(MARK, List.of(SEQ, EVENTS), what, worker, Long.toString(System.currentTimeMillis()));
 	}
 
 	long closeKilled(String worker, List<String> keys) {

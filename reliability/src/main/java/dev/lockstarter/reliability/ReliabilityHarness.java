@@ -14,23 +14,29 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The reliability harness: runs this starter's lock and three deliberately broken locks under
- * the same workload, each in its own {@link Scenario}, and collects what the {@link Checker}
- * found.
+ * The reliability harness: runs this starter's lock and three deliberately broken locks
+ * under the same workload, each in its own {@link Scenario}, and collects what the
+ * {@link Checker} found.
  * <p>
  * The <em>short</em> form (no duration given) runs this starter's lock for
  * {@value #SHORT_OURS_SECONDS} seconds and each broken lock until it is caught, at most
- * {@value #SHORT_CONTROL_SECONDS} seconds. The <em>long</em> form gives this starter's lock 70%
- * of the duration and each broken lock 10%, for the whole of it.
+ * {@value #SHORT_CONTROL_SECONDS} seconds. The <em>long</em> form gives this starter's
+ * lock 70% of the duration and each broken lock 10%, for the whole of it.
  *
  * @since 0.1.0
  */
 public final class ReliabilityHarness {
 
-	/** System property with the duration of the long form, such as {@code 10m} or {@code 300s}. */
+	/**
+	 * System property with the duration of the long form, such as {@code 10m} or
+	 * {@code 300s}.
+	 */
 	public static final String DURATION_PROPERTY = "reliability.duration";
 
-	/** System property naming the scenarios to run, comma-separated; all by default. For debugging. */
+	/**
+	 * System property naming the scenarios to run, comma-separated; all by default. For
+	 * debugging.
+	 */
 	public static final String SCENARIOS_PROPERTY = "reliability.scenarios";
 
 	static final int SHORT_OURS_SECONDS = 45;
@@ -83,13 +89,13 @@ public final class ReliabilityHarness {
 		Duration control = shortForm ? Duration.ofSeconds(SHORT_CONTROL_SECONDS) : longDuration.dividedBy(10);
 		return List.of(
 				new Scenario("ours", Worker.OURS,
-						"`LockTemplate` on `RedisLockStore`: wait up to 2 × TTL, renewal on, fencing tokens",
-						ours, false, true, true, true, true),
+						"`LockTemplate` on `RedisLockStore`: wait up to 2 × TTL, renewal on, fencing tokens", ours,
+						false, true, true, true, true),
 				new Scenario("plain-del", BrokenLockStore.Flaw.PLAIN_DEL.name(),
 						"release by plain `DEL`, no owner check", control, shortForm, true, false, false, false),
 				new Scenario("get-then-del", BrokenLockStore.Flaw.GET_THEN_DEL.name(),
-						"release by `GET`, compare in the client, then `DEL` ("
-								+ BrokenLockStore.STEP_GAP.toMillis() + " ms apart)",
+						"release by `GET`, compare in the client, then `DEL` (" + BrokenLockStore.STEP_GAP.toMillis()
+								+ " ms apart)",
 						control, shortForm, true, false, false, false),
 				new Scenario("setnx-then-expire", BrokenLockStore.Flaw.SETNX_THEN_EXPIRE.name(),
 						"acquire by `SETNX`, then `EXPIRE` (" + BrokenLockStore.STEP_GAP.toMillis() + " ms apart)",

@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Writes the Markdown report of a run: {@code docs/RELIABILITY.md} for the committed long run.
+ * Writes the Markdown report of a run: {@code docs/RELIABILITY.md} for the committed long
+ * run.
  */
 final class ReliabilityReport {
 
@@ -42,43 +43,70 @@ final class ReliabilityReport {
 				+ "change the harness, not this file. -->\n\n");
 		String form = (run.longDuration() != null)
 				? "long form, `-Dreliability.duration=" + property(run.longDuration()) + "`" : "short form";
-		md.append("Measured by the reliability harness (").append(form).append(") on ")
-			.append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC).format(run.startedAt()))
-			.append("; the whole run took ").append(format(run.elapsed()))
+		md.append("Measured by the reliability harness (")
+			.append(form)
+			.append(") on ")
+			.append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+				.withZone(ZoneOffset.UTC)
+				.format(run.startedAt()))
+			.append("; the whole run took ")
+			.append(format(run.elapsed()))
 			.append(", on the machine described [below](#machine). Every number on this page comes from that run. ")
-			.append("The machine was shared with other work (load average ").append(run.loadBefore())
-			.append(" before the run, ").append(run.loadAfter())
+			.append("The machine was shared with other work (load average ")
+			.append(run.loadBefore())
+			.append(" before the run, ")
+			.append(run.loadAfter())
 			.append(" after, on 2 cores), which makes pauses and timeouts more likely, not less.\n\n");
 		md.append("## Summary\n\n");
-		md.append("- **This starter's lock**: ").append(n(ours.entered)).append(" critical sections in ")
-			.append(seconds(ours.durationMillis)).append(" under ").append(n(ours.pauses))
-			.append(" pauses past the TTL, ").append(n(ours.kills)).append(" `kill -9` of holders and ")
-			.append(n(ours.restarts)).append(" restarts of the lock Redis: **")
-			.append(n(ours.overlaps(Checker.Cause.REAL))).append(" overlaps while the lock was held as promised**, ")
-			.append(n(ours.clobbers(Checker.Cause.REAL))).append(" lost updates between valid holders.\n");
-		md.append("- The pauses caused ").append(n(ours.overlaps(Checker.Cause.PAUSE)))
+		md.append("- **This starter's lock**: ")
+			.append(n(ours.entered))
+			.append(" critical sections in ")
+			.append(seconds(ours.durationMillis))
+			.append(" under ")
+			.append(n(ours.pauses))
+			.append(" pauses past the TTL, ")
+			.append(n(ours.kills))
+			.append(" `kill -9` of holders and ")
+			.append(n(ours.restarts))
+			.append(" restarts of the lock Redis: **")
+			.append(n(ours.overlaps(Checker.Cause.REAL)))
+			.append(" overlaps while the lock was held as promised**, ")
+			.append(n(ours.clobbers(Checker.Cause.REAL)))
+			.append(" lost updates between valid holders.\n");
+		md.append("- The pauses caused ")
+			.append(n(ours.overlaps(Checker.Cause.PAUSE)))
 			.append(" overlaps, all explained by a pause past the TTL (each pause overlaps every section that ran on ")
-			.append("the key meanwhile); the fenced register rejected ").append(n(ours.staleRejected))
-			.append(" stale writes of paused holders. ").append(n(ours.overlaps(Checker.Cause.LOST)))
+			.append("the key meanwhile); the fenced register rejected ")
+			.append(n(ours.staleRejected))
+			.append(" stale writes of paused holders. ")
+			.append(n(ours.overlaps(Checker.Cause.LOST)))
 			.append(" overlaps came from a lock loss without a pause.\n");
 		if (!ours.killBlocks.isEmpty()) {
-			md.append("- A killed holder's key was taken again at most ").append(n(ours.maxKillBlock()))
-				.append(" ms after the kill (TTL ").append(ttl).append(" ms, plus the waiter's wake-up; ")
-				.append(ours.killBlocks.size()).append(" keys measured).\n");
+			md.append("- A killed holder's key was taken again at most ")
+				.append(n(ours.maxKillBlock()))
+				.append(" ms after the kill (TTL ")
+				.append(ttl)
+				.append(" ms, plus the waiter's wake-up; ")
+				.append(ours.killBlocks.size())
+				.append(" keys measured).\n");
 		}
 		for (ReliabilityHarness.Result control : run.controls()) {
 			Findings findings = control.findings();
-			md.append("- **Broken lock, ").append(control.scenario().description()).append("**: ")
+			md.append("- **Broken lock, ")
+				.append(control.scenario().description())
+				.append("**: ")
 				.append(findings.caughtBroken() ? "caught" : "NOT caught")
 				.append(control.scenario().stopWhenCaught() ? " after " : " in a run of ")
-				.append(seconds(findings.durationMillis)).append(": ");
+				.append(seconds(findings.durationMillis))
+				.append(": ");
 			if (!findings.livenessViolations.isEmpty()) {
 				md.append(String.join("; ", findings.livenessViolations));
 			}
 			else {
 				md.append(n(findings.overlaps(Checker.Cause.REAL)))
 					.append(" overlaps while the lock was held as promised, ")
-					.append(n(findings.clobbers(Checker.Cause.REAL))).append(" lost updates between valid holders");
+					.append(n(findings.clobbers(Checker.Cause.REAL)))
+					.append(" lost updates between valid holders");
 			}
 			md.append(".\n");
 		}
@@ -121,14 +149,16 @@ final class ReliabilityReport {
 		row(md, results, "lock Redis restarts", (r) -> n(r.findings().restarts));
 		row(md, results, "crashes of every worker", (r) -> n(r.findings().crashes));
 		row(md, results, "longest wait for a killed holder's key (TTL " + ttl + " ms)",
-				(r) -> r.findings().killBlocks.isEmpty() ? "–" : n(r.findings().maxKillBlock()) + " ms (of "
-						+ r.findings().killBlocks.size() + ")");
+				(r) -> r.findings().killBlocks.isEmpty() ? "–"
+						: n(r.findings().maxKillBlock()) + " ms (of " + r.findings().killBlocks.size() + ")");
 		row(md, results, "lock keys seen without expiry", (r) -> n(r.findings().locksWithoutExpirySeen));
 		row(md, results, "locks blocked forever (liveness violations)",
 				(r) -> n(r.findings().livenessViolations.size()));
-		row(md, results, "verdict", (r) -> r.scenario().isOurs() ? (r.findings().overlaps(Checker.Cause.REAL) == 0
-				&& r.findings().livenessViolations.isEmpty() ? "**holds**" : "**BROKEN**")
-				: (r.findings().caughtBroken() ? "**caught**" : "**NOT caught**"));
+		row(md, results, "verdict",
+				(r) -> r.scenario().isOurs()
+						? (r.findings().overlaps(Checker.Cause.REAL) == 0 && r.findings().livenessViolations.isEmpty()
+								? "**holds**" : "**BROKEN**")
+						: (r.findings().caughtBroken() ? "**caught**" : "**NOT caught**"));
 		md.append("\n");
 		md.append(HOW);
 		md.append("\n## Commands\n\n");
@@ -140,12 +170,24 @@ final class ReliabilityReport {
 		md.append("```\n").append(LONG_COMMAND).append("\n```\n\n");
 		md.append("Worker logs go to `reliability/target/reliability/logs/`.\n\n");
 		md.append("## Machine\n\n");
-		Machine.describe().forEach((name, value) -> md.append("- ").append(name).append(": ").append(value).append("\n"));
-		md.append("- load average (1, 5, 15 min) before the run: ").append(run.loadBefore()).append("; after: ")
-			.append(run.loadAfter()).append("\n");
-		md.append("- workload: ").append(settings.workers()).append(" worker JVMs × ").append(settings.threads())
-			.append(" threads on ").append(settings.keys().size()).append(" keys, TTL ").append(ttl)
-			.append(" ms, 1 to ").append(settings.maxSleepMillis()).append(" ms between the counter's read and write\n");
+		Machine.describe()
+			.forEach((name, value) -> md.append("- ").append(name).append(": ").append(value).append("\n"));
+		md.append("- load average (1, 5, 15 min) before the run: ")
+			.append(run.loadBefore())
+			.append("; after: ")
+			.append(run.loadAfter())
+			.append("\n");
+		md.append("- workload: ")
+			.append(settings.workers())
+			.append(" worker JVMs × ")
+			.append(settings.threads())
+			.append(" threads on ")
+			.append(settings.keys().size())
+			.append(" keys, TTL ")
+			.append(ttl)
+			.append(" ms, 1 to ")
+			.append(settings.maxSleepMillis())
+			.append(" ms between the counter's read and write\n");
 		return md.toString();
 	}
 

@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param stopWhenCaught whether to end as soon as the checker finds the lock broken
  * @param pauses whether to {@code SIGSTOP} a lock-holding worker past the time-to-live
  * @param kills whether to {@code kill -9} lock-holding workers (and start replacements)
- * @param restarts whether to restart the lock Redis, which runs with {@code appendfsync always}
- * @param crashOnLockWithoutExpiry whether to {@code kill -9} every worker at once as soon as
- * a lock key without expiry is seen
+ * @param restarts whether to restart the lock Redis, which runs with
+ * {@code appendfsync always}
+ * @param crashOnLockWithoutExpiry whether to {@code kill -9} every worker at once as soon
+ * as a lock key without expiry is seen
  */
 record Scenario(String name, String store, String description, Duration duration, boolean stopWhenCaught,
 		boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry) {

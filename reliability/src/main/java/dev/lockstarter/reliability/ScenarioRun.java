@@ -23,15 +23,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs one {@link Scenario}: starts a lock Redis and an oracle Redis, the worker processes, the
- * nemeses and a watcher of the lock keys, then stops everything and checks the oracle's record.
+ * Runs one {@link Scenario}: starts a lock Redis and an oracle Redis, the worker
+ * processes, the nemeses and a watcher of the lock keys, then stops everything and checks
+ * the oracle's record.
  * <p>
  * The nemeses act one at a time, in turn: pause (the worker stays stopped for twice the
- * time-to-live), kill (a replacement worker starts at once) and restart of the lock Redis.
- * They pick a worker that holds a lock, as the worker reports in the oracle, and record what
- * they do there. The watcher reads the {@code PTTL} of every lock key every 20 ms: a key
- * without expiry is counted, and one that stays so for more than five times the time-to-live
- * with no section entered on it meanwhile is a liveness violation (the lock blocks forever).
+ * time-to-live), kill (a replacement worker starts at once) and restart of the lock
+ * Redis. They pick a worker that holds a lock, as the worker reports in the oracle, and
+ * record what they do there. The watcher reads the {@code PTTL} of every lock key every
+ * 20 ms: a key without expiry is counted, and one that stays so for more than five times
+ * the time-to-live with no section entered on it meanwhile is a liveness violation (the
+ * lock blocks forever).
  */
 final class ScenarioRun {
 
@@ -81,8 +83,8 @@ final class ScenarioRun {
 	}
 
 	private Findings run() {
-		RedisServer lock = this.scenario.restarts() ? RedisServer.start("--appendonly", "yes", "--appendfsync", "always")
-				: RedisServer.start();
+		RedisServer lock = this.scenario.restarts()
+				? RedisServer.start("--appendonly", "yes", "--appendfsync", "always") : RedisServer.start();
 		this.lockServer = lock;
 		LettuceConnectionFactory lockConnections = null;
 		try (RedisServer oracleServer = RedisServer.start()) {
@@ -281,8 +283,7 @@ final class ScenarioRun {
 							crash();
 						}
 					}
-					else if (!reported[i]
-							&& now - since[i] > this.settings.ttl().multipliedBy(5).toNanos()
+					else if (!reported[i] && now - since[i] > this.settings.ttl().multipliedBy(5).toNanos()
 							&& oracle().entered(key) == enteredSince[i]) {
 						reported[i] = true;
 						this.livenessViolations.add("lock on '" + key + "' without expiry for "
@@ -291,7 +292,8 @@ final class ScenarioRun {
 				}
 				if (this.scenario.crashOnLockWithoutExpiry() && !armed && noneWithoutExpiry(since)
 						&& this.livenessViolations.isEmpty()) {
-					// The crash came after the expiry was set: try again on the next sighting
+					// The crash came after the expiry was set: try again on the next
+					// sighting
 					armed = true;
 				}
 			}
@@ -347,9 +349,10 @@ final class ScenarioRun {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), Worker.class.getName(), lock.host(),
-				Integer.toString(lock.port()), this.oracleHost, Integer.toString(this.oraclePort), id, Integer.toString(this.settings.threads()),
-				String.join(",", this.settings.keys()), this.scenario.store(),
-				Long.toString(this.settings.ttl().toMillis()), Integer.toString(this.settings.maxSleepMillis()));
+				Integer.toString(lock.port()), this.oracleHost, Integer.toString(this.oraclePort), id,
+				Integer.toString(this.settings.threads()), String.join(",", this.settings.keys()),
+				this.scenario.store(), Long.toString(this.settings.ttl().toMillis()),
+				Integer.toString(this.settings.maxSleepMillis()));
 		Process process;
 		try {
 			process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -445,8 +448,8 @@ final class ScenarioRun {
 	 * @param threads the number of threads of each worker
 	 * @param keys the keys the threads contend on
 	 * @param ttl the locks' time-to-live
-	 * @param maxSleepMillis the longest sleep inside a section, between the counter's read and
-	 * write
+	 * @param maxSleepMillis the longest sleep inside a section, between the counter's
+	 * read and write
 	 */
 	record Settings(int workers, int threads, List<String> keys, Duration ttl, int maxSleepMillis) {
 	}

@@ -18,20 +18,20 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A worker process of the reliability harness: several threads run critical sections on a few
- * keys until the oracle's {@code stop} key appears, each section recorded in the oracle (see
- * {@link Oracle}). A section, while holding the lock on its key: enter (occupancy and sequence
- * number), read the counter, sleep a little, write the counter + 1, write the lease's fencing
- * token to the fenced register, exit.
+ * A worker process of the reliability harness: several threads run critical sections on a
+ * few keys until the oracle's {@code stop} key appears, each section recorded in the
+ * oracle (see {@link Oracle}). A section, while holding the lock on its key: enter
+ * (occupancy and sequence number), read the counter, sleep a little, write the counter +
+ * 1, write the lease's fencing token to the fenced register, exit.
  * <p>
  * With store {@code ours}, locks come from {@link LockTemplate} on {@link RedisLockStore}
- * (waiting for up to twice the time-to-live, renewal on). With a {@link BrokenLockStore.Flaw}
- * name, locks come from that broken store, used as a hand-written lock would be: try, poll
- * every 5 ms, release at the end, no renewal.
+ * (waiting for up to twice the time-to-live, renewal on). With a
+ * {@link BrokenLockStore.Flaw} name, locks come from that broken store, used as a
+ * hand-written lock would be: try, poll every 5 ms, release at the end, no renewal.
  * <p>
- * Arguments: lock Redis host and port, oracle Redis host and port, worker id, threads, keys
- * (comma-separated), store, time-to-live in milliseconds, longest sleep inside a section in
- * milliseconds. Prints {@value #READY} once its threads run.
+ * Arguments: lock Redis host and port, oracle Redis host and port, worker id, threads,
+ * keys (comma-separated), store, time-to-live in milliseconds, longest sleep inside a
+ * section in milliseconds. Prints {@value #READY} once its threads run.
  *
  * @since 0.1.0
  */
@@ -86,7 +86,8 @@ public final class Worker {
 			while (!Stop.requested) {
 				try {
 					Thread.sleep(100);
-					// Also stop if the harness died without asking, so that no worker outlives it
+					// Also stop if the harness died without asking, so that no worker
+					// outlives it
 					Stop.requested = oracle.isStopped() || (harness != null && !harness.isAlive());
 					failures = 0;
 				}
@@ -94,7 +95,8 @@ public final class Worker {
 					return;
 				}
 				catch (RuntimeException ex) {
-					// The oracle is never faulted: gone for 30 s means the harness is gone
+					// The oracle is never faulted: gone for 30 s means the harness is
+					// gone
 					Stop.requested = ++failures > 300;
 				}
 			}
@@ -142,7 +144,8 @@ public final class Worker {
 					oracle.write(key, sid, value + 1);
 					oracle.fencedWrite(key, sid, held.fencingToken());
 					oracle.exit(key, sid);
-					// Asked after the exit is recorded: true means the lock was valid all along
+					// Asked after the exit is recorded: true means the lock was valid all
+					// along
 					oracle.checked(sid, held.isHeld());
 				}
 				finally {
@@ -214,8 +217,8 @@ public final class Worker {
 	/**
 	 * A lock taken straight from a store, as a hand-written lock does it.
 	 */
-	private record RawHeld(LockStore store, String storeKey, String token, long acquiredAt, Duration ttl)
-			implements Held {
+	private record RawHeld(LockStore store, String storeKey, String token, long acquiredAt,
+			Duration ttl) implements Held {
 
 		static @Nullable RawHeld acquire(LockStore store, String storeKey, Duration ttl, Duration wait)
 				throws InterruptedException {

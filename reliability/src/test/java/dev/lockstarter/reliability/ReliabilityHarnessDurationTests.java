@@ -31,9 +31,9 @@ class ReliabilityHarnessDurationTests {
 
 	@Test
 	void longFormGivesMostOfTheTimeToThisStartersLock() {
-		assertThat(ReliabilityHarness.scenarios(Duration.ofMinutes(10)))
-			.extracting(Scenario::duration)
-			.containsExactly(Duration.ofMinutes(7), Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofMinutes(1));
+		assertThat(ReliabilityHarness.scenarios(Duration.ofMinutes(10))).extracting(Scenario::duration)
+			.containsExactly(Duration.ofMinutes(7), Duration.ofMinutes(1), Duration.ofMinutes(1),
+					Duration.ofMinutes(1));
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn(Scenario::isOurs)
 			.singleElement()
 			.satisfies((ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts()).isTrue());

@@ -42,8 +42,9 @@ class ReliabilityHarnessTests {
 		assertThat(ours.staleRejected).as("stale writes rejected by fencing: %s", ours).isPositive();
 		for (Result result : run.results()) {
 			Findings findings = result.findings();
-			assertThat(findings.occupancyViolations).as("occupancy check agrees with the interval check in %s: %s",
-					result.scenario().name(), findings).isEqualTo(findings.totalOverlaps());
+			assertThat(findings.occupancyViolations)
+				.as("occupancy check agrees with the interval check in %s: %s", result.scenario().name(), findings)
+				.isEqualTo(findings.totalOverlaps());
 		}
 		for (Result control : run.controls()) {
 			assertThat(control.findings().caughtBroken())

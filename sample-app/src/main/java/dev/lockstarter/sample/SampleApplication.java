@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  * {@code POST /api/unsafe/users} does the same without the lock.
  * <p>
  * By default everything lives in this process (in-memory lock store and users). The
- * {@code redis} profile moves both into Redis, so that several instances on different ports
- * share the locks and the users.
+ * {@code redis} profile moves both into Redis, so that several instances on different
+ * ports share the locks and the users.
  *
  * @since 0.1.0
  */

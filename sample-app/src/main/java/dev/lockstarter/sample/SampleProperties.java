@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class SampleProperties {
 
 	/**
-	 * Where the application keeps its users and payments. Set to 'redis' by the 'redis' profile, so that
-	 * several instances share them.
+	 * Where the application keeps its users and payments. Set to 'redis' by the 'redis'
+	 * profile, so that several instances share them.
 	 */
 	private DataStore store = DataStore.MEMORY;
 

@@ -16,8 +16,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Idempotent payments in the sample app without a profile: the in-memory lock store keeps the
- * responses.
+ * Idempotent payments in the sample app without a profile: the in-memory lock store keeps
+ * the responses.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "sample.points-service.latency=10ms")

@@ -53,8 +53,8 @@ class DefaultProfileTests {
 		String userName = uniqueName();
 		HttpResponse<String> response = this.client.register(base(), SampleClient.SAFE, userName);
 		assertThat(response.statusCode()).isEqualTo(201);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(contentType) -> assertThat(contentType).startsWith("application/json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((contentType) -> assertThat(contentType).startsWith("application/json"));
 		User user = this.client.user(response);
 		assertThat(user.userName()).isEqualTo(userName);
 		assertThat(user.points()).isEqualTo(100);
@@ -84,7 +84,8 @@ class DefaultProfileTests {
 	@Test
 	void registrationWithABlankOrMissingUserNameIsRejectedWith400() {
 		for (String path : List.of(SampleClient.SAFE, SampleClient.UNSAFE)) {
-			for (String body : List.of("{\"userName\": \"  \"}", "{\"userName\": \"\"}", "{}", "{\"userName\": null}")) {
+			for (String body : List.of("{\"userName\": \"  \"}", "{\"userName\": \"\"}", "{}",
+					"{\"userName\": null}")) {
 				HttpResponse<String> response = this.client.post(base(), path, body);
 				assertThat(response.statusCode()).as(path + " " + body).isEqualTo(400);
 				assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
@@ -121,7 +122,8 @@ class DefaultProfileTests {
 
 	@Test
 	void lockedRegistrationChecksTheNameAgainInsideTheLock() {
-		// A request that passed the fast check before another registration stored the name,
+		// A request that passed the fast check before another registration stored the
+		// name,
 		// and takes the lock after that registration released it, must still be rejected.
 		String userName = uniqueName();
 		this.registrations.registerExclusively(userName);

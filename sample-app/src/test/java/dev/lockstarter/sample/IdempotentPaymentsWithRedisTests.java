@@ -30,7 +30,10 @@ class IdempotentPaymentsWithRedisTests {
 
 	private static final Duration LATENCY = Duration.ofMillis(400);
 
-	/** Short, so that a test can outlive it; long enough for a replay right after a payment. */
+	/**
+	 * Short, so that a test can outlive it; long enough for a replay right after a
+	 * payment.
+	 */
 	private static final Duration RETENTION = Duration.ofSeconds(2);
 
 	@RegisterExtension
@@ -79,7 +82,8 @@ class IdempotentPaymentsWithRedisTests {
 		assertThat(replay.statusCode()).isEqualTo(201);
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(replay.headers().firstValue("Location")).isEqualTo(original.headers().firstValue("Location"));
-		assertThat(replay.headers().firstValue("Content-Type")).isEqualTo(original.headers().firstValue("Content-Type"));
+		assertThat(replay.headers().firstValue("Content-Type"))
+			.isEqualTo(original.headers().firstValue("Content-Type"));
 		assertThat(this.client.paymentOf(replay)).isEqualTo(payment);
 		List<Payment> payments = this.client.findPayments(base(second));
 		assertThat(payments).hasSize(before + 1).contains(payment);
@@ -101,7 +105,8 @@ class IdempotentPaymentsWithRedisTests {
 		String key = newKey();
 		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(base(first), key,
 				"{\"amount\": 100}");
-		// Sent while the first is in progress (it takes LATENCY); whichever takes the key first
+		// Sent while the first is in progress (it takes LATENCY); whichever takes the key
+		// first
 		// answers 201 and the other 409.
 		Thread.sleep(LATENCY.toMillis() / 4);
 		HttpResponse<String> concurrent = this.client.pay(base(second), key, "{\"amount\": 100}");

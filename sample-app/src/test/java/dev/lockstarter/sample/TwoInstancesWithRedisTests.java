@@ -34,7 +34,10 @@ class TwoInstancesWithRedisTests {
 
 	private static final int CONCURRENT_REQUESTS = 20;
 
-	/** Long enough for 20 simultaneous requests to overlap, with a margin for a slow machine. */
+	/**
+	 * Long enough for 20 simultaneous requests to overlap, with a margin for a slow
+	 * machine.
+	 */
 	private static final Duration POINTS_LATENCY = Duration.ofMillis(500);
 
 	@RegisterExtension
@@ -80,7 +83,8 @@ class TwoInstancesWithRedisTests {
 		assertThat(user.points()).isEqualTo(100);
 		assertThat(UUID.fromString(user.userId())).isNotNull();
 		assertThat(response.headers().firstValue("Location")).hasValue("/api/users/" + user.userId());
-		HttpResponse<String> located = this.client.get(base(second).resolve(response.headers().firstValue("Location").get()));
+		HttpResponse<String> located = this.client
+			.get(base(second).resolve(response.headers().firstValue("Location").get()));
 		assertThat(located.statusCode()).isEqualTo(200);
 		assertThat(this.client.user(located)).isEqualTo(user);
 		assertThat(this.client.findByName(base(second), userName)).containsExactly(user);
@@ -95,8 +99,8 @@ class TwoInstancesWithRedisTests {
 		HttpResponse<String> conflict = this.client.register(base(second), SampleClient.SAFE, userName);
 		assertThat(conflict.statusCode()).isEqualTo(409);
 		assertThat(conflict.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-		assertThat(conflict.headers().firstValue("Retry-After")).hasValueSatisfying(
-				(retryAfter) -> assertThat(Long.parseLong(retryAfter)).isPositive());
+		assertThat(conflict.headers().firstValue("Retry-After"))
+			.hasValueSatisfying((retryAfter) -> assertThat(Long.parseLong(retryAfter)).isPositive());
 		assertThat(this.client.problem(conflict)).containsEntry("status", 409)
 			.containsEntry("type", "urn:lockstarter:problem:lock-conflict");
 		assertThat(inFlight.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
@@ -139,8 +143,8 @@ class TwoInstancesWithRedisTests {
 	void simultaneousRegistrationsWithTheLockStoreExactlyOneUserAndRejectTheOthersWithConflicts() {
 		String userName = uniqueName();
 		List<HttpResponse<String>> responses = registerTogether(SampleClient.SAFE, userName);
-		assertThat(statusCounts(responses)).containsExactlyInAnyOrderEntriesOf(
-				Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
+		assertThat(statusCounts(responses))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
 		assertThat(responses).filteredOn((response) -> response.statusCode() == 409).allSatisfy((response) -> {
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat(response.headers().firstValue("Retry-After")).isPresent();
@@ -154,11 +158,12 @@ class TwoInstancesWithRedisTests {
 	void simultaneousRegistrationsThroughTheHandMadeRedisLockRegisterExactlyOneUser() {
 		String userName = uniqueName();
 		List<HttpResponse<String>> responses = registerTogether(SampleClient.RAW, userName);
-		assertThat(statusCounts(responses)).containsExactlyInAnyOrderEntriesOf(
-				Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
+		assertThat(statusCounts(responses))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
 		assertThat(this.client.findByName(base(first), userName)).hasSize(1);
 		assertThat(redis.server().command("EXISTS", "raw-lock:raw-user-registration:" + userName))
-			.as("hand-made lock released").isEqualTo("0");
+			.as("hand-made lock released")
+			.isEqualTo("0");
 	}
 
 	@Test
@@ -166,11 +171,10 @@ class TwoInstancesWithRedisTests {
 		String counter = "c-" + UUID.randomUUID();
 		List<HttpResponse<String>> responses = incrementTogether("/api/counters/" + counter + "/increment");
 		assertThat(responses).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
-		// Every increment read a different value: no two ran their read-modify-write at once.
-		assertThat(responses.stream().map(this.client::counterValue))
-			.containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.rangeClosed(1, CONCURRENT_REQUESTS)
-				.boxed()
-				.toList());
+		// Every increment read a different value: no two ran their read-modify-write at
+		// once.
+		assertThat(responses.stream().map(this.client::counterValue)).containsExactlyInAnyOrderElementsOf(
+				java.util.stream.LongStream.rangeClosed(1, CONCURRENT_REQUESTS).boxed().toList());
 		assertThat(this.client.counterValue(this.client.get(base(second).resolve("/api/counters/" + counter))))
 			.isEqualTo(CONCURRENT_REQUESTS);
 	}
@@ -228,7 +232,8 @@ class TwoInstancesWithRedisTests {
 	}
 
 	private static ConfigurableApplicationContext start() {
-		// Command line arguments, as when starting the jar: they override application-redis.yml.
+		// Command line arguments, as when starting the jar: they override
+		// application-redis.yml.
 		return new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
 			.run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
 					"--spring.data.redis.port=" + redis.port(),
@@ -247,8 +252,10 @@ class TwoInstancesWithRedisTests {
 				.stream()
 				.map((path) -> client.registerAsync(base(context), path, uniqueName())))
 			.toList();
-		warmUps.stream().map(CompletableFuture::join).map(HttpResponse::statusCode).forEach(
-				(status) -> assertThat(status).isEqualTo(201));
+		warmUps.stream()
+			.map(CompletableFuture::join)
+			.map(HttpResponse::statusCode)
+			.forEach((status) -> assertThat(status).isEqualTo(201));
 	}
 
 	private static URI base(ConfigurableApplicationContext context) {

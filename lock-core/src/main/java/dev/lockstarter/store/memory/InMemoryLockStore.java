@@ -15,19 +15,19 @@ import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockStore} in this JVM's memory, for applications that run as a single instance, and
- * for tests.
+ * {@link LockStore} in this JVM's memory, for applications that run as a single instance,
+ * and for tests.
  * <p>
- * Locks are not shared between processes and vanish when the process stops. Expiry uses the
- * monotonic {@link System#nanoTime()} clock, so wall-clock changes do not affect it. Each
- * operation is one atomic {@link ConcurrentHashMap} update. Expired entries are reclaimed: an
- * acquisition that finds one replaces it, and a sweep of the whole map runs at most once per
- * {@value #SWEEP_INTERVAL_MILLIS} ms, on the thread of an acquisition, so the map holds no
- * more than the keys locked since the previous sweep.
+ * Locks are not shared between processes and vanish when the process stops. Expiry uses
+ * the monotonic {@link System#nanoTime()} clock, so wall-clock changes do not affect it.
+ * Each operation is one atomic {@link ConcurrentHashMap} update. Expired entries are
+ * reclaimed: an acquisition that finds one replaces it, and a sweep of the whole map runs
+ * at most once per {@value #SWEEP_INTERVAL_MILLIS} ms, on the thread of an acquisition,
+ * so the map holds no more than the keys locked since the previous sweep.
  * <p>
- * Fencing tokens come from one counter for all keys, so they strictly increase per key for the
- * life of the store. Releases are announced to waiters of the same store at once. Results
- * kept next to locks live in a second map with the same expiry rules and sweep.
+ * Fencing tokens come from one counter for all keys, so they strictly increase per key
+ * for the life of the store. Releases are announced to waiters of the same store at once.
+ * Results kept next to locks live in a second map with the same expiry rules and sweep.
  *
  * @since 0.1.0
  */
@@ -68,9 +68,8 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
 		sweepIfDue(now);
-		Entry current = this.locks.compute(key,
-				(k, existing) -> (existing == null || existing.isExpired(now))
-						? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
+		Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now))
+				? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
 		if (current.token.equals(token)) {
 			return AcquireResult.acquired(current.fencingToken);
 		}
@@ -119,7 +118,8 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		long now = this.nanoClock.getAsLong();
 		Result kept = new Result(result.clone(), now + ttl.toNanos());
 		boolean[] stored = new boolean[1];
-		// Stored inside the lock's entry update, so that no other owner can take the lock between
+		// Stored inside the lock's entry update, so that no other owner can take the lock
+		// between
 		// the owner check and the write.
 		this.locks.computeIfPresent(key, (k, existing) -> {
 			if (!existing.isExpired(now) && existing.token.equals(token)) {

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link InMemoryLockStore} on a controlled clock: expiry and the reclaiming of
- * expired entries. Its lock semantics are covered by the contract suite in {@code lock-test}.
+ * expired entries. Its lock semantics are covered by the contract suite in
+ * {@code lock-test}.
  */
 class InMemoryLockStoreTests {
 
@@ -61,7 +62,8 @@ class InMemoryLockStoreTests {
 			advance(Duration.ofMillis(1));
 			maxSize = Math.max(maxSize, this.store.size());
 		}
-		// At most the keys locked during one sweep interval, plus those still live at a sweep
+		// At most the keys locked during one sweep interval, plus those still live at a
+		// sweep
 		assertThat(maxSize).isLessThanOrEqualTo((int) (SWEEP_INTERVAL.toMillis() + 50 + 1));
 	}
 

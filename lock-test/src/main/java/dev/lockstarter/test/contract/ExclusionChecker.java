@@ -17,18 +17,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Checks that a lock excludes: several threads contend on a few keys and every thread that
- * acquires a key holds it briefly, then releases it. The checker detects two owners at once
- * in two independent ways:
+ * Checks that a lock excludes: several threads contend on a few keys and every thread
+ * that acquires a key holds it briefly, then releases it. The checker detects two owners
+ * at once in two independent ways:
  * <ul>
  * <li>a per-key count of holders, which must be zero whenever a thread acquires
  * ({@linkplain Result#violations() violations});</li>
- * <li>the recorded hold intervals, taken on the monotonic clock after the acquisition returned
- * and before the release is called, which must not overlap for the same key
+ * <li>the recorded hold intervals, taken on the monotonic clock after the acquisition
+ * returned and before the release is called, which must not overlap for the same key
  * ({@linkplain Result#overlaps() overlaps}).</li>
  * </ul>
- * The checker is independent of any lock API: it drives a {@link Locker}, a function from a key
- * to a {@link Handle} (or {@code null} when the key is taken).
+ * The checker is independent of any lock API: it drives a {@link Locker}, a function from
+ * a key to a {@link Handle} (or {@code null} when the key is taken).
  *
  * <pre class="code">
  * ExclusionChecker.Result result = new ExclusionChecker().threads(8).attemptsPerThread(300)
@@ -40,8 +40,8 @@ import org.springframework.util.Assert;
  * assertThat(result.overlaps()).as(result.toString()).isZero();
  * </pre>
  *
- * A lock with a time-to-live must be given one far longer than a hold, or an expiry during a
- * long pause of a holder is reported as an overlap.
+ * A lock with a time-to-live must be given one far longer than a hold, or an expiry
+ * during a long pause of a holder is reported as an overlap.
  *
  * @since 0.1.0
  */
@@ -67,8 +67,8 @@ public final class ExclusionChecker {
 	}
 
 	/**
-	 * Set the number of acquisition attempts of each thread; 200 by default. Each attempt picks
-	 * one of the keys at random.
+	 * Set the number of acquisition attempts of each thread; 200 by default. Each attempt
+	 * picks one of the keys at random.
 	 * @param attemptsPerThread the number of attempts, positive
 	 * @return this checker
 	 */
@@ -226,8 +226,10 @@ public final class ExclusionChecker {
 	 *
 	 * @param attempts the number of acquisition attempts
 	 * @param acquisitions the number of successful acquisitions
-	 * @param violations the number of acquisitions that found another holder still counted
-	 * @param overlaps the number of hold intervals that overlapped an earlier one on the same key
+	 * @param violations the number of acquisitions that found another holder still
+	 * counted
+	 * @param overlaps the number of hold intervals that overlapped an earlier one on the
+	 * same key
 	 * @param failures the exceptions thrown by the lock; each ended its thread
 	 * @param elapsed how long the check took
 	 */
@@ -253,8 +255,8 @@ public final class ExclusionChecker {
 		@Override
 		public String toString() {
 			return "ExclusionChecker.Result[" + this.attempts + " attempts, " + this.acquisitions + " acquisitions, "
-					+ rejections() + " rejections, " + this.violations + " violations, " + this.overlaps
-					+ " overlaps, " + this.failures.size() + " failures"
+					+ rejections() + " rejections, " + this.violations + " violations, " + this.overlaps + " overlaps, "
+					+ this.failures.size() + " failures"
 					+ (this.failures.isEmpty() ? "" : " (first: " + this.failures.get(0) + ")") + ", in "
 					+ this.elapsed.toMillis() + " ms]";
 		}

@@ -32,15 +32,14 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The behaviour of {@link LockTemplate} on a store: waiting for a lock, renewal while held, the
- * reporting of a lost lock, minimum hold times, fixed retries and fencing tokens. Every store
- * should pass it, next to {@link LockStoreContractTests}.
+ * The behaviour of {@link LockTemplate} on a store: waiting for a lock, renewal while
+ * held, the reporting of a lost lock, minimum hold times, fixed retries and fencing
+ * tokens. Every store should pass it, next to {@link LockStoreContractTests}.
  * <p>
- * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a few
- * hundred milliseconds and take a few seconds in all.
+ * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a
+ * few hundred milliseconds and take a few seconds in all.
  *
  * @since 0.1.0
  */
@@ -67,8 +66,8 @@ public abstract class LockOperationsContractTests {
 	protected abstract LockStore createStore();
 
 	/**
-	 * Release the resources of a store created by {@link #createStore()}. Called after each
-	 * test; does nothing by default.
+	 * Release the resources of a store created by {@link #createStore()}. Called after
+	 * each test; does nothing by default.
 	 * @param store the store
 	 */
 	protected void destroyStore(LockStore store) {
@@ -165,7 +164,8 @@ public abstract class LockOperationsContractTests {
 	void waitThatTimesOutReturnsTheConflictAndLeavesNothingHeld() {
 		String key = uniqueKey("timeout");
 		Lease holder = this.locks.acquire(key, LONG_TTL);
-		LockAttempt attempt = this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(300)));
+		LockAttempt attempt = this.locks.tryAcquire(key,
+				LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(300)));
 		assertThat(attempt.isAcquired()).isFalse();
 		assertThat(attempt.holderRemainingTtl()).isPositive();
 		assertThat(this.recording.acquiredTokens(storeKey(key))).hasSize(1);
@@ -208,7 +208,8 @@ public abstract class LockOperationsContractTests {
 			Thread.sleep(250);
 			return holder.release();
 		});
-		LockAttempt attempt = this.locks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(3, Duration.ofMillis(200)));
+		LockAttempt attempt = this.locks.tryAcquire(key,
+				LockOptions.ttl(LONG_TTL).withRetries(3, Duration.ofMillis(200)));
 		assertThat(attempt.isAcquired()).isTrue();
 		attempt.lease().release();
 		Lease blocker = this.locks.acquire(key, LONG_TTL);
@@ -255,7 +256,8 @@ public abstract class LockOperationsContractTests {
 		Duration ttl = Duration.ofMillis(600);
 		Lease lease = this.locks.acquire(key, LockOptions.ttl(ttl));
 		String token = this.recording.acquiredTokens(storeKey(key)).get(0);
-		// The lock vanishes behind the lease's back (as at expiry during a pause), and another owner takes it.
+		// The lock vanishes behind the lease's back (as at expiry during a pause), and
+		// another owner takes it.
 		assertThat(this.store.release(storeKey(key), token)).isTrue();
 		assertThat(this.store.tryAcquire(storeKey(key), "new-owner", LONG_TTL).isAcquired()).isTrue();
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -331,8 +333,8 @@ public abstract class LockOperationsContractTests {
 	}
 
 	/**
-	 * Remembers the owner tokens the template draws and counts extensions, so that tests can
-	 * act as the store would behind a lease's back.
+	 * Remembers the owner tokens the template draws and counts extensions, so that tests
+	 * can act as the store would behind a lease's back.
 	 */
 	private static class TokenRecordingStore implements LockStore {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.core.LockStoreException;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -29,27 +29,29 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The contract every {@link LockStore} must pass: acquisition and conflict, expiry,
- * owner-only release and extension (including by a stale holder whose lock expired and was
- * taken over), independence of keys, binary-safe keys, and mutual exclusion under contention.
+ * owner-only release and extension (including by a stale holder whose lock expired and
+ * was taken over), independence of keys, binary-safe keys, and mutual exclusion under
+ * contention.
  * <p>
- * Keys are arbitrary strings: keys with spaces, line breaks, control or non-ASCII characters,
- * keys that spell protocol commands (such as {@code "\r\nflush_all"}), keys that look like
- * the hash of another key, and keys of a megabyte must all be distinct locks that leave other
- * locks alone, even though {@link dev.lockstarter.core.LockTemplate} itself only passes keys
- * of at most 250 bytes.
+ * Keys are arbitrary strings: keys with spaces, line breaks, control or non-ASCII
+ * characters, keys that spell protocol commands (such as {@code "\r\nflush_all"}), keys
+ * that look like the hash of another key, and keys of a megabyte must all be distinct
+ * locks that leave other locks alone, even though
+ * {@link dev.lockstarter.core.LockTemplate} itself only passes keys of at most 250 bytes.
  * <p>
- * Subclasses return the store under test from {@link #createStore()}, which is called before
- * each test; {@link #destroyStore(LockStore)} is called after it. Every test uses its own
- * random keys, so tests do not interfere through a shared server.
+ * Subclasses return the store under test from {@link #createStore()}, which is called
+ * before each test; {@link #destroyStore(LockStore)} is called after it. Every test uses
+ * its own random keys, so tests do not interfere through a shared server.
  * <p>
- * A store that keeps results next to its locks ({@link ResultStoringLockStore}) is also checked
- * for that: only the holder stores a result, it outlives the release for its own time-to-live,
- * it is binary-safe, and a later holder replaces it. Other stores skip those tests.
+ * A store that keeps results next to its locks ({@link ResultStoringLockStore}) is also
+ * checked for that: only the holder stores a result, it outlives the release for its own
+ * time-to-live, it is binary-safe, and a later holder replaces it. Other stores skip
+ * those tests.
  * <p>
- * A store backed by a server implements {@link #restartServer()}, and the suite checks that
- * the store answers again after the restart without being recreated, and that the locks held
- * before are gone, or, if {@link #locksSurviveServerRestart()} says so, still held. Stores
- * without a server (in memory) skip that test.
+ * A store backed by a server implements {@link #restartServer()}, and the suite checks
+ * that the store answers again after the restart without being recreated, and that the
+ * locks held before are gone, or, if {@link #locksSurviveServerRestart()} says so, still
+ * held. Stores without a server (in memory) skip that test.
  *
  * <pre class="code">
  * class MyLockStoreContractTests extends LockStoreContractTests {
@@ -78,13 +80,20 @@ public abstract class LockStoreContractTests {
 	/** The longest a test waits for a lock to expire. */
 	private static final Duration EXPIRY_DEADLINE = Duration.ofSeconds(5);
 
-	/** How much earlier than its time-to-live a lock may be seen expired (millisecond rounding). */
+	/**
+	 * How much earlier than its time-to-live a lock may be seen expired (millisecond
+	 * rounding).
+	 */
 	private static final Duration EXPIRY_TOLERANCE = Duration.ofMillis(10);
 
-	/** The longest a test waits for a store to answer again after its server restarted. */
+	/**
+	 * The longest a test waits for a store to answer again after its server restarted.
+	 */
 	private static final Duration RECOVERY_DEADLINE = Duration.ofSeconds(15);
 
-	/** The marker of hashed keys, as used by {@link dev.lockstarter.core.LockTemplate}. */
+	/**
+	 * The marker of hashed keys, as used by {@link dev.lockstarter.core.LockTemplate}.
+	 */
 	private static final String HASH_MARKER = "#sha256:";
 
 	private LockStore store;
@@ -96,25 +105,26 @@ public abstract class LockStoreContractTests {
 	protected abstract LockStore createStore();
 
 	/**
-	 * Release the resources of a store created by {@link #createStore()}. Called after each
-	 * test; does nothing by default.
+	 * Release the resources of a store created by {@link #createStore()}. Called after
+	 * each test; does nothing by default.
 	 * @param store the store
 	 */
 	protected void destroyStore(LockStore store) {
 	}
 
 	/**
-	 * Restart the server behind the store, for the test that checks the store recovers. The
-	 * store returned by {@link #createStore()} must not be recreated. By default the test is
-	 * skipped: a store without a server has nothing to restart.
+	 * Restart the server behind the store, for the test that checks the store recovers.
+	 * The store returned by {@link #createStore()} must not be recreated. By default the
+	 * test is skipped: a store without a server has nothing to restart.
 	 */
 	protected void restartServer() {
 		Assumptions.abort("The store under test has no server to restart");
 	}
 
 	/**
-	 * Return whether the server keeps its locks across {@link #restartServer()}, as a durable
-	 * store does; by default it does not, as Memcached or a Redis without persistence.
+	 * Return whether the server keeps its locks across {@link #restartServer()}, as a
+	 * durable store does; by default it does not, as Memcached or a Redis without
+	 * persistence.
 	 * @return {@code true} if locks survive a restart
 	 */
 	protected boolean locksSurviveServerRestart() {
@@ -123,9 +133,9 @@ public abstract class LockStoreContractTests {
 
 	/**
 	 * Return the checker that runs contending threads against the store: 8 threads of 200
-	 * attempts each by default. A store whose server answers only a few hundred requests a
-	 * second may lower the attempts to keep the suite fast; it should keep at least 8 threads,
-	 * so that the keys stay contended.
+	 * attempts each by default. A store whose server answers only a few hundred requests
+	 * a second may lower the attempts to keep the suite fast; it should keep at least 8
+	 * threads, so that the keys stay contended.
 	 * @return the exclusion checker
 	 */
 	protected ExclusionChecker exclusionChecker() {
@@ -472,8 +482,7 @@ public abstract class LockStoreContractTests {
 		String next = uniqueToken();
 		AcquireResult after = this.store.tryAcquire(key, next, LONG_TTL);
 		if (locksSurviveServerRestart()) {
-			assertThat(after.isAcquired()).as("acquire of a lock held before the restart of a durable store")
-				.isFalse();
+			assertThat(after.isAcquired()).as("acquire of a lock held before the restart of a durable store").isFalse();
 			assertThat(this.store.release(key, owner)).as("release by the owner from before the restart").isTrue();
 		}
 		else {
@@ -529,7 +538,8 @@ public abstract class LockStoreContractTests {
 		assertThat(result.failures()).as(result.toString()).isEmpty();
 		assertThat(result.violations()).as(result.toString()).isZero();
 		assertThat(result.overlaps()).as(result.toString()).isZero();
-		assertThat(result.acquisitions()).as("acquisitions in " + result).isGreaterThanOrEqualTo(result.attempts() / 10);
+		assertThat(result.acquisitions()).as("acquisitions in " + result)
+			.isGreaterThanOrEqualTo(result.attempts() / 10);
 		assertThat(result.rejections()).as("rejections (contention) in " + result).isPositive();
 	}
 
@@ -660,14 +670,15 @@ public abstract class LockStoreContractTests {
 		long deadline = System.nanoTime() + RECOVERY_DEADLINE.toNanos();
 		while (true) {
 			try {
-				// A fresh key each time: an attempt that failed may still have been applied
+				// A fresh key each time: an attempt that failed may still have been
+				// applied
 				this.store.tryAcquire(uniqueKey("probe"), uniqueToken(), SHORT_TTL);
 				return;
 			}
 			catch (LockStoreException ex) {
 				if (System.nanoTime() - deadline > 0) {
-					throw new AssertionError("Store did not answer within " + RECOVERY_DEADLINE
-							+ " after its server restarted", ex);
+					throw new AssertionError(
+							"Store did not answer within " + RECOVERY_DEADLINE + " after its server restarted", ex);
 				}
 				sleep(Duration.ofMillis(20));
 			}
@@ -686,16 +697,14 @@ public abstract class LockStoreContractTests {
 
 	private void assertHeld(String key) {
 		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
-		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key))
-			.isFalse();
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
 		assertThat(result.holderRemainingTtl()).as("holder's remaining time-to-live of %s", printable(key))
 			.isPositive();
 	}
 
 	private Duration holderRemainingTtl(String key) {
 		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
-		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key))
-			.isFalse();
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
 		return result.holderRemainingTtl();
 	}
 
@@ -728,7 +737,8 @@ public abstract class LockStoreContractTests {
 
 	private static String printable(String key) {
 		String shown = (key.length() > 300) ? key.substring(0, 300) + "... (" + key.length() + " chars)" : key;
-		return "'" + shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0") + "'";
+		return "'" + shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0")
+				+ "'";
 	}
 
 }

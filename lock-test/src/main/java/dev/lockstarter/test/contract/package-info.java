@@ -1,7 +1,7 @@
 /**
- * The contract test kit that every {@link dev.lockstarter.store.LockStore} must pass, and the
- * reusable {@link dev.lockstarter.test.contract.ExclusionChecker} for mutual exclusion under
- * contention.
+ * The contract test kit that every {@link dev.lockstarter.store.LockStore} must pass, and
+ * the reusable {@link dev.lockstarter.test.contract.ExclusionChecker} for mutual
+ * exclusion under contention.
  */
 @NullMarked
 package dev.lockstarter.test.contract;

@@ -29,12 +29,12 @@ import org.springframework.util.FileSystemUtils;
 /**
  * A real DynamoDB Local server for tests, running in this JVM on a free port.
  * <p>
- * {@link #start()} runs DynamoDB Local ({@code com.amazonaws:DynamoDBLocal}, which must be on
- * the test classpath) in memory; {@link #startPersistent()} keeps its data in a SQLite file in a
- * temporary directory instead, so that it survives a {@linkplain #restart() restart}, as data
- * in DynamoDB itself does. Both use one database for every region and credentials
- * ({@code -sharedDb}) and send no telemetry. DynamoDB Local listens on all network interfaces:
- * it has no option to bind to loopback only.
+ * {@link #start()} runs DynamoDB Local ({@code com.amazonaws:DynamoDBLocal}, which must
+ * be on the test classpath) in memory; {@link #startPersistent()} keeps its data in a
+ * SQLite file in a temporary directory instead, so that it survives a
+ * {@linkplain #restart() restart}, as data in DynamoDB itself does. Both use one database
+ * for every region and credentials ({@code -sharedDb}) and send no telemetry. DynamoDB
+ * Local listens on all network interfaces: it has no option to bind to loopback only.
  * <p>
  * {@link #createClient()} returns a client for it with placeholder credentials; set
  * {@link #endpoint()} and {@value #REGION} on clients built elsewhere.
@@ -164,8 +164,8 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the server, keeping its port (and, if persistent, its data) for {@link #restart()}.
-	 * Does nothing if the server is already stopped.
+	 * Stop the server, keeping its port (and, if persistent, its data) for
+	 * {@link #restart()}. Does nothing if the server is already stopped.
 	 */
 	public synchronized void stop() {
 		DynamoDBProxyServer server = this.server;
@@ -182,10 +182,10 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start the server again on the same port, stopping it first if it runs. A server started
-	 * in memory is empty again; a persistent one keeps its tables and items.
-	 * @throws IllegalStateException if the server cannot be started again, for example because
-	 * another process took its port
+	 * Start the server again on the same port, stopping it first if it runs. A server
+	 * started in memory is empty again; a persistent one keeps its tables and items.
+	 * @throws IllegalStateException if the server cannot be started again, for example
+	 * because another process took its port
 	 */
 	public synchronized void restart() {
 		Assert.state(!this.closed, "Cannot restart a closed DynamoDB Local server");
@@ -215,8 +215,8 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 	}
 
 	private synchronized void launch() {
-		List<String> args = new ArrayList<>(List.of("-port", Integer.toString(this.port), "-sharedDb",
-				"-disableTelemetry"));
+		List<String> args = new ArrayList<>(
+				List.of("-port", Integer.toString(this.port), "-sharedDb", "-disableTelemetry"));
 		if (this.directory != null) {
 			args.addAll(List.of("-dbPath", this.directory.toString()));
 		}
@@ -237,8 +237,9 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 		}
 		this.server = server;
 		if (logger.isDebugEnabled()) {
-			logger.debug("Started DynamoDB Local on port " + this.port + (isPersistent() ? " in " + this.directory
-					: " in memory") + " in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+			logger.debug("Started DynamoDB Local on port " + this.port
+					+ (isPersistent() ? " in " + this.directory : " in memory") + " in "
+					+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 		}
 	}
 

@@ -5,8 +5,8 @@ import java.net.URI;
 import dev.lockstarter.test.ServerExtension;
 
 /**
- * JUnit Jupiter extension that runs one {@link DynamoDbLocalServer} for a test class: started
- * before the first test, closed after the last.
+ * JUnit Jupiter extension that runs one {@link DynamoDbLocalServer} for a test class:
+ * started before the first test, closed after the last.
  *
  * <pre class="code">
  * class MyDynamoDbTests {
@@ -24,11 +24,11 @@ import dev.lockstarter.test.ServerExtension;
  * }
  * </pre>
  *
- * It also resolves {@link DynamoDbLocalServer} parameters of constructors, lifecycle methods
- * and test methods, so it can be declared with
- * {@code @ExtendWith(DynamoDbLocalServerExtension.class)} instead. Registered on an instance
- * field, it starts a fresh server for every test. In a {@code @Nested} class, the server of the
- * enclosing class is shared.
+ * It also resolves {@link DynamoDbLocalServer} parameters of constructors, lifecycle
+ * methods and test methods, so it can be declared with
+ * {@code @ExtendWith(DynamoDbLocalServerExtension.class)} instead. Registered on an
+ * instance field, it starts a fresh server for every test. In a {@code @Nested} class,
+ * the server of the enclosing class is shared.
  *
  * @since 0.1.0
  */

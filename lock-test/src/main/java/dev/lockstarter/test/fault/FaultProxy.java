@@ -24,23 +24,23 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.util.Assert;
 
 /**
- * A TCP proxy on a free loopback port that forwards to one server and injects faults between
- * a client and that server, for failure tests.
+ * A TCP proxy on a free loopback port that forwards to one server and injects faults
+ * between a client and that server, for failure tests.
  * <p>
  * Faults, each in force until {@link #heal()}:
  * <ul>
- * <li>{@link #latency(Duration)}: every chunk of bytes, in both directions, is delivered that
- * much later than it arrived (order is kept, nothing is lost);</li>
+ * <li>{@link #latency(Duration)}: every chunk of bytes, in both directions, is delivered
+ * that much later than it arrived (order is kept, nothing is lost);</li>
  * <li>{@link #blackhole()}: connections are accepted but nothing is forwarded in either
  * direction, so requests are never answered;</li>
- * <li>{@link #dropReplies()}: requests reach the server, its replies are swallowed, so the
- * server acts on requests whose outcome the client never learns;</li>
- * <li>{@link #refuse()}: every open connection is reset, and new ones are reset as soon as
- * they are accepted.</li>
+ * <li>{@link #dropReplies()}: requests reach the server, its replies are swallowed, so
+ * the server acts on requests whose outcome the client never learns;</li>
+ * <li>{@link #refuse()}: every open connection is reset, and new ones are reset as soon
+ * as they are accepted.</li>
  * </ul>
- * {@link #heal()} ends every fault. A connection that lost bytes while blackholed or dropping
- * replies is closed when healed: a TCP stream never delivers later bytes after a gap, so a
- * client must see such a connection fail, as it would on a real network.
+ * {@link #heal()} ends every fault. A connection that lost bytes while blackholed or
+ * dropping replies is closed when healed: a TCP stream never delivers later bytes after a
+ * gap, so a client must see such a connection fail, as it would on a real network.
  *
  * <pre class="code">
  * try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port())) {
@@ -119,8 +119,8 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Delay every chunk of bytes, in both directions, by {@code latency}. Replaces any other
-	 * fault; {@link Duration#ZERO} removes the delay.
+	 * Delay every chunk of bytes, in both directions, by {@code latency}. Replaces any
+	 * other fault; {@link Duration#ZERO} removes the delay.
 	 * @param latency the delay, not negative
 	 */
 	public void latency(Duration latency) {
@@ -273,8 +273,9 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
-	 * One proxied connection: for each direction a reader that stamps each chunk with its due
-	 * time and a writer that delivers it then, so that latency delays without throttling.
+	 * One proxied connection: for each direction a reader that stamps each chunk with its
+	 * due time and a writer that delivers it then, so that latency delays without
+	 * throttling.
 	 */
 	private final class Connection {
 

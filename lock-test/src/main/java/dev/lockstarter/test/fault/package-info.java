@@ -1,7 +1,7 @@
 /**
- * Fault injection for failure tests: {@link dev.lockstarter.test.fault.FaultProxy}, a TCP proxy
- * that adds latency, blackholes, drops replies or refuses connections between a client and a
- * real server.
+ * Fault injection for failure tests: {@link dev.lockstarter.test.fault.FaultProxy}, a TCP
+ * proxy that adds latency, blackholes, drops replies or refuses connections between a
+ * client and a real server.
  */
 @NullMarked
 package dev.lockstarter.test.fault;

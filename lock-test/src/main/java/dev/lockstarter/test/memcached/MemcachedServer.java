@@ -34,24 +34,24 @@ import org.springframework.util.FileSystemUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * A real Memcached server for tests, listening on loopback only, with 64 MB of memory and no
- * UDP.
+ * A real Memcached server for tests, listening on loopback only, with 64 MB of memory and
+ * no UDP.
  * <p>
- * {@link #start()} runs a {@code memcached} binary found on the {@code PATH} (or named by the
- * {@value #BINARY_PROPERTY} system property) as a child process on a free port, and waits
- * until it answers {@code version}. Without a binary, and when Testcontainers is on the
- * classpath and a Docker engine is available, it runs the {@value #IMAGE} image instead.
- * Otherwise it fails and says what to install.
+ * {@link #start()} runs a {@code memcached} binary found on the {@code PATH} (or named by
+ * the {@value #BINARY_PROPERTY} system property) as a child process on a free port, and
+ * waits until it answers {@code version}. Without a binary, and when Testcontainers is on
+ * the classpath and a Docker engine is available, it runs the {@value #IMAGE} image
+ * instead. Otherwise it fails and says what to install.
  * <p>
  * A local server can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}
  * ({@code SIGSTOP}/{@code SIGCONT}) to simulate a server that stops answering, and
  * {@linkplain #stop() stopped} and {@linkplain #restart() restarted} on the same port to
- * simulate a server restart; Memcached keeps nothing on disk, so a restarted server starts
- * empty. A server in a container offers none of these.
+ * simulate a server restart; Memcached keeps nothing on disk, so a restarted server
+ * starts empty. A server in a container offers none of these.
  * <p>
  * {@link #close()} ends the server. Servers that are still running when the JVM exits are
- * killed by a shutdown hook; a JVM that is itself killed with {@code SIGKILL} cannot clean
- * up, and its servers keep running.
+ * killed by a shutdown hook; a JVM that is itself killed with {@code SIGKILL} cannot
+ * clean up, and its servers keep running.
  *
  * <pre class="code">
  * try (MemcachedServer memcached = MemcachedServer.start()) {
@@ -65,7 +65,10 @@ import org.springframework.util.StringUtils;
  */
 public final class MemcachedServer implements AutoCloseable {
 
-	/** System property naming the {@code memcached} binary to run, instead of the {@code PATH}. */
+	/**
+	 * System property naming the {@code memcached} binary to run, instead of the
+	 * {@code PATH}.
+	 */
 	public static final String BINARY_PROPERTY = "lockstarter.test.memcached";
 
 	/** The container image used when no {@code memcached} binary is found. */
@@ -73,8 +76,8 @@ public final class MemcachedServer implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(MemcachedServer.class);
 
-	private static final boolean testcontainersPresent = ClassUtils
-		.isPresent("org.testcontainers.DockerClientFactory", MemcachedServer.class.getClassLoader());
+	private static final boolean testcontainersPresent = ClassUtils.isPresent("org.testcontainers.DockerClientFactory",
+			MemcachedServer.class.getClassLoader());
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -104,8 +107,8 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a server with additional {@code memcached} arguments, for example {@code "-M"} to
-	 * answer errors instead of evicting items when memory is full.
+	 * Start a server with additional {@code memcached} arguments, for example
+	 * {@code "-M"} to answer errors instead of evicting items when memory is full.
 	 * @param extraArgs arguments appended to the command line
 	 * @return the running server
 	 * @throws IllegalStateException if no server can be started
@@ -149,8 +152,8 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the server's address as {@code host:port}, for the {@code lock.memcached.servers}
-	 * property.
+	 * Return the server's address as {@code host:port}, for the
+	 * {@code lock.memcached.servers} property.
 	 * @return the address
 	 */
 	public String address() {
@@ -166,12 +169,13 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * Send one text protocol command over a fresh connection and return the reply lines, for
-	 * administrative commands such as {@code stats}, {@code flush_all} or {@code version}.
+	 * Send one text protocol command over a fresh connection and return the reply lines,
+	 * for administrative commands such as {@code stats}, {@code flush_all} or
+	 * {@code version}.
 	 * @param command the command line, without line breaks
 	 * @return the reply lines, up to and including the line that ends the reply
-	 * @throws UncheckedIOException if the server cannot be reached or does not answer within
-	 * 5 seconds
+	 * @throws UncheckedIOException if the server cannot be reached or does not answer
+	 * within 5 seconds
 	 */
 	public List<String> command(String command) {
 		Assert.hasText(command, "'command' must not be empty");
@@ -188,8 +192,8 @@ public final class MemcachedServer implements AutoCloseable {
 	 * Return the server's statistics ({@code stats}), such as {@code curr_items} or
 	 * {@code cmd_flush}.
 	 * @return the values by name
-	 * @throws UncheckedIOException if the server cannot be reached or does not answer within
-	 * 5 seconds
+	 * @throws UncheckedIOException if the server cannot be reached or does not answer
+	 * within 5 seconds
 	 */
 	public Map<String, String> stats() {
 		try {
@@ -221,8 +225,9 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * Kill the server ({@code SIGKILL}), keeping its port for {@link #restart()}. Connections
-	 * are closed and the data is lost. Does nothing if the server is already stopped.
+	 * Kill the server ({@code SIGKILL}), keeping its port for {@link #restart()}.
+	 * Connections are closed and the data is lost. Does nothing if the server is already
+	 * stopped.
 	 * @throws UnsupportedOperationException if the server runs in a container
 	 */
 	public void stop() {
@@ -230,11 +235,11 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start the server again on the same port, stopping it first if it runs. The restarted
-	 * server is empty.
+	 * Start the server again on the same port, stopping it first if it runs. The
+	 * restarted server is empty.
 	 * @throws UnsupportedOperationException if the server runs in a container
-	 * @throws IllegalStateException if the server cannot be started again, for example because
-	 * another process took its port
+	 * @throws IllegalStateException if the server cannot be started again, for example
+	 * because another process took its port
 	 */
 	public void restart() {
 		this.backend.restart();
@@ -360,8 +365,10 @@ public final class MemcachedServer implements AutoCloseable {
 							throw ex;
 						}
 						if (attempt == PORT_ATTEMPTS) {
-							throw new IllegalStateException("Could not start memcached: " + PORT_ATTEMPTS
-									+ " free ports were taken by other processes before it could bind them", ex);
+							throw new IllegalStateException(
+									"Could not start memcached: " + PORT_ATTEMPTS
+											+ " free ports were taken by other processes before it could bind them",
+									ex);
 						}
 						logger.debug("Port " + server.port + " was taken before memcached could bind it; retrying");
 					}
@@ -408,7 +415,8 @@ public final class MemcachedServer implements AutoCloseable {
 				return;
 			}
 			resume();
-			// Memcached keeps nothing to save, and takes most of a second to honour SIGTERM
+			// Memcached keeps nothing to save, and takes most of a second to honour
+			// SIGTERM
 			process.destroyForcibly();
 			try {
 				process.waitFor(5, TimeUnit.SECONDS);
@@ -428,8 +436,9 @@ public final class MemcachedServer implements AutoCloseable {
 				launch();
 			}
 			catch (PortTakenException ex) {
-				throw new IllegalStateException("Cannot restart memcached: another process took port " + this.port
-						+ " while it was stopped", ex);
+				throw new IllegalStateException(
+						"Cannot restart memcached: another process took port " + this.port + " while it was stopped",
+						ex);
 			}
 		}
 
@@ -587,8 +596,8 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	/**
-	 * A server in a Testcontainers container. Inner class to keep Testcontainers an optional
-	 * dependency.
+	 * A server in a Testcontainers container. Inner class to keep Testcontainers an
+	 * optional dependency.
 	 */
 	private static final class Container implements Backend {
 

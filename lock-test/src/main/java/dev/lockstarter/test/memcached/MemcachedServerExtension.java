@@ -4,8 +4,8 @@ import dev.lockstarter.test.ServerExtension;
 import org.springframework.util.Assert;
 
 /**
- * JUnit Jupiter extension that runs one {@link MemcachedServer} for a test class: started before
- * the first test, closed after the last.
+ * JUnit Jupiter extension that runs one {@link MemcachedServer} for a test class: started
+ * before the first test, closed after the last.
  *
  * <pre class="code">
  * class MyMemcachedTests {
@@ -21,10 +21,11 @@ import org.springframework.util.Assert;
  * }
  * </pre>
  *
- * It also resolves {@link MemcachedServer} parameters of constructors, lifecycle methods and test
- * methods, so it can be declared with {@code @ExtendWith(MemcachedServerExtension.class)} instead.
- * Registered on an instance field, it starts a fresh server for every test. In a
- * {@code @Nested} class, the server of the enclosing class is shared.
+ * It also resolves {@link MemcachedServer} parameters of constructors, lifecycle methods
+ * and test methods, so it can be declared with
+ * {@code @ExtendWith(MemcachedServerExtension.class)} instead. Registered on an instance
+ * field, it starts a fresh server for every test. In a {@code @Nested} class, the server
+ * of the enclosing class is shared.
  *
  * @since 0.1.0
  */

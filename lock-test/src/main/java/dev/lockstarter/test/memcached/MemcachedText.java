@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal Memcached text protocol client: one command over a fresh socket, its reply lines.
- * Enough to probe and administer a test server without a client library on the classpath.
+ * A minimal Memcached text protocol client: one command over a fresh socket, its reply
+ * lines. Enough to probe and administer a test server without a client library on the
+ * classpath.
  */
 final class MemcachedText {
 
@@ -28,7 +29,8 @@ final class MemcachedText {
 	 * @param host the server's host
 	 * @param port the server's port
 	 * @param timeout the connect and read timeout
-	 * @param command the command line, without its {@code \r\n}; must not contain line breaks
+	 * @param command the command line, without its {@code \r\n}; must not contain line
+	 * breaks
 	 * @return the reply lines, without line breaks
 	 * @throws IOException if the server cannot be reached or does not answer in time
 	 */
@@ -44,7 +46,8 @@ final class MemcachedText {
 			OutputStream out = socket.getOutputStream();
 			out.write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
 			out.flush();
-			BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+			BufferedReader in = new BufferedReader(
+					new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
 			List<String> lines = new ArrayList<>();
 			while (true) {
 				String line = in.readLine();

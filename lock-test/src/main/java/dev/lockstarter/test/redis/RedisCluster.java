@@ -15,14 +15,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * A real Redis Cluster for tests: three {@code redis-server} processes with cluster mode on,
- * each a master of a third of the 16384 hash slots, without replicas, listening on free
- * loopback ports (with their cluster bus on free ports too).
+ * A real Redis Cluster for tests: three {@code redis-server} processes with cluster mode
+ * on, each a master of a third of the 16384 hash slots, without replicas, listening on
+ * free loopback ports (with their cluster bus on free ports too).
  * <p>
  * {@link #start()} starts the nodes (see {@link RedisServer} for how a binary is found),
  * assigns the slots, introduces the nodes to each other ({@code CLUSTER MEET}) and waits
- * until every node reports {@code cluster_state:ok} and knows every other, about two seconds
- * in all. Redis Cluster needs a local {@code redis-server}; containers are not used.
+ * until every node reports {@code cluster_state:ok} and knows every other, about two
+ * seconds in all. Redis Cluster needs a local {@code redis-server}; containers are not
+ * used.
  * <p>
  * Close the clients of the cluster before {@link #close()}, which ends every node.
  *
@@ -60,8 +61,8 @@ public final class RedisCluster implements AutoCloseable {
 	/**
 	 * Start a cluster of three masters and wait until it serves every slot.
 	 * @return the running cluster
-	 * @throws IllegalStateException if no local {@code redis-server} is found, or the cluster
-	 * does not form within 20 seconds
+	 * @throws IllegalStateException if no local {@code redis-server} is found, or the
+	 * cluster does not form within 20 seconds
 	 */
 	public static RedisCluster start() {
 		Assert.state(RedisServer.findBinary() != null,
@@ -93,7 +94,8 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Return the nodes, in the order of their slot ranges: the first serves slots 0 to 5460.
+	 * Return the nodes, in the order of their slot ranges: the first serves slots 0 to
+	 * 5460.
 	 * @return the nodes
 	 */
 	public List<RedisServer> nodes() {
@@ -110,7 +112,8 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Return the hash slot of a key, as the cluster computes it ({@code CLUSTER KEYSLOT}).
+	 * Return the hash slot of a key, as the cluster computes it
+	 * ({@code CLUSTER KEYSLOT}).
 	 * @param key the key
 	 * @return the slot, from 0 to 16383
 	 */
@@ -171,7 +174,8 @@ public final class RedisCluster implements AutoCloseable {
 			node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
 			node.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(first), Integer.toString(last));
 		}
-		// Every node meets every other, so that none waits for gossip to learn of the third
+		// Every node meets every other, so that none waits for gossip to learn of the
+		// third
 		for (int i = 0; i < MASTERS; i++) {
 			for (int j = i + 1; j < MASTERS; j++) {
 				RedisServer other = this.nodes.get(j);

@@ -23,8 +23,8 @@ import dev.lockstarter.test.ServerExtension;
  * </pre>
  *
  * It also resolves {@link RedisCluster} parameters. Close the cluster's clients (a Spring
- * context, a connection factory) before the class ends, so that they do not try to reconnect
- * to stopped nodes.
+ * context, a connection factory) before the class ends, so that they do not try to
+ * reconnect to stopped nodes.
  *
  * @since 0.1.0
  */

@@ -24,15 +24,17 @@ import org.springframework.util.FileSystemUtils;
 
 /**
  * A real Redis Sentinel setup for tests: a primary, one replica, and three sentinels that
- * monitor them under the name {@value #MASTER_NAME} with a quorum of two, all on free loopback
- * ports. The sentinels consider the primary down after {@value #DOWN_AFTER_MILLIS} ms without an
- * answer, so a failover completes a few seconds after the primary dies.
+ * monitor them under the name {@value #MASTER_NAME} with a quorum of two, all on free
+ * loopback ports. The sentinels consider the primary down after
+ * {@value #DOWN_AFTER_MILLIS} ms without an answer, so a failover completes a few seconds
+ * after the primary dies.
  * <p>
- * {@link #start()} returns once the replica is in sync and every sentinel knows the replica
- * and the other sentinels (about two seconds). {@link #primary()} asks the sentinels for the
- * current primary, {@link #awaitFailover(RedisServer, Duration)} waits until they have
- * promoted another server. Its nodes are {@link RedisServer}s, so they can be paused, stopped
- * or sent commands. Redis Sentinel needs a local {@code redis-server}; containers are not used.
+ * {@link #start()} returns once the replica is in sync and every sentinel knows the
+ * replica and the other sentinels (about two seconds). {@link #primary()} asks the
+ * sentinels for the current primary, {@link #awaitFailover(RedisServer, Duration)} waits
+ * until they have promoted another server. Its nodes are {@link RedisServer}s, so they
+ * can be paused, stopped or sent commands. Redis Sentinel needs a local
+ * {@code redis-server}; containers are not used.
  *
  * <pre class="code">
  * try (RedisSentinel sentinel = RedisSentinel.start()) {
@@ -63,8 +65,8 @@ public final class RedisSentinel implements AutoCloseable {
 	private static final Set<SentinelProcess> running = ConcurrentHashMap.newKeySet();
 
 	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(SentinelProcess::kill),
-				"redis-sentinel-cleanup"));
+		Runtime.getRuntime()
+			.addShutdownHook(new Thread(() -> running.forEach(SentinelProcess::kill), "redis-sentinel-cleanup"));
 	}
 
 	private final List<RedisServer> servers;
@@ -80,8 +82,8 @@ public final class RedisSentinel implements AutoCloseable {
 	 * Start a primary, a replica of it and three sentinels, and wait until they know each
 	 * other.
 	 * @return the running setup
-	 * @throws IllegalStateException if no local {@code redis-server} is found or the setup is
-	 * not ready within 20 seconds
+	 * @throws IllegalStateException if no local {@code redis-server} is found or the
+	 * setup is not ready within 20 seconds
 	 */
 	public static RedisSentinel start() {
 		Path binary = RedisServer.findBinary();
@@ -101,7 +103,8 @@ public final class RedisSentinel implements AutoCloseable {
 					Integer.toString(primary.port()));
 			servers.add(replica);
 			awaitReplicaInSync(replica, started);
-			// Sentinels that know each other and the replica from the start need no discovery.
+			// Sentinels that know each other and the replica from the start need no
+			// discovery.
 			List<Integer> ports = new ArrayList<>();
 			List<String> ids = new ArrayList<>();
 			for (int i = 0; i < SENTINELS; i++) {
@@ -122,8 +125,8 @@ public final class RedisSentinel implements AutoCloseable {
 			RedisSentinel setup = new RedisSentinel(List.copyOf(servers), List.copyOf(sentinels));
 			setup.awaitReady();
 			if (logger.isDebugEnabled()) {
-				logger.debug("Started " + setup + " in " + Duration.ofNanos(System.nanoTime() - started).toMillis()
-						+ " ms");
+				logger.debug(
+						"Started " + setup + " in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 			}
 			return setup;
 		}
@@ -201,7 +204,8 @@ public final class RedisSentinel implements AutoCloseable {
 	}
 
 	/**
-	 * Send one command to the first sentinel that answers, see {@link RedisServer#command}.
+	 * Send one command to the first sentinel that answers, see
+	 * {@link RedisServer#command}.
 	 * @param args the command and its arguments
 	 * @return the reply
 	 */
@@ -267,9 +271,10 @@ public final class RedisSentinel implements AutoCloseable {
 		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 		while (!isReady()) {
 			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException("Redis Sentinel setup was not ready within " + STARTUP_TIMEOUT.toSeconds()
-						+ " s: replica " + this.servers.get(1).command("INFO", "replication") + ", sentinel "
-						+ this.sentinels.get(0).command("SENTINEL", "MASTER", MASTER_NAME));
+				throw new IllegalStateException(
+						"Redis Sentinel setup was not ready within " + STARTUP_TIMEOUT.toSeconds() + " s: replica "
+								+ this.servers.get(1).command("INFO", "replication") + ", sentinel "
+								+ this.sentinels.get(0).command("SENTINEL", "MASTER", MASTER_NAME));
 			}
 			sleep(50);
 		}
@@ -277,10 +282,10 @@ public final class RedisSentinel implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until the replica has acknowledged a write. After a diskless sync the primary holds the
-	 * command stream back until the replica's first acknowledgement, which replicas send once a
-	 * second: until then the replica reports its link up, and the primary lists it online, but a
-	 * {@code WAIT} for it times out.
+	 * Wait until the replica has acknowledged a write. After a diskless sync the primary
+	 * holds the command stream back until the replica's first acknowledgement, which
+	 * replicas send once a second: until then the replica reports its link up, and the
+	 * primary lists it online, but a {@code WAIT} for it times out.
 	 */
 	private void awaitReplicaAcknowledging(long deadline) {
 		RedisServer primary = this.servers.get(0);
@@ -334,8 +339,8 @@ public final class RedisSentinel implements AutoCloseable {
 	}
 
 	/**
-	 * A {@code redis-server --sentinel} child process with its own configuration file, which
-	 * the sentinel rewrites as it learns the topology.
+	 * A {@code redis-server --sentinel} child process with its own configuration file,
+	 * which the sentinel rewrites as it learns the topology.
 	 */
 	private static final class SentinelProcess {
 
@@ -373,7 +378,8 @@ public final class RedisSentinel implements AutoCloseable {
 			}
 			Process process;
 			try {
-				process = new ProcessBuilder(binary.toString(), directory.resolve("sentinel.conf").toString(), "--sentinel")
+				process = new ProcessBuilder(binary.toString(), directory.resolve("sentinel.conf").toString(),
+						"--sentinel")
 					.directory(directory.toFile())
 					.redirectErrorStream(true)
 					.redirectOutput(directory.resolve("sentinel.log").toFile())
@@ -398,8 +404,9 @@ public final class RedisSentinel implements AutoCloseable {
 						+ " with '" + ex.getMessage() + "'");
 			}
 			catch (IOException ex) {
-				throw new UncheckedIOException("Sentinel at " + HOST + ":" + this.port + " did not answer " + args[0]
-						+ ": " + ex.getMessage(), ex);
+				throw new UncheckedIOException(
+						"Sentinel at " + HOST + ":" + this.port + " did not answer " + args[0] + ": " + ex.getMessage(),
+						ex);
 			}
 		}
 

@@ -37,24 +37,24 @@ import org.springframework.util.StringUtils;
 /**
  * A real Redis server for tests, with no persistence, listening on loopback only.
  * <p>
- * {@link #start()} runs a {@code redis-server} binary found on the {@code PATH} (or named by
- * the {@value #BINARY_PROPERTY} system property) as a child process on a free port, in a
- * temporary working directory, and waits until it answers {@code PING}. Without a binary, and
- * when Testcontainers is on the classpath and a Docker engine is available, it runs the
- * {@value #IMAGE} image instead. Otherwise it fails and says what to install.
+ * {@link #start()} runs a {@code redis-server} binary found on the {@code PATH} (or named
+ * by the {@value #BINARY_PROPERTY} system property) as a child process on a free port, in
+ * a temporary working directory, and waits until it answers {@code PING}. Without a
+ * binary, and when Testcontainers is on the classpath and a Docker engine is available,
+ * it runs the {@value #IMAGE} image instead. Otherwise it fails and says what to install.
  * <p>
  * A local server can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}
  * ({@code SIGSTOP}/{@code SIGCONT}) to simulate a server that stops answering, and
  * {@linkplain #stop() stopped} and {@linkplain #restart() restarted} on the same port to
- * simulate a server restart; a restarted server starts empty. A server in a container offers
- * none of these.
+ * simulate a server restart; a restarted server starts empty. A server in a container
+ * offers none of these.
  * <p>
  * {@link #startWithTls(RedisTls, String...)} starts a local server that accepts TLS
  * connections only.
  * <p>
- * {@link #close()} ends the server and deletes its directory. Servers that are still running
- * when the JVM exits are killed by a shutdown hook; a JVM that is itself killed with
- * {@code SIGKILL} cannot clean up, and its servers keep running.
+ * {@link #close()} ends the server and deletes its directory. Servers that are still
+ * running when the JVM exits are killed by a shutdown hook; a JVM that is itself killed
+ * with {@code SIGKILL} cannot clean up, and its servers keep running.
  *
  * <pre class="code">
  * try (RedisServer redis = RedisServer.start()) {
@@ -68,7 +68,10 @@ import org.springframework.util.StringUtils;
  */
 public final class RedisServer implements AutoCloseable {
 
-	/** System property naming the {@code redis-server} binary to run, instead of the {@code PATH}. */
+	/**
+	 * System property naming the {@code redis-server} binary to run, instead of the
+	 * {@code PATH}.
+	 */
 	public static final String BINARY_PROPERTY = "lockstarter.test.redis-server";
 
 	/** The container image used when no {@code redis-server} binary is found. */
@@ -76,8 +79,8 @@ public final class RedisServer implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisServer.class);
 
-	private static final boolean testcontainersPresent = ClassUtils
-		.isPresent("org.testcontainers.DockerClientFactory", RedisServer.class.getClassLoader());
+	private static final boolean testcontainersPresent = ClassUtils.isPresent("org.testcontainers.DockerClientFactory",
+			RedisServer.class.getClassLoader());
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -127,12 +130,14 @@ public final class RedisServer implements AutoCloseable {
 				+ (testcontainersPresent ? " and no Docker engine available"
 						: " and Testcontainers is not on the classpath")
 				+ ". Install Redis, for example with 'apt-get install redis-server' (Debian/Ubuntu) or "
-				+ "'brew install redis' (macOS), or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
+				+ "'brew install redis' (macOS), or name the binary with -D" + BINARY_PROPERTY
+				+ "=/path/to/redis-server");
 	}
 
 	/**
 	 * Start a local server that accepts only TLS connections, with the given certificate;
-	 * clients are not asked for certificates. {@link #command(String...)} speaks TLS to it.
+	 * clients are not asked for certificates. {@link #command(String...)} speaks TLS to
+	 * it.
 	 * @param tls the server's certificate and key
 	 * @param extraArgs arguments appended to the command line
 	 * @return the running server
@@ -170,24 +175,25 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the server's address as a Redis URL, such as {@code redis://127.0.0.1:6379}, for
-	 * the {@code spring.data.redis.url} property.
+	 * Return the server's address as a Redis URL, such as {@code redis://127.0.0.1:6379},
+	 * for the {@code spring.data.redis.url} property.
 	 * @return the URL
 	 */
 	public String url() {
-		return (this.backend.socketFactory() instanceof SSLSocketFactory ? "rediss://" : "redis://")
-				+ host() + ":" + port();
+		return (this.backend.socketFactory() instanceof SSLSocketFactory ? "rediss://" : "redis://") + host() + ":"
+				+ port();
 	}
 
 	/**
 	 * Send one command over a fresh connection and return the reply as text: a status or
-	 * integer reply as its text, a bulk reply as its content, an array one element per line.
-	 * Useful for {@code INFO commandstats}, {@code CONFIG RESETSTAT} or {@code FLUSHALL}.
+	 * integer reply as its text, a bulk reply as its content, an array one element per
+	 * line. Useful for {@code INFO commandstats}, {@code CONFIG RESETSTAT} or
+	 * {@code FLUSHALL}.
 	 * @param args the command and its arguments, sent as UTF-8 bulk strings
 	 * @return the reply, or {@code null} for a nil reply
 	 * @throws IllegalStateException if the server answers with an error
-	 * @throws UncheckedIOException if the server cannot be reached or does not answer within
-	 * 5 seconds
+	 * @throws UncheckedIOException if the server cannot be reached or does not answer
+	 * within 5 seconds
 	 */
 	public @Nullable String command(String... args) {
 		return command(COMMAND_TIMEOUT, args);
@@ -229,8 +235,8 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Shut the server down, keeping its port for {@link #restart()}. Connections are closed
-	 * and the data is lost. Does nothing if the server is already stopped.
+	 * Shut the server down, keeping its port for {@link #restart()}. Connections are
+	 * closed and the data is lost. Does nothing if the server is already stopped.
 	 * @throws UnsupportedOperationException if the server runs in a container
 	 */
 	public void stop() {
@@ -238,11 +244,11 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start the server again on the same port, stopping it first if it runs. The restarted
-	 * server is empty.
+	 * Start the server again on the same port, stopping it first if it runs. The
+	 * restarted server is empty.
 	 * @throws UnsupportedOperationException if the server runs in a container
-	 * @throws IllegalStateException if the server cannot be started again, for example because
-	 * another process took its port
+	 * @throws IllegalStateException if the server cannot be started again, for example
+	 * because another process took its port
 	 */
 	public void restart() {
 		this.backend.restart();
@@ -378,8 +384,10 @@ public final class RedisServer implements AutoCloseable {
 							throw ex;
 						}
 						if (attempt == PORT_ATTEMPTS) {
-							throw new IllegalStateException("Could not start redis-server: " + PORT_ATTEMPTS
-									+ " free ports were taken by other processes before it could bind them", ex);
+							throw new IllegalStateException(
+									"Could not start redis-server: " + PORT_ATTEMPTS
+											+ " free ports were taken by other processes before it could bind them",
+									ex);
 						}
 						logger.debug("Port " + server.port + " was taken before redis-server could bind it; retrying");
 					}
@@ -452,8 +460,9 @@ public final class RedisServer implements AutoCloseable {
 				launch();
 			}
 			catch (PortTakenException ex) {
-				throw new IllegalStateException("Cannot restart redis-server: another process took port " + this.port
-						+ " while it was stopped", ex);
+				throw new IllegalStateException(
+						"Cannot restart redis-server: another process took port " + this.port + " while it was stopped",
+						ex);
 			}
 		}
 
@@ -477,9 +486,9 @@ public final class RedisServer implements AutoCloseable {
 		}
 
 		private void launch() {
-			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port", Integer.toString(this.port),
-					"--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no", "--daemonize", "no",
-					"--dir", this.directory.toString()));
+			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port",
+					Integer.toString(this.port), "--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly",
+					"no", "--daemonize", "no", "--dir", this.directory.toString()));
 			if (this.tls != null) {
 				command.set(2, "0");
 				command.addAll(List.of("--tls-port", Integer.toString(this.port), "--tls-cert-file",
@@ -531,7 +540,8 @@ public final class RedisServer implements AutoCloseable {
 					// A TLS handshake takes longer than a plain PING
 					Duration probe = (this.tls != null) ? Duration.ofSeconds(1) : Duration.ofMillis(100);
 					if ("PONG".equals(Resp.send(socketFactory(), HOST, this.port, probe, "PING"))) {
-						String info = Resp.send(socketFactory(), HOST, this.port, Duration.ofSeconds(1), "INFO", "server");
+						String info = Resp.send(socketFactory(), HOST, this.port, Duration.ofSeconds(1), "INFO",
+								"server");
 						if (info != null && info.contains("process_id:" + process.pid() + "\r\n")) {
 							return;
 						}
@@ -622,8 +632,8 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * A server in a Testcontainers container. Inner class to keep Testcontainers an optional
-	 * dependency.
+	 * A server in a Testcontainers container. Inner class to keep Testcontainers an
+	 * optional dependency.
 	 */
 	private static final class Container implements Backend {
 

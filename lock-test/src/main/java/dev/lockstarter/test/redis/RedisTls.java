@@ -25,11 +25,12 @@ import org.springframework.util.FileSystemUtils;
  * {@code DNS:localhost}), as PEM files in a temporary directory, for
  * {@link RedisServer#startWithTls(RedisTls, String...)}.
  * <p>
- * The certificate is generated with the {@code openssl} command line tool, which must be on
- * the {@code PATH} (Debian: {@code apt-get install openssl}). It is valid for two days. Clients
- * trust it as their only certificate authority: {@link #certificate()} as a PEM file (for
- * example for Spring Boot's {@code spring.ssl.bundle.pem.*.truststore.certificate}), or
- * {@link #socketFactory()} in Java.
+ * The certificate is generated with the {@code openssl} command line tool, which must be
+ * on the {@code PATH} (Debian: {@code apt-get install openssl}). It is valid for two
+ * days. Clients trust it as their only certificate authority: {@link #certificate()} as a
+ * PEM file (for example for Spring Boot's
+ * {@code spring.ssl.bundle.pem.*.truststore.certificate}), or {@link #socketFactory()} in
+ * Java.
  * <p>
  * {@link #close()} deletes the files.
  *
@@ -62,9 +63,10 @@ public final class RedisTls implements AutoCloseable {
 		try {
 			Path certificate = directory.resolve("server.crt");
 			Path key = directory.resolve("server.key");
-			run(directory, List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-					"ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key.toString(), "-out", certificate.toString(),
-					"-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"));
+			run(directory,
+					List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+							"-nodes", "-keyout", key.toString(), "-out", certificate.toString(), "-days", "2", "-subj",
+							"/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"));
 			return new RedisTls(directory, socketFactory(certificate));
 		}
 		catch (RuntimeException ex) {
@@ -74,8 +76,8 @@ public final class RedisTls implements AutoCloseable {
 	}
 
 	/**
-	 * Return the self-signed certificate, in PEM, which clients trust as their certificate
-	 * authority.
+	 * Return the self-signed certificate, in PEM, which clients trust as their
+	 * certificate authority.
 	 * @return the certificate file
 	 */
 	public Path certificate() {

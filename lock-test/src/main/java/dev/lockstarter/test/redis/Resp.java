@@ -17,8 +17,9 @@ import javax.net.SocketFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A minimal RESP2 client: one command over a fresh socket, its reply decoded to text. Enough
- * to probe and administer a test server without a Redis client library on the classpath.
+ * A minimal RESP2 client: one command over a fresh socket, its reply decoded to text.
+ * Enough to probe and administer a test server without a Redis client library on the
+ * classpath.
  */
 final class Resp {
 
@@ -40,8 +41,8 @@ final class Resp {
 	}
 
 	/**
-	 * Send one command over a socket of the given factory (a TLS one, for example) and read its
-	 * reply.
+	 * Send one command over a socket of the given factory (a TLS one, for example) and
+	 * read its reply.
 	 * @param socketFactory the factory of the socket
 	 * @param host the server's host
 	 * @param port the server's port

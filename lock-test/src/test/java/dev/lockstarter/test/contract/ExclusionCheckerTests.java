@@ -15,8 +15,8 @@ import dev.lockstarter.test.contract.FlawedLockStore.Flaw;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ExclusionChecker}, including the negative control: a lock that does not
- * exclude must be reported.
+ * Tests for {@link ExclusionChecker}, including the negative control: a lock that does
+ * not exclude must be reported.
  */
 class ExclusionCheckerTests {
 

@@ -8,8 +8,9 @@ import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 
 /**
- * An in-memory {@link LockStore} with one deliberate, classic flaw, for negative controls:
- * tests that prove the contract suite and the {@link ExclusionChecker} catch broken stores.
+ * An in-memory {@link LockStore} with one deliberate, classic flaw, for negative
+ * controls: tests that prove the contract suite and the {@link ExclusionChecker} catch
+ * broken stores.
  */
 final class FlawedLockStore implements LockStore {
 

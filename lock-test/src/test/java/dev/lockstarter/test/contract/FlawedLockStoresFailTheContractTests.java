@@ -13,9 +13,9 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 
 /**
- * Negative controls for {@link LockStoreContractTests}: the suite, run against a store with a
- * classic flaw, must fail the tests that target that flaw. Only those tests are run, to keep
- * this fast.
+ * Negative controls for {@link LockStoreContractTests}: the suite, run against a store
+ * with a classic flaw, must fail the tests that target that flaw. Only those tests are
+ * run, to keep this fast.
  */
 class FlawedLockStoresFailTheContractTests {
 

@@ -74,8 +74,8 @@ class DynamoDbLocalServerTests {
 
 	private static void createTable(DynamoDbClient client, String name) {
 		client.createTable((table) -> table.tableName(name)
-			.attributeDefinitions(
-					List.of(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build()))
+			.attributeDefinitions(List
+				.of(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build()))
 			.keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
 			.billingMode(BillingMode.PAY_PER_REQUEST));
 	}

@@ -6,8 +6,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RedisServerExtension} declared with {@link ExtendWith @ExtendWith}, which
- * injects the server into the test's constructor and methods.
+ * Tests for {@link RedisServerExtension} declared with {@link ExtendWith @ExtendWith},
+ * which injects the server into the test's constructor and methods.
  */
 @ExtendWith(RedisServerExtension.class)
 class RedisServerExtendWithTests {

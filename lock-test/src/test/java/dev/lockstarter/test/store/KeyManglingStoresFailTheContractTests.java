@@ -22,8 +22,8 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 
 /**
- * Negative controls for the key and restart tests of {@link LockStoreContractTests}: stores
- * that map keys the way naive Memcached or DynamoDB code does must fail them.
+ * Negative controls for the key and restart tests of {@link LockStoreContractTests}:
+ * stores that map keys the way naive Memcached or DynamoDB code does must fail them.
  */
 class KeyManglingStoresFailTheContractTests {
 
@@ -71,7 +71,8 @@ class KeyManglingStoresFailTheContractTests {
 	}
 
 	/**
-	 * Replaces what a text protocol cannot carry with {@code _} and cuts keys to 250 characters.
+	 * Replaces what a text protocol cannot carry with {@code _} and cuts keys to 250
+	 * characters.
 	 */
 	@EngineTestKitOnly
 	static class Sanitizing extends LockStoreContractTests {
@@ -87,15 +88,16 @@ class KeyManglingStoresFailTheContractTests {
 	}
 
 	/**
-	 * Hashes keys that are not plain ASCII, but leaves a plain key that looks like a hash as it
-	 * is.
+	 * Hashes keys that are not plain ASCII, but leaves a plain key that looks like a hash
+	 * as it is.
 	 */
 	@EngineTestKitOnly
 	static class HashingWithoutEscape extends LockStoreContractTests {
 
 		@Override
 		protected LockStore createStore() {
-			return new KeyMappingLockStore((key) -> key.matches("[\\x21-\\x7e]{1,250}") ? key : "#sha256:" + sha256(key));
+			return new KeyMappingLockStore(
+					(key) -> key.matches("[\\x21-\\x7e]{1,250}") ? key : "#sha256:" + sha256(key));
 		}
 
 	}

@@ -1,8 +1,8 @@
 package dev.lockstarter.sample.counter;
 
 /**
- * Stores counter values with plain reads and writes, and no atomic increment: what makes an
- * unguarded read-modify-write lose updates.
+ * Stores counter values with plain reads and writes, and no atomic increment: what makes
+ * an unguarded read-modify-write lose updates.
  *
  * @since 0.1.0
  */

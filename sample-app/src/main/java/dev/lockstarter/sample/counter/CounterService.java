@@ -7,11 +7,11 @@ import dev.lockstarter.sample.SampleProperties;
 import org.springframework.stereotype.Service;
 
 /**
- * Increments counters by reading the value, pausing for {@code sample.counter.delay} (standing
- * for work between the read and the write), and writing the value plus one: the
- * read-modify-write of the lock-service article. Without a lock, simultaneous increments read
- * the same value and all but one are lost. {@link #increment(String)} runs under a lock on the
- * counter's name and waits for it, so every increment counts.
+ * Increments counters by reading the value, pausing for {@code sample.counter.delay}
+ * (standing for work between the read and the write), and writing the value plus one: the
+ * read-modify-write of the lock-service article. Without a lock, simultaneous increments
+ * read the same value and all but one are lost. {@link #increment(String)} runs under a
+ * lock on the counter's name and waits for it, so every increment counts.
  *
  * @since 0.1.0
  */
@@ -33,8 +33,8 @@ public class CounterService {
 	}
 
 	/**
-	 * Increment a counter under its lock, waiting up to {@code sample.counter.wait-time} for
-	 * it.
+	 * Increment a counter under its lock, waiting up to {@code sample.counter.wait-time}
+	 * for it.
 	 * @param name the counter's name
 	 * @return the counter after the increment
 	 */

@@ -33,8 +33,9 @@ public class PaymentController {
 	}
 
 	/**
-	 * Take a payment. A retry with the same {@code Idempotency-Key} and body gets the first
-	 * attempt's response (with {@code Idempotent-Replayed: true}) and takes no second payment.
+	 * Take a payment. A retry with the same {@code Idempotency-Key} and body gets the
+	 * first attempt's response (with {@code Idempotent-Replayed: true}) and takes no
+	 * second payment.
 	 * @param request the payment request
 	 * @return {@code 201 Created} with the payment and its location
 	 */

@@ -8,7 +8,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Chooses the {@link PaymentRepository} from {@code sample.store}, like the user repository.
+ * Chooses the {@link PaymentRepository} from {@code sample.store}, like the user
+ * repository.
  */
 @Configuration(proxyBeanMethods = false)
 class PaymentRepositoryConfiguration {

@@ -9,8 +9,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.util.Assert;
 
 /**
- * Takes payments. Each payment takes {@code sample.payments.latency}, standing for the call to
- * a payment provider, so that a retry can arrive while the first attempt is in progress.
+ * Takes payments. Each payment takes {@code sample.payments.latency}, standing for the
+ * call to a payment provider, so that a retry can arrive while the first attempt is in
+ * progress.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * Payments taken with an {@code Idempotency-Key}, so that a retried payment is not charged
- * twice.
+ * Payments taken with an {@code Idempotency-Key}, so that a retried payment is not
+ * charged twice.
  */
 @NullMarked
 package dev.lockstarter.sample.payment;

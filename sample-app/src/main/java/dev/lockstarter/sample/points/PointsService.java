@@ -10,8 +10,8 @@ import org.springframework.util.Assert;
 
 /**
  * Stand-in for an external points service that grants bonus points. Every call takes
- * {@code sample.points-service.latency}, as a call over the network would; the balances it
- * keeps are its own (simulated) state and live in this process.
+ * {@code sample.points-service.latency}, as a call over the network would; the balances
+ * it keeps are its own (simulated) state and live in this process.
  *
  * @since 0.1.0
  */

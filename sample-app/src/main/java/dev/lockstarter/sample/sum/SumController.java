@@ -17,8 +17,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The sum API: {@code GET /api/sum?values=1,2} sums through the expensive, shared computation,
- * and {@code GET /api/sum/calls} tells how often it ran.
+ * The sum API: {@code GET /api/sum?values=1,2} sums through the expensive, shared
+ * computation, and {@code GET /api/sum/calls} tells how often it ran.
  *
  * @since 0.1.0
  */
@@ -66,8 +66,8 @@ public class SumController {
 	 */
 	@ExceptionHandler
 	public ResponseEntity<ProblemDetail> handleInvalidValues(InvalidSumValuesException ex) {
-		return ProblemResponses.respond(
-				ProblemResponses.problem(HttpStatus.BAD_REQUEST, INVALID_SUM_VALUES, "Invalid values", ex.getMessage()));
+		return ProblemResponses.respond(ProblemResponses.problem(HttpStatus.BAD_REQUEST, INVALID_SUM_VALUES,
+				"Invalid values", ex.getMessage()));
 	}
 
 	static List<Long> parse(@Nullable String values) {
@@ -84,8 +84,8 @@ public class SumController {
 				parsed.add(Long.parseLong(part.strip()));
 			}
 			catch (NumberFormatException ex) {
-				throw new InvalidSumValuesException("'values' must be comma-separated integers; '" + part.strip()
-						+ "' is not an integer");
+				throw new InvalidSumValuesException(
+						"'values' must be comma-separated integers; '" + part.strip() + "' is not an integer");
 			}
 		}
 		return parsed;

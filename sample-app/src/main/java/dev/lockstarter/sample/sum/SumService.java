@@ -9,10 +9,10 @@ import dev.lockstarter.sample.SampleProperties;
 import org.springframework.stereotype.Service;
 
 /**
- * Sums values through a simulated external API that takes {@code sample.sum.latency} and costs
- * money for every call. The method shares its result: while a sum of some values runs,
- * every other request for the same values, on any instance, waits for it and gets its result,
- * so the API is called once.
+ * Sums values through a simulated external API that takes {@code sample.sum.latency} and
+ * costs money for every call. The method shares its result: while a sum of some values
+ * runs, every other request for the same values, on any instance, waits for it and gets
+ * its result, so the API is called once.
  *
  * @since 0.1.0
  */

@@ -15,11 +15,11 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The same registration as {@link UserController}, locked by hand with the two Redis commands
- * a minimal correct lock needs: {@code SET key token NX PX ttl} to acquire and a
- * compare-and-delete script to release. No renewal, no waiting, no fencing: the floor that
- * the HTTP benchmark compares {@code @ExclusiveRequest} with. Available with the {@code redis}
- * profile only.
+ * The same registration as {@link UserController}, locked by hand with the two Redis
+ * commands a minimal correct lock needs: {@code SET key token NX PX ttl} to acquire and a
+ * compare-and-delete script to release. No renewal, no waiting, no fencing: the floor
+ * that the HTTP benchmark compares {@code @ExclusiveRequest} with. Available with the
+ * {@code redis} profile only.
  *
  * @since 0.1.0
  */

@@ -11,15 +11,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.CollectionUtils;
 
 /**
- * {@link UserRepository} that keeps users in Redis, so that every instance of the application
- * sees the same users:
+ * {@link UserRepository} that keeps users in Redis, so that every instance of the
+ * application sees the same users:
  * <ul>
  * <li>{@code sample:users:{userId}}: the user as JSON;</li>
- * <li>{@code sample:users-by-name:{userName}}: a list of the ids stored under the name, in
- * the order they were stored.</li>
+ * <li>{@code sample:users-by-name:{userName}}: a list of the ids stored under the name,
+ * in the order they were stored.</li>
  * </ul>
- * A user is written before its id is added to the name's list, so a reader never finds an id
- * without its user.
+ * A user is written before its id is added to the name's list, so a reader never finds an
+ * id without its user.
  *
  * @since 0.1.0
  */

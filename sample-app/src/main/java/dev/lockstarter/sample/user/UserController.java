@@ -34,8 +34,9 @@ public class UserController {
 	}
 
 	/**
-	 * Register a user. A name that is already registered is rejected before any lock is taken;
-	 * a registration of a name whose registration is in flight gets the lock conflict response.
+	 * Register a user. A name that is already registered is rejected before any lock is
+	 * taken; a registration of a name whose registration is in flight gets the lock
+	 * conflict response.
 	 * @param request the registration request
 	 * @return {@code 201 Created} with the user and its location
 	 */

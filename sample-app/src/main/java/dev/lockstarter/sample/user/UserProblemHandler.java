@@ -22,7 +22,8 @@ import static dev.lockstarter.sample.ProblemResponses.respond;
 public class UserProblemHandler {
 
 	/** Type of the problem of a registration whose name is taken. */
-	public static final URI USER_ALREADY_REGISTERED = URI.create("urn:lockstarter:sample:problem:user-already-registered");
+	public static final URI USER_ALREADY_REGISTERED = URI
+		.create("urn:lockstarter:sample:problem:user-already-registered");
 
 	/** Type of the problem of a registration without a user name. */
 	public static final URI INVALID_USER_NAME = URI.create("urn:lockstarter:sample:problem:invalid-user-name");

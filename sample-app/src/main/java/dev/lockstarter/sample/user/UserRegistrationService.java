@@ -14,9 +14,9 @@ import org.springframework.util.Assert;
  * <p>
  * Between the check and the store lies the points service's latency: two registrations of
  * one name that overlap both pass the check and both store a user.
- * {@link #registerExclusively(String)} closes that window with a lock on the user name, held
- * across every instance that shares the lock store; {@link #register(String)} leaves it open
- * to show what goes wrong without it.
+ * {@link #registerExclusively(String)} closes that window with a lock on the user name,
+ * held across every instance that shares the lock store; {@link #register(String)} leaves
+ * it open to show what goes wrong without it.
  *
  * @since 0.1.0
  */
@@ -43,9 +43,9 @@ public class UserRegistrationService {
 	}
 
 	/**
-	 * Check that a name is free, without taking a lock. Rejects a registration of a known name
-	 * early; it does not make the name safe to register, since another registration may store
-	 * the name right after this check.
+	 * Check that a name is free, without taking a lock. Rejects a registration of a known
+	 * name early; it does not make the name safe to register, since another registration
+	 * may store the name right after this check.
 	 * @param userName the name to check
 	 * @throws UserAlreadyRegisteredException if the name is taken
 	 */
@@ -56,11 +56,11 @@ public class UserRegistrationService {
 	}
 
 	/**
-	 * Register a user while holding the lock on its name. A concurrent registration of the
-	 * same name is rejected with a {@link dev.lockstarter.core.LockConflictException}. The name
-	 * is checked again inside the lock: a request that checked it before an earlier
-	 * registration stored its user, and locked after that one released, must not store a
-	 * second user.
+	 * Register a user while holding the lock on its name. A concurrent registration of
+	 * the same name is rejected with a
+	 * {@link dev.lockstarter.core.LockConflictException}. The name is checked again
+	 * inside the lock: a request that checked it before an earlier registration stored
+	 * its user, and locked after that one released, must not store a second user.
 	 * @param userName the name to register
 	 * @return the registered user
 	 * @throws UserAlreadyRegisteredException if the name is taken
@@ -71,7 +71,8 @@ public class UserRegistrationService {
 	}
 
 	/**
-	 * Register a user without a lock: concurrent registrations of one name can all succeed.
+	 * Register a user without a lock: concurrent registrations of one name can all
+	 * succeed.
 	 * @param userName the name to register
 	 * @return the registered user
 	 * @throws UserAlreadyRegisteredException if the name is taken

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Stores users. Names are not unique here: the repository keeps every user it is given, so
- * that duplicate registrations stay visible.
+ * Stores users. Names are not unique here: the repository keeps every user it is given,
+ * so that duplicate registrations stay visible.
  *
  * @since 0.1.0
  * @see InMemoryUserRepository

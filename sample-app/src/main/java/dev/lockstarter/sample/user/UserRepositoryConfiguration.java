@@ -8,8 +8,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Chooses the {@link UserRepository} from {@code sample.store}: in memory by default, in Redis
- * with the {@code redis} profile.
+ * Chooses the {@link UserRepository} from {@code sample.store}: in memory by default, in
+ * Redis with the {@code redis} profile.
  */
 @Configuration(proxyBeanMethods = false)
 class UserRepositoryConfiguration {

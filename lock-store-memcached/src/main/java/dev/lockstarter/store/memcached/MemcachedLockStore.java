@@ -1,0 +1,436 @@
+package dev.lockstarter.store.memcached;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import net.rubyeye.xmemcached.GetsResponse;
+import net.rubyeye.xmemcached.MemcachedClient;
+import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.exception.MemcachedException;
+import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
+import net.rubyeye.xmemcached.transcoders.CachedData;
+import net.rubyeye.xmemcached.transcoders.CompressionMode;
+import net.rubyeye.xmemcached.transcoders.StringTranscoder;
+import net.rubyeye.xmemcached.transcoders.Transcoder;
+import net.rubyeye.xmemcached.utils.Protocol;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} on Memcached, through the xmemcached client with the binary protocol.
+ * <p>
+ * A lock is an item whose value is {@code "<expiresAt>:<token>"}: the owner token and the
+ * lock's expiry time in epoch milliseconds on the clock of the client that wrote it.
+ * <ul>
+ * <li>acquire: {@code add}, which only stores the item if the key is absent (one round
+ * trip). If the key is present but its expiry time has passed, the lock is taken over
+ * with {@code gets} and a {@code cas} on the unique value read, so that of several
+ * clients taking over the same expired lock exactly one wins. A conflict costs two round
+ * trips ({@code add}, {@code gets}) and answers the holder's remaining time-to-live.</li>
+ * <li>release: {@code gets}, then, only if the value holds the caller's token, a binary
+ * protocol {@code delete} with that item's CAS value; the delete fails if anyone changed
+ * the item in between, and the store reads it again.</li>
+ * <li>extend: {@code gets}, then a {@code cas} that replaces the expiry time, only if the
+ * value holds the caller's token.</li>
+ * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token, a
+ * {@code set} of the result item {@code "#result:" + base64url(sha256(key))}, whose value
+ * is the result's expiry time (8 bytes, epoch milliseconds) followed by the result. The
+ * owner check and the write are two steps: a lock that expires between them can have its
+ * result written by the expired holder. Results are limited by the server's item size (1
+ * MB by default).</li>
+ * </ul>
+ * The text protocol's {@code delete} ignores CAS values, so the client must use the
+ * binary protocol; the constructor checks it.
+ * <p>
+ * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision, like
+ * the DynamoDB store: a client whose clock runs ahead of the others by some amount sees
+ * their locks expire that much early and can take them over. Keep the clocks synchronized
+ * (NTP). Memcached's own expiry, which counts whole seconds on the server, is set to the
+ * time-to-live rounded up to the next second plus one second: it never removes a lock
+ * before its expiry time, and removes abandoned locks soon after. Time-to-lives over
+ * {@linkplain #MAX_TTL 30 days less one second} are rejected, because Memcached reads
+ * expiry times over 30 days as absolute Unix times.
+ * <p>
+ * <b>Keys</b> are used as Memcached keys when they are at most 250 printable ASCII
+ * characters; others (spaces, control characters, non-ASCII, longer keys) are replaced by
+ * {@code "#sha256:"} and the Base64url SHA-256 of their UTF-8 bytes, so any key is safe
+ * and distinct keys remain distinct locks. Keys never reach the wire as text, so no key
+ * can inject a command.
+ * <p>
+ * <b>Several servers</b>: keys are spread with consistent (ketama) hashing. The client
+ * built by {@link #create} runs in failure mode: a server that is down fails the
+ * operations on its keys ({@link LockStoreException}, fail closed) instead of moving them
+ * to another server, where a second owner could acquire a lock that the first server
+ * still holds.
+ * <p>
+ * <b>What is not promised</b>: Memcached is a cache. A lock is lost, and can be acquired
+ * by a second owner, when the server evicts it under memory pressure (run Memcached with
+ * {@code -M} so that it answers errors instead of evicting), when the server restarts, or
+ * when a server that is unreachable for some clients only is taken out of the ring by a
+ * client not in failure mode. The store issues no fencing tokens, since a counter in
+ * Memcached can be lost in the same ways, and does not announce releases: waiters poll.
+ *
+ * @since 0.1.0
+ */
+public class MemcachedLockStore implements ResultStoringLockStore, DisposableBean {
+
+	/** The longest time-to-live Memcached can keep as a relative expiry time. */
+	public static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
+
+	/** The largest relative expiry time, in seconds: 30 days. */
+	private static final int MAX_RELATIVE_EXPIRY = (int) Duration.ofDays(30).toSeconds();
+
+	/**
+	 * How often an operation that lost a race against a concurrent change reads again.
+	 */
+	private static final int MAX_ATTEMPTS = 5;
+
+	private static final Transcoder<String> TRANSCODER = new StringTranscoder("UTF-8");
+
+	private static final Transcoder<byte[]> BYTES = new BytesTranscoder();
+
+	private final MemcachedClient client;
+
+	private final Clock clock;
+
+	private final boolean ownsClient;
+
+	/**
+	 * Create a store on the given client, which must use the binary protocol. The caller
+	 * keeps ownership of the client and shuts it down.
+	 * @param client the Memcached client
+	 */
+	public MemcachedLockStore(MemcachedClient client) {
+		this(client, Clock.systemUTC());
+	}
+
+	/**
+	 * Create a store on the given client, which must use the binary protocol, deciding
+	 * expiry with the given clock. The caller keeps ownership of the client and shuts it
+	 * down.
+	 * @param client the Memcached client
+	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 * of the same servers
+	 */
+	public MemcachedLockStore(MemcachedClient client, Clock clock) {
+		this(client, clock, false);
+	}
+
+	private MemcachedLockStore(MemcachedClient client, Clock clock, boolean ownsClient) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(clock, "'clock' must not be null");
+		Assert.isTrue(client.getProtocol() == Protocol.Binary,
+				() -> "The Memcached client must use the binary protocol, so that release and extend can be "
+						+ "conditional on the item's CAS value; it uses the " + client.getProtocol() + " protocol");
+		this.client = client;
+		this.clock = clock;
+		this.ownsClient = ownsClient;
+	}
+
+	/**
+	 * Create a store with a client of its own, which it shuts down in {@link #destroy()}:
+	 * binary protocol, ketama consistent hashing over the servers, failure mode, and
+	 * reconnection to a server that was lost once a second. The servers need not be
+	 * reachable yet.
+	 * @param servers the Memcached servers
+	 * @param connectTimeout the longest time to wait for a connection to a server
+	 * @param operationTimeout the longest time one operation waits for an answer
+	 * @return the store
+	 * @throws IllegalStateException if the client cannot be started
+	 */
+	public static MemcachedLockStore create(List<InetSocketAddress> servers, Duration connectTimeout,
+			Duration operationTimeout) {
+		Assert.notEmpty(servers, "'servers' must not be empty");
+		Assert.noNullElements(servers, "'servers' must not contain null elements");
+		Assert.isTrue(isPositive(connectTimeout), "'connectTimeout' must be positive");
+		Assert.isTrue(isPositive(operationTimeout), "'operationTimeout' must be positive");
+		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(servers);
+		builder.setName("lock-store");
+		builder.setCommandFactory(new BinaryCommandFactory());
+		builder.setSessionLocator(new KetamaMemcachedSessionLocator());
+		builder.setFailureMode(true);
+		builder.setConnectTimeout(connectTimeout.toMillis());
+		builder.setOpTimeout(operationTimeout.toMillis());
+		builder.setHealSessionInterval(1000);
+		try {
+			return new MemcachedLockStore(builder.build(), Clock.systemUTC(), true);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not start the Memcached client for " + servers, ex);
+		}
+	}
+
+	@Override
+	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		int expiry = expiry(ttl);
+		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			String value = Holder.value(this.clock.millis() + millis(ttl), token);
+			if (call("acquire", key, () -> this.client.add(memcachedKey, expiry, value, TRANSCODER, timeout()))) {
+				return AcquireResult.acquired();
+			}
+			GetsResponse<String> current = gets("acquire", key, memcachedKey);
+			if (current == null) {
+				// Released or expired since the add: try again
+				continue;
+			}
+			Holder holder = Holder.parse(current.getValue());
+			long now = this.clock.millis();
+			if (holder == null) {
+				// Not a lock written by this store: never take it over
+				return AcquireResult.held(Duration.ZERO);
+			}
+			if (!holder.isExpired(now)) {
+				return holder.token.equals(token) ? AcquireResult.acquired()
+						: AcquireResult.held(Duration.ofMillis(holder.expiresAt - now));
+			}
+			String takeover = Holder.value(now + millis(ttl), token);
+			if (call("acquire", key,
+					() -> this.client.cas(memcachedKey, expiry, takeover, TRANSCODER, timeout(), current.getCas()))) {
+				return AcquireResult.acquired();
+			}
+			// Another client took the expired lock over first, or it was deleted: read
+			// again
+		}
+		return AcquireResult.held(Duration.ZERO);
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			GetsResponse<String> current = gets("release", key, memcachedKey);
+			Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
+			if (current == null || holder == null || !holder.token.equals(token)) {
+				return false;
+			}
+			boolean expired = holder.isExpired(this.clock.millis());
+			if (call("release", key, () -> this.client.delete(memcachedKey, current.getCas(), timeout()))) {
+				return !expired;
+			}
+			// Changed since the gets (extended, or taken over after expiry): read again
+		}
+		return false;
+	}
+
+	@Override
+	public boolean extend(String key, String token, Duration ttl) {
+		int expiry = expiry(ttl);
+		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			GetsResponse<String> current = gets("extend", key, memcachedKey);
+			Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
+			long now = this.clock.millis();
+			if (current == null || holder == null || !holder.token.equals(token) || holder.isExpired(now)) {
+				return false;
+			}
+			String extended = Holder.value(now + millis(ttl), token);
+			if (call("extend", key,
+					() -> this.client.cas(memcachedKey, expiry, extended, TRANSCODER, timeout(), current.getCas()))) {
+				return true;
+			}
+			// Changed since the gets: read again
+		}
+		return false;
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		int expiry = expiry(ttl);
+		GetsResponse<String> current = gets("store the result of", key, MemcachedKeys.memcachedKey(key));
+		Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
+		long now = this.clock.millis();
+		if (holder == null || !holder.token.equals(token) || holder.isExpired(now)) {
+			return false;
+		}
+		byte[] value = ByteBuffer.allocate(Long.BYTES + result.length).putLong(now + millis(ttl)).put(result).array();
+		return call("store the result of", key,
+				() -> this.client.set(MemcachedKeys.resultKey(key), expiry, value, BYTES, timeout()));
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		byte[] value = call("read the result of", key,
+				() -> this.client.get(MemcachedKeys.resultKey(key), timeout(), BYTES));
+		if (value == null || value.length < Long.BYTES) {
+			return null;
+		}
+		ByteBuffer buffer = ByteBuffer.wrap(value);
+		if (this.clock.millis() - buffer.getLong() >= 0) {
+			return null;
+		}
+		byte[] result = new byte[buffer.remaining()];
+		buffer.get(result);
+		return result;
+	}
+
+	/**
+	 * Shut the client down if this store created it ({@link #create}); a client given to
+	 * the constructor is left to its owner.
+	 * @throws IOException if the client fails to shut down
+	 */
+	@Override
+	public void destroy() throws IOException {
+		if (this.ownsClient) {
+			this.client.shutdown();
+		}
+	}
+
+	/**
+	 * Return the Memcached key under which a lock key is stored.
+	 * @param key the store key
+	 * @return the Memcached key: the key itself, or its hash
+	 */
+	public static String memcachedKey(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		return MemcachedKeys.memcachedKey(key);
+	}
+
+	private @Nullable GetsResponse<String> gets(String operation, String key, String memcachedKey) {
+		return call(operation, key, () -> this.client.gets(memcachedKey, timeout(), TRANSCODER));
+	}
+
+	private long timeout() {
+		return this.client.getOpTimeout();
+	}
+
+	private <T> T call(String operation, String key, MemcachedCall<T> call) {
+		try {
+			return call.call();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw failure(operation, key, ex);
+		}
+		catch (TimeoutException | MemcachedException | RuntimeException ex) {
+			throw failure(operation, key, ex);
+		}
+	}
+
+	private static LockStoreException failure(String operation, String key, Exception cause) {
+		return new LockStoreException(key, "Memcached lock store failed to " + operation + " lock '" + key + "'",
+				cause);
+	}
+
+	/**
+	 * Return Memcached's relative expiry time for a lock: the time-to-live rounded up to
+	 * whole seconds, plus one second, since the server's clock ticks once a second.
+	 */
+	private static int expiry(Duration ttl) {
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.isTrue(isPositive(ttl), () -> "'ttl' must be positive, was " + ttl);
+		Assert.isTrue(ttl.compareTo(MAX_TTL) <= 0, () -> "Memcached locks cannot have a time-to-live over " + MAX_TTL
+				+ " (30 days less one second): Memcached reads longer expiry times as absolute times; was " + ttl);
+		long seconds = (ttl.toMillis() + 999) / 1000 + 1;
+		return (int) Math.min(seconds, MAX_RELATIVE_EXPIRY);
+	}
+
+	private static long millis(Duration ttl) {
+		return Math.max(1, ttl.toMillis());
+	}
+
+	private static boolean isPositive(Duration duration) {
+		return !duration.isZero() && !duration.isNegative();
+	}
+
+	@FunctionalInterface
+	private interface MemcachedCall<T> {
+
+		T call() throws TimeoutException, InterruptedException, MemcachedException;
+
+	}
+
+	/**
+	 * Stores bytes as they are, never compressed or serialized.
+	 */
+	private static final class BytesTranscoder implements Transcoder<byte[]> {
+
+		@Override
+		public CachedData encode(byte[] value) {
+			return new CachedData(0, value);
+		}
+
+		@Override
+		public byte[] decode(CachedData data) {
+			return data.getData();
+		}
+
+		@Override
+		public void setPrimitiveAsString(boolean primitiveAsString) {
+		}
+
+		@Override
+		public void setPackZeros(boolean packZeros) {
+		}
+
+		@Override
+		public void setCompressionThreshold(int compressionThreshold) {
+		}
+
+		@Override
+		public boolean isPrimitiveAsString() {
+			return false;
+		}
+
+		@Override
+		public boolean isPackZeros() {
+			return false;
+		}
+
+		@Override
+		public void setCompressionMode(CompressionMode compressionMode) {
+		}
+
+	}
+
+	/**
+	 * The value of a lock item.
+	 */
+	private static final class Holder {
+
+		final long expiresAt;
+
+		final String token;
+
+		private Holder(long expiresAt, String token) {
+			this.expiresAt = expiresAt;
+			this.token = token;
+		}
+
+		static String value(long expiresAt, String token) {
+			return expiresAt + ":" + token;
+		}
+
+		static @Nullable Holder parse(@Nullable String value) {
+			int separator = (value != null) ? value.indexOf(':') : -1;
+			if (value == null || separator <= 0) {
+				return null;
+			}
+			try {
+				return new Holder(Long.parseLong(value, 0, separator, 10), value.substring(separator + 1));
+			}
+			catch (NumberFormatException ex) {
+				return null;
+			}
+		}
+
+		boolean isExpired(long now) {
+			return now - this.expiresAt >= 0;
+		}
+
+	}
+
+}

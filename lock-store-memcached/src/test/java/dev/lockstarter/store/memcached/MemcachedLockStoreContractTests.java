@@ -1,0 +1,217 @@
+package dev.lockstarter.store.memcached;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import net.rubyeye.xmemcached.MemcachedClient;
+import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.command.TextCommandFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.contract.LockStoreContractTests;
+import dev.lockstarter.test.memcached.MemcachedServer;
+import dev.lockstarter.test.memcached.MemcachedServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * {@link LockStoreContractTests} for {@link MemcachedLockStore}, against a real Memcached
+ * server, and the Memcached store's own promises: key hashing, the 30-day limit, clock
+ * skew, sharding over several servers and failing closed.
+ */
+class MemcachedLockStoreContractTests extends LockStoreContractTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	@RegisterExtension
+	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+	private static MemcachedLockStore sharedStore;
+
+	@BeforeAll
+	static void createSharedStore() {
+		sharedStore = MemcachedLockStore.create(List.of(memcached.server().socketAddress()), Duration.ofSeconds(1),
+				Duration.ofSeconds(2));
+	}
+
+	@AfterAll
+	static void destroySharedStore() throws IOException {
+		if (sharedStore != null) {
+			sharedStore.destroy();
+		}
+	}
+
+	@Override
+	protected LockStore createStore() {
+		return sharedStore;
+	}
+
+	@Override
+	protected void restartServer() {
+		memcached.server().restart();
+	}
+
+	@Test
+	void plainKeysAreMemcachedKeysAndOtherKeysAreHashed() {
+		String plain = uniqueKey("plain");
+		String spaced = uniqueKey("spaced") + " ünïcödé";
+		assertThat(MemcachedLockStore.memcachedKey(plain)).isEqualTo(plain);
+		assertThat(MemcachedLockStore.memcachedKey(spaced)).startsWith("#sha256:").hasSize(8 + 43);
+		assertThat(MemcachedLockStore.memcachedKey("x".repeat(250))).isEqualTo("x".repeat(250));
+		assertThat(MemcachedLockStore.memcachedKey("x".repeat(251))).startsWith("#sha256:");
+		assertThat(MemcachedLockStore.memcachedKey("#sha256:abc")).startsWith("#sha256:").isNotEqualTo("#sha256:abc");
+		assertThat(MemcachedLockStore.memcachedKey("#result:abc")).as("keys in the namespace of results")
+			.startsWith("#sha256:");
+		assertThat(store().tryAcquire(plain, uniqueToken(), TTL).isAcquired()).isTrue();
+		assertThat(store().tryAcquire(spaced, uniqueToken(), TTL).isAcquired()).isTrue();
+		assertThat(memcached.server().command("get " + plain).get(0)).startsWith("VALUE " + plain + " ");
+		String hashed = MemcachedLockStore.memcachedKey(spaced);
+		assertThat(memcached.server().command("get " + hashed).get(0)).startsWith("VALUE " + hashed + " ");
+	}
+
+	@Test
+	void keysThatSpellCommandsNeverReachTheServerAsCommands() {
+		String canary = uniqueKey("canary");
+		assertThat(store().tryAcquire(canary, uniqueToken(), TTL).isAcquired()).isTrue();
+		for (String key : List.of(uniqueKey("x") + "\r\nflush_all\r\n", uniqueKey("x") + " 0 0 1\r\nx\r\nflush_all",
+				uniqueKey("x") + "\r\ndelete " + canary + "\r\n")) {
+			String token = uniqueToken();
+			assertThat(store().tryAcquire(key, token, TTL).isAcquired()).isTrue();
+			assertThat(store().release(key, token)).isTrue();
+		}
+		assertThat(memcached.server().stats()).containsEntry("cmd_flush", "0");
+		assertThat(memcached.server().command("get " + canary).get(0)).startsWith("VALUE " + canary + " ");
+	}
+
+	@Test
+	void timeToLivesOverThirtyDaysAreRejectedBecauseMemcachedReadsThemAsAbsoluteTimes() {
+		String key = uniqueKey("thirty-days");
+		String owner = uniqueToken();
+		assertThatIllegalArgumentException().isThrownBy(() -> store().tryAcquire(key, owner, Duration.ofDays(30)))
+			.withMessageContaining("30 days");
+		assertThat(store().tryAcquire(key, owner, MemcachedLockStore.MAX_TTL).isAcquired()).isTrue();
+		assertThatIllegalArgumentException().isThrownBy(() -> store().extend(key, owner, Duration.ofDays(31)))
+			.withMessageContaining("30 days");
+		AcquireResult conflict = store().tryAcquire(key, uniqueToken(), TTL);
+		assertThat(conflict.isAcquired()).isFalse();
+		assertThat(conflict.holderRemainingTtl()).isGreaterThan(Duration.ofDays(29));
+		assertThat(store().release(key, owner)).isTrue();
+	}
+
+	@Test
+	void clientWhoseClockRunsAheadSeesLocksExpireEarly() throws Exception {
+		MemcachedClient client = binaryClient(memcached.server().socketAddress());
+		try {
+			Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20));
+			MemcachedLockStore skewed = new MemcachedLockStore(client, ahead);
+			String key = uniqueKey("skew");
+			assertThat(store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isTrue();
+			assertThat(skewed.tryAcquire(key, uniqueToken(), TTL).isAcquired())
+				.as("acquire by a client whose clock is 20 s ahead of a 10 s lock's owner")
+				.isTrue();
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void clientOnTheTextProtocolIsRejected() throws Exception {
+		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(List.of(memcached.server().socketAddress()));
+		builder.setCommandFactory(new TextCommandFactory());
+		MemcachedClient client = builder.build();
+		try {
+			assertThatIllegalArgumentException().isThrownBy(() -> new MemcachedLockStore(client))
+				.withMessageContaining("binary protocol");
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void unresponsiveServerFailsClosedWithinTheOperationTimeout() throws IOException {
+		MemcachedLockStore impatient = MemcachedLockStore.create(List.of(memcached.server().socketAddress()),
+				Duration.ofSeconds(1), Duration.ofMillis(300));
+		try {
+			String key = uniqueKey("paused");
+			assertThat(impatient.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
+			memcached.server().pause();
+			long start = System.nanoTime();
+			try {
+				assertThatExceptionOfType(LockStoreException.class)
+					.isThrownBy(() -> impatient.tryAcquire(key, uniqueToken(), TTL));
+			}
+			finally {
+				memcached.server().resume();
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+			assertThat(impatient.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isFalse();
+		}
+		finally {
+			impatient.destroy();
+		}
+	}
+
+	@Test
+	void severalServersShareTheKeysAndAStoppedServerFailsItsKeysInsteadOfMovingThem() throws IOException {
+		try (MemcachedServer second = MemcachedServer.start(); MemcachedServer third = MemcachedServer.start()) {
+			MemcachedLockStore sharded = MemcachedLockStore.create(
+					List.of(memcached.server().socketAddress(), second.socketAddress(), third.socketAddress()),
+					Duration.ofSeconds(1), Duration.ofSeconds(1));
+			try {
+				List<String> keys = new ArrayList<>();
+				for (int i = 0; i < 60; i++) {
+					String key = "lock-test:sharded:" + UUID.randomUUID();
+					assertThat(sharded.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
+					keys.add(key);
+				}
+				assertThat(Long.parseLong(second.stats().get("curr_items"))).as("locks on the second server")
+					.isPositive();
+				assertThat(Long.parseLong(third.stats().get("curr_items"))).as("locks on the third server")
+					.isPositive();
+				second.stop();
+				int failed = 0;
+				int held = 0;
+				for (String key : keys) {
+					try {
+						AcquireResult result = sharded.tryAcquire(key, uniqueToken(), TTL);
+						assertThat(result.isAcquired()).as("acquire of %s, held before a server stopped", key)
+							.isFalse();
+						held++;
+					}
+					catch (LockStoreException ex) {
+						failed++;
+					}
+				}
+				assertThat(failed).as("keys of the stopped server, which fail").isPositive();
+				assertThat(held).as("keys of the other servers, still held").isPositive();
+			}
+			finally {
+				sharded.destroy();
+			}
+		}
+	}
+
+	private static MemcachedClient binaryClient(InetSocketAddress server) throws IOException {
+		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(List.of(server));
+		builder.setCommandFactory(new BinaryCommandFactory());
+		builder.setOpTimeout(2000);
+		return builder.build();
+	}
+
+}

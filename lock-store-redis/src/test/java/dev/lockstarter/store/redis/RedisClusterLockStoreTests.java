@@ -1,0 +1,247 @@
+package dev.lockstarter.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.test.contract.LockOperationsContractTests;
+import dev.lockstarter.test.contract.LockStoreContractTests;
+import dev.lockstarter.test.redis.RedisCluster;
+import dev.lockstarter.test.redis.RedisClusterExtension;
+import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@link RedisLockStore} on a real Redis Cluster of three masters: both contract
+ * suites, the slot of every key of a lock, renewal of locks spread over every node in one
+ * call, and release notifications by sharded pub/sub to a waiter of another application.
+ */
+class RedisClusterLockStoreTests {
+
+	@RegisterExtension
+	static final RedisClusterExtension cluster = new RedisClusterExtension();
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	@BeforeAll
+	static void createConnectionFactory() {
+		connectionFactory = connectionFactory(cluster.nodeAddresses());
+	}
+
+	@AfterAll
+	static void destroyConnectionFactory() {
+		if (connectionFactory != null) {
+			connectionFactory.destroy();
+		}
+	}
+
+	static LettuceConnectionFactory connectionFactory(List<String> nodes) {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(5))
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisClusterConfiguration(nodes), client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	@Test
+	void keysOfOneLockShareTheLocksHashSlot() {
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		try {
+			RedisCluster redis = cluster.server();
+			List<String> values = List.of("alice", "a}b", "}x", "{", "{}", "x{y}z", "#{T(java.lang.Runtime)}", "ü 锁");
+			Set<RedisServer> nodes = new HashSet<>();
+			for (String value : values) {
+				String key = "lock:UserService.register:" + value;
+				String token = UUID.randomUUID().toString();
+				assertThat(store.tryAcquire(key, token, Duration.ofSeconds(30)).isAcquired()).isTrue();
+				String lockKey = "lock:{UserService.register:" + value + "}";
+				RedisServer node = redis.nodeFor(lockKey);
+				nodes.add(node);
+				assertThat(node.command("GET", lockKey)).isEqualTo(token);
+				assertThat(node.command("EXISTS", lockKey + ":fence")).isEqualTo("1");
+				assertThat(redis.keySlot(lockKey + ":fence")).isEqualTo(redis.keySlot(lockKey));
+				assertThat(redis.keySlot(lockKey + ":result")).isEqualTo(redis.keySlot(lockKey));
+				assertThat(redis.keySlot(lockKey + ":released")).isEqualTo(redis.keySlot(lockKey));
+				assertThat(store.release(key, token)).isTrue();
+				assertThat(node.command("EXISTS", lockKey)).isEqualTo("0");
+			}
+			assertThat(nodes).as("nodes that hold the locks").hasSizeGreaterThan(1);
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void locksOnEveryNodeAreExtendedInOneCall() {
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		try {
+			RedisCluster redis = cluster.server();
+			List<String> keys = new ArrayList<>();
+			List<String> tokens = new ArrayList<>();
+			Set<RedisServer> nodes = new HashSet<>();
+			for (int i = 0; i < 30; i++) {
+				String key = "lock:renewed-" + i + "-" + UUID.randomUUID();
+				String token = UUID.randomUUID().toString();
+				assertThat(store.tryAcquire(key, token, Duration.ofSeconds(2)).isAcquired()).isTrue();
+				keys.add(key);
+				tokens.add(i % 5 == 0 ? "not-the-owner" : token);
+				nodes.add(redis.nodeFor("lock:{" + key.substring("lock:".length()) + "}"));
+			}
+			assertThat(nodes).as("nodes that hold the locks").hasSize(3);
+			boolean[] extended = store.extendAll(keys, tokens, Duration.ofMinutes(5));
+			for (int i = 0; i < keys.size(); i++) {
+				String lockKey = "lock:{" + keys.get(i).substring("lock:".length()) + "}";
+				long ttl = Long.parseLong(redis.command(lockKey, "PTTL", lockKey));
+				if (i % 5 == 0) {
+					assertThat(extended[i]).as("extend of %s by another owner", lockKey).isFalse();
+					assertThat(ttl).isLessThanOrEqualTo(2000);
+				}
+				else {
+					assertThat(extended[i]).as("extend of %s", lockKey).isTrue();
+					assertThat(ttl).isGreaterThan(60_000);
+				}
+			}
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void releaseIsAnnouncedToAListenerOfAnotherApplicationByShardedPubSub() throws Exception {
+		LettuceConnectionFactory otherApplication = connectionFactory(cluster.nodeAddresses());
+		RedisLockStore holderStore = new RedisLockStore(connectionFactory);
+		RedisLockStore waiterStore = new RedisLockStore(otherApplication);
+		try {
+			String key = "lock:announced-" + UUID.randomUUID();
+			String channel = "lock:{" + key.substring("lock:".length()) + "}:released";
+			RedisServer node = cluster.server().nodeFor(channel);
+			String token = UUID.randomUUID().toString();
+			assertThat(holderStore.tryAcquire(key, token, Duration.ofSeconds(30)).isAcquired()).isTrue();
+			CountDownLatch released = new CountDownLatch(1);
+			try (ReleaseNotifyingLockStore.Subscription subscription = waiterStore.subscribe(key,
+					released::countDown)) {
+				awaitShardSubscribers(node, channel, 1);
+				assertThat(holderStore.release(key, token)).isTrue();
+				// Only a notification calls the listener: nothing polls here.
+				assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
+			}
+			awaitShardSubscribers(node, channel, 0);
+		}
+		finally {
+			holderStore.destroy();
+			waiterStore.destroy();
+			otherApplication.destroy();
+		}
+	}
+
+	@Test
+	void waiterOfAnotherApplicationAcquiresWhenNotifiedLongBeforeItsNextPoll() throws Exception {
+		LettuceConnectionFactory otherApplication = connectionFactory(cluster.nodeAddresses());
+		RedisLockStore holderStore = new RedisLockStore(connectionFactory);
+		RedisLockStore waiterStore = new RedisLockStore(otherApplication);
+		LockTemplate holderLocks = new LockTemplate(holderStore);
+		LockTemplate waiterLocks = new LockTemplate(waiterStore);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			String key = "handoff-" + UUID.randomUUID();
+			String channel = "lock:{" + key + "}:released";
+			Lease holder = holderLocks.acquire(key, Duration.ofSeconds(30));
+			Future<LockAttempt> waiter = executor.submit(() -> waiterLocks.tryAcquire(key,
+					LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))));
+			awaitShardSubscribers(cluster.server().nodeFor(channel), channel, 1);
+			// After 1.6 s of waiting the poll interval has grown to 1 s (at least 800 ms
+			// with jitter):
+			// polls at about 0.1, 0.3, 0.7 and 1.5 s, the next one not before 2.3 s.
+			Thread.sleep(1600);
+			assertThat(waiter).isNotDone();
+			long releasedAt = System.nanoTime();
+			assertThat(holder.release()).isTrue();
+			LockAttempt attempt = waiter.get(10, TimeUnit.SECONDS);
+			long handoffMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt);
+			assertThat(attempt.isAcquired()).isTrue();
+			assertThat(handoffMillis).as("release to acquisition, in ms, against a next poll at least 700 ms away")
+				.isLessThan(500);
+			attempt.lease().release();
+		}
+		finally {
+			executor.shutdownNow();
+			holderLocks.destroy();
+			waiterLocks.destroy();
+			holderStore.destroy();
+			waiterStore.destroy();
+			otherApplication.destroy();
+		}
+	}
+
+	private static void awaitShardSubscribers(RedisServer node, String channel, int count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (shardSubscribers(node, channel) != count && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+		}
+		assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel).isEqualTo(count);
+	}
+
+	private static int shardSubscribers(RedisServer node, String channel) {
+		String[] reply = node.command("PUBSUB", "SHARDNUMSUB", channel).split("\n");
+		return Integer.parseInt(reply[reply.length - 1].strip());
+	}
+
+	@Nested
+	class StoreContract extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new RedisLockStore(connectionFactory);
+		}
+
+		@Override
+		protected void destroyStore(LockStore store) {
+			((RedisLockStore) store).destroy();
+		}
+
+	}
+
+	@Nested
+	class OperationsContract extends LockOperationsContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new RedisLockStore(connectionFactory);
+		}
+
+		@Override
+		protected void destroyStore(LockStore store) {
+			((RedisLockStore) store).destroy();
+		}
+
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.lockstarter.store.redis;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.contract.LockStoreContractTests;
+import dev.lockstarter.test.redis.RedisServerExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link LockStoreContractTests} for {@link RedisLockStore}, against a real Redis server.
+ */
+class RedisLockStoreContractTests extends LockStoreContractTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	@BeforeAll
+	static void createConnectionFactory() {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(5))
+			.build();
+		connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()),
+				client);
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+	}
+
+	@AfterAll
+	static void destroyConnectionFactory() {
+		if (connectionFactory != null) {
+			connectionFactory.destroy();
+		}
+	}
+
+	@Override
+	protected LockStore createStore() {
+		return new RedisLockStore(connectionFactory);
+	}
+
+	@Override
+	protected void restartServer() {
+		redis.server().restart();
+	}
+
+	@Test
+	void eachOperationIsOneScriptCall() {
+		String key = uniqueKey("round-trips");
+		String owner = uniqueToken();
+		// Load the scripts and open the connection first
+		store().tryAcquire(key, owner, Duration.ofSeconds(10));
+		store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10));
+		store().extend(key, owner, Duration.ofSeconds(10));
+		store().release(key, owner);
+		redis.server().command("CONFIG", "RESETSTAT");
+		store().tryAcquire(key, owner, Duration.ofSeconds(10));
+		store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10));
+		store().extend(key, owner, Duration.ofSeconds(10));
+		store().release(key, owner);
+		Map<String, Long> calls = commandCalls();
+		calls.keySet().removeIf((command) -> command.startsWith("config"));
+		assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
+			.as("script calls for acquire, conflict, extend and release in %s", calls)
+			.isEqualTo(4);
+		// Redis counts the commands a script runs as well
+		assertThat(calls.keySet()).as("commands sent")
+			.isSubsetOf("evalsha", "eval", "set", "pttl", "get", "pexpire", "del", "incr", "time", "publish");
+	}
+
+	private static Map<String, Long> commandCalls() {
+		Map<String, Long> calls = new TreeMap<>();
+		String stats = redis.server().command("INFO", "commandstats");
+		assertThat(stats).isNotNull();
+		for (String line : stats.split("\r\n")) {
+			if (line.startsWith("cmdstat_")) {
+				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+				String count = line.substring(line.indexOf("calls=") + "calls=".length(), line.indexOf(','));
+				calls.put(command, Long.parseLong(count));
+			}
+		}
+		return calls;
+	}
+
+}

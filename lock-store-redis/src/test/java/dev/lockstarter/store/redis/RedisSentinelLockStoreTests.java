@@ -1,0 +1,237 @@
+package dev.lockstarter.store.redis;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.test.redis.RedisSentinel;
+import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The {@link RedisLockStore} behind Redis Sentinel (a primary, a replica, three
+ * sentinels), through Spring's {@link RedisSentinelConfiguration}: locking survives a
+ * failover without a restart of the application; with asynchronous replication a lock
+ * held at the failover can be lost (the documented non-guarantee, shown to happen); and
+ * replica acknowledgements ({@code WAIT}) are required when asked for. Each test gets a
+ * fresh setup.
+ */
+class RedisSentinelLockStoreTests {
+
+	private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+
+	private RedisSentinel sentinel;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	@BeforeEach
+	void start() {
+		this.sentinel = RedisSentinel.start();
+		this.connectionFactory = connectionFactory(this.sentinel);
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.connectionFactory != null) {
+			this.connectionFactory.destroy();
+		}
+		if (this.sentinel != null) {
+			this.sentinel.close();
+		}
+	}
+
+	@Test
+	void lockingKeepsWorkingAfterAFailoverWithoutRestartingTheApplication() {
+		RedisLockStore store = new RedisLockStore(this.connectionFactory);
+		try {
+			String held = "lock:held-" + UUID.randomUUID();
+			String owner = UUID.randomUUID().toString();
+			assertThat(store.tryAcquire(held, owner, Duration.ofMinutes(1)).isAcquired()).isTrue();
+			RedisServer primary = this.sentinel.primary();
+			RedisServer replica = this.sentinel.replica();
+			awaitValue(replica, redisKey(held), owner);
+			crash(primary);
+			RedisServer promoted = this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT);
+			assertThat(promoted).isSameAs(replica);
+			String after = "lock:after-" + UUID.randomUUID();
+			String next = UUID.randomUUID().toString();
+			AcquireResult acquired = awaitAnswer(() -> store.tryAcquire(after, next, Duration.ofMinutes(1)));
+			assertThat(acquired.isAcquired()).isTrue();
+			assertThat(promoted.command("GET", redisKey(after))).isEqualTo(next);
+			assertThat(store.tryAcquire(after, UUID.randomUUID().toString(), Duration.ofMinutes(1)).isAcquired())
+				.isFalse();
+			// The lock held before was replicated in time, so it survived the failover.
+			assertThat(store.tryAcquire(held, UUID.randomUUID().toString(), Duration.ofMinutes(1)).isAcquired())
+				.isFalse();
+			assertThat(store.extend(held, owner, Duration.ofMinutes(1))).isTrue();
+			assertThat(store.release(held, owner)).isTrue();
+			assertThat(store.release(after, next)).isTrue();
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void lockHeldAtAFailoverIsLostWhenItWasNotReplicated() {
+		LettuceConnectionFactory otherApplication = connectionFactory(this.sentinel);
+		RedisLockStore firstStore = new RedisLockStore(this.connectionFactory);
+		RedisLockStore secondStore = new RedisLockStore(otherApplication);
+		LockTemplate first = new LockTemplate(firstStore);
+		LockTemplate second = new LockTemplate(secondStore);
+		try {
+			String key = "account-" + UUID.randomUUID();
+			RedisServer primary = this.sentinel.primary();
+			RedisServer replica = this.sentinel.replica();
+			// The replica stops and loses its link, so the acquisition is acknowledged by
+			// the
+			// primary alone, as when replication lags behind.
+			replica.pause();
+			primary.command("CLIENT", "KILL", "TYPE", "replica");
+			Lease lease = first.acquire(key, LockOptions.ttl(Duration.ofMinutes(1)).withRenewal(false));
+			assertThat(primary.command("EXISTS", redisKey("lock:" + key))).isEqualTo("1");
+			crash(primary);
+			replica.resume();
+			RedisServer promoted = this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT);
+			assertThat(promoted).isSameAs(replica);
+			assertThat(promoted.command("EXISTS", redisKey("lock:" + key))).as("the lock on the promoted replica")
+				.isEqualTo("0");
+			Lease secondLease = awaitAnswer(() -> second.acquire(key, Duration.ofMinutes(1)));
+			// Two owners at once: the first still believes it holds the lock.
+			assertThat(secondLease.isHeld()).isTrue();
+			assertThat(lease.isHeld()).isTrue();
+			assertThat(secondLease.fencingToken()).as("fencing token after the loss, against the lost one")
+				.isNotEqualTo(lease.fencingToken());
+			assertThat(lease.release()).as("release by the owner whose lock was lost").isFalse();
+			assertThat(promoted.command("EXISTS", redisKey("lock:" + key))).isEqualTo("1");
+			assertThat(secondLease.release()).isTrue();
+		}
+		finally {
+			first.destroy();
+			second.destroy();
+			firstStore.destroy();
+			secondStore.destroy();
+			otherApplication.destroy();
+		}
+	}
+
+	@Test
+	void acquisitionWaitsForTheReplicaAndFailsWithoutLeavingTheLockWhenItDoesNotAcknowledge() {
+		RedisLockStore store = new RedisLockStore(this.connectionFactory);
+		store.setMinReplicaAcks(1);
+		store.setReplicaAckTimeout(Duration.ofMillis(300));
+		try {
+			RedisServer replica = this.sentinel.replica();
+			RedisServer primary = this.sentinel.primary();
+			String acknowledged = "lock:acknowledged-" + UUID.randomUUID();
+			String owner = UUID.randomUUID().toString();
+			assertThat(store.tryAcquire(acknowledged, owner, Duration.ofMinutes(1)).isAcquired()).isTrue();
+			// Acknowledged: already on the replica, no polling needed.
+			assertThat(replica.command("GET", redisKey(acknowledged))).isEqualTo(owner);
+			assertThat(store.tryAcquire(acknowledged, UUID.randomUUID().toString(), Duration.ofMinutes(1)).isAcquired())
+				.as("conflict while the replica is up")
+				.isFalse();
+			String unacknowledged = "lock:unacknowledged-" + UUID.randomUUID();
+			replica.pause();
+			try {
+				assertThatExceptionOfType(LockStoreException.class)
+					.isThrownBy(
+							() -> store.tryAcquire(unacknowledged, UUID.randomUUID().toString(), Duration.ofMinutes(1)))
+					.withMessageContaining("lock.redis.min-replica-acks")
+					.withMessageContaining("only 0 of the 1 replicas");
+				assertThat(primary.command("EXISTS", redisKey(unacknowledged))).as("lock left after the failure")
+					.isEqualTo("0");
+			}
+			finally {
+				replica.resume();
+			}
+			String later = UUID.randomUUID().toString();
+			assertThat(awaitAnswer(() -> store.tryAcquire(unacknowledged, later, Duration.ofMinutes(1))).isAcquired())
+				.isTrue();
+			assertThat(replica.command("GET", redisKey(unacknowledged))).isEqualTo(later);
+			assertThat(store.release(unacknowledged, later)).isTrue();
+			assertThat(store.release(acknowledged, owner)).isTrue();
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	static LettuceConnectionFactory connectionFactory(RedisSentinel sentinel) {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(2))
+			.build();
+		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration(RedisSentinel.MASTER_NAME,
+				Set.copyOf(sentinel.sentinelAddresses()));
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static String redisKey(String storeKey) {
+		return "lock:{" + storeKey.substring("lock:".length()) + "}";
+	}
+
+	/**
+	 * End a server at once, without waiting for its replicas, as a crash would.
+	 */
+	private static void crash(RedisServer server) {
+		try {
+			server.command("SHUTDOWN", "NOSAVE", "NOW");
+		}
+		catch (UncheckedIOException ex) {
+			// The server closed the connection as it exited
+		}
+	}
+
+	private static void awaitValue(RedisServer server, String key, String value) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!value.equals(server.command("GET", key))) {
+			assertThat(System.nanoTime() - deadline).as("%s replicated in time", key).isNegative();
+			sleep(10);
+		}
+	}
+
+	private static <T> T awaitAnswer(Supplier<T> call) {
+		long deadline = System.nanoTime() + FAILOVER_TIMEOUT.toNanos();
+		while (true) {
+			try {
+				return call.get();
+			}
+			catch (LockStoreException ex) {
+				if (System.nanoTime() - deadline > 0) {
+					throw new AssertionError("The store did not answer again within " + FAILOVER_TIMEOUT, ex);
+				}
+				sleep(100);
+			}
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,475 @@
+package dev.lockstarter.idempotency;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.reflect.Method;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Enumeration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.LockOptions;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.context.request.async.WebAsyncTask;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+import org.springframework.web.util.ContentCachingResponseWrapper;
+import org.springframework.web.util.WebUtils;
+
+/**
+ * Runs {@link IdempotentRequest} handler methods at most once per idempotency key, and
+ * replays the kept response to later requests with the same key. Needs
+ * {@link IdempotencyFilter} in front of the dispatcher servlet, and a
+ * {@link LockOperations} whose store {@linkplain LockOperations#supportsResults() keeps
+ * results}.
+ * <p>
+ * For each request to an annotated handler:
+ * <ol>
+ * <li>The key is read from the {@code Idempotency-Key} header: a Structured Field String
+ * ({@code "8e03978e-40d5"}, RFC 9651), or, leniently, the same characters without quotes.
+ * A missing (when required), repeated, malformed or over-long key is rejected with an
+ * {@link InvalidIdempotencyKeyException}.</li>
+ * <li>The request's fingerprint is computed: SHA-256 over the method, path, query,
+ * content type and body (buffered, so the handler still reads it; form parameters instead
+ * of the body for form-encoded requests).</li>
+ * <li>The lock {@code idempotency:anonymous:{key}}, or
+ * {@code idempotency:user:{url-encoded principal name}:{key}}, is acquired without
+ * waiting, with the configured time-to-live and renewal. Held by another request:
+ * {@link IdempotentRequestInProgressException}.</li>
+ * <li>A response kept for the key is replayed if the fingerprints match (status, kept
+ * headers, body, plus {@code Idempotent-Replayed: true}); otherwise
+ * {@link IdempotencyKeyReusedException}. Either way the lock is released and the handler
+ * does not run.</li>
+ * <li>With no kept response, the handler runs. When the request completes, its response
+ * is kept with the lock's result for the retention period, unless it is a server error
+ * (5xx, unless configured otherwise) or a status that asks to try again (408, 409, 425,
+ * 429), or the handler ended with an unhandled exception. Then the lock is released.</li>
+ * </ol>
+ * {@code Set-Cookie} headers are never kept nor replayed.
+ *
+ * @since 0.1.0
+ */
+public class IdempotentRequestInterceptor implements HandlerInterceptor {
+
+	/** The request header that carries the idempotency key. */
+	public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+	/** The response header that marks a replayed response. */
+	public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+
+	/** The default response headers kept and replayed, besides {@code Content-Type}. */
+	public static final List<String> DEFAULT_REPLAYED_HEADERS = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.LOCATION,
+			HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL);
+
+	/** The default longest key, in characters. */
+	public static final int DEFAULT_MAX_KEY_LENGTH = 255;
+
+	/** The default largest request body, in bytes: 1 MiB. */
+	public static final long DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
+
+	static final String LOCK_NAME = "idempotency";
+
+	private static final String IN_FLIGHT_ATTRIBUTE = IdempotentRequestInterceptor.class.getName() + ".IN_FLIGHT";
+
+	private static final Set<String> NEVER_REPLAYED = Set.of("set-cookie", "set-cookie2");
+
+	/** Statuses that ask the client to try again, so they are not kept. */
+	private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429);
+
+	private static final Log logger = LogFactory.getLog(IdempotentRequestInterceptor.class);
+
+	private final Supplier<LockOperations> locks;
+
+	private final Supplier<LockOptions> lockOptions;
+
+	private final Duration retention;
+
+	private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
+
+	private List<String> replayedHeaders = DEFAULT_REPLAYED_HEADERS;
+
+	private boolean storeServerErrors;
+
+	private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
+
+	private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
+
+	/**
+	 * Create a new interceptor.
+	 * @param locks the lock operations, resolved on first use; their store must keep
+	 * results
+	 * @param lockOptions the options of the lock held while a request runs; waiting
+	 * options are ignored: a request never waits for another with the same key
+	 * @param retention how long a response is kept for replays when its method sets none
+	 */
+	public IdempotentRequestInterceptor(Supplier<LockOperations> locks, Supplier<LockOptions> lockOptions,
+			Duration retention) {
+		Assert.notNull(locks, "'locks' must not be null");
+		Assert.notNull(lockOptions, "'lockOptions' must not be null");
+		this.locks = locks;
+		this.lockOptions = lockOptions;
+		this.retention = positive(retention, "retention");
+	}
+
+	/**
+	 * Set the response headers that are kept and replayed. {@code Content-Type} is always
+	 * kept; {@code Set-Cookie} never is.
+	 * @param replayedHeaders the header names, case-insensitive
+	 */
+	public void setReplayedHeaders(Collection<String> replayedHeaders) {
+		Assert.notNull(replayedHeaders, "'replayedHeaders' must not be null");
+		Set<String> names = new LinkedHashSet<>();
+		for (String name : replayedHeaders) {
+			Assert.hasText(name, "'replayedHeaders' must not contain blank names");
+			Assert.isTrue(!NEVER_REPLAYED.contains(name.strip().toLowerCase(Locale.ROOT)),
+					() -> "'replayedHeaders' must not contain " + name + ": cookies are never replayed");
+			names.add(name.strip());
+		}
+		this.replayedHeaders = List.copyOf(names);
+	}
+
+	/**
+	 * Set whether server error responses (5xx) are kept and replayed. They are not by
+	 * default, so that a retry runs the handler again.
+	 * @param storeServerErrors {@code true} to keep server errors
+	 */
+	public void setStoreServerErrors(boolean storeServerErrors) {
+		this.storeServerErrors = storeServerErrors;
+	}
+
+	/**
+	 * Set the longest accepted key.
+	 * @param maxKeyLength the longest key, in characters, positive
+	 */
+	public void setMaxKeyLength(int maxKeyLength) {
+		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, was " + maxKeyLength);
+		this.maxKeyLength = maxKeyLength;
+	}
+
+	/**
+	 * Set the largest accepted request body: larger bodies are rejected with an
+	 * {@link IdempotentRequestTooLargeException}, since the body is buffered in memory.
+	 * @param maxBodySize the largest body, in bytes, positive
+	 */
+	public void setMaxBodySize(long maxBodySize) {
+		Assert.isTrue(maxBodySize > 0, () -> "'maxBodySize' must be positive, was " + maxBodySize);
+		this.maxBodySize = maxBodySize;
+	}
+
+	/**
+	 * Parse and check the {@link IdempotentRequest} declaration of a handler method, as
+	 * the interceptor will on the method's first request.
+	 * @param handlerMethod the handler method
+	 * @return {@code true} if the method is annotated
+	 * @throws IllegalStateException if the declaration is invalid
+	 */
+	public boolean isIdempotent(HandlerMethod handlerMethod) {
+		return settings(handlerMethod) != null;
+	}
+
+	@Override
+	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+			throws IOException {
+		if (!(handler instanceof HandlerMethod handlerMethod)
+				|| request.getDispatcherType() != DispatcherType.REQUEST) {
+			return true;
+		}
+		Settings settings = settings(handlerMethod);
+		if (settings == null) {
+			return true;
+		}
+		String key = key(request);
+		if (key == null) {
+			if (settings.required()) {
+				throw new InvalidIdempotencyKeyException("The request has no " + IDEMPOTENCY_KEY + " header.", true);
+			}
+			return true;
+		}
+		BufferedBodyRequest buffered = WebUtils.getNativeRequest(request, BufferedBodyRequest.class);
+		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
+				ContentCachingResponseWrapper.class);
+		if (buffered == null || capturing == null) {
+			throw new IllegalStateException("@IdempotentRequest needs the " + IdempotencyFilter.class.getName()
+					+ " servlet filter in front of the dispatcher servlet");
+		}
+		byte[] fingerprint = fingerprint(request, buffered);
+		String lockKey = lockKey(request.getUserPrincipal(), key);
+		LockOperations locks = this.locks.get();
+		LockAttempt attempt = locks.tryAcquire(lockKey, this.lockOptions.get().withWaitTime(Duration.ZERO));
+		if (!attempt.isAcquired()) {
+			throw new IdempotentRequestInProgressException(attempt.holderRemainingTtl());
+		}
+		Lease lease = attempt.lease();
+		Optional<byte[]> kept;
+		try {
+			kept = locks.findResult(lockKey);
+		}
+		catch (RuntimeException ex) {
+			lease.close();
+			throw ex;
+		}
+		if (kept.isEmpty()) {
+			request.setAttribute(IN_FLIGHT_ATTRIBUTE, new InFlight(lease, fingerprint, settings.retention()));
+			return true;
+		}
+		lease.close();
+		StoredResponse stored = StoredResponse.fromBytes(kept.get());
+		if (!stored.matches(fingerprint)) {
+			throw new IdempotencyKeyReusedException();
+		}
+		replay(stored, response);
+		return false;
+	}
+
+	@Override
+	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+			@Nullable Exception ex) {
+		if (!(request.getAttribute(IN_FLIGHT_ATTRIBUTE) instanceof InFlight inFlight)) {
+			return;
+		}
+		request.removeAttribute(IN_FLIGHT_ATTRIBUTE);
+		try (Lease lease = inFlight.lease()) {
+			ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
+					ContentCachingResponseWrapper.class);
+			if (ex != null || capturing == null || !isKept(capturing.getStatus())) {
+				return;
+			}
+			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
+			if (!lease.putResult(stored.toBytes(), inFlight.retention())) {
+				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
+						+ "completed; a retry will run the request again");
+			}
+		}
+		catch (RuntimeException failure) {
+			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
+		}
+	}
+
+	private boolean isKept(int status) {
+		return (status < 500 || this.storeServerErrors) && !RETRYABLE_STATUSES.contains(status);
+	}
+
+	private StoredResponse capture(byte[] fingerprint, ContentCachingResponseWrapper response) {
+		List<Map.Entry<String, String>> headers = new ArrayList<>();
+		String contentType = response.getContentType();
+		if (contentType != null) {
+			headers.add(Map.entry(HttpHeaders.CONTENT_TYPE, contentType));
+		}
+		for (String name : this.replayedHeaders) {
+			if (!HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name)) {
+				for (String value : response.getHeaders(name)) {
+					headers.add(Map.entry(name, value));
+				}
+			}
+		}
+		return new StoredResponse(fingerprint, response.getStatus(), headers, response.getContentAsByteArray());
+	}
+
+	private static void replay(StoredResponse stored, HttpServletResponse response) throws IOException {
+		response.setStatus(stored.status());
+		for (Map.Entry<String, String> header : stored.headers()) {
+			if (HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(header.getKey())) {
+				response.setContentType(header.getValue());
+			}
+			else if (!NEVER_REPLAYED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+				response.addHeader(header.getKey(), header.getValue());
+			}
+		}
+		response.setHeader(IDEMPOTENT_REPLAYED, "true");
+		response.setContentLength(stored.body().length);
+		response.getOutputStream().write(stored.body());
+	}
+
+	private @Nullable String key(HttpServletRequest request) {
+		Enumeration<String> values = request.getHeaders(IDEMPOTENCY_KEY);
+		if (values == null || !values.hasMoreElements()) {
+			return null;
+		}
+		String value = values.nextElement();
+		if (values.hasMoreElements()) {
+			throw new InvalidIdempotencyKeyException("The request has more than one " + IDEMPOTENCY_KEY + " header.",
+					false);
+		}
+		String key = IdempotencyKeys.parse(value);
+		if (key == null) {
+			throw new InvalidIdempotencyKeyException(
+					"The " + IDEMPOTENCY_KEY
+							+ " header must be a string of printable ASCII characters, such as \"8e03978e-40d5-43e8\".",
+					false);
+		}
+		if (key.length() > this.maxKeyLength) {
+			throw new InvalidIdempotencyKeyException(
+					"The " + IDEMPOTENCY_KEY + " header must have at most " + this.maxKeyLength + " characters.",
+					false);
+		}
+		return key;
+	}
+
+	static String lockKey(@Nullable Principal principal, String key) {
+		String name = (principal != null) ? principal.getName() : null;
+		if (name == null) {
+			return LOCK_NAME + ":anonymous:" + key;
+		}
+		// Encoded, so the name holds no ':' and distinct (name, key) pairs give distinct
+		// lock keys.
+		return LOCK_NAME + ":user:" + URLEncoder.encode(name, StandardCharsets.UTF_8) + ":" + key;
+	}
+
+	private byte[] fingerprint(HttpServletRequest request, BufferedBodyRequest buffered) throws IOException {
+		MessageDigest digest = sha256();
+		try (DataOutputStream out = new DataOutputStream(
+				new DigestOutputStream(OutputStream.nullOutputStream(), digest))) {
+			out.writeUTF(request.getMethod());
+			writeString(out, request.getRequestURI());
+			writeString(out, request.getQueryString());
+			String contentType = request.getContentType();
+			writeString(out, contentType);
+			if (isForm(contentType)) {
+				// The container reads form bodies into parameters; fingerprint those
+				// instead.
+				Map<String, String[]> parameters = new TreeMap<>(request.getParameterMap());
+				out.writeInt(parameters.size());
+				for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
+					writeString(out, parameter.getKey());
+					out.writeInt(parameter.getValue().length);
+					for (String value : parameter.getValue()) {
+						writeString(out, value);
+					}
+				}
+			}
+			else {
+				byte[] body = buffered.body(this.maxBodySize);
+				out.writeInt(body.length);
+				out.write(body);
+			}
+		}
+		return digest.digest();
+	}
+
+	private static boolean isForm(@Nullable String contentType) {
+		try {
+			return contentType != null
+					&& MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(contentType));
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
+	private static void writeString(DataOutputStream out, @Nullable String value) throws IOException {
+		if (value == null) {
+			out.writeInt(-1);
+			return;
+		}
+		byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+		out.writeInt(bytes.length);
+		out.write(bytes);
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
+	}
+
+	private @Nullable Settings settings(HandlerMethod handlerMethod) {
+		Method method = handlerMethod.getMethod();
+		Settings settings = this.settings.get(method);
+		if (settings == null) {
+			IdempotentRequest annotation = AnnotatedElementUtils.findMergedAnnotation(method, IdempotentRequest.class);
+			settings = (annotation != null) ? parse(handlerMethod, annotation) : Settings.NONE;
+			this.settings.putIfAbsent(method, settings);
+		}
+		return (settings != Settings.NONE) ? settings : null;
+	}
+
+	private Settings parse(HandlerMethod handlerMethod, IdempotentRequest annotation) {
+		Method method = handlerMethod.getMethod();
+		Class<?> returnType = method.getReturnType();
+		if (isAsynchronous(returnType)) {
+			throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString() + " returns "
+					+ returnType.getName() + ": asynchronous handlers are not supported");
+		}
+		Duration retention = this.retention;
+		if (StringUtils.hasText(annotation.retention())) {
+			try {
+				retention = DurationFormatterUtils.detectAndParse(annotation.retention().strip());
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString()
+						+ " has an invalid retention '" + annotation.retention() + "'", ex);
+			}
+			if (retention.isZero() || retention.isNegative()) {
+				throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString()
+						+ " has a retention that is not positive: '" + annotation.retention() + "'");
+			}
+		}
+		return new Settings(retention, annotation.required());
+	}
+
+	private static boolean isAsynchronous(Class<?> type) {
+		return Callable.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+				|| DeferredResult.class.isAssignableFrom(type) || WebAsyncTask.class.isAssignableFrom(type)
+				|| ResponseBodyEmitter.class.isAssignableFrom(type)
+				|| StreamingResponseBody.class.isAssignableFrom(type)
+				|| ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
+	}
+
+	private static Duration positive(Duration duration, String name) {
+		Assert.notNull(duration, () -> "'" + name + "' must not be null");
+		Assert.isTrue(!duration.isNegative() && !duration.isZero(),
+				() -> "'" + name + "' must be positive, was " + duration);
+		return duration;
+	}
+
+	private record Settings(Duration retention, boolean required) {
+
+		static final Settings NONE = new Settings(Duration.ZERO, false);
+
+	}
+
+	private record InFlight(Lease lease, byte[] fingerprint, Duration retention) {
+
+	}
+
+}
