@@ -3,7 +3,6 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -18,6 +17,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Default {@link LockOperations}: adds the key prefix, draws a fresh random owner token
@@ -53,13 +55,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	/** The default key prefix. */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
-	private static final long NOTIFIED_FIRST_POLL = TimeUnit.MILLISECONDS.toNanos(100);
+	/** Polls while release notifications may wake the waiter: a safety net. */
+	private static final BackOff NOTIFIED_POLLS = polls(100, 1000);
 
-	private static final long NOTIFIED_MAX_POLL = TimeUnit.SECONDS.toNanos(1);
-
-	private static final long POLLED_FIRST_POLL = TimeUnit.MILLISECONDS.toNanos(10);
-
-	private static final long POLLED_MAX_POLL = TimeUnit.MILLISECONDS.toNanos(500);
+	/** Polls of a store without release notifications. */
+	private static final BackOff POLLED_POLLS = polls(10, 500);
 
 	private final LockStore store;
 
@@ -190,6 +190,18 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it
 	 * waits.
 	 */
+
+	/**
+	 * Intervals that double from {@code firstMillis} up to {@code maxMillis}, each moved
+	 * at random by up to a fifth, so that waiters on one key do not poll in step.
+	 */
+	private static BackOff polls(long firstMillis, long maxMillis) {
+		ExponentialBackOff polls = new ExponentialBackOff(firstMillis, 2);
+		polls.setMaxInterval(maxMillis);
+		polls.setJitter(firstMillis / 5);
+		return polls;
+	}
+
 	private final class Attempt {
 
 		private final String key;
@@ -279,9 +291,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			Semaphore released = new Semaphore(0);
 			ReleaseNotifyingLockStore.Subscription subscription = subscribe(released);
 			try {
-				boolean notified = subscription != null;
-				long poll = notified ? NOTIFIED_FIRST_POLL : POLLED_FIRST_POLL;
-				long maxPoll = notified ? NOTIFIED_MAX_POLL : POLLED_MAX_POLL;
+				BackOffExecution polls = ((subscription != null) ? NOTIFIED_POLLS : POLLED_POLLS).start();
 				// Try again first: the holder may have released before the subscription
 				// was made.
 				while (!tryOnce()) {
@@ -290,9 +300,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 						break;
 					}
 					long untilExpiry = this.result.holderRemainingTtl().toNanos() + TimeUnit.MILLISECONDS.toNanos(1);
-					long pause = Math.min(remaining, Math.min(untilExpiry, jitter(poll)));
-					released.tryAcquire(pause, TimeUnit.NANOSECONDS);
-					poll = Math.min(maxPoll, poll * 2);
+					long poll = TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff());
+					released.tryAcquire(Math.min(remaining, Math.min(untilExpiry, poll)), TimeUnit.NANOSECONDS);
 				}
 				return outcome();
 			}
@@ -308,10 +317,6 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				return notifying.subscribe(this.storeKey, released::release);
 			}
 			return null;
-		}
-
-		private static long jitter(long nanos) {
-			return (long) (nanos * ThreadLocalRandom.current().nextDouble(0.8, 1.2));
 		}
 
 	}

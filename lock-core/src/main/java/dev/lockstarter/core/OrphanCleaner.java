@@ -12,6 +12,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Releases, by owner token, the locks of acquisitions whose outcome is unknown: the store
@@ -32,9 +35,7 @@ final class OrphanCleaner {
 
 	static final int MAX_PENDING = 10_000;
 
-	private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(2);
+	private static final BackOff RETRIES = retries();
 
 	private final LockStore store;
 
@@ -137,15 +138,21 @@ final class OrphanCleaner {
 				done();
 				return;
 			}
-			orphan.retry = (orphan.retry == 0) ? FIRST_RETRY_NANOS : Math.min(MAX_RETRY_NANOS, orphan.retry * 2);
+			long retryMillis = orphan.retries.nextBackOff();
 			if (logger.isDebugEnabled()) {
 				logger.debug("Could not release lock '" + orphan.key + "' after an acquisition with an unknown "
-						+ "outcome; retrying in " + TimeUnit.NANOSECONDS.toMillis(orphan.retry) + " ms", ex);
+						+ "outcome; retrying in " + retryMillis + " ms", ex);
 			}
-			if (!schedule(orphan, Math.min(orphan.retry, remaining))) {
+			if (!schedule(orphan, Math.min(TimeUnit.MILLISECONDS.toNanos(retryMillis), remaining))) {
 				done();
 			}
 		}
+	}
+
+	private static BackOff retries() {
+		ExponentialBackOff retries = new ExponentialBackOff(100, 2);
+		retries.setMaxInterval(2000);
+		return retries;
 	}
 
 	private void done() {
@@ -162,7 +169,7 @@ final class OrphanCleaner {
 
 		final long expiresAt;
 
-		long retry;
+		final BackOffExecution retries = RETRIES.start();
 
 		Orphan(String key, String storeKey, String token, long expiresAt) {
 			this.key = key;

@@ -1,11 +1,7 @@
 package dev.lockstarter.store.dynamodb;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -34,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
@@ -115,8 +112,6 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	static final int MAX_KEY_BYTES = 1024;
 
 	static final int RETENTION_HOURS = 24;
-
-	private static final String HASH_MARKER = "#sha256:";
 
 	private static final Duration TABLE_OPERATION_TIMEOUT = Duration.ofSeconds(30);
 
@@ -355,10 +350,8 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 */
 	public static String partitionKey(String key) {
 		Assert.notNull(key, "'key' must not be null");
-		if (key.isEmpty() || key.startsWith(HASH_MARKER) || exceedsLimit(key)) {
-			return HASH_MARKER + sha256(key);
-		}
-		return key;
+		// DynamoDB rejects an empty partition key
+		return key.isEmpty() ? HashedKeys.hash(key) : HashedKeys.limit(key, MAX_KEY_BYTES);
 	}
 
 	private boolean conditionally(String operation, String key, UpdateItemRequest request) {
@@ -414,21 +407,6 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	private static @Nullable String stringValue(Map<String, AttributeValue> item, String name) {
 		AttributeValue value = item.get(name);
 		return (value != null) ? value.s() : null;
-	}
-
-	private static boolean exceedsLimit(String key) {
-		// Cheap bound first: a UTF-8 character takes at most 3 bytes per UTF-16 char.
-		return key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES;
-	}
-
-	private static String sha256(String key) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is not available", ex);
-		}
 	}
 
 }

@@ -1,24 +1,19 @@
 package dev.lockstarter.store.memcached;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
+import dev.lockstarter.store.HashedKeys;
 
 /**
  * Turns store keys into valid Memcached keys. A key of at most {@value #MAX_KEY_LENGTH}
  * printable ASCII characters (no space, no control character) that does not start with
- * {@code '#'} is used as it is; any other key becomes
- * {@code "#sha256:" + base64url(sha256(utf8(key)))}. Hashed and unhashed keys therefore
- * never meet, and distinct keys stay distinct (barring a SHA-256 collision). The key of a
- * lock's result, {@code "#result:" + base64url(sha256(utf8(key)))}, can therefore never
- * be the key of a lock either.
+ * {@code '#'} is used as it is; any other key becomes its {@linkplain HashedKeys hashed
+ * form}, {@code "#sha256:" + base64url(sha256(utf8(key)))}. Hashed and unhashed keys
+ * therefore never meet, and distinct keys stay distinct (barring a SHA-256 collision).
+ * The key of a lock's result, {@code "#result:" + base64url(sha256(utf8(key)))}, can
+ * therefore never be the key of a lock either.
  */
 final class MemcachedKeys {
 
 	static final int MAX_KEY_LENGTH = 250;
-
-	static final String HASH_MARKER = "#sha256:";
 
 	static final String RESULT_MARKER = "#result:";
 
@@ -29,11 +24,11 @@ final class MemcachedKeys {
 		if (isPlain(key)) {
 			return key;
 		}
-		return HASH_MARKER + sha256(key);
+		return HashedKeys.hash(key);
 	}
 
 	static String resultKey(String key) {
-		return RESULT_MARKER + sha256(key);
+		return RESULT_MARKER + HashedKeys.sha256(key);
 	}
 
 	private static boolean isPlain(String key) {
@@ -47,16 +42,6 @@ final class MemcachedKeys {
 			}
 		}
 		return true;
-	}
-
-	private static String sha256(String key) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is not available", ex);
-		}
 	}
 
 }
