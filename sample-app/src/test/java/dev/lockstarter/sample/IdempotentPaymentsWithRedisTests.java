@@ -1,6 +1,5 @@
 package dev.lockstarter.sample;
 
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -69,47 +68,47 @@ class IdempotentPaymentsWithRedisTests {
 
 	@Test
 	void retryOnTheOtherInstanceReplaysThePaymentAndTakesNoSecondOne() {
-		int before = this.client.findPayments(base(first)).size();
+		int before = this.client.findPayments(SampleClient.base(first)).size();
 		String key = newKey();
-		HttpResponse<String> original = this.client.pay(base(first), key, "{\"amount\": 100}");
+		HttpResponse<String> original = this.client.pay(SampleClient.base(first), key, "{\"amount\": 100}");
 		assertThat(original.statusCode()).isEqualTo(201);
 		Payment payment = this.client.paymentOf(original);
 		assertThat(payment.amount()).isEqualTo(100);
 		assertThat(UUID.fromString(payment.paymentId())).isNotNull();
 		assertThat(original.headers().firstValue("Location")).hasValue("/api/payments/" + payment.paymentId());
 		assertThat(original.headers().firstValue("Idempotent-Replayed")).isEmpty();
-		HttpResponse<String> replay = this.client.pay(base(second), key, "{\"amount\": 100}");
+		HttpResponse<String> replay = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
 		assertThat(replay.statusCode()).isEqualTo(201);
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(replay.headers().firstValue("Location")).isEqualTo(original.headers().firstValue("Location"));
 		assertThat(replay.headers().firstValue("Content-Type"))
 			.isEqualTo(original.headers().firstValue("Content-Type"));
 		assertThat(this.client.paymentOf(replay)).isEqualTo(payment);
-		List<Payment> payments = this.client.findPayments(base(second));
+		List<Payment> payments = this.client.findPayments(SampleClient.base(second));
 		assertThat(payments).hasSize(before + 1).contains(payment);
 	}
 
 	@Test
 	void sameKeyWithAnotherAmountIsRejectedWith422() {
-		int before = this.client.findPayments(base(first)).size();
+		int before = this.client.findPayments(SampleClient.base(first)).size();
 		String key = newKey();
-		assertThat(this.client.pay(base(first), key, "{\"amount\": 100}").statusCode()).isEqualTo(201);
-		HttpResponse<String> reused = this.client.pay(base(second), key, "{\"amount\": 200}");
+		assertThat(this.client.pay(SampleClient.base(first), key, "{\"amount\": 100}").statusCode()).isEqualTo(201);
+		HttpResponse<String> reused = this.client.pay(SampleClient.base(second), key, "{\"amount\": 200}");
 		assertProblem(reused, 422, "urn:lockstarter:problem:idempotency-key-reused");
-		assertThat(this.client.findPayments(base(first))).hasSize(before + 1);
+		assertThat(this.client.findPayments(SampleClient.base(first))).hasSize(before + 1);
 	}
 
 	@Test
 	void paymentWhileTheSameKeyIsInProgressOnTheOtherInstanceIsRejectedWith409() throws Exception {
-		int before = this.client.findPayments(base(first)).size();
+		int before = this.client.findPayments(SampleClient.base(first)).size();
 		String key = newKey();
-		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(base(first), key,
+		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(SampleClient.base(first), key,
 				"{\"amount\": 100}");
 		// Sent while the first is in progress (it takes LATENCY); whichever takes the key
 		// first
 		// answers 201 and the other 409.
 		Thread.sleep(LATENCY.toMillis() / 4);
-		HttpResponse<String> concurrent = this.client.pay(base(second), key, "{\"amount\": 100}");
+		HttpResponse<String> concurrent = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
 		HttpResponse<String> firstResponse = inProgress.get(10, TimeUnit.SECONDS);
 		List<HttpResponse<String>> responses = List.of(firstResponse, concurrent);
 		assertThat(responses).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(201, 409);
@@ -117,46 +116,46 @@ class IdempotentPaymentsWithRedisTests {
 		HttpResponse<String> created = responses.stream().filter((r) -> r.statusCode() == 201).findFirst().get();
 		assertProblem(conflict, 409, "urn:lockstarter:problem:idempotent-request-in-progress");
 		assertThat(conflict.headers().firstValue("Retry-After")).isPresent();
-		HttpResponse<String> retry = this.client.pay(base(second), key, "{\"amount\": 100}");
+		HttpResponse<String> retry = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.client.paymentOf(retry)).isEqualTo(this.client.paymentOf(created));
-		assertThat(this.client.findPayments(base(first))).hasSize(before + 1);
+		assertThat(this.client.findPayments(SampleClient.base(first))).hasSize(before + 1);
 	}
 
 	@Test
 	void paymentWithoutAKeyIsRejectedWith400AndTakesNoPayment() {
-		int before = this.client.findPayments(base(first)).size();
-		HttpResponse<String> response = this.client.pay(base(first), null, "{\"amount\": 100}");
+		int before = this.client.findPayments(SampleClient.base(first)).size();
+		HttpResponse<String> response = this.client.pay(SampleClient.base(first), null, "{\"amount\": 100}");
 		assertProblem(response, 400, "urn:lockstarter:problem:invalid-idempotency-key");
-		assertThat(this.client.findPayments(base(first))).hasSize(before);
+		assertThat(this.client.findPayments(SampleClient.base(first))).hasSize(before);
 	}
 
 	@Test
 	void invalidAmountIsRejectedWith400AndItsRetryGetsTheSameAnswer() {
-		int before = this.client.findPayments(base(first)).size();
+		int before = this.client.findPayments(SampleClient.base(first)).size();
 		for (String body : List.of("{\"amount\": 0}", "{\"amount\": -5}", "{}")) {
 			String key = newKey();
-			HttpResponse<String> response = this.client.pay(base(first), key, body);
+			HttpResponse<String> response = this.client.pay(SampleClient.base(first), key, body);
 			assertProblem(response, 400, "urn:lockstarter:sample:problem:invalid-payment");
-			HttpResponse<String> retry = this.client.pay(base(second), key, body);
+			HttpResponse<String> retry = this.client.pay(SampleClient.base(second), key, body);
 			assertThat(retry.statusCode()).isEqualTo(400);
 			assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 			assertThat(retry.body()).isEqualTo(response.body());
 		}
-		assertThat(this.client.findPayments(base(first))).hasSize(before);
+		assertThat(this.client.findPayments(SampleClient.base(first))).hasSize(before);
 	}
 
 	@Test
 	void afterTheRetentionTheSameKeyTakesANewPayment() throws Exception {
-		int before = this.client.findPayments(base(first)).size();
+		int before = this.client.findPayments(SampleClient.base(first)).size();
 		String key = newKey();
-		Payment original = this.client.paymentOf(this.client.pay(base(first), key, "{\"amount\": 100}"));
+		Payment original = this.client.paymentOf(this.client.pay(SampleClient.base(first), key, "{\"amount\": 100}"));
 		Thread.sleep(RETENTION.toMillis() + 200);
-		HttpResponse<String> later = this.client.pay(base(second), key, "{\"amount\": 100}");
+		HttpResponse<String> later = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
 		assertThat(later.statusCode()).isEqualTo(201);
 		assertThat(later.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		assertThat(this.client.paymentOf(later).paymentId()).isNotEqualTo(original.paymentId());
-		assertThat(this.client.findPayments(base(first))).hasSize(before + 2);
+		assertThat(this.client.findPayments(SampleClient.base(first))).hasSize(before + 2);
 	}
 
 	private void assertProblem(HttpResponse<String> response, int status, String type) {
@@ -171,10 +170,6 @@ class IdempotentPaymentsWithRedisTests {
 					"--spring.data.redis.port=" + redis.port(),
 					"--sample.payments.latency=" + LATENCY.toMillis() + "ms",
 					"--lock.idempotency.retention=" + RETENTION.toMillis() + "ms");
-	}
-
-	private static URI base(ConfigurableApplicationContext context) {
-		return URI.create("http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port"));
 	}
 
 	private static String newKey() {

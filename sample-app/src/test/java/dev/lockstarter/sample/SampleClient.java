@@ -25,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.lockstarter.sample.payment.Payment;
 import dev.lockstarter.sample.user.User;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A small HTTP client for the sample app's API, over {@link HttpClient}.
@@ -58,6 +59,13 @@ final class SampleClient {
 
 	HttpRequest registration(URI base, String path, String userName) {
 		return postJson(base, path, "{\"userName\": \"" + userName + "\"}");
+	}
+
+	/**
+	 * Return the address of a running sample app instance.
+	 */
+	static URI base(ConfigurableApplicationContext context) {
+		return URI.create("http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port"));
 	}
 
 	HttpResponse<String> register(URI base, String path, String userName) {

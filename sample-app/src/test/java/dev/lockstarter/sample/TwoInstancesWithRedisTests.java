@@ -76,7 +76,7 @@ class TwoInstancesWithRedisTests {
 	@Test
 	void userRegisteredOnOneInstanceIsVisibleOnTheOther() {
 		String userName = uniqueName();
-		HttpResponse<String> response = this.client.register(base(first), SampleClient.SAFE, userName);
+		HttpResponse<String> response = this.client.register(SampleClient.base(first), SampleClient.SAFE, userName);
 		assertThat(response.statusCode()).isEqualTo(201);
 		User user = this.client.user(response);
 		assertThat(user.userName()).isEqualTo(userName);
@@ -84,19 +84,19 @@ class TwoInstancesWithRedisTests {
 		assertThat(UUID.fromString(user.userId())).isNotNull();
 		assertThat(response.headers().firstValue("Location")).hasValue("/api/users/" + user.userId());
 		HttpResponse<String> located = this.client
-			.get(base(second).resolve(response.headers().firstValue("Location").get()));
+			.get(SampleClient.base(second).resolve(response.headers().firstValue("Location").get()));
 		assertThat(located.statusCode()).isEqualTo(200);
 		assertThat(this.client.user(located)).isEqualTo(user);
-		assertThat(this.client.findByName(base(second), userName)).containsExactly(user);
+		assertThat(this.client.findByName(SampleClient.base(second), userName)).containsExactly(user);
 	}
 
 	@Test
 	void registrationWhileTheSameNameIsInFlightOnTheOtherInstanceGetsTheConflictProblem() throws Exception {
 		String userName = uniqueName();
-		CompletableFuture<HttpResponse<String>> inFlight = this.client.registerAsync(base(first), SampleClient.SAFE,
-				userName);
+		CompletableFuture<HttpResponse<String>> inFlight = this.client.registerAsync(SampleClient.base(first),
+				SampleClient.SAFE, userName);
 		awaitLock(userName);
-		HttpResponse<String> conflict = this.client.register(base(second), SampleClient.SAFE, userName);
+		HttpResponse<String> conflict = this.client.register(SampleClient.base(second), SampleClient.SAFE, userName);
 		assertThat(conflict.statusCode()).isEqualTo(409);
 		assertThat(conflict.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(conflict.headers().firstValue("Retry-After"))
@@ -104,26 +104,27 @@ class TwoInstancesWithRedisTests {
 		assertThat(this.client.problem(conflict)).containsEntry("status", 409)
 			.containsEntry("type", "urn:lockstarter:problem:lock-conflict");
 		assertThat(inFlight.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
-		assertThat(this.client.findByName(base(second), userName)).hasSize(1);
+		assertThat(this.client.findByName(SampleClient.base(second), userName)).hasSize(1);
 	}
 
 	@Test
 	void registrationOfANameRegisteredOnTheOtherInstanceIsRejectedWith422() {
 		String userName = uniqueName();
-		assertThat(this.client.register(base(first), SampleClient.SAFE, userName).statusCode()).isEqualTo(201);
+		assertThat(this.client.register(SampleClient.base(first), SampleClient.SAFE, userName).statusCode())
+			.isEqualTo(201);
 		for (String path : List.of(SampleClient.SAFE, SampleClient.UNSAFE)) {
-			HttpResponse<String> response = this.client.register(base(second), path, userName);
+			HttpResponse<String> response = this.client.register(SampleClient.base(second), path, userName);
 			assertThat(response.statusCode()).isEqualTo(422);
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat(this.client.problem(response)).containsEntry("status", 422).containsEntry("userName", userName);
 		}
-		assertThat(this.client.findByName(base(first), userName)).hasSize(1);
+		assertThat(this.client.findByName(SampleClient.base(first), userName)).hasSize(1);
 	}
 
 	@Test
 	void registrationWithABlankOrMissingUserNameIsRejectedWith400() {
 		for (String body : List.of("{\"userName\": \" \"}", "{}")) {
-			HttpResponse<String> response = this.client.post(base(second), SampleClient.SAFE, body);
+			HttpResponse<String> response = this.client.post(SampleClient.base(second), SampleClient.SAFE, body);
 			assertThat(response.statusCode()).as(body).isEqualTo(400);
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat(this.client.problem(response)).containsEntry("status", 400);
@@ -136,7 +137,7 @@ class TwoInstancesWithRedisTests {
 		List<HttpResponse<String>> responses = registerTogether(SampleClient.UNSAFE, userName);
 		Map<Integer, Long> statuses = statusCounts(responses);
 		assertThat(statuses.getOrDefault(201, 0L)).as("201 responses in %s", statuses).isGreaterThan(1);
-		assertThat(this.client.findByName(base(first), userName)).hasSize(statuses.get(201).intValue());
+		assertThat(this.client.findByName(SampleClient.base(first), userName)).hasSize(statuses.get(201).intValue());
 	}
 
 	@Test
@@ -149,9 +150,9 @@ class TwoInstancesWithRedisTests {
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat(response.headers().firstValue("Retry-After")).isPresent();
 		});
-		List<User> stored = this.client.findByName(base(second), userName);
+		List<User> stored = this.client.findByName(SampleClient.base(second), userName);
 		assertThat(stored).hasSize(1);
-		assertThat(this.client.findByName(base(first), userName)).isEqualTo(stored);
+		assertThat(this.client.findByName(SampleClient.base(first), userName)).isEqualTo(stored);
 	}
 
 	@Test
@@ -160,7 +161,7 @@ class TwoInstancesWithRedisTests {
 		List<HttpResponse<String>> responses = registerTogether(SampleClient.RAW, userName);
 		assertThat(statusCounts(responses))
 			.containsExactlyInAnyOrderEntriesOf(Map.of(201, 1L, 409, (long) CONCURRENT_REQUESTS - 1));
-		assertThat(this.client.findByName(base(first), userName)).hasSize(1);
+		assertThat(this.client.findByName(SampleClient.base(first), userName)).hasSize(1);
 		assertThat(redis.server().command("EXISTS", "raw-lock:raw-user-registration:" + userName))
 			.as("hand-made lock released")
 			.isEqualTo("0");
@@ -175,7 +176,8 @@ class TwoInstancesWithRedisTests {
 		// once.
 		assertThat(responses.stream().map(this.client::counterValue)).containsExactlyInAnyOrderElementsOf(
 				java.util.stream.LongStream.rangeClosed(1, CONCURRENT_REQUESTS).boxed().toList());
-		assertThat(this.client.counterValue(this.client.get(base(second).resolve("/api/counters/" + counter))))
+		assertThat(this.client
+			.counterValue(this.client.get(SampleClient.base(second).resolve("/api/counters/" + counter))))
 			.isEqualTo(CONCURRENT_REQUESTS);
 	}
 
@@ -184,15 +186,16 @@ class TwoInstancesWithRedisTests {
 		String counter = "c-" + UUID.randomUUID();
 		List<HttpResponse<String>> responses = incrementTogether("/api/unsafe/counters/" + counter + "/increment");
 		assertThat(responses).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
-		assertThat(this.client.counterValue(this.client.get(base(first).resolve("/api/counters/" + counter))))
+		assertThat(
+				this.client.counterValue(this.client.get(SampleClient.base(first).resolve("/api/counters/" + counter))))
 			.isLessThan(CONCURRENT_REQUESTS);
 	}
 
 	@Test
 	void fiveSimultaneousSumsOverBothInstancesShareOneCallOfTheExpensiveApi() {
 		long callsBefore = sumCalls(first);
-		List<HttpResponse<String>> responses = this.client.sendTogether(5,
-				(i) -> this.client.getRequest(base((i % 2 == 0) ? first : second).resolve("/api/sum?values=1,2")));
+		List<HttpResponse<String>> responses = this.client.sendTogether(5, (i) -> this.client
+			.getRequest(SampleClient.base((i % 2 == 0) ? first : second).resolve("/api/sum?values=1,2")));
 		assertThat(responses).allSatisfy((response) -> {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(this.client.longField(response, "sum")).isEqualTo(3);
@@ -202,18 +205,18 @@ class TwoInstancesWithRedisTests {
 	}
 
 	private long sumCalls(ConfigurableApplicationContext instance) {
-		HttpResponse<String> response = this.client.get(base(instance).resolve("/api/sum/calls"));
+		HttpResponse<String> response = this.client.get(SampleClient.base(instance).resolve("/api/sum/calls"));
 		assertThat(response.statusCode()).isEqualTo(200);
 		return this.client.longField(response, "calls");
 	}
 
 	private List<HttpResponse<String>> incrementTogether(String path) {
 		return this.client.sendTogether(CONCURRENT_REQUESTS,
-				(i) -> this.client.postJson(base((i % 2 == 0) ? first : second), path, "{}"));
+				(i) -> this.client.postJson(SampleClient.base((i % 2 == 0) ? first : second), path, "{}"));
 	}
 
 	private List<HttpResponse<String>> registerTogether(String path, String userName) {
-		List<URI> instances = List.of(base(first), base(second));
+		List<URI> instances = List.of(SampleClient.base(first), SampleClient.base(second));
 		return this.client.sendTogether(CONCURRENT_REQUESTS,
 				(i) -> this.client.registration(instances.get(i % 2), path, userName));
 	}
@@ -250,16 +253,12 @@ class TwoInstancesWithRedisTests {
 			.stream()
 			.flatMap((context) -> List.of(SampleClient.SAFE, SampleClient.UNSAFE)
 				.stream()
-				.map((path) -> client.registerAsync(base(context), path, uniqueName())))
+				.map((path) -> client.registerAsync(SampleClient.base(context), path, uniqueName())))
 			.toList();
 		warmUps.stream()
 			.map(CompletableFuture::join)
 			.map(HttpResponse::statusCode)
 			.forEach((status) -> assertThat(status).isEqualTo(201));
-	}
-
-	private static URI base(ConfigurableApplicationContext context) {
-		return URI.create("http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port"));
 	}
 
 	private static String uniqueName() {
