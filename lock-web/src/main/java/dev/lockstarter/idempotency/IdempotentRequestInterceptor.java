@@ -1,14 +1,8 @@
 package dev.lockstarter.idempotency;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.lang.reflect.Method;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,10 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import jakarta.servlet.DispatcherType;
@@ -37,19 +27,10 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import org.springframework.core.ReactiveAdapterRegistry;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.util.Assert;
-import org.springframework.util.StringUtils;
-import org.springframework.web.context.request.async.DeferredResult;
-import org.springframework.web.context.request.async.WebAsyncTask;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
-import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 import org.springframework.web.util.WebUtils;
 
@@ -119,9 +100,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 
 	private final Supplier<LockOptions> lockOptions;
 
-	private final Duration retention;
-
-	private final Map<Method, Settings> settings = new ConcurrentHashMap<>();
+	private final IdempotentRequestAttributeSource attributeSource;
 
 	private List<String> replayedHeaders = DEFAULT_REPLAYED_HEADERS;
 
@@ -145,7 +124,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		Assert.notNull(lockOptions, "'lockOptions' must not be null");
 		this.locks = locks;
 		this.lockOptions = lockOptions;
-		this.retention = positive(retention, "retention");
+		this.attributeSource = new IdempotentRequestAttributeSource(positive(retention, "retention"));
 	}
 
 	/**
@@ -201,7 +180,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @throws IllegalStateException if the declaration is invalid
 	 */
 	public boolean isIdempotent(HandlerMethod handlerMethod) {
-		return settings(handlerMethod) != null;
+		return this.attributeSource.getAttribute(handlerMethod.getMethod()) != null;
 	}
 
 	@Override
@@ -211,13 +190,13 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 				|| request.getDispatcherType() != DispatcherType.REQUEST) {
 			return true;
 		}
-		Settings settings = settings(handlerMethod);
-		if (settings == null) {
+		IdempotentRequestAttribute attribute = this.attributeSource.getAttribute(handlerMethod.getMethod());
+		if (attribute == null) {
 			return true;
 		}
 		String key = key(request);
 		if (key == null) {
-			if (settings.required()) {
+			if (attribute.required()) {
 				throw new InvalidIdempotencyKeyException("The request has no " + IDEMPOTENCY_KEY + " header.", true);
 			}
 			return true;
@@ -229,7 +208,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			throw new IllegalStateException("@IdempotentRequest needs the " + IdempotencyFilter.class.getName()
 					+ " servlet filter in front of the dispatcher servlet");
 		}
-		byte[] fingerprint = fingerprint(request, buffered);
+		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.maxBodySize);
 		String lockKey = lockKey(request.getUserPrincipal(), key);
 		LockOperations locks = this.locks.get();
 		LockAttempt attempt = locks.tryAcquire(lockKey, this.lockOptions.get().withWaitTime(Duration.ZERO));
@@ -246,7 +225,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			throw ex;
 		}
 		if (kept.isEmpty()) {
-			request.setAttribute(IN_FLIGHT_ATTRIBUTE, new InFlight(lease, fingerprint, settings.retention()));
+			request.setAttribute(IN_FLIGHT_ATTRIBUTE, new InFlight(lease, fingerprint, attribute.retention()));
 			return true;
 		}
 		lease.close();
@@ -352,120 +331,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		return LOCK_NAME + ":user:" + URLEncoder.encode(name, StandardCharsets.UTF_8) + ":" + key;
 	}
 
-	private byte[] fingerprint(HttpServletRequest request, BufferedBodyRequest buffered) throws IOException {
-		MessageDigest digest = sha256();
-		try (DataOutputStream out = new DataOutputStream(
-				new DigestOutputStream(OutputStream.nullOutputStream(), digest))) {
-			out.writeUTF(request.getMethod());
-			writeString(out, request.getRequestURI());
-			writeString(out, request.getQueryString());
-			String contentType = request.getContentType();
-			writeString(out, contentType);
-			if (isForm(contentType)) {
-				// The container reads form bodies into parameters; fingerprint those
-				// instead.
-				Map<String, String[]> parameters = new TreeMap<>(request.getParameterMap());
-				out.writeInt(parameters.size());
-				for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
-					writeString(out, parameter.getKey());
-					out.writeInt(parameter.getValue().length);
-					for (String value : parameter.getValue()) {
-						writeString(out, value);
-					}
-				}
-			}
-			else {
-				byte[] body = buffered.body(this.maxBodySize);
-				out.writeInt(body.length);
-				out.write(body);
-			}
-		}
-		return digest.digest();
-	}
-
-	private static boolean isForm(@Nullable String contentType) {
-		try {
-			return contentType != null
-					&& MediaType.APPLICATION_FORM_URLENCODED.includes(MediaType.parseMediaType(contentType));
-		}
-		catch (IllegalArgumentException ex) {
-			return false;
-		}
-	}
-
-	private static void writeString(DataOutputStream out, @Nullable String value) throws IOException {
-		if (value == null) {
-			out.writeInt(-1);
-			return;
-		}
-		byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-		out.writeInt(bytes.length);
-		out.write(bytes);
-	}
-
-	private static MessageDigest sha256() {
-		try {
-			return MessageDigest.getInstance("SHA-256");
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is not available", ex);
-		}
-	}
-
-	private @Nullable Settings settings(HandlerMethod handlerMethod) {
-		Method method = handlerMethod.getMethod();
-		Settings settings = this.settings.get(method);
-		if (settings == null) {
-			IdempotentRequest annotation = AnnotatedElementUtils.findMergedAnnotation(method, IdempotentRequest.class);
-			settings = (annotation != null) ? parse(handlerMethod, annotation) : Settings.NONE;
-			this.settings.putIfAbsent(method, settings);
-		}
-		return (settings != Settings.NONE) ? settings : null;
-	}
-
-	private Settings parse(HandlerMethod handlerMethod, IdempotentRequest annotation) {
-		Method method = handlerMethod.getMethod();
-		Class<?> returnType = method.getReturnType();
-		if (isAsynchronous(returnType)) {
-			throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString() + " returns "
-					+ returnType.getName() + ": asynchronous handlers are not supported");
-		}
-		Duration retention = this.retention;
-		if (StringUtils.hasText(annotation.retention())) {
-			try {
-				retention = DurationFormatterUtils.detectAndParse(annotation.retention().strip());
-			}
-			catch (RuntimeException ex) {
-				throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString()
-						+ " has an invalid retention '" + annotation.retention() + "'", ex);
-			}
-			if (retention.isZero() || retention.isNegative()) {
-				throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString()
-						+ " has a retention that is not positive: '" + annotation.retention() + "'");
-			}
-		}
-		return new Settings(retention, annotation.required());
-	}
-
-	private static boolean isAsynchronous(Class<?> type) {
-		return Callable.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
-				|| DeferredResult.class.isAssignableFrom(type) || WebAsyncTask.class.isAssignableFrom(type)
-				|| ResponseBodyEmitter.class.isAssignableFrom(type)
-				|| StreamingResponseBody.class.isAssignableFrom(type)
-				|| ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
-	}
-
 	private static Duration positive(Duration duration, String name) {
 		Assert.notNull(duration, () -> "'" + name + "' must not be null");
 		Assert.isTrue(!duration.isNegative() && !duration.isZero(),
 				() -> "'" + name + "' must be positive, was " + duration);
 		return duration;
-	}
-
-	private record Settings(Duration retention, boolean required) {
-
-		static final Settings NONE = new Settings(Duration.ZERO, false);
-
 	}
 
 	private record InFlight(Lease lease, byte[] fingerprint, Duration retention) {

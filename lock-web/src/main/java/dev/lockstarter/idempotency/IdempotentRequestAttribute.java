@@ -1,0 +1,13 @@
+package dev.lockstarter.idempotency;
+
+import java.time.Duration;
+
+/**
+ * The parsed form of one handler method's {@link IdempotentRequest}.
+ *
+ * @param retention how long the method's responses are kept for replays, positive
+ * @param required whether a request without an idempotency key is rejected
+ */
+record IdempotentRequestAttribute(Duration retention, boolean required) {
+
+}
