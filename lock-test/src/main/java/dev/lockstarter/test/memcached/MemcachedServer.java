@@ -3,34 +3,26 @@ package dev.lockstarter.test.memcached;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
-import dev.lockstarter.test.ProcessSignals;
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.FileSystemUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -74,21 +66,15 @@ public final class MemcachedServer implements AutoCloseable {
 	/** The container image used when no {@code memcached} binary is found. */
 	public static final String IMAGE = "memcached:1.6";
 
-	private static final Log logger = LogFactory.getLog(MemcachedServer.class);
-
 	private static final boolean testcontainersPresent = ClassUtils.isPresent("org.testcontainers.DockerClientFactory",
 			MemcachedServer.class.getClassLoader());
 
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final int PORT_ATTEMPTS = 5;
-
-	private static final Set<Backend> running = ConcurrentHashMap.newKeySet();
+	private static final Set<Container> containers = ConcurrentHashMap.newKeySet();
 
 	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(MemcachedServer::killAll, "memcached-cleanup"));
+		Runtime.getRuntime().addShutdownHook(new Thread(MemcachedServer::stopContainers, "memcached-cleanup"));
 	}
 
 	private final Backend backend;
@@ -118,7 +104,7 @@ public final class MemcachedServer implements AutoCloseable {
 		Assert.noNullElements(extraArgs, "'extraArgs' must not contain null elements");
 		Path binary = findBinary();
 		if (binary != null) {
-			return startLocal(binary, LocalProcess::freePort, extraArgs);
+			return startLocal(binary, ServerProcess::freePort, extraArgs);
 		}
 		if (testcontainersPresent && Container.isDockerAvailable()) {
 			return new MemcachedServer(Container.start(extraArgs));
@@ -281,10 +267,10 @@ public final class MemcachedServer implements AutoCloseable {
 		return null;
 	}
 
-	private static void killAll() {
-		for (Backend backend : running) {
+	private static void stopContainers() {
+		for (Container container : containers) {
 			try {
-				backend.kill();
+				container.close();
 			}
 			catch (RuntimeException ex) {
 				// Best effort while the JVM exits
@@ -311,286 +297,93 @@ public final class MemcachedServer implements AutoCloseable {
 
 		void close();
 
-		/**
-		 * End the server at once, from the shutdown hook.
-		 */
-		void kill();
-
 	}
 
 	/**
 	 * A {@code memcached} child process.
 	 */
-	private static final class LocalProcess implements Backend {
-
-		private static final String HOST = "127.0.0.1";
-
-		private final Path binary;
-
-		private final List<String> extraArgs;
-
-		private final Path directory;
-
-		private final Path log;
-
-		private final int port;
-
-		private volatile @Nullable Process process;
-
-		private boolean paused;
-
-		private boolean closed;
-
-		private LocalProcess(Path binary, String[] extraArgs, Path directory, int port) {
-			this.binary = binary;
-			this.extraArgs = List.of(extraArgs);
-			this.directory = directory;
-			this.log = directory.resolve("memcached.log");
-			this.port = port;
-		}
+	private record LocalProcess(ServerProcess process) implements Backend {
 
 		static LocalProcess start(Path binary, IntSupplier ports, String[] extraArgs) {
-			Path directory = createDirectory();
-			try {
-				for (int attempt = 1;; attempt++) {
-					LocalProcess server = new LocalProcess(binary, extraArgs, directory, ports.getAsInt());
-					running.add(server);
-					try {
-						server.launch();
-						return server;
-					}
-					catch (RuntimeException ex) {
-						running.remove(server);
-						if (!(ex instanceof PortTakenException)) {
-							throw ex;
-						}
-						if (attempt == PORT_ATTEMPTS) {
-							throw new IllegalStateException(
-									"Could not start memcached: " + PORT_ATTEMPTS
-											+ " free ports were taken by other processes before it could bind them",
-									ex);
-						}
-						logger.debug("Port " + server.port + " was taken before memcached could bind it; retrying");
-					}
-				}
-			}
-			catch (RuntimeException ex) {
-				FileSystemUtils.deleteRecursively(directory.toFile());
-				throw ex;
-			}
+			return new LocalProcess(ServerProcess.start(new Definition(binary, List.of(extraArgs)), ports));
 		}
 
 		@Override
 		public String host() {
-			return HOST;
+			return this.process.host();
 		}
 
 		@Override
 		public int port() {
-			return this.port;
+			return this.process.port();
 		}
 
 		@Override
-		public synchronized void pause() {
-			Process process = requireRunning("pause");
-			if (!this.paused) {
-				ProcessSignals.stop(process);
-				this.paused = true;
-			}
+		public void pause() {
+			this.process.pause();
 		}
 
 		@Override
-		public synchronized void resume() {
-			Process process = this.process;
-			if (this.paused && process != null && process.isAlive()) {
-				ProcessSignals.resume(process);
-			}
-			this.paused = false;
+		public void resume() {
+			this.process.resume();
 		}
 
 		@Override
-		public synchronized void stop() {
-			Process process = this.process;
-			if (process == null) {
-				return;
-			}
-			resume();
-			// Memcached keeps nothing to save, and takes most of a second to honour
-			// SIGTERM
-			process.destroyForcibly();
-			try {
-				process.waitFor(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				process.destroyForcibly();
-			}
-			this.process = null;
+		public void stop() {
+			this.process.stop();
 		}
 
 		@Override
-		public synchronized void restart() {
-			Assert.state(!this.closed, "Cannot restart a closed Memcached server");
-			stop();
-			try {
-				launch();
-			}
-			catch (PortTakenException ex) {
-				throw new IllegalStateException(
-						"Cannot restart memcached: another process took port " + this.port + " while it was stopped",
-						ex);
-			}
+		public void restart() {
+			this.process.restart();
 		}
 
 		@Override
-		public synchronized void close() {
-			if (!this.closed) {
-				this.closed = true;
-				stop();
-				running.remove(this);
-				FileSystemUtils.deleteRecursively(this.directory.toFile());
-			}
-		}
-
-		@Override
-		public void kill() {
-			Process process = this.process;
-			if (process != null) {
-				process.destroyForcibly();
-			}
-			FileSystemUtils.deleteRecursively(this.directory.toFile());
-		}
-
-		private void launch() {
-			// -u only matters when run as root, which memcached refuses without it
-			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "-p", Integer.toString(this.port),
-					"-l", HOST, "-U", "0", "-m", "64", "-u", System.getProperty("user.name", "root")));
-			command.addAll(this.extraArgs);
-			long logOffset = logSize();
-			long started = System.nanoTime();
-			Process process;
-			try {
-				process = new ProcessBuilder(command).directory(this.directory.toFile())
-					.redirectErrorStream(true)
-					.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
-					.start();
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Could not run " + this.binary + ": " + ex.getMessage(), ex);
-			}
-			this.process = process;
-			try {
-				awaitReady(process, logOffset);
-			}
-			catch (RuntimeException ex) {
-				process.destroyForcibly();
-				this.process = null;
-				throw ex;
-			}
-			if (logger.isDebugEnabled()) {
-				logger.debug("Started memcached (pid " + process.pid() + ") on " + HOST + ":" + this.port + " in "
-						+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
-			}
-		}
-
-		private void awaitReady(Process process, long logOffset) {
-			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-			while (true) {
-				if (!process.isAlive()) {
-					String output = output(logOffset);
-					if (output.contains("Address already in use")) {
-						throw new PortTakenException();
-					}
-					throw new IllegalStateException("memcached exited with code " + process.exitValue()
-							+ " before accepting connections on port " + this.port + ". Command: " + this.binary
-							+ " -p " + this.port + " ... " + String.join(" ", this.extraArgs) + "\nOutput:\n" + output);
-				}
-				try {
-					String pid = MemcachedText.stats(HOST, this.port, Duration.ofMillis(200)).get("pid");
-					if (Long.toString(process.pid()).equals(pid)) {
-						return;
-					}
-					// Someone else's server answered on our port: ours cannot bind it
-					throw new PortTakenException();
-				}
-				catch (IOException ex) {
-					// Not listening yet
-				}
-				if (System.nanoTime() - deadline > 0) {
-					throw new IllegalStateException("memcached did not answer on " + HOST + ":" + this.port + " within "
-							+ STARTUP_TIMEOUT.toSeconds() + " s. Output:\n" + output(logOffset));
-				}
-				try {
-					Thread.sleep(5);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("Interrupted while waiting for memcached to start", ex);
-				}
-			}
-		}
-
-		private Process requireRunning(String operation) {
-			Process process = this.process;
-			Assert.state(process != null && process.isAlive(),
-					() -> "Cannot " + operation + " memcached on port " + this.port + ": it is not running");
-			return process;
-		}
-
-		private long logSize() {
-			try {
-				return Files.exists(this.log) ? Files.size(this.log) : 0;
-			}
-			catch (IOException ex) {
-				return 0;
-			}
-		}
-
-		private String output(long offset) {
-			try {
-				byte[] bytes = Files.readAllBytes(this.log);
-				int from = (int) Math.min(bytes.length, offset);
-				return new String(Arrays.copyOfRange(bytes, from, bytes.length), StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				return "(no output: " + ex.getMessage() + ")";
-			}
-		}
-
-		private static Path createDirectory() {
-			try {
-				return Files.createTempDirectory("memcached-");
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not create a working directory for memcached", ex);
-			}
-		}
-
-		static int freePort() {
-			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-				return socket.getLocalPort();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not find a free port for memcached", ex);
-			}
+		public void close() {
+			this.process.close();
 		}
 
 		@Override
 		public String toString() {
-			Process process = this.process;
-			return HOST + ":" + this.port + ((process != null) ? ", pid " + process.pid() : ", stopped")
-					+ (this.paused ? ", paused" : "");
+			return this.process.toString();
 		}
 
-		/**
-		 * The chosen port was taken by another process before the server could bind it.
-		 */
-		private static final class PortTakenException extends RuntimeException {
+	}
 
-			PortTakenException() {
-				super(null, null, false, false);
+	/**
+	 * How to run {@code memcached} and tell that it is ready.
+	 */
+	private record Definition(Path binary, List<String> extraArgs) implements ServerProcess.Definition {
+
+		@Override
+		public String name() {
+			return "memcached";
+		}
+
+		@Override
+		public List<String> command(Path directory, int port) {
+			// -u only matters when run as root, which memcached refuses without it
+			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "-p", Integer.toString(port), "-l",
+					ServerProcess.HOST, "-U", "0", "-m", "64", "-u", System.getProperty("user.name", "root")));
+			command.addAll(this.extraArgs);
+			return command;
+		}
+
+		@Override
+		public boolean probe(Process process, int port) throws IOException {
+			String pid = MemcachedText.stats(ServerProcess.HOST, port, Duration.ofMillis(200)).get("pid");
+			if (Long.toString(process.pid()).equals(pid)) {
+				return true;
 			}
+			// Someone else's server answered on our port: ours cannot bind it
+			throw new ServerProcess.PortTakenException();
+		}
 
+		@Override
+		public Duration shutdownGracePeriod() {
+			// Memcached keeps nothing to save, and takes most of a second to honour
+			// SIGTERM
+			return Duration.ZERO;
 		}
 
 	}
@@ -627,7 +420,7 @@ public final class MemcachedServer implements AutoCloseable {
 				.waitingFor(Wait.forListeningPort());
 			container.start();
 			Container server = new Container(container);
-			running.add(server);
+			containers.add(server);
 			return server;
 		}
 
@@ -669,12 +462,7 @@ public final class MemcachedServer implements AutoCloseable {
 
 		@Override
 		public void close() {
-			running.remove(this);
-			this.container.stop();
-		}
-
-		@Override
-		public void kill() {
+			containers.remove(this);
 			this.container.stop();
 		}
 

@@ -15,8 +15,12 @@ import java.util.Map;
 
 /**
  * A minimal Memcached text protocol client: one command over a fresh socket, its reply
- * lines. Enough to probe and administer a test server without a client library on the
- * classpath.
+ * lines.
+ * <p>
+ * Kept instead of xmemcached, which is only an optional dependency of the kit and has no
+ * way to send an arbitrary command line, because the readiness probe and the tests need a
+ * fresh socket with a strict timeout that fails with the socket's own exception (on a
+ * paused server), without a client that reconnects and runs its own threads.
  */
 final class MemcachedText {
 

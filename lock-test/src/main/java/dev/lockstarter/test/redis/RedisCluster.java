@@ -1,9 +1,5 @@
 package dev.lockstarter.test.redis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 
 /**
@@ -74,7 +71,7 @@ public final class RedisCluster implements AutoCloseable {
 		List<Integer> busPorts = new ArrayList<>();
 		try {
 			for (int i = 0; i < MASTERS; i++) {
-				int busPort = freePort();
+				int busPort = ServerProcess.freePort();
 				nodes.add(RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 						"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort)));
 				busPorts.add(busPort);
@@ -225,15 +222,6 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static int slotsPerNode() {
 		return SLOTS / MASTERS + 1;
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not find a free port for the Redis Cluster bus", ex);
-		}
 	}
 
 }

@@ -2,25 +2,20 @@ package dev.lockstarter.test.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * A real Redis Sentinel setup for tests: a primary, one replica, and three sentinels that
@@ -62,13 +57,6 @@ public final class RedisSentinel implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisSentinel.class);
 
-	private static final Set<SentinelProcess> running = ConcurrentHashMap.newKeySet();
-
-	static {
-		Runtime.getRuntime()
-			.addShutdownHook(new Thread(() -> running.forEach(SentinelProcess::kill), "redis-sentinel-cleanup"));
-	}
-
 	private final List<RedisServer> servers;
 
 	private final List<SentinelProcess> sentinels;
@@ -108,7 +96,7 @@ public final class RedisSentinel implements AutoCloseable {
 			List<Integer> ports = new ArrayList<>();
 			List<String> ids = new ArrayList<>();
 			for (int i = 0; i < SENTINELS; i++) {
-				ports.add(SentinelProcess.freePort());
+				ports.add(ServerProcess.freePort());
 				ids.add(UUID.randomUUID().toString().replace("-", "") + String.format("%08x", i));
 			}
 			for (int i = 0; i < SENTINELS; i++) {
@@ -344,55 +332,20 @@ public final class RedisSentinel implements AutoCloseable {
 	 */
 	private static final class SentinelProcess {
 
-		static final String HOST = "127.0.0.1";
+		static final String HOST = ServerProcess.HOST;
 
-		private final Path directory;
+		private final ServerProcess process;
 
 		private final int port;
 
-		private final Process process;
-
-		private SentinelProcess(Path directory, int port, Process process) {
-			this.directory = directory;
-			this.port = port;
+		private SentinelProcess(ServerProcess process) {
 			this.process = process;
+			this.port = process.port();
 		}
 
 		static SentinelProcess start(Path binary, RedisServer primary, int port, String id, List<String> known) {
-			Path directory;
-			try {
-				directory = Files.createTempDirectory("redis-sentinel-");
-				List<String> configuration = new ArrayList<>(List.of("port " + port, "bind " + HOST,
-						"protected-mode no", "daemonize no", "dir " + directory, "sentinel myid " + id,
-						"sentinel monitor " + MASTER_NAME + " " + primary.host() + " " + primary.port() + " 2",
-						"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER_MILLIS,
-						"sentinel failover-timeout " + MASTER_NAME + " 3000",
-						"sentinel parallel-syncs " + MASTER_NAME + " 1"));
-				configuration.addAll(known);
-				configuration.add("");
-				Files.writeString(directory.resolve("sentinel.conf"), String.join("\n", configuration),
-						StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not write a sentinel configuration", ex);
-			}
-			Process process;
-			try {
-				process = new ProcessBuilder(binary.toString(), directory.resolve("sentinel.conf").toString(),
-						"--sentinel")
-					.directory(directory.toFile())
-					.redirectErrorStream(true)
-					.redirectOutput(directory.resolve("sentinel.log").toFile())
-					.start();
-			}
-			catch (IOException ex) {
-				FileSystemUtils.deleteRecursively(directory.toFile());
-				throw new IllegalStateException("Could not run " + binary + " --sentinel: " + ex.getMessage(), ex);
-			}
-			SentinelProcess sentinel = new SentinelProcess(directory, port, process);
-			running.add(sentinel);
-			sentinel.awaitAnswering();
-			return sentinel;
+			// The other sentinels know this one's port: no other port can be tried
+			return new SentinelProcess(ServerProcess.start(new Definition(binary, primary, id, known), () -> port));
 		}
 
 		@Nullable String command(String... args) {
@@ -411,57 +364,46 @@ public final class RedisSentinel implements AutoCloseable {
 		}
 
 		void close() {
-			running.remove(this);
-			this.process.destroy();
+			this.process.close();
+		}
+
+	}
+
+	/**
+	 * How to run a sentinel and tell that it is ready.
+	 */
+	private record Definition(Path binary, RedisServer primary, String id,
+			List<String> known) implements ServerProcess.Definition {
+
+		@Override
+		public String name() {
+			return "redis-sentinel";
+		}
+
+		@Override
+		public List<String> command(Path directory, int port) throws IOException {
+			List<String> configuration = new ArrayList<>(
+					List.of("port " + port, "bind " + ServerProcess.HOST, "protected-mode no", "daemonize no",
+							"dir " + directory, "sentinel myid " + this.id,
+							"sentinel monitor " + MASTER_NAME + " " + this.primary.host() + " " + this.primary.port()
+									+ " 2",
+							"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER_MILLIS,
+							"sentinel failover-timeout " + MASTER_NAME + " 3000",
+							"sentinel parallel-syncs " + MASTER_NAME + " 1"));
+			configuration.addAll(this.known);
+			configuration.add("");
+			Path file = directory.resolve("sentinel.conf");
+			Files.writeString(file, String.join("\n", configuration), StandardCharsets.UTF_8);
+			return List.of(this.binary.toString(), file.toString(), "--sentinel");
+		}
+
+		@Override
+		public boolean probe(Process process, int port) throws IOException {
 			try {
-				if (!this.process.waitFor(5, TimeUnit.SECONDS)) {
-					this.process.destroyForcibly();
-				}
+				return "PONG".equals(Resp.send(ServerProcess.HOST, port, Duration.ofMillis(200), "PING"));
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.process.destroyForcibly();
-			}
-			FileSystemUtils.deleteRecursively(this.directory.toFile());
-		}
-
-		void kill() {
-			this.process.destroyForcibly();
-			FileSystemUtils.deleteRecursively(this.directory.toFile());
-		}
-
-		private void awaitAnswering() {
-			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-			while (true) {
-				try {
-					if ("PONG".equals(Resp.send(HOST, this.port, Duration.ofMillis(200), "PING"))) {
-						return;
-					}
-				}
-				catch (IOException | Resp.ErrorReplyException ex) {
-					// Not listening yet
-				}
-				if (!this.process.isAlive() || System.nanoTime() - deadline > 0) {
-					String log;
-					try {
-						log = Files.readString(this.directory.resolve("sentinel.log"));
-					}
-					catch (IOException ex) {
-						log = ex.getMessage();
-					}
-					close();
-					throw new IllegalStateException("Sentinel on port " + this.port + " did not start:\n" + log);
-				}
-				sleep(10);
-			}
-		}
-
-		static int freePort() {
-			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-				return socket.getLocalPort();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not find a free port for a sentinel", ex);
+			catch (Resp.ErrorReplyException ex) {
+				return false;
 			}
 		}
 

@@ -3,35 +3,27 @@ package dev.lockstarter.test.redis;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLSocketFactory;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
-import dev.lockstarter.test.ProcessSignals;
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.FileSystemUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -77,21 +69,15 @@ public final class RedisServer implements AutoCloseable {
 	/** The container image used when no {@code redis-server} binary is found. */
 	public static final String IMAGE = "redis:7";
 
-	private static final Log logger = LogFactory.getLog(RedisServer.class);
-
 	private static final boolean testcontainersPresent = ClassUtils.isPresent("org.testcontainers.DockerClientFactory",
 			RedisServer.class.getClassLoader());
 
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final int PORT_ATTEMPTS = 5;
-
-	private static final Set<Backend> running = ConcurrentHashMap.newKeySet();
+	private static final Set<Container> containers = ConcurrentHashMap.newKeySet();
 
 	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(RedisServer::killAll, "redis-server-cleanup"));
+		Runtime.getRuntime().addShutdownHook(new Thread(RedisServer::stopContainers, "redis-server-cleanup"));
 	}
 
 	private final Backend backend;
@@ -121,7 +107,7 @@ public final class RedisServer implements AutoCloseable {
 		Assert.noNullElements(extraArgs, "'extraArgs' must not contain null elements");
 		Path binary = findBinary();
 		if (binary != null) {
-			return startLocal(binary, LocalProcess::freePort, extraArgs);
+			return startLocal(binary, ServerProcess::freePort, extraArgs);
 		}
 		if (testcontainersPresent && Container.isDockerAvailable()) {
 			return new RedisServer(Container.start(extraArgs));
@@ -151,7 +137,7 @@ public final class RedisServer implements AutoCloseable {
 		Path binary = findBinary();
 		Assert.state(binary != null, () -> "Cannot start a TLS Redis server for tests: no 'redis-server' binary on the "
 				+ "PATH. Install Redis, or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
-		return new RedisServer(LocalProcess.start(binary, LocalProcess::freePort, tls, extraArgs));
+		return new RedisServer(LocalProcess.start(binary, ServerProcess::freePort, tls, extraArgs));
 	}
 
 	static RedisServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
@@ -290,10 +276,10 @@ public final class RedisServer implements AutoCloseable {
 		return null;
 	}
 
-	private static void killAll() {
-		for (Backend backend : running) {
+	private static void stopContainers() {
+		for (Container container : containers) {
 			try {
-				backend.kill();
+				container.close();
 			}
 			catch (RuntimeException ex) {
 				// Best effort while the JVM exits
@@ -327,86 +313,25 @@ public final class RedisServer implements AutoCloseable {
 
 		void close();
 
-		/**
-		 * End the server at once, from the shutdown hook.
-		 */
-		void kill();
-
 	}
 
 	/**
 	 * A {@code redis-server} child process.
 	 */
-	private static final class LocalProcess implements Backend {
-
-		private static final String HOST = "127.0.0.1";
-
-		private final Path binary;
-
-		private final List<String> extraArgs;
-
-		private final Path directory;
-
-		private final Path log;
-
-		private final int port;
-
-		private final @Nullable RedisTls tls;
-
-		private volatile @Nullable Process process;
-
-		private boolean paused;
-
-		private boolean closed;
-
-		private LocalProcess(Path binary, String[] extraArgs, Path directory, int port, @Nullable RedisTls tls) {
-			this.binary = binary;
-			this.extraArgs = List.of(extraArgs);
-			this.directory = directory;
-			this.log = directory.resolve("redis-server.log");
-			this.port = port;
-			this.tls = tls;
-		}
+	private record LocalProcess(ServerProcess process, @Nullable RedisTls tls) implements Backend {
 
 		static LocalProcess start(Path binary, IntSupplier ports, @Nullable RedisTls tls, String[] extraArgs) {
-			Path directory = createDirectory();
-			try {
-				for (int attempt = 1;; attempt++) {
-					LocalProcess server = new LocalProcess(binary, extraArgs, directory, ports.getAsInt(), tls);
-					running.add(server);
-					try {
-						server.launch();
-						return server;
-					}
-					catch (RuntimeException ex) {
-						running.remove(server);
-						if (!(ex instanceof PortTakenException)) {
-							throw ex;
-						}
-						if (attempt == PORT_ATTEMPTS) {
-							throw new IllegalStateException(
-									"Could not start redis-server: " + PORT_ATTEMPTS
-											+ " free ports were taken by other processes before it could bind them",
-									ex);
-						}
-						logger.debug("Port " + server.port + " was taken before redis-server could bind it; retrying");
-					}
-				}
-			}
-			catch (RuntimeException ex) {
-				FileSystemUtils.deleteRecursively(directory.toFile());
-				throw ex;
-			}
+			return new LocalProcess(ServerProcess.start(new Definition(binary, List.of(extraArgs), tls), ports), tls);
 		}
 
 		@Override
 		public String host() {
-			return HOST;
+			return this.process.host();
 		}
 
 		@Override
 		public int port() {
-			return this.port;
+			return this.process.port();
 		}
 
 		@Override
@@ -415,218 +340,84 @@ public final class RedisServer implements AutoCloseable {
 		}
 
 		@Override
-		public synchronized void pause() {
-			Process process = requireRunning("pause");
-			if (!this.paused) {
-				ProcessSignals.stop(process);
-				this.paused = true;
-			}
+		public void pause() {
+			this.process.pause();
 		}
 
 		@Override
-		public synchronized void resume() {
-			Process process = this.process;
-			if (this.paused && process != null && process.isAlive()) {
-				ProcessSignals.resume(process);
-			}
-			this.paused = false;
+		public void resume() {
+			this.process.resume();
 		}
 
 		@Override
-		public synchronized void stop() {
-			Process process = this.process;
-			if (process == null) {
-				return;
-			}
-			resume();
-			process.destroy();
-			try {
-				if (!process.waitFor(5, TimeUnit.SECONDS)) {
-					process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				process.destroyForcibly();
-			}
-			this.process = null;
+		public void stop() {
+			this.process.stop();
 		}
 
 		@Override
-		public synchronized void restart() {
-			Assert.state(!this.closed, "Cannot restart a closed Redis server");
-			stop();
-			try {
-				launch();
-			}
-			catch (PortTakenException ex) {
-				throw new IllegalStateException(
-						"Cannot restart redis-server: another process took port " + this.port + " while it was stopped",
-						ex);
-			}
+		public void restart() {
+			this.process.restart();
 		}
 
 		@Override
-		public synchronized void close() {
-			if (!this.closed) {
-				this.closed = true;
-				stop();
-				running.remove(this);
-				FileSystemUtils.deleteRecursively(this.directory.toFile());
-			}
-		}
-
-		@Override
-		public void kill() {
-			Process process = this.process;
-			if (process != null) {
-				process.destroyForcibly();
-			}
-			FileSystemUtils.deleteRecursively(this.directory.toFile());
-		}
-
-		private void launch() {
-			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port",
-					Integer.toString(this.port), "--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly",
-					"no", "--daemonize", "no", "--dir", this.directory.toString()));
-			if (this.tls != null) {
-				command.set(2, "0");
-				command.addAll(List.of("--tls-port", Integer.toString(this.port), "--tls-cert-file",
-						this.tls.certificate().toString(), "--tls-key-file", this.tls.privateKey().toString(),
-						"--tls-ca-cert-file", this.tls.certificate().toString(), "--tls-auth-clients", "no"));
-			}
-			command.addAll(this.extraArgs);
-			long logOffset = logSize();
-			long started = System.nanoTime();
-			Process process;
-			try {
-				process = new ProcessBuilder(command).directory(this.directory.toFile())
-					.redirectErrorStream(true)
-					.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
-					.start();
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Could not run " + this.binary + ": " + ex.getMessage(), ex);
-			}
-			this.process = process;
-			try {
-				awaitReady(process, logOffset);
-			}
-			catch (RuntimeException ex) {
-				process.destroyForcibly();
-				this.process = null;
-				throw ex;
-			}
-			if (logger.isDebugEnabled()) {
-				logger.debug("Started redis-server (pid " + process.pid() + ") on " + HOST + ":" + this.port + " in "
-						+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
-			}
-		}
-
-		private void awaitReady(Process process, long logOffset) {
-			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-			while (true) {
-				if (!process.isAlive()) {
-					String output = output(logOffset);
-					if (output.contains("Address already in use")) {
-						throw new PortTakenException();
-					}
-					throw new IllegalStateException("redis-server exited with code " + process.exitValue()
-							+ " before accepting connections on port " + this.port + ". Command: " + this.binary
-							+ " --port " + this.port + " ... " + String.join(" ", this.extraArgs) + "\nOutput:\n"
-							+ output);
-				}
-				try {
-					// A TLS handshake takes longer than a plain PING
-					Duration probe = (this.tls != null) ? Duration.ofSeconds(1) : Duration.ofMillis(100);
-					if ("PONG".equals(Resp.send(socketFactory(), HOST, this.port, probe, "PING"))) {
-						String info = Resp.send(socketFactory(), HOST, this.port, Duration.ofSeconds(1), "INFO",
-								"server");
-						if (info != null && info.contains("process_id:" + process.pid() + "\r\n")) {
-							return;
-						}
-						// Someone else's server answered on our port: ours cannot bind it
-						throw new PortTakenException();
-					}
-				}
-				catch (IOException | Resp.ErrorReplyException ex) {
-					// Not listening yet, or still loading
-				}
-				if (System.nanoTime() - deadline > 0) {
-					throw new IllegalStateException("redis-server did not answer PING on " + HOST + ":" + this.port
-							+ " within " + STARTUP_TIMEOUT.toSeconds() + " s. Output:\n" + output(logOffset));
-				}
-				try {
-					Thread.sleep(10);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("Interrupted while waiting for redis-server to start", ex);
-				}
-			}
-		}
-
-		private Process requireRunning(String operation) {
-			Process process = this.process;
-			Assert.state(process != null && process.isAlive(),
-					() -> "Cannot " + operation + " redis-server on port " + this.port + ": it is not running");
-			return process;
-		}
-
-		private long logSize() {
-			try {
-				return Files.exists(this.log) ? Files.size(this.log) : 0;
-			}
-			catch (IOException ex) {
-				return 0;
-			}
-		}
-
-		private String output(long offset) {
-			try {
-				byte[] bytes = Files.readAllBytes(this.log);
-				int from = (int) Math.min(bytes.length, offset);
-				return new String(Arrays.copyOfRange(bytes, from, bytes.length), StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				return "(no output: " + ex.getMessage() + ")";
-			}
-		}
-
-		private static Path createDirectory() {
-			try {
-				return Files.createTempDirectory("redis-server-");
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not create a working directory for redis-server", ex);
-			}
-		}
-
-		static int freePort() {
-			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-				return socket.getLocalPort();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not find a free port for redis-server", ex);
-			}
+		public void close() {
+			this.process.close();
 		}
 
 		@Override
 		public String toString() {
-			Process process = this.process;
-			return HOST + ":" + this.port + ((process != null) ? ", pid " + process.pid() : ", stopped")
-					+ (this.paused ? ", paused" : "");
+			return this.process.toString();
 		}
 
-		/**
-		 * The chosen port was taken by another process before the server could bind it.
-		 */
-		private static final class PortTakenException extends RuntimeException {
+	}
 
-			PortTakenException() {
-				super(null, null, false, false);
+	/**
+	 * How to run {@code redis-server} and tell that it is ready.
+	 */
+	private record Definition(Path binary, List<String> extraArgs,
+			@Nullable RedisTls tls) implements ServerProcess.Definition {
+
+		@Override
+		public String name() {
+			return "redis-server";
+		}
+
+		@Override
+		public List<String> command(Path directory, int port) {
+			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port", Integer.toString(port),
+					"--bind", ServerProcess.HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no",
+					"--daemonize", "no", "--dir", directory.toString()));
+			if (this.tls != null) {
+				command.set(2, "0");
+				command.addAll(List.of("--tls-port", Integer.toString(port), "--tls-cert-file",
+						this.tls.certificate().toString(), "--tls-key-file", this.tls.privateKey().toString(),
+						"--tls-ca-cert-file", this.tls.certificate().toString(), "--tls-auth-clients", "no"));
 			}
+			command.addAll(this.extraArgs);
+			return command;
+		}
 
+		@Override
+		public boolean probe(Process process, int port) throws IOException {
+			SocketFactory socketFactory = (this.tls != null) ? this.tls.socketFactory() : SocketFactory.getDefault();
+			// A TLS handshake takes longer than a plain PING
+			Duration timeout = (this.tls != null) ? Duration.ofSeconds(1) : Duration.ofMillis(100);
+			try {
+				if (!"PONG".equals(Resp.send(socketFactory, ServerProcess.HOST, port, timeout, "PING"))) {
+					return false;
+				}
+				String info = Resp.send(socketFactory, ServerProcess.HOST, port, Duration.ofSeconds(1), "INFO",
+						"server");
+				if (info != null && info.contains("process_id:" + process.pid() + "\r\n")) {
+					return true;
+				}
+			}
+			catch (Resp.ErrorReplyException ex) {
+				// Still loading
+				return false;
+			}
+			// Someone else's server answered on our port: ours cannot bind it
+			throw new ServerProcess.PortTakenException();
 		}
 
 	}
@@ -663,7 +454,7 @@ public final class RedisServer implements AutoCloseable {
 				.waitingFor(Wait.forLogMessage(".*Ready to accept connections.*\\n", 1));
 			container.start();
 			Container server = new Container(container);
-			running.add(server);
+			containers.add(server);
 			return server;
 		}
 
@@ -705,12 +496,7 @@ public final class RedisServer implements AutoCloseable {
 
 		@Override
 		public void close() {
-			running.remove(this);
-			this.container.stop();
-		}
-
-		@Override
-		public void kill() {
+			containers.remove(this);
 			this.container.stop();
 		}
 

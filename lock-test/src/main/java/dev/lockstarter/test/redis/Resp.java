@@ -18,8 +18,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A minimal RESP2 client: one command over a fresh socket, its reply decoded to text.
- * Enough to probe and administer a test server without a Redis client library on the
- * classpath.
+ * <p>
+ * Kept instead of Lettuce, which is only an optional dependency of the kit, because the
+ * probes and tests need control at the protocol level: a fresh plain or TLS socket per
+ * command with a strict connect and read timeout that fails with the socket's own
+ * exception (on a paused server, or a plain client against a TLS-only one), and no
+ * connection pool, reconnect or event loop threads to start and shut down.
  */
 final class Resp {
 
