@@ -1,10 +1,9 @@
 package dev.lockstarter.idempotency;
 
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +14,6 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.util.StreamUtils;
-import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
@@ -103,50 +101,12 @@ class IdempotentRequestInterceptorTests {
 	}
 
 	private static HandlerMethod handler(String name) {
-		for (java.lang.reflect.Method method : Handlers.class.getDeclaredMethods()) {
+		for (Method method : IdempotentRequestAttributeSourceTests.Handlers.class.getDeclaredMethods()) {
 			if (method.getName().equals(name)) {
-				return new HandlerMethod(new Handlers(), method);
+				return new HandlerMethod(new IdempotentRequestAttributeSourceTests.Handlers(), method);
 			}
 		}
 		throw new IllegalArgumentException(name);
-	}
-
-	static class Handlers {
-
-		@IdempotentRequest
-		String pay() {
-			return "paid";
-		}
-
-		String plain() {
-			return "plain";
-		}
-
-		@IdempotentRequest
-		Callable<String> callable() {
-			return () -> "later";
-		}
-
-		@IdempotentRequest
-		DeferredResult<String> deferred() {
-			return new DeferredResult<>();
-		}
-
-		@IdempotentRequest
-		CompletableFuture<String> future() {
-			return CompletableFuture.completedFuture("later");
-		}
-
-		@IdempotentRequest(retention = "soon")
-		String badRetention() {
-			return "";
-		}
-
-		@IdempotentRequest(retention = "0s")
-		String zeroRetention() {
-			return "";
-		}
-
 	}
 
 }
