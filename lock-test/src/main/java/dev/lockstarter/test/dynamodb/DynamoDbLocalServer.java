@@ -3,8 +3,6 @@ package dev.lockstarter.test.dynamodb;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +21,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.FileSystemUtils;
 
@@ -78,7 +77,7 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 	 * @throws IllegalStateException if the server cannot be started
 	 */
 	public static DynamoDbLocalServer start() {
-		return start(false, DynamoDbLocalServer::freePort);
+		return start(false, ServerProcess::freePort);
 	}
 
 	/**
@@ -88,7 +87,7 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 	 * @throws IllegalStateException if the server cannot be started
 	 */
 	public static DynamoDbLocalServer startPersistent() {
-		return start(true, DynamoDbLocalServer::freePort);
+		return start(true, ServerProcess::freePort);
 	}
 
 	static DynamoDbLocalServer start(boolean persistent, IntSupplier ports) {
@@ -258,15 +257,6 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not create a data directory for DynamoDB Local", ex);
-		}
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not find a free port for DynamoDB Local", ex);
 		}
 	}
 
