@@ -17,6 +17,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.LockStoreException;
 
 /**
@@ -138,8 +139,9 @@ final class LeaseRenewer {
 			for (StoreLease lease : this.leases) {
 				if (lease.isPastMaxHold(now)) {
 					unregister(lease);
-					logger.warn("Stopped renewing lock '" + lease.key() + "': it has been held longer than its "
-							+ "maximum hold time; it expires within " + lease.ttl());
+					logger.warn("Stopped renewing lock '" + LogSafe.key(lease.key())
+							+ "': it has been held longer than its " + "maximum hold time; it expires within "
+							+ lease.ttl());
 				}
 				else if (lease.renewAt - now <= lease.ttl().toNanos() / 10) {
 					due.computeIfAbsent(lease.ttl(), (ttl) -> new ArrayList<>()).add(lease);
@@ -216,7 +218,7 @@ final class LeaseRenewer {
 			for (int i = 0; i < locked.size(); i++) {
 				StoreLease lease = locked.get(i);
 				if (i < extended.length && extended[i]) {
-					lease.extended(sentAt);
+					lease.renewed(sentAt);
 				}
 				else {
 					lease.lost("its renewal found the lock expired or held by another owner");

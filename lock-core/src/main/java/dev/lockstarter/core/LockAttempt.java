@@ -19,18 +19,26 @@ public final class LockAttempt {
 
 	private final Duration holderRemainingTtl;
 
-	private LockAttempt(String key, @Nullable Lease lease, Duration holderRemainingTtl) {
+	private final Duration retryAfter;
+
+	private LockAttempt(String key, @Nullable Lease lease, Duration holderRemainingTtl, Duration retryAfter) {
 		this.key = key;
 		this.lease = lease;
 		this.holderRemainingTtl = holderRemainingTtl;
+		this.retryAfter = retryAfter;
 	}
 
 	static LockAttempt acquired(Lease lease) {
-		return new LockAttempt(lease.key(), lease, Duration.ZERO);
+		return new LockAttempt(lease.key(), lease, Duration.ZERO, Duration.ZERO);
 	}
 
 	static LockAttempt held(String key, Duration holderRemainingTtl) {
-		return new LockAttempt(key, null, holderRemainingTtl);
+		return held(key, holderRemainingTtl, holderRemainingTtl);
+	}
+
+	static LockAttempt held(String key, Duration holderRemainingTtl, Duration retryAfter) {
+		return new LockAttempt(key, null, holderRemainingTtl,
+				(retryAfter.compareTo(holderRemainingTtl) < 0) ? retryAfter : holderRemainingTtl);
 	}
 
 	/**
@@ -62,13 +70,24 @@ public final class LockAttempt {
 	}
 
 	/**
+	 * Return when a retry is likely to find the lock free: the typical time this lock's
+	 * name is held, as {@link LockTemplate} observed it in this instance, and never more
+	 * than {@link #holderRemainingTtl()}, which it is when no hold of the name has been
+	 * observed yet.
+	 * @return the estimate; {@link Duration#ZERO} if acquired
+	 */
+	public Duration retryAfter() {
+		return this.retryAfter;
+	}
+
+	/**
 	 * Return the lease, or throw a {@link LockConflictException} if the lock is held.
 	 * @return the lease
 	 * @throws LockConflictException if the lock was not acquired
 	 */
 	public Lease orElseThrow() {
 		if (this.lease == null) {
-			throw new LockConflictException(this.key, this.holderRemainingTtl);
+			throw new LockConflictException(this.key, this.retryAfter);
 		}
 		return this.lease;
 	}

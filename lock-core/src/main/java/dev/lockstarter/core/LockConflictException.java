@@ -23,7 +23,8 @@ public class LockConflictException extends LockException {
 	/**
 	 * Create a new instance that uses the application's default conflict status.
 	 * @param lockName the name of the lock
-	 * @param retryAfter the remaining time-to-live of the current holder's lock
+	 * @param retryAfter when a retry is likely to succeed, at most the remaining
+	 * time-to-live of the current holder's lock
 	 */
 	public LockConflictException(String lockName, Duration retryAfter) {
 		this(lockName, retryAfter, DEFAULT_STATUS);
@@ -32,7 +33,8 @@ public class LockConflictException extends LockException {
 	/**
 	 * Create a new instance.
 	 * @param lockName the name of the lock
-	 * @param retryAfter the remaining time-to-live of the current holder's lock
+	 * @param retryAfter when a retry is likely to succeed, at most the remaining
+	 * time-to-live of the current holder's lock
 	 * @param conflictStatus the HTTP status to answer with, or {@link #DEFAULT_STATUS}
 	 */
 	public LockConflictException(String lockName, Duration retryAfter, int conflictStatus) {
@@ -42,9 +44,11 @@ public class LockConflictException extends LockException {
 	}
 
 	/**
-	 * Return how long the current holder's lock remains valid, at most: the earliest time
-	 * at which a retry can succeed without the holder releasing.
-	 * @return the holder's remaining time-to-live, never negative
+	 * Return when a retry is likely to succeed: the typical hold time of the lock's name
+	 * ({@link dev.lockstarter.core.LockAttempt#retryAfter()}), never more than the
+	 * holder's remaining time-to-live, after which a retry succeeds even if the holder
+	 * never releases.
+	 * @return the estimate, never negative
 	 */
 	public Duration getRetryAfter() {
 		return this.retryAfter;

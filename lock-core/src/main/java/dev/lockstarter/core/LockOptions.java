@@ -36,8 +36,10 @@ public final class LockOptions {
 
 	private final @Nullable Duration maxHold;
 
+	private final @Nullable String name;
+
 	private LockOptions(Duration ttl, Duration waitTime, int retries, Duration retryInterval, Duration holdAtLeast,
-			boolean renew, @Nullable Duration maxHold) {
+			boolean renew, @Nullable Duration maxHold, @Nullable String name) {
 		this.ttl = ttl;
 		this.waitTime = waitTime;
 		this.retries = retries;
@@ -45,6 +47,7 @@ public final class LockOptions {
 		this.holdAtLeast = holdAtLeast;
 		this.renew = renew;
 		this.maxHold = maxHold;
+		this.name = name;
 	}
 
 	/**
@@ -54,7 +57,7 @@ public final class LockOptions {
 	 * @return the options
 	 */
 	public static LockOptions ttl(Duration ttl) {
-		return new LockOptions(positive(ttl, "ttl"), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null);
+		return new LockOptions(positive(ttl, "ttl"), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null, null);
 	}
 
 	/**
@@ -66,7 +69,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withWaitTime(Duration waitTime) {
 		return new LockOptions(this.ttl, notNegative(waitTime, "waitTime"), 0, Duration.ZERO, this.holdAtLeast,
-				this.renew, this.maxHold);
+				this.renew, this.maxHold, this.name);
 	}
 
 	/**
@@ -80,7 +83,7 @@ public final class LockOptions {
 	public LockOptions withRetries(int retries, Duration interval) {
 		Assert.isTrue(retries >= 0, () -> "'retries' must not be negative, was " + retries);
 		return new LockOptions(this.ttl, Duration.ZERO, retries, positive(interval, "interval"), this.holdAtLeast,
-				this.renew, this.maxHold);
+				this.renew, this.maxHold, this.name);
 	}
 
 	/**
@@ -92,7 +95,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withHoldAtLeast(Duration holdAtLeast) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval,
-				notNegative(holdAtLeast, "holdAtLeast"), this.renew, this.maxHold);
+				notNegative(holdAtLeast, "holdAtLeast"), this.renew, this.maxHold, this.name);
 	}
 
 	/**
@@ -102,7 +105,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withRenewal(boolean renew) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, renew,
-				this.maxHold);
+				this.maxHold, this.name);
 	}
 
 	/**
@@ -113,7 +116,28 @@ public final class LockOptions {
 	 */
 	public LockOptions withMaxHold(@Nullable Duration maxHold) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
-				(maxHold != null) ? positive(maxHold, "maxHold") : null);
+				(maxHold != null) ? positive(maxHold, "maxHold") : null, this.name);
+	}
+
+	/**
+	 * Name the lock for meters, traces and the Actuator endpoint: a low-cardinality name
+	 * shared by every key of one kind of lock, such as {@code "UserService.register"}.
+	 * Not part of the key, never a key value.
+	 * @param name the name, or {@code null} for none (reported as {@code "unnamed"})
+	 * @return new options
+	 */
+	public LockOptions withName(@Nullable String name) {
+		Assert.isTrue(name == null || !name.isBlank(), "'name' must not be blank");
+		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
+				this.maxHold, name);
+	}
+
+	/**
+	 * Return the name under which the lock is reported.
+	 * @return the name, or {@code null} for none
+	 */
+	public @Nullable String getName() {
+		return this.name;
 	}
 
 	/**
@@ -177,20 +201,21 @@ public final class LockOptions {
 		return (this == other) || (other instanceof LockOptions that && this.ttl.equals(that.ttl)
 				&& this.waitTime.equals(that.waitTime) && this.retries == that.retries
 				&& this.retryInterval.equals(that.retryInterval) && this.holdAtLeast.equals(that.holdAtLeast)
-				&& this.renew == that.renew && Objects.equals(this.maxHold, that.maxHold));
+				&& this.renew == that.renew && Objects.equals(this.maxHold, that.maxHold)
+				&& Objects.equals(this.name, that.name));
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
-				this.maxHold);
+				this.maxHold, this.name);
 	}
 
 	@Override
 	public String toString() {
-		return "LockOptions[ttl=" + this.ttl + ", waitTime=" + this.waitTime + ", retries=" + this.retries + "x"
-				+ this.retryInterval + ", holdAtLeast=" + this.holdAtLeast + ", renew=" + this.renew + ", maxHold="
-				+ this.maxHold + "]";
+		return "LockOptions[" + ((this.name != null) ? "name=" + this.name + ", " : "") + "ttl=" + this.ttl
+				+ ", waitTime=" + this.waitTime + ", retries=" + this.retries + "x" + this.retryInterval
+				+ ", holdAtLeast=" + this.holdAtLeast + ", renew=" + this.renew + ", maxHold=" + this.maxHold + "]";
 	}
 
 	private static Duration positive(Duration duration, String name) {

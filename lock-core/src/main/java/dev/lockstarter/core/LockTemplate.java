@@ -1,17 +1,36 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.LockAcquisition.Outcome;
+import dev.lockstarter.observation.DefaultLockAcquireObservationConvention;
+import dev.lockstarter.observation.LockAcquireContext;
+import dev.lockstarter.observation.LockAcquireObservationConvention;
+import dev.lockstarter.observation.LockObservationDocumentation;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -47,6 +66,12 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * owner token in the background, retried until its time-to-live has passed, so that such
  * an orphan does not block its key for its whole time-to-live once the store answers
  * again.
+ * <p>
+ * <b>Observability</b>: each acquisition is a {@code lock.acquire} observation on the
+ * {@link #setObservationRegistry ObservationRegistry} (none by default), and every
+ * acquisition, release, renewal and loss is told to the {@link #addListener listeners}.
+ * The locks held now are listed by {@link #getHeldLocks()}. The hold times of each lock
+ * name feed the {@link LockAttempt#retryAfter() retry-after estimate} of a conflict.
  *
  * @since 0.1.0
  */
@@ -61,6 +86,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	/** Polls of a store without release notifications. */
 	private static final BackOff POLLED_POLLS = polls(10, 500);
 
+	/** The name reported for locks whose options set none. */
+	public static final String UNNAMED = "unnamed";
+
+	private static final Log logger = LogFactory.getLog(LockTemplate.class);
+
 	private final LockStore store;
 
 	private final StoreKeys storeKeys;
@@ -68,6 +98,18 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	private final LeaseRenewer renewer;
 
 	private final OrphanCleaner cleaner;
+
+	private final String storeName;
+
+	private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final Set<StoreLease> held = ConcurrentHashMap.newKeySet();
+
+	private final HoldTimes holdTimes = new HoldTimes();
+
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable LockAcquireObservationConvention observationConvention;
 
 	private volatile @Nullable ApplicationEventPublisher eventPublisher;
 
@@ -91,6 +133,55 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		this.storeKeys = new StoreKeys(keyPrefix);
 		this.renewer = new LeaseRenewer(store);
 		this.cleaner = new OrphanCleaner(store);
+		this.storeName = storeName(store);
+	}
+
+	/**
+	 * Set the registry of the {@code lock.acquire} observations; none by default.
+	 * @param observationRegistry the registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * Set the convention of the {@code lock.acquire} observations, replacing
+	 * {@link DefaultLockAcquireObservationConvention}.
+	 * @param observationConvention the convention, or {@code null} for the default
+	 */
+	public void setObservationConvention(@Nullable LockAcquireObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
+	}
+
+	/**
+	 * Add a listener of acquisitions, releases, renewals and losses.
+	 * @param listener the listener
+	 */
+	public void addListener(LockListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * Return the kind of store, as reported in meters and observations: the store's
+	 * simple class name without {@code LockStore}, in lower case ({@code redis},
+	 * {@code memcached}, {@code dynamodb}), and {@code memory} for the in-memory store.
+	 * @return the kind of store
+	 */
+	public String getStoreName() {
+		return this.storeName;
+	}
+
+	/**
+	 * Return the locks this template holds now, the longest held first. Locks are listed
+	 * from acquisition to release or loss.
+	 * @return a snapshot of live views
+	 */
+	public List<HeldLock> getHeldLocks() {
+		List<HeldLock> locks = new ArrayList<>(this.held);
+		locks.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return locks;
 	}
 
 	/**
@@ -109,15 +200,52 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		Assert.notNull(options, "'options' must not be null");
 		String storeKey = this.storeKeys.storeKey(key);
 		Attempt attempt = new Attempt(key, storeKey, OwnerTokens.next(), options);
+		String name = nameOf(options);
+		Observation observation = LockObservationDocumentation.LOCK_ACQUIRE
+			.observation(this.observationConvention, DefaultLockAcquireObservationConvention.INSTANCE,
+					() -> new LockAcquireContext(name, this.storeName), this.observationRegistry)
+			.start();
+		long startedAt = System.nanoTime();
+		Outcome outcome = Outcome.STORE_ERROR;
+		try (Observation.Scope scope = observation.openScope()) {
+			LockAttempt result = acquire(attempt, options);
+			outcome = result.isAcquired() ? Outcome.ACQUIRED
+					: (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT);
+			return result;
+		}
+		catch (LockWaitInterruptedException ex) {
+			outcome = Outcome.INTERRUPTED;
+			observation.error(ex);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			if (observation.getContext() instanceof LockAcquireContext context) {
+				context.setOutcome(outcome.tagValue());
+			}
+			observation.stop();
+			if (!this.listeners.isEmpty()) {
+				LockAcquisition acquisition = new LockAcquisition(name, key, outcome,
+						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited);
+				notifyListeners((listener) -> listener.acquisitionFinished(acquisition));
+			}
+		}
+	}
+
+	private LockAttempt acquire(Attempt attempt, LockOptions options) {
 		if (attempt.tryOnce() || (options.getWaitTime().isZero() && options.getRetries() == 0)) {
 			return attempt.outcome();
 		}
+		attempt.waited = true;
 		try {
 			return (options.getRetries() > 0) ? attempt.retry() : attempt.await();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockWaitInterruptedException(key, ex);
+			throw new LockWaitInterruptedException(attempt.key, ex);
 		}
 	}
 
@@ -179,17 +307,60 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		return false;
 	}
 
+	/** A lease stopped being held, released or lost: forget it, note its hold time. */
+	void finished(StoreLease lease) {
+		if (this.held.remove(lease)) {
+			this.holdTimes.record(lease.name(), lease.age());
+		}
+	}
+
+	void released(StoreLease lease, boolean owned) {
+		notifyListeners((listener) -> listener.released(lease, owned));
+	}
+
+	void renewed(StoreLease lease) {
+		notifyListeners((listener) -> listener.renewed(lease));
+	}
+
 	void lost(StoreLease lease, String reason) {
+		notifyListeners((listener) -> listener.lost(lease, reason));
 		ApplicationEventPublisher publisher = this.eventPublisher;
 		if (publisher != null) {
 			publisher.publishEvent(new LockLostEvent(lease.key(), reason));
 		}
 	}
 
+	private void notifyListeners(Consumer<LockListener> call) {
+		for (LockListener listener : this.listeners) {
+			try {
+				call.accept(listener);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock listener " + listener + " failed", ex);
+			}
+		}
+	}
+
 	/**
-	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it
-	 * waits.
+	 * Return the name under which a lock with these options is reported.
+	 * @param options the options
+	 * @return the options' name, or {@link #UNNAMED}
 	 */
+	static String nameOf(LockOptions options) {
+		String name = options.getName();
+		return (name != null) ? name : UNNAMED;
+	}
+
+	private static String storeName(LockStore store) {
+		if (store instanceof InMemoryLockStore) {
+			return "memory";
+		}
+		String name = store.getClass().getSimpleName();
+		if (name.endsWith("LockStore") && name.length() > "LockStore".length()) {
+			name = name.substring(0, name.length() - "LockStore".length());
+		}
+		return name.toLowerCase(Locale.ROOT);
+	}
 
 	/**
 	 * Intervals that double from {@code firstMillis} up to {@code maxMillis}, each moved
@@ -202,6 +373,10 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		return polls;
 	}
 
+	/**
+	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it
+	 * waits.
+	 */
 	private final class Attempt {
 
 		private final String key;
@@ -215,6 +390,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		private AcquireResult result = AcquireResult.held(Duration.ZERO);
 
 		private long sentAt;
+
+		private boolean waited;
 
 		Attempt(String key, String storeKey, String token, LockOptions options) {
 			this.key = key;
@@ -265,10 +442,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		LockAttempt outcome() {
 			if (!this.result.isAcquired()) {
-				return LockAttempt.held(this.key, this.result.holderRemainingTtl());
+				Duration remaining = this.result.holderRemainingTtl();
+				return LockAttempt.held(this.key, remaining,
+						LockTemplate.this.holdTimes.retryAfter(nameOf(this.options), remaining));
 			}
 			StoreLease lease = new StoreLease(LockTemplate.this, LockTemplate.this.store, this.key, this.storeKey,
 					this.token, this.result.fencingToken(), this.options, this.sentAt);
+			LockTemplate.this.held.add(lease);
+			notifyListeners((listener) -> listener.acquired(lease));
 			if (this.options.isRenew()) {
 				LockTemplate.this.renewer.register(lease);
 			}

@@ -12,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LogSafe;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -62,7 +63,7 @@ final class OrphanCleaner {
 	void cleanUp(String key, String storeKey, String token, long sentAt, Duration ttl) {
 		if (this.pending.incrementAndGet() > MAX_PENDING) {
 			this.pending.decrementAndGet();
-			logger.warn("Too many acquisitions with an unknown outcome are being cleaned up; lock '" + key
+			logger.warn("Too many acquisitions with an unknown outcome are being cleaned up; lock '" + LogSafe.key(key)
 					+ "', if it was granted, stays until its time-to-live passes");
 			return;
 		}
@@ -127,7 +128,7 @@ final class OrphanCleaner {
 		}
 		try {
 			if (this.store.release(orphan.storeKey, orphan.token)) {
-				logger.info("Released lock '" + orphan.key
+				logger.info("Released lock '" + LogSafe.key(orphan.key)
 						+ "', which the store had granted to an acquisition reported as failed");
 			}
 			done();
@@ -140,8 +141,9 @@ final class OrphanCleaner {
 			}
 			long retryMillis = orphan.retries.nextBackOff();
 			if (logger.isDebugEnabled()) {
-				logger.debug("Could not release lock '" + orphan.key + "' after an acquisition with an unknown "
-						+ "outcome; retrying in " + retryMillis + " ms", ex);
+				logger.debug("Could not release lock '" + LogSafe.key(orphan.key)
+						+ "' after an acquisition with an unknown " + "outcome; retrying in " + retryMillis + " ms",
+						ex);
 			}
 			if (!schedule(orphan, Math.min(TimeUnit.MILLISECONDS.toNanos(retryMillis), remaining))) {
 				done();

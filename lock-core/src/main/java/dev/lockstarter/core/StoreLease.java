@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -8,6 +9,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
@@ -17,7 +19,7 @@ import org.springframework.util.Assert;
  * or lost. The renewer and the release take {@link #guard} around their store calls, so a
  * renewal never lengthens a lock after its release began.
  */
-final class StoreLease implements Lease {
+final class StoreLease implements Lease, HeldLock {
 
 	private static final Log logger = LogFactory.getLog(StoreLease.class);
 
@@ -45,6 +47,8 @@ final class StoreLease implements Lease {
 
 	private final long acquiredAt;
 
+	private final Instant acquiredAtInstant;
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	/**
@@ -65,12 +69,38 @@ final class StoreLease implements Lease {
 		this.fencingToken = fencingToken;
 		this.options = options;
 		this.acquiredAt = acquiredAt;
+		this.acquiredAtInstant = Instant.now().minusNanos(System.nanoTime() - acquiredAt);
 		extended(acquiredAt);
 	}
 
 	@Override
 	public String key() {
 		return this.key;
+	}
+
+	@Override
+	public String name() {
+		return LockTemplate.nameOf(this.options);
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.acquiredAtInstant;
+	}
+
+	@Override
+	public Duration age() {
+		return Duration.ofNanos(Math.max(0, System.nanoTime() - this.acquiredAt));
+	}
+
+	@Override
+	public Duration timeToExpiry() {
+		return Duration.ofNanos(Math.max(0, this.expiresAt - System.nanoTime()));
+	}
+
+	@Override
+	public LockOptions options() {
+		return this.options;
 	}
 
 	@Override
@@ -106,13 +136,20 @@ final class StoreLease implements Lease {
 			}
 			this.template.renewer().unregister(this);
 			long minimumHoldLeft = this.options.getHoldAtLeast().toNanos() - (System.nanoTime() - this.acquiredAt);
-			boolean owned = (minimumHoldLeft > 0)
-					? this.store.extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
-					: this.store.release(this.storeKey, this.token);
+			boolean owned;
+			try {
+				owned = (minimumHoldLeft > 0)
+						? this.store.extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
+						: this.store.release(this.storeKey, this.token);
+			}
+			finally {
+				this.template.finished(this);
+			}
 			if (!owned && logger.isWarnEnabled()) {
-				logger.warn("Lock '" + this.key + "' had expired or was taken over before its release; "
+				logger.warn("Lock '" + LogSafe.key(this.key) + "' had expired or was taken over before its release; "
 						+ "the guarded work was not exclusive for its whole run");
 			}
+			this.template.released(this, owned);
 			return owned;
 		}
 		finally {
@@ -126,7 +163,9 @@ final class StoreLease implements Lease {
 			release();
 		}
 		catch (LockStoreException ex) {
-			logger.warn("Failed to release lock '" + this.key + "'; it expires at the end of its time-to-live", ex);
+			logger.warn(
+					"Failed to release lock '" + LogSafe.key(this.key) + "'; it expires at the end of its time-to-live",
+					ex);
 		}
 	}
 
@@ -162,10 +201,18 @@ final class StoreLease implements Lease {
 		this.renewAt = sentAt + ttl / 3;
 	}
 
+	/** Record a renewal whose command was sent at {@code sentAt}. */
+	void renewed(long sentAt) {
+		extended(sentAt);
+		this.template.renewed(this);
+	}
+
 	void lost(String reason) {
 		if (this.state.compareAndSet(State.HELD, State.LOST)) {
 			this.template.renewer().unregister(this);
-			logger.warn("Lock '" + this.key + "' was lost: " + reason + "; the work it guards is no longer exclusive");
+			this.template.finished(this);
+			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
+					+ "; the work it guards is no longer exclusive");
 			this.template.lost(this, reason);
 		}
 	}

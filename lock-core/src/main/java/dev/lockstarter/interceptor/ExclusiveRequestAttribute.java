@@ -139,7 +139,7 @@ public final class ExclusiveRequestAttribute {
 		if (this.maxHold != null) {
 			options = options.withMaxHold(this.maxHold);
 		}
-		return options;
+		return options.withName(name());
 	}
 
 	@Override

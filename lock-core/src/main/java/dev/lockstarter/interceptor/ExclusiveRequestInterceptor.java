@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -16,9 +18,17 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockAcquisition.Outcome;
 import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.LockWaitInterruptedException;
+import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
+import dev.lockstarter.observation.ExclusiveRequestObservationContext;
+import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
+import dev.lockstarter.observation.LockObservationDocumentation;
 import dev.lockstarter.result.ResultCodec;
 import dev.lockstarter.store.LockStoreException;
 import org.springframework.aop.support.AopUtils;
@@ -50,6 +60,10 @@ import org.springframework.util.function.SingletonSupplier;
  * ({@link StoreFailurePolicy#FAIL_CLOSED}); with {@link StoreFailurePolicy#FAIL_OPEN} it
  * runs without a lock, and a WARN (at most one a second, counting the runs in between)
  * says so.
+ * <p>
+ * Each call that is not nested in a call holding the same lock is a {@code lock.request}
+ * observation, whose scope is open while the method runs, so that the method's own
+ * observations nest inside it.
  *
  * @since 0.1.0
  */
@@ -78,6 +92,12 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private volatile StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.FAIL_CLOSED;
 
 	private final AtomicLong failOpenRuns = new AtomicLong();
+
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable ExclusiveRequestObservationConvention observationConvention;
+
+	private @Nullable LockListener listener;
 
 	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
 
@@ -131,6 +151,32 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	}
 
 	/**
+	 * Set the registry of the {@code lock.request} observations; none by default.
+	 * @param observationRegistry the registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * Set the convention of the {@code lock.request} observations, replacing
+	 * {@link DefaultExclusiveRequestObservationConvention}.
+	 * @param observationConvention the convention, or {@code null} for the default
+	 */
+	public void setObservationConvention(@Nullable ExclusiveRequestObservationConvention observationConvention) {
+		this.observationConvention = observationConvention;
+	}
+
+	/**
+	 * Set the listener told when a single-flight caller receives a shared result.
+	 * @param listener the listener, or {@code null} for none
+	 */
+	public void setListener(@Nullable LockListener listener) {
+		this.listener = listener;
+	}
+
+	/**
 	 * Return what a method does when the store fails to answer its acquisition.
 	 * @return the policy
 	 */
@@ -151,20 +197,54 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (enclosing != null) {
 			return proceedWithin(invocation, enclosing);
 		}
-		ResultSharing sharing = attribute.resultSharing();
-		if (sharing != null) {
-			return invokeSharing(invocation, attribute, sharing, key);
+		Observation observation = LockObservationDocumentation.EXCLUSIVE_REQUEST
+			.observation(this.observationConvention, DefaultExclusiveRequestObservationConvention.INSTANCE,
+					() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()),
+					this.observationRegistry)
+			.start();
+		Object result;
+		try (Observation.Scope scope = observation.openScope()) {
+			ResultSharing sharing = attribute.resultSharing();
+			result = (sharing != null) ? invokeSharing(invocation, attribute, sharing, key, observation)
+					: invokeExclusive(invocation, attribute, key, observation);
 		}
+		catch (Throwable ex) {
+			outcomeIfUnknown(observation,
+					((ex instanceof LockWaitInterruptedException) ? Outcome.INTERRUPTED : Outcome.STORE_ERROR)
+						.tagValue());
+			observation.error(ex);
+			observation.stop();
+			throw ex;
+		}
+		if (attribute.completionStage() && result instanceof CompletionStage<?> stage) {
+			stage.whenComplete((value, failure) -> {
+				if (failure != null) {
+					observation.error(failure);
+				}
+				observation.stop();
+			});
+		}
+		else {
+			observation.stop();
+		}
+		return result;
+	}
+
+	private @Nullable Object invokeExclusive(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			String key, Observation observation) throws Throwable {
 		LockAttempt attempt;
+		LockOptions options = attribute.options(this.defaults.get());
 		try {
-			attempt = this.locks.get().tryAcquire(key, attribute.options(this.defaults.get()));
+			attempt = this.locks.get().tryAcquire(key, options);
 		}
 		catch (LockStoreException ex) {
-			return proceedWithoutLock(invocation, attribute, ex);
+			return proceedWithoutLock(invocation, attribute, ex, observation);
 		}
 		if (!attempt.isAcquired()) {
-			throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(), attribute.conflictStatus());
+			outcome(observation, notAcquired(options));
+			throw new LockConflictException(attribute.name(), attempt.retryAfter(), attribute.conflictStatus());
 		}
+		outcome(observation, Outcome.ACQUIRED.tagValue());
 		Lease lease = attempt.lease();
 		if (attribute.completionStage()) {
 			return proceedAsync(invocation, lease);
@@ -177,6 +257,28 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		}
 	}
 
+	private String storeName() {
+		return (this.locks.get() instanceof LockTemplate template) ? template.getStoreName() : "unknown";
+	}
+
+	private static String notAcquired(LockOptions options) {
+		return (options.getWaitTime().isZero() && options.getRetries() == 0) ? Outcome.CONFLICT.tagValue()
+				: Outcome.WAIT_TIMEOUT.tagValue();
+	}
+
+	private static void outcome(Observation observation, String outcome) {
+		if (observation.getContext() instanceof ExclusiveRequestObservationContext context) {
+			context.setOutcome(outcome);
+		}
+	}
+
+	private static void outcomeIfUnknown(Observation observation, String outcome) {
+		if (observation.getContext() instanceof ExclusiveRequestObservationContext context
+				&& context.getOutcome() == null) {
+			context.setOutcome(outcome);
+		}
+	}
+
 	/**
 	 * Single-flight. The caller first notes the id of the result already kept for the
 	 * key, if any, then tries to acquire: at once, or else waiting as a follower. A
@@ -186,7 +288,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 * nothing, and this caller takes over.
 	 */
 	private @Nullable Object invokeSharing(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			ResultSharing sharing, String key) throws Throwable {
+			ResultSharing sharing, String key, Observation observation) throws Throwable {
 		LockOperations locks = this.locks.get();
 		LockOptions options = attribute.sharedResultOptions(this.defaults.get());
 		String seen;
@@ -196,13 +298,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
 		}
 		catch (LockStoreException ex) {
-			return proceedWithoutLock(invocation, attribute, ex);
+			return proceedWithoutLock(invocation, attribute, ex, observation);
 		}
 		if (!attempt.isAcquired()) {
 			attempt = locks.tryAcquire(key, options);
 			if (!attempt.isAcquired()) {
-				throw new LockConflictException(attribute.name(), attempt.holderRemainingTtl(),
-						attribute.conflictStatus());
+				outcome(observation, notAcquired(options));
+				throw new LockConflictException(attribute.name(), attempt.retryAfter(), attribute.conflictStatus());
 			}
 			Lease lease = attempt.lease();
 			SharedResult found;
@@ -220,10 +322,17 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			}
 			if (found != null && !found.id().equals(seen)) {
 				lease.close();
+				outcome(observation, "shared");
+				LockListener listener = this.listener;
+				if (listener != null) {
+					listener.resultShared(attribute.name());
+				}
 				return deliver(found, attribute, sharing);
 			}
+			outcome(observation, Outcome.ACQUIRED.tagValue());
 			return runAndShare(invocation, attribute, sharing, lease);
 		}
+		outcome(observation, Outcome.ACQUIRED.tagValue());
 		return runAndShare(invocation, attribute, sharing, attempt.lease());
 	}
 
@@ -369,10 +478,12 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 * {@link StoreFailurePolicy#FAIL_OPEN}, run the method without a lock.
 	 */
 	private @Nullable Object proceedWithoutLock(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			LockStoreException failure) throws Throwable {
+			LockStoreException failure, Observation observation) throws Throwable {
 		if (this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+			outcome(observation, Outcome.STORE_ERROR.tagValue());
 			throw failure;
 		}
+		outcome(observation, "fail-open");
 		logFailOpen(attribute.name(), failure);
 		return invocation.proceed();
 	}

@@ -17,7 +17,7 @@ public abstract class LockException extends RuntimeException {
 	}
 
 	protected LockException(String lockName, String message, @Nullable Throwable cause) {
-		super(message, cause);
+		super(LogSafe.text(message), cause);
 		this.lockName = lockName;
 	}
 

@@ -27,6 +27,8 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
+import dev.lockstarter.store.LockStoreException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.Assert;
 import org.springframework.web.method.HandlerMethod;
@@ -110,6 +112,8 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 
 	private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
 
+	private @Nullable IdempotentRequestListener listener;
+
 	/**
 	 * Create a new interceptor.
 	 * @param locks the lock operations, resolved on first use; their store must keep
@@ -183,6 +187,14 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		return this.attributeSource.getAttribute(handlerMethod.getMethod()) != null;
 	}
 
+	/**
+	 * Set the listener told how each idempotent request ended.
+	 * @param listener the listener, or {@code null} for none
+	 */
+	public void setListener(@Nullable IdempotentRequestListener listener) {
+		this.listener = listener;
+	}
+
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
 			throws IOException {
@@ -194,6 +206,44 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		if (attribute == null) {
 			return true;
 		}
+		IdempotentRequestListener listener = this.listener;
+		if (listener == null) {
+			return handle(request, response, attribute);
+		}
+		Outcome outcome = null;
+		try {
+			boolean proceed = handle(request, response, attribute);
+			outcome = proceed ? ((request.getAttribute(IN_FLIGHT_ATTRIBUTE) != null) ? Outcome.EXECUTED : null)
+					: Outcome.REPLAYED;
+			return proceed;
+		}
+		catch (InvalidIdempotencyKeyException | IdempotentRequestTooLargeException ex) {
+			outcome = Outcome.INVALID;
+			throw ex;
+		}
+		catch (IdempotentRequestInProgressException ex) {
+			outcome = Outcome.IN_FLIGHT;
+			throw ex;
+		}
+		catch (IdempotencyKeyReusedException ex) {
+			outcome = Outcome.KEY_REUSED;
+			throw ex;
+		}
+		catch (LockStoreException ex) {
+			outcome = Outcome.STORE_ERROR;
+			throw ex;
+		}
+		finally {
+			if (outcome != null) {
+				listener.requestHandled(
+						handlerMethod.getBeanType().getSimpleName() + "." + handlerMethod.getMethod().getName(),
+						outcome);
+			}
+		}
+	}
+
+	private boolean handle(HttpServletRequest request, HttpServletResponse response,
+			IdempotentRequestAttribute attribute) throws IOException {
 		String key = key(request);
 		if (key == null) {
 			if (attribute.required()) {
@@ -211,9 +261,10 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.maxBodySize);
 		String lockKey = lockKey(request.getUserPrincipal(), key);
 		LockOperations locks = this.locks.get();
-		LockAttempt attempt = locks.tryAcquire(lockKey, this.lockOptions.get().withWaitTime(Duration.ZERO));
+		LockAttempt attempt = locks.tryAcquire(lockKey,
+				this.lockOptions.get().withWaitTime(Duration.ZERO).withName(LOCK_NAME));
 		if (!attempt.isAcquired()) {
-			throw new IdempotentRequestInProgressException(attempt.holderRemainingTtl());
+			throw new IdempotentRequestInProgressException(attempt.retryAfter());
 		}
 		Lease lease = attempt.lease();
 		Optional<byte[]> kept;

@@ -29,8 +29,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * Turns lock exceptions into RFC 9457 {@code application/problem+json} responses:
  * <ul>
  * <li>{@link LockConflictException}: the conflict status (409 by default, or the method's
- * {@code conflictStatus}), with a {@code Retry-After} header holding the holder's
- * remaining time-to-live in whole seconds, rounded up, at least 1;</li>
+ * {@code conflictStatus}), with a {@code Retry-After} header holding
+ * {@link LockConflictException#getRetryAfter()} in whole seconds, rounded up, at least 1:
+ * the typical hold time of the lock's name observed by this instance, never more than the
+ * holder's remaining time-to-live;</li>
  * <li>{@link InvalidLockKeyException}: 400;</li>
  * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1};</li>
  * <li>the {@link dev.lockstarter.idempotency.IdempotentRequest} rejections: 400 for a

@@ -1,0 +1,73 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+
+/**
+ * One finished call of {@link LockOperations#tryAcquire}, as told to
+ * {@link LockListener#acquisitionFinished}.
+ *
+ * @param name the lock's low-cardinality name ({@code "unnamed"} when the options set
+ * none)
+ * @param key the lock's key, which may carry user data
+ * @param outcome how the call ended
+ * @param duration how long the call took, waiting included
+ * @param waited whether the first attempt found the lock held and the call then waited or
+ * retried
+ * @since 0.1.0
+ */
+public record LockAcquisition(String name, String key, Outcome outcome, Duration duration, boolean waited) {
+
+	/**
+	 * Create an instance.
+	 * @param name the lock's name
+	 * @param key the lock's key
+	 * @param outcome how the call ended
+	 * @param duration how long the call took
+	 * @param waited whether the call waited
+	 */
+	public LockAcquisition {
+		Assert.notNull(name, "'name' must not be null");
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(outcome, "'outcome' must not be null");
+		Assert.notNull(duration, "'duration' must not be null");
+	}
+
+	/**
+	 * How an acquisition ended.
+	 */
+	public enum Outcome {
+
+		/** The lock was acquired. */
+		ACQUIRED("acquired"),
+
+		/** The lock was held and the caller did not wait for it. */
+		CONFLICT("conflict"),
+
+		/** The lock was still held when the caller's wait time (or retries) ran out. */
+		WAIT_TIMEOUT("wait-timeout"),
+
+		/** The store failed to answer. */
+		STORE_ERROR("store-error"),
+
+		/** The caller's thread was interrupted while it waited. */
+		INTERRUPTED("interrupted");
+
+		private final String tagValue;
+
+		Outcome(String tagValue) {
+			this.tagValue = tagValue;
+		}
+
+		/**
+		 * Return the outcome as a tag value of meters and observations.
+		 * @return the lower-case value, such as {@code "wait-timeout"}
+		 */
+		public String tagValue() {
+			return this.tagValue;
+		}
+
+	}
+
+}
