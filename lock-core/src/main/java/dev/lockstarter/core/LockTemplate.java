@@ -133,7 +133,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		this.storeKeys = new StoreKeys(keyPrefix);
 		this.renewer = new LeaseRenewer(store);
 		this.cleaner = new OrphanCleaner(store);
-		this.storeName = storeName(store);
+		this.storeName = storeNameOf(store);
 	}
 
 	/**
@@ -351,7 +351,13 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		return (name != null) ? name : UNNAMED;
 	}
 
-	private static String storeName(LockStore store) {
+	/**
+	 * Return the kind of a store, as {@link #getStoreName()} reports it.
+	 * @param store the store
+	 * @return the kind, such as {@code redis} or {@code memory}
+	 */
+	public static String storeNameOf(LockStore store) {
+		Assert.notNull(store, "'store' must not be null");
 		if (store instanceof InMemoryLockStore) {
 			return "memory";
 		}

@@ -93,11 +93,11 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	private final AtomicLong failOpenRuns = new AtomicLong();
 
-	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+	private Supplier<ObservationRegistry> observationRegistry = () -> ObservationRegistry.NOOP;
 
-	private @Nullable ExclusiveRequestObservationConvention observationConvention;
+	private Supplier<@Nullable ExclusiveRequestObservationConvention> observationConvention = () -> null;
 
-	private @Nullable LockListener listener;
+	private Supplier<@Nullable LockListener> listener = () -> null;
 
 	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
 
@@ -151,29 +151,37 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * Set the registry of the {@code lock.request} observations; none by default.
-	 * @param observationRegistry the registry
+	 * Set the registry of the {@code lock.request} observations; none by default. The
+	 * supplier is called once, on first use.
+	 * @param observationRegistry the supplier of the registry
 	 */
-	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+	public void setObservationRegistry(Supplier<ObservationRegistry> observationRegistry) {
 		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
-		this.observationRegistry = observationRegistry;
+		this.observationRegistry = SingletonSupplier.of(observationRegistry);
 	}
 
 	/**
 	 * Set the convention of the {@code lock.request} observations, replacing
-	 * {@link DefaultExclusiveRequestObservationConvention}.
-	 * @param observationConvention the convention, or {@code null} for the default
+	 * {@link DefaultExclusiveRequestObservationConvention}. The supplier is called once,
+	 * on first use.
+	 * @param observationConvention the supplier of the convention, which may supply
+	 * {@code null} for the default
 	 */
-	public void setObservationConvention(@Nullable ExclusiveRequestObservationConvention observationConvention) {
-		this.observationConvention = observationConvention;
+	public void setObservationConvention(
+			Supplier<@Nullable ExclusiveRequestObservationConvention> observationConvention) {
+		Assert.notNull(observationConvention, "'observationConvention' must not be null");
+		this.observationConvention = SingletonSupplier.of(observationConvention);
 	}
 
 	/**
-	 * Set the listener told when a single-flight caller receives a shared result.
-	 * @param listener the listener, or {@code null} for none
+	 * Set the listener told when a single-flight caller receives a shared result. The
+	 * supplier is called once, on first use.
+	 * @param listener the supplier of the listener, which may supply {@code null} for
+	 * none
 	 */
-	public void setListener(@Nullable LockListener listener) {
-		this.listener = listener;
+	public void setListener(Supplier<@Nullable LockListener> listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		this.listener = SingletonSupplier.of(listener);
 	}
 
 	/**
@@ -198,9 +206,9 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return proceedWithin(invocation, enclosing);
 		}
 		Observation observation = LockObservationDocumentation.EXCLUSIVE_REQUEST
-			.observation(this.observationConvention, DefaultExclusiveRequestObservationConvention.INSTANCE,
+			.observation(this.observationConvention.get(), DefaultExclusiveRequestObservationConvention.INSTANCE,
 					() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()),
-					this.observationRegistry)
+					this.observationRegistry.get())
 			.start();
 		Object result;
 		try (Observation.Scope scope = observation.openScope()) {
@@ -323,7 +331,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			if (found != null && !found.id().equals(seen)) {
 				lease.close();
 				outcome(observation, "shared");
-				LockListener listener = this.listener;
+				LockListener listener = this.listener.get();
 				if (listener != null) {
 					listener.resultShared(attribute.name());
 				}

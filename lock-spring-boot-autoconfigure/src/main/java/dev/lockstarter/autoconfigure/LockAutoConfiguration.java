@@ -1,14 +1,21 @@
 package dev.lockstarter.autoconfigure;
 
+import java.util.List;
+
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
+import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
+import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
+import dev.lockstarter.observation.LockAcquireObservationConvention;
 import dev.lockstarter.result.JacksonResultCodec;
 import dev.lockstarter.result.ResultCodec;
 import dev.lockstarter.interceptor.StoreFailurePolicy;
@@ -49,8 +56,14 @@ public final class LockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockOperations.class)
-	LockTemplate lockTemplate(LockStore lockStore, LockProperties properties) {
-		return new LockTemplate(lockStore, properties.getKeyPrefix());
+	LockTemplate lockTemplate(LockStore lockStore, LockProperties properties, ObjectProvider<LockListener> listeners,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquireObservationConvention> observationConvention) {
+		LockTemplate template = new LockTemplate(lockStore, properties.getKeyPrefix());
+		listeners.orderedStream().forEach(template::addListener);
+		observationRegistry.ifUnique(template::setObservationRegistry);
+		observationConvention.ifUnique(template::setObservationConvention);
+		return template;
 	}
 
 	@Bean
@@ -72,7 +85,9 @@ public final class LockAutoConfiguration {
 	@ConditionalOnMissingBean
 	static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
 			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
-			ObjectProvider<ResultCodec> resultCodec, Environment environment) {
+			ObjectProvider<ResultCodec> resultCodec, ObjectProvider<LockListener> listeners,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention, Environment environment) {
 		// The advisor is created while bean post-processors are being registered: resolve
 		// the
 		// lock beans lazily, and read the order straight from the environment.
@@ -80,6 +95,10 @@ public final class LockAutoConfiguration {
 				() -> properties.getObject().toDefaultOptions());
 		interceptor.setResultCodec(resultCodec::getIfAvailable);
 		interceptor.setDefaultResultTtl(() -> properties.getObject().getResultTtl());
+		interceptor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+		interceptor.setObservationConvention(
+				() -> observationConvention.getIfUnique(() -> DefaultExclusiveRequestObservationConvention.INSTANCE));
+		interceptor.setListener(() -> new ResultSharedListeners(listeners.orderedStream().toList()));
 		StoreFailurePolicy storeFailurePolicy = Binder.get(environment)
 			.bind("lock.on-store-failure", StoreFailurePolicy.class)
 			.orElse(StoreFailurePolicy.FAIL_CLOSED);
@@ -101,6 +120,21 @@ public final class LockAutoConfiguration {
 			ObjectProvider<LockOperations> locks, ObjectProvider<LockStore> store, ObjectProvider<ResultCodec> codec,
 			ObjectProvider<LockProperties> properties) {
 		return new ResultSharingValidator(methods, locks, store, codec, properties);
+	}
+
+	/**
+	 * Tells every {@link LockListener} bean when a single-flight caller receives a shared
+	 * result.
+	 */
+	private record ResultSharedListeners(List<LockListener> listeners) implements LockListener {
+
+		@Override
+		public void resultShared(String name) {
+			for (LockListener listener : this.listeners) {
+				listener.resultShared(name);
+			}
+		}
+
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Locale;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.idempotency.IdempotencyFilter;
 import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
+import dev.lockstarter.idempotency.IdempotentRequestListener;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,7 +45,7 @@ public final class LockIdempotencyAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotentRequestInterceptor idempotentRequestInterceptor(ObjectProvider<LockOperations> locks,
-			LockProperties properties) {
+			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners) {
 		LockProperties.Idempotency idempotency = properties.getIdempotency();
 		IdempotentRequestInterceptor interceptor = new IdempotentRequestInterceptor(locks::getObject,
 				properties::toDefaultOptions, idempotency.getRetention());
@@ -52,6 +53,10 @@ public final class LockIdempotencyAutoConfiguration {
 		interceptor.setStoreServerErrors(idempotency.isStoreServerErrors());
 		interceptor.setMaxKeyLength(idempotency.getMaxKeyLength());
 		interceptor.setMaxBodySize(idempotency.getMaxBodySize().toBytes());
+		List<IdempotentRequestListener> all = listeners.orderedStream().toList();
+		if (!all.isEmpty()) {
+			interceptor.setListener((handler, outcome) -> all.forEach((l) -> l.requestHandled(handler, outcome)));
+		}
 		return interceptor;
 	}
 

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -337,6 +340,34 @@ class IdempotentRequestWebIntegrationTests {
 				assertThat(((InvalidConfigurationPropertyValueException) cause).getName())
 					.isEqualTo("lock.idempotency.replayed-headers");
 			});
+	}
+
+	@Test
+	void outcomesAreCountedByHandlerWithoutTheKey() throws Exception {
+		MeterRegistry meters = contexts.get(0).getBean(MeterRegistry.class);
+		List<String> outcomes = List.of("executed", "replayed", "key-reused", "invalid");
+		Map<String, Double> before = outcomes.stream()
+			.collect(Collectors.toMap((outcome) -> outcome, (outcome) -> idempotentRequests(meters, outcome)));
+		String key = newKey();
+		post(first, "/other-charges", key, "{\"amount\": 1}");
+		post(first, "/other-charges", key, "{\"amount\": 1}");
+		post(first, "/other-charges", key, "{\"amount\": 2}");
+		post(first, "/other-charges", null, "{\"amount\": 1}");
+		post(first, "/other-charges", "k".repeat(300), "{\"amount\": 1}");
+		for (String outcome : outcomes) {
+			assertThat(idempotentRequests(meters, outcome) - before.get(outcome)).as(outcome)
+				.isEqualTo(outcome.equals("invalid") ? 2 : 1);
+		}
+		assertThat(meters.find("lock.idempotent.requests").meters()).allSatisfy((meter) -> assertThat(
+				meter.getId().getTags().stream().map(Tag::getValue).noneMatch((value) -> value.contains(key)))
+			.isTrue());
+	}
+
+	private static double idempotentRequests(MeterRegistry meters, String outcome) {
+		Counter counter = meters.find("lock.idempotent.requests")
+			.tags("handler", "ChargeController.otherCharge", "store", "redis", "outcome", outcome)
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	private static void assertProblem(HttpResponse<String> response, int status, String type) {
