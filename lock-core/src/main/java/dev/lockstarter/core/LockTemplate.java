@@ -165,8 +165,9 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 	/**
 	 * Return the kind of store, as reported in meters and observations: the store's
-	 * simple class name without {@code LockStore}, in lower case ({@code redis},
-	 * {@code memcached}, {@code dynamodb}), and {@code memory} for the in-memory store.
+	 * simple class name without {@code LockStore} (or {@code Store}), in lower case
+	 * ({@code redis}, {@code memcached}, {@code dynamodb}), and {@code memory} for the
+	 * in-memory store.
 	 * @return the kind of store
 	 */
 	public String getStoreName() {
@@ -362,8 +363,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			return "memory";
 		}
 		String name = store.getClass().getSimpleName();
-		if (name.endsWith("LockStore") && name.length() > "LockStore".length()) {
-			name = name.substring(0, name.length() - "LockStore".length());
+		for (String suffix : new String[] { "LockStore", "Store" }) {
+			if (name.endsWith(suffix) && name.length() > suffix.length()) {
+				name = name.substring(0, name.length() - suffix.length());
+				break;
+			}
 		}
 		return name.toLowerCase(Locale.ROOT);
 	}

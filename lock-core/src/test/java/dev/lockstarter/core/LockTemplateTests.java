@@ -2,7 +2,9 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,88 @@ class LockTemplateTests {
 				.satisfies((ex) -> assertThat(ex.getLockName()).isEqualTo("user:42"));
 		}
 		assertThat(this.locks.tryAcquire("user:42", Duration.ofSeconds(1)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void retryAfterIsTheTypicalHoldOfTheNameAndNeverMoreThanTheHoldersRemainingTtl() throws Exception {
+		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10)).withName("users");
+		try (Lease lease = this.locks.acquire("user:1", options)) {
+			LockAttempt attempt = this.locks.tryAcquire("user:1", options);
+			assertThat(attempt.retryAfter()).as("nothing observed yet").isEqualTo(attempt.holderRemainingTtl());
+		}
+		for (int i = 0; i < 5; i++) {
+			try (Lease lease = this.locks.acquire("user:" + i, options)) {
+				Thread.sleep(100);
+			}
+		}
+		try (Lease lease = this.locks.acquire("user:1", options)) {
+			LockAttempt attempt = this.locks.tryAcquire("user:1", options);
+			assertThat(attempt.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(9));
+			assertThat(attempt.retryAfter()).isBetween(Duration.ofMillis(20), Duration.ofSeconds(2));
+			assertThatExceptionOfType(LockConflictException.class).isThrownBy(() -> attempt.orElseThrow())
+				.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(attempt.retryAfter()));
+			LockAttempt otherName = this.locks.tryAcquire("user:1", LockOptions.ttl(Duration.ofSeconds(10)));
+			assertThat(otherName.retryAfter()).as("holds of another name do not count")
+				.isEqualTo(otherName.holderRemainingTtl());
+		}
+		try (Lease lease = this.locks.acquire("short:1", LockOptions.ttl(Duration.ofMillis(20)).withName("users"))) {
+			LockAttempt attempt = this.locks.tryAcquire("short:1", options);
+			assertThat(attempt.retryAfter()).as("capped by the remaining ttl")
+				.isEqualTo(attempt.holderRemainingTtl())
+				.isLessThanOrEqualTo(Duration.ofMillis(20));
+		}
+	}
+
+	@Test
+	void heldLocksAreListedFromAcquisitionToRelease() {
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+		try (Lease first = this.locks.acquire("a", LockOptions.ttl(Duration.ofSeconds(10)).withName("letters"));
+				Lease second = this.locks.acquire("b", Duration.ofSeconds(5))) {
+			assertThat(this.locks.getHeldLocks()).extracting(HeldLock::key).containsExactly("a", "b");
+			HeldLock a = this.locks.getHeldLocks().get(0);
+			assertThat(a.name()).isEqualTo("letters");
+			assertThat(a.timeToExpiry()).isGreaterThan(Duration.ofSeconds(9))
+				.isLessThanOrEqualTo(Duration.ofSeconds(10));
+			assertThat(this.locks.getHeldLocks().get(1).name()).isEqualTo(LockTemplate.UNNAMED);
+			second.release();
+			assertThat(this.locks.getHeldLocks()).extracting(HeldLock::key).containsExactly("a");
+		}
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+		assertThat(this.locks.getStoreName()).isEqualTo("recording");
+		assertThat(new LockTemplate(new InMemoryLockStore()).getStoreName()).isEqualTo("memory");
+	}
+
+	@Test
+	void listenersHearEveryOutcomeAndAFailingListenerChangesNothing() {
+		List<String> heard = new CopyOnWriteArrayList<>();
+		this.locks.addListener(new LockListener() {
+
+			@Override
+			public void acquisitionFinished(LockAcquisition acquisition) {
+				heard.add(acquisition.name() + " " + acquisition.outcome().tagValue() + " waited="
+						+ acquisition.waited());
+			}
+
+			@Override
+			public void acquired(HeldLock lock) {
+				heard.add("acquired " + lock.key());
+			}
+
+			@Override
+			public void released(HeldLock lock, boolean owned) {
+				heard.add("released " + lock.key() + " owned=" + owned);
+				throw new IllegalStateException("listener failure");
+			}
+
+		});
+		LockOptions options = LockOptions.ttl(Duration.ofSeconds(5)).withName("n");
+		try (Lease lease = this.locks.acquire("k", options)) {
+			assertThat(this.locks.tryAcquire("k", options).isAcquired()).isFalse();
+			assertThat(this.locks.tryAcquire("k", options.withWaitTime(Duration.ofMillis(30))).isAcquired()).isFalse();
+		}
+		assertThat(heard).containsExactly("acquired k", "n acquired waited=false", "n conflict waited=false",
+				"n wait-timeout waited=true", "released k owned=true");
+		assertThat(this.locks.tryAcquire("k", options).isAcquired()).isTrue();
 	}
 
 	@Test
