@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Runs the annotated method for at most one caller per key at a time, across every
  * application instance that shares the lock store. A caller that finds the key locked is
@@ -54,6 +56,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective
 public @interface ExclusiveRequest {
 
 	/**

@@ -12,7 +12,10 @@ public enum OnHolderFailure {
 	 * The waiting callers fail like the holder: with an exception of the same type and
 	 * message when it can be created again from its type and message, and otherwise with
 	 * a {@link dev.lockstarter.core.SharedFailureException} that names the type and
-	 * carries the holder's HTTP status.
+	 * carries the holder's HTTP status. In a GraalVM native image, a type is created
+	 * again only when it is registered for reflection: the exceptions that the method
+	 * declares in its {@code throws} clause are, others only if the application registers
+	 * them.
 	 */
 	SHARE_FAILURE,
 

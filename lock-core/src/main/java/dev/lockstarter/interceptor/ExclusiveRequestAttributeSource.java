@@ -46,7 +46,10 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	private static final Object NONE = new Object();
 
-	private static final @Nullable Class<?> PUBLISHER = publisherType();
+	/** The reactive type that a method must not return, looked up by name. */
+	static final String PUBLISHER_TYPE_NAME = "org.reactivestreams.Publisher";
+
+	private static final @Nullable Class<?> PUBLISHER = loadOptional(PUBLISHER_TYPE_NAME);
 
 	/**
 	 * Results that are handles on open resources, work in progress or responses, not
@@ -55,7 +58,8 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	private static final List<Class<?>> UNSHAREABLE_TYPES = List.of(InputStream.class, Reader.class, BaseStream.class,
 			Iterator.class, Spliterator.class, Future.class, Callable.class, Supplier.class);
 
-	private static final List<String> UNSHAREABLE_TYPE_NAMES = List.of("org.springframework.http.HttpEntity",
+	/** The same, among optional types that are looked up by name. */
+	static final List<String> UNSHAREABLE_TYPE_NAMES = List.of("org.springframework.http.HttpEntity",
 			"org.springframework.core.io.Resource",
 			"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
 			"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
@@ -145,17 +149,12 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	private ResultSharing resultSharing(Method method, String name, @Nullable Duration resultTtl, boolean takeOver) {
 		Class<?> returnType = method.getReturnType();
-		Type resultType = method.getGenericReturnType();
-		if (CompletionStage.class.isAssignableFrom(returnType)) {
-			if (returnType != CompletionStage.class && returnType != CompletableFuture.class) {
-				throw new InvalidExclusiveRequestException(method, name,
-						"a shared asynchronous result must be "
-								+ "declared as CompletionStage or CompletableFuture, not " + returnType.getName(),
-						null);
-			}
-			resultType = (resultType instanceof ParameterizedType parameterized)
-					? parameterized.getActualTypeArguments()[0] : Object.class;
+		if (CompletionStage.class.isAssignableFrom(returnType) && returnType != CompletionStage.class
+				&& returnType != CompletableFuture.class) {
+			throw new InvalidExclusiveRequestException(method, name, "a shared asynchronous result must be "
+					+ "declared as CompletionStage or CompletableFuture, not " + returnType.getName(), null);
 		}
+		Type resultType = sharedResultType(method);
 		Class<?> resultClass = ResolvableType.forType(resultType).resolve(Object.class);
 		String unshareable = unshareable(resultClass);
 		if (unshareable != null) {
@@ -165,8 +164,28 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 							+ " cannot; return the data itself",
 					null);
 		}
-		boolean voidResult = resultClass == void.class || resultClass == Void.class;
+		boolean voidResult = isVoid(resultClass);
 		return new ResultSharing(method, resultType, voidResult, resultTtl, takeOver);
+	}
+
+	/**
+	 * Return the type that a method's shared result is serialized as: its generic return
+	 * type, or the value type of its {@code CompletionStage}.
+	 */
+	static Type sharedResultType(Method method) {
+		Type type = method.getGenericReturnType();
+		if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
+			return (type instanceof ParameterizedType parameterized) ? parameterized.getActualTypeArguments()[0]
+					: Object.class;
+		}
+		return type;
+	}
+
+	/**
+	 * Return whether a shared result type has no value: {@code void}, or {@code Void}.
+	 */
+	static boolean isVoid(Class<?> resultClass) {
+		return resultClass == void.class || resultClass == Void.class;
 	}
 
 	private static @Nullable String unshareable(Class<?> type) {
@@ -207,16 +226,6 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		if (PUBLISHER != null && PUBLISHER.isAssignableFrom(method.getReturnType())) {
 			throw new InvalidExclusiveRequestException(method, name,
 					"reactive return types are not supported; return a value or a CompletionStage", null);
-		}
-	}
-
-	private static @Nullable Class<?> publisherType() {
-		try {
-			return ClassUtils.forName("org.reactivestreams.Publisher",
-					ExclusiveRequestAttributeSource.class.getClassLoader());
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return null;
 		}
 	}
 

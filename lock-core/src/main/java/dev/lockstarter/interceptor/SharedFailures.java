@@ -23,7 +23,10 @@ import org.springframework.web.server.ResponseStatusException;
  */
 final class SharedFailures {
 
-	private static final boolean WEB_PRESENT = ClassUtils.isPresent("org.springframework.web.ErrorResponse",
+	/** The Spring Web type whose presence enables HTTP statuses, looked up by name. */
+	static final String WEB_TYPE_NAME = "org.springframework.web.ErrorResponse";
+
+	private static final boolean WEB_PRESENT = ClassUtils.isPresent(WEB_TYPE_NAME,
 			SharedFailures.class.getClassLoader());
 
 	private SharedFailures() {
@@ -73,16 +76,28 @@ final class SharedFailures {
 	}
 
 	private static @Nullable Throwable instantiate(Class<?> type, @Nullable String message) {
-		Constructor<?> constructor = ClassUtils.getConstructorIfAvailable(type, String.class);
-		if (constructor == null || !Modifier.isPublic(type.getModifiers())) {
-			return null;
-		}
 		try {
-			return (Throwable) constructor.newInstance(message);
+			Constructor<?> constructor = messageConstructor(type);
+			return (constructor != null) ? (Throwable) constructor.newInstance(message) : null;
 		}
 		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Return the constructor through which a failure of the given type is created again:
+	 * the public {@code (String)} constructor of a public, concrete {@link Throwable}.
+	 * @param type the failure type
+	 * @return the constructor, or {@code null} if the type has none
+	 */
+	static @Nullable Constructor<?> messageConstructor(Class<?> type) {
+		int modifiers = type.getModifiers();
+		if (!Throwable.class.isAssignableFrom(type) || !Modifier.isPublic(modifiers)
+				|| Modifier.isAbstract(modifiers)) {
+			return null;
+		}
+		return ClassUtils.getConstructorIfAvailable(type, String.class);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.InvalidLockKeyException;
+import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
@@ -21,6 +22,7 @@ import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
+import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
@@ -47,6 +49,8 @@ public final class MethodKeyResolver {
 
 	private static final Pattern SIMPLE_VARIABLE = Pattern.compile("#([A-Za-z_$][\\w$]*)");
 
+	private final Method method;
+
 	private final String name;
 
 	private final String description;
@@ -57,8 +61,9 @@ public final class MethodKeyResolver {
 
 	private final @Nullable String[] parameterNames;
 
-	private MethodKeyResolver(String name, String description, String[] sources, Part[] parts,
+	private MethodKeyResolver(Method method, String name, String description, String[] sources, Part[] parts,
 			@Nullable String[] parameterNames) {
+		this.method = method;
 		this.name = name;
 		this.description = description;
 		this.sources = sources;
@@ -86,7 +91,8 @@ public final class MethodKeyResolver {
 			}
 			parts.add(parse(source.strip(), variables, parameterNames));
 		}
-		return new MethodKeyResolver(name, description, expressions, parts.toArray(Part[]::new), parameterNames);
+		return new MethodKeyResolver(method, name, description, expressions, parts.toArray(Part[]::new),
+				parameterNames);
 	}
 
 	/**
@@ -126,6 +132,35 @@ public final class MethodKeyResolver {
 			appendEscaped(key, text(value, i));
 		}
 		return key.toString();
+	}
+
+	/**
+	 * Register the reflection hints that evaluating the key expressions needs in a native
+	 * image: the getters and instance methods that the expressions call on the method's
+	 * arguments, as far as the declared parameter types tell (a call on a subtype or an
+	 * implementation that only the argument's runtime class has is not covered). A plain
+	 * parameter reference such as {@code #userName} or {@code #p0} needs none.
+	 * @param hints the reflection hints to contribute to
+	 */
+	public void registerReflectionHints(ReflectionHints hints) {
+		Assert.notNull(hints, "'hints' must not be null");
+		for (Part part : this.parts) {
+			if (part.argumentIndex < 0) {
+				KeyExpressionHints.register(hints, ((SpelExpression) part.expression).getAST(), this::parameterType);
+			}
+		}
+	}
+
+	private @Nullable Class<?> parameterType(String variable) {
+		Class<?>[] types = this.method.getParameterTypes();
+		for (int i = 0; i < this.parameterNames.length; i++) {
+			if (variable.equals(this.parameterNames[i])) {
+				return types[i];
+			}
+		}
+		Matcher positional = POSITIONAL.matcher(variable);
+		int index = positional.matches() ? Integer.parseInt(positional.group(1)) : -1;
+		return (index >= 0 && index < types.length) ? types[index] : null;
 	}
 
 	private Object evaluate(Part part, SimpleEvaluationContext context, int index) {

@@ -5,6 +5,9 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.InvalidLockKeyException;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.ReflectionHintsPredicates;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +24,10 @@ class MethodKeyResolverTests {
 	private static final Method TRANSFER = method("transfer", String.class, String.class);
 
 	private static final Method ORDER = method("order", Order.class);
+
+	private static final Method OPEN = method("open", Account.class);
+
+	private static final ReflectionHintsPredicates reflection = RuntimeHintsPredicates.reflection();
 
 	@Test
 	void parameterByNameBecomesTheKeyValue() {
@@ -121,11 +128,60 @@ class MethodKeyResolverTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> MethodKeyResolver.create(REGISTER, "users", " "));
 	}
 
+	@Test
+	void hintsCoverTheAccessorsAndMethodsThatExpressionsCall() {
+		RuntimeHints hints = new RuntimeHints();
+		MethodKeyResolver.create(ORDER, "orders", "#order.customer.trim()", "#p0.number()")
+			.registerReflectionHints(hints.reflection());
+		assertThat(reflection.onMethodInvocation(Order.class, "customer")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(String.class, "trim")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(Order.class, "number")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(Order.class, "toString")).rejects(hints);
+		assertThat(reflection.onMethodInvocation(String.class, "strip")).rejects(hints);
+	}
+
+	@Test
+	void hintsFollowGettersOfBeansThroughTheirReturnTypes() {
+		RuntimeHints hints = new RuntimeHints();
+		MethodKeyResolver resolver = MethodKeyResolver.create(OPEN, "accounts", "#account.owner.length()",
+				"#account.active");
+		assertThat(resolver.resolve(new Object[] { new Account() })).isEqualTo("accounts:5:true");
+		resolver.registerReflectionHints(hints.reflection());
+		assertThat(reflection.onMethodInvocation(Account.class, "getOwner")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(String.class, "length")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(Account.class, "isActive")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(Account.class, "owner")).rejects(hints);
+	}
+
+	@Test
+	void plainParameterReferencesAndUnknownTypesNeedNoHints() {
+		RuntimeHints hints = new RuntimeHints();
+		MethodKeyResolver.create(ORDER, "orders", "#order", "#p0", "#args[0].customer")
+			.registerReflectionHints(hints.reflection());
+		assertThat(hints.reflection().typeHints()).isEmpty();
+	}
+
 	private static Method method(String name, Class<?>... types) {
 		return ReflectionUtils.findMethod(Targets.class, name, types);
 	}
 
 	record Order(String customer, int number) {
+	}
+
+	public static class Account {
+
+		public String getOwner() {
+			return "alice";
+		}
+
+		public String owner() {
+			return "bob";
+		}
+
+		public boolean isActive() {
+			return true;
+		}
+
 	}
 
 	static class Targets {
@@ -137,6 +193,9 @@ class MethodKeyResolverTests {
 		}
 
 		void order(Order order) {
+		}
+
+		void open(Account account) {
 		}
 
 	}

@@ -105,7 +105,10 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	/** The default key prefix, the part of a store key left outside its hash tag. */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
+	/** The Lettuce type whose presence enables the Lettuce-specific commands. */
+	static final String LETTUCE_TYPE_NAME = "io.lettuce.core.cluster.RedisClusterClient";
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(LETTUCE_TYPE_NAME,
 			RedisLockStore.class.getClassLoader());
 
 	static final int FENCE_RETENTION_HOURS = 24;

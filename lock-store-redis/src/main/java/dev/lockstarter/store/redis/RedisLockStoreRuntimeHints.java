@@ -1,0 +1,20 @@
+package dev.lockstarter.store.redis;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/**
+ * {@link RuntimeHintsRegistrar} for the Lettuce type that {@link RedisLockStore} looks up
+ * by name, so that a native image detects Lettuce as the JVM does: without it, the store
+ * would use neither sharded pub/sub on a cluster nor the Lettuce form of {@code WAIT}.
+ */
+class RedisLockStoreRuntimeHints implements RuntimeHintsRegistrar {
+
+	@Override
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+		hints.reflection().registerTypeIfPresent(classLoader, RedisLockStore.LETTUCE_TYPE_NAME);
+	}
+
+}
