@@ -2,6 +2,7 @@ package dev.lockstarter.store.redis;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -37,6 +38,8 @@ abstract class ReleaseSubscriber {
 	private static final long HOLD_CHECK_MILLIS = 1000;
 
 	private static final Duration STOP_WAIT = Duration.ofSeconds(1);
+
+	private static final AtomicInteger threads = new AtomicInteger();
 
 	protected final Log logger = LogFactory.getLog(getClass());
 
@@ -80,7 +83,7 @@ abstract class ReleaseSubscriber {
 				return;
 			}
 			this.state = SubscriptionState.CONNECTING;
-			Thread started = new Thread(this::run, "lock-redis-release-subscriber");
+			Thread started = new Thread(this::run, "lock-redis-release-subscriber-" + threads.incrementAndGet());
 			started.setDaemon(true);
 			this.thread = started;
 			started.start();
