@@ -415,6 +415,13 @@ public class LockProperties implements InitializingBean {
 	public static class Redis {
 
 		/**
+		 * Longest time a lock operation waits for Redis before it fails (503 for
+		 * an @ExclusiveRequest), whatever spring.data.redis.timeout is. Applies with
+		 * Lettuce; with Jedis, the client's own timeouts apply.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		/**
 		 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts
 		 * as acquired, or else it fails. Zero does not wait. Not supported on Redis
 		 * Cluster.
@@ -423,9 +430,23 @@ public class LockProperties implements InitializingBean {
 
 		/**
 		 * Longest time an acquisition waits for the replica acknowledgements of
-		 * min-replica-acks. Keep it below spring.data.redis.timeout.
+		 * min-replica-acks. Such an acquisition may take this long on top of
+		 * lock.redis.timeout.
 		 */
 		private Duration replicaAckTimeout = Duration.ofSeconds(1);
+
+		/**
+		 * Settings of the Lettuce client that the lock store relies on.
+		 */
+		private final Lettuce lettuce = new Lettuce();
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
 
 		public int getMinReplicaAcks() {
 			return this.minReplicaAcks;
@@ -443,7 +464,15 @@ public class LockProperties implements InitializingBean {
 			this.replicaAckTimeout = replicaAckTimeout;
 		}
 
+		public Lettuce getLettuce() {
+			return this.lettuce;
+		}
+
 		void validate() {
+			if (!isPositive(this.timeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.timeout", this.timeout,
+						"The Redis lock store timeout must be positive.");
+			}
 			if (this.minReplicaAcks < 0) {
 				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks", this.minReplicaAcks,
 						"The number of replica acknowledgements must not be negative; 0 turns the wait off.");
@@ -452,6 +481,44 @@ public class LockProperties implements InitializingBean {
 				throw new InvalidConfigurationPropertyValueException("lock.redis.replica-ack-timeout",
 						this.replicaAckTimeout, "The replica acknowledgement timeout must be positive.");
 			}
+		}
+
+		/**
+		 * Lettuce client settings applied by the Redis lock store, each to Spring Boot's
+		 * auto-configured Lettuce client only.
+		 */
+		public static class Lettuce {
+
+			/**
+			 * Whether to lower Lettuce's connect timeout (10 seconds by default) to
+			 * lock.redis.timeout when spring.data.redis.connect-timeout is not set.
+			 */
+			private boolean limitConnectTimeout = true;
+
+			/**
+			 * Whether to cap Lettuce's delay between reconnection attempts at 2 seconds
+			 * (it grows to 30 seconds by default), so that locking works again within
+			 * seconds of Redis answering after an outage. Applies when the application
+			 * defines no ClientResources bean.
+			 */
+			private boolean limitReconnectDelay = true;
+
+			public boolean isLimitConnectTimeout() {
+				return this.limitConnectTimeout;
+			}
+
+			public void setLimitConnectTimeout(boolean limitConnectTimeout) {
+				this.limitConnectTimeout = limitConnectTimeout;
+			}
+
+			public boolean isLimitReconnectDelay() {
+				return this.limitReconnectDelay;
+			}
+
+			public void setLimitReconnectDelay(boolean limitReconnectDelay) {
+				this.limitReconnectDelay = limitReconnectDelay;
+			}
+
 		}
 
 	}

@@ -1,20 +1,31 @@
 package dev.lockstarter.autoconfigure;
 
+import java.time.Duration;
+
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.lockstarter.autoconfigure.RedisLockStoreConfiguration.LettuceConnectTimeoutCustomizer;
+import dev.lockstarter.autoconfigure.RedisLockStoreConfiguration.LettuceReconnectDelayCustomizer;
 import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code lock.redis.*} properties and the Redis store's checks of
- * {@code lock.key-prefix}.
+ * The {@code lock.redis.*} properties, the customizers of Spring Boot's Lettuce client,
+ * and the Redis store's checks of {@code lock.key-prefix}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisLockStorePropertiesTests {
@@ -76,6 +87,144 @@ class RedisLockStorePropertiesTests {
 	void keyPrefixWithABraceIsAllowedForAnotherStore() {
 		this.contextRunner.withPropertyValues("lock.key-prefix=app{1}:", "lock.store=memory")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void timeoutIsTwoSecondsByDefault(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(LockProperties.class).getRedis().getTimeout()).hasSeconds(2);
+			assertThat(context.getBean(RedisLockStore.class).getTimeout()).hasSeconds(2);
+			assertThat(output)
+				.contains("a lock operation fails when Redis does not answer within PT2S " + "(lock.redis.timeout)");
+		});
+	}
+
+	@Test
+	void timeoutIsBoundAndSetOnTheStore(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("lock.redis.timeout=750ms").run((context) -> {
+			assertThat(context.getBean(RedisLockStore.class).getTimeout()).isEqualTo(Duration.ofMillis(750));
+			assertThat(output).contains("within PT0.75S (lock.redis.timeout)");
+		});
+	}
+
+	@Test
+	void timeoutDoesNotDependOnSpringDataRedisTimeout() {
+		this.contextRunner.withPropertyValues("spring.data.redis.timeout=30s")
+			.run((context) -> assertThat(context.getBean(RedisLockStore.class).getTimeout()).hasSeconds(2));
+	}
+
+	@Test
+	void zeroTimeoutFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("lock.redis.timeout=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("lock.redis.timeout")
+				.hasMessageContaining("must be positive"));
+	}
+
+	@Test
+	void negativeTimeoutFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("lock.redis.timeout=-1s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("lock.redis.timeout")
+				.hasMessageContaining("must be positive"));
+	}
+
+	@Test
+	void lettuceConnectTimeoutIsLoweredToTheTimeoutByDefault(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(LettuceConnectTimeoutCustomizer.class);
+			assertThat(connectTimeout(context)).hasSeconds(2);
+			assertThat(output).containsOnlyOnce("Lettuce's connect timeout lowered from PT10S to PT2S");
+		});
+	}
+
+	@Test
+	void lettuceConnectTimeoutFollowsTheTimeout() {
+		this.contextRunner.withPropertyValues("lock.redis.timeout=1500ms")
+			.run((context) -> assertThat(connectTimeout(context)).isEqualTo(Duration.ofMillis(1500)));
+	}
+
+	@Test
+	void lettuceConnectTimeoutSetByTheApplicationIsKept(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("spring.data.redis.connect-timeout=7s").run((context) -> {
+			assertThat(context).doesNotHaveBean(LettuceConnectTimeoutCustomizer.class);
+			assertThat(connectTimeout(context)).hasSeconds(7);
+			assertThat(output).doesNotContain("connect timeout lowered");
+		});
+	}
+
+	@Test
+	void lettuceConnectTimeoutIsLeftAloneWhenSwitchedOff() {
+		this.contextRunner.withPropertyValues("lock.redis.lettuce.limit-connect-timeout=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(LettuceConnectTimeoutCustomizer.class);
+			assertThat(connectTimeout(context)).isEqualTo(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+		});
+	}
+
+	@Test
+	void shorterConnectTimeoutAndOtherSocketOptionsOfAnotherCustomizerAreKept() {
+		this.contextRunner.withUserConfiguration(KeepAliveSocketOptions.class).run((context) -> {
+			assertThat(context).hasSingleBean(LettuceConnectTimeoutCustomizer.class);
+			SocketOptions socket = socketOptions(context);
+			assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofMillis(500));
+			assertThat(socket.isKeepAlive()).isTrue();
+		});
+	}
+
+	@Test
+	void lettuceReconnectDelayIsCappedByDefault(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(LettuceReconnectDelayCustomizer.class);
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(resources.reconnectDelay().createDelay(1)).isLessThan(Duration.ofMillis(10));
+			assertThat(resources.reconnectDelay().createDelay(20)).hasMillis(2000);
+			assertThat(output).containsOnlyOnce("Lettuce's delay between reconnection attempts capped at 2000 ms");
+		});
+	}
+
+	@Test
+	void lettuceReconnectDelayIsLeftAloneWhenSwitchedOff() {
+		this.contextRunner.withPropertyValues("lock.redis.lettuce.limit-reconnect-delay=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(LettuceReconnectDelayCustomizer.class);
+			assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20)).hasSeconds(30);
+		});
+	}
+
+	@Test
+	void lettuceIsLeftAloneWhenAnotherLockStoreIsUsed() {
+		this.contextRunner.withPropertyValues("lock.store=memory").run((context) -> {
+			assertThat(context).doesNotHaveBean(LettuceConnectTimeoutCustomizer.class);
+			assertThat(context).doesNotHaveBean(LettuceReconnectDelayCustomizer.class);
+			assertThat(connectTimeout(context)).isEqualTo(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+			assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(20)).hasSeconds(30);
+		});
+	}
+
+	private static Duration connectTimeout(AssertableApplicationContext context) {
+		return socketOptions(context).getConnectTimeout();
+	}
+
+	private static SocketOptions socketOptions(AssertableApplicationContext context) {
+		return context.getBean(LettuceConnectionFactory.class)
+			.getClientConfiguration()
+			.getClientOptions()
+			.orElseThrow()
+			.getSocketOptions();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class KeepAliveSocketOptions {
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer keepAliveSocketOptions() {
+			return (builder) -> builder
+				.socketOptions(SocketOptions.builder().keepAlive(true).connectTimeout(Duration.ofMillis(500)).build());
+		}
+
 	}
 
 }

@@ -121,6 +121,30 @@ class RedisStoreFailureIntegrationTests {
 	}
 
 	@Test
+	void pausedRedisGives503WithinTheLockTimeoutWhenNoRedisTimeoutIsSet() throws Exception {
+		int port = startWithoutRedisTimeouts();
+		assertThat(post(port, "olga").statusCode()).isEqualTo(201);
+		redis.server().pause();
+		try {
+			assertFailsClosedWithinTheLockTimeout(port, "olga");
+		}
+		finally {
+			redis.server().resume();
+		}
+		awaitCreated(port, "olga");
+	}
+
+	@Test
+	void blackholedRedisGives503WithinTheLockTimeoutWhenNoRedisTimeoutIsSet() throws Exception {
+		int port = startWithoutRedisTimeouts();
+		assertThat(post(port, "paul").statusCode()).isEqualTo(201);
+		this.proxy.blackhole();
+		assertFailsClosedWithinTheLockTimeout(port, "paul");
+		this.proxy.heal();
+		awaitCreated(port, "paul");
+	}
+
+	@Test
 	void lockingWorksAgainOnceTheNetworkHeals() throws Exception {
 		int port = start();
 		this.proxy.blackhole();
@@ -221,6 +245,21 @@ class RedisStoreFailureIntegrationTests {
 		assertThat(bodies).hasValue(0);
 	}
 
+	/**
+	 * Neither spring.data.redis.timeout nor connect-timeout: Lettuce's command timeout is
+	 * 60 s, and lock.redis.timeout (2 s) bounds the lock operations.
+	 */
+	private void assertFailsClosedWithinTheLockTimeout(int port, String userName) throws Exception {
+		bodies.set(0);
+		long started = System.nanoTime();
+		HttpResponse<String> response = post(port, userName);
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(response.statusCode()).isEqualTo(503);
+		assertThat(response.body()).contains("urn:lockstarter:problem:lock-store-unavailable");
+		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(1900)).isLessThan(Duration.ofMillis(3000));
+		assertThat(bodies).hasValue(0);
+	}
+
 	private static boolean canLock(LockOperations locks) {
 		try {
 			locks.tryAcquire("probe", Duration.ofSeconds(1)).lease().close();
@@ -280,6 +319,15 @@ class RedisStoreFailureIntegrationTests {
 					"spring.data.redis.port=" + this.proxy.port(), "spring.data.redis.timeout=1s",
 					"spring.data.redis.connect-timeout=1s")
 			.properties(properties)
+			.run();
+		this.contexts.add(context);
+		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+	}
+
+	private int startWithoutRedisTimeouts() {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(FailureApp.class)
+			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + this.proxy.host(),
+					"spring.data.redis.port=" + this.proxy.port())
 			.run();
 		this.contexts.add(context);
 		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);

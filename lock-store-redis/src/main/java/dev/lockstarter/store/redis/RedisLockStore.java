@@ -3,15 +3,21 @@ package dev.lockstarter.store.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
@@ -21,13 +27,12 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
@@ -67,8 +72,11 @@ import org.springframework.util.ClassUtils;
  * <p>
  * <b>Release notifications</b> are published on one channel (by default
  * {@code "lock:released"}), with the released key as message. One subscription
- * connection, opened on the first wait and shared by every waiter, dispatches them to the
- * waiters of that key. A lost notification only delays a waiter until its next poll.
+ * connection, shared by every waiter, dispatches them to the waiters of that key. It is
+ * opened after the first wait, on a daemon thread of the store, and reopened there after
+ * a failure, with a backoff of up to 2 seconds: a waiter never waits for it, and polls
+ * while it is not open. {@link #getSubscriptionState()} tells where it stands. A lost
+ * notification only delays a waiter until its next poll.
  * <p>
  * <b>Redis Cluster.</b> Every script touches the keys of one lock only, so each runs on
  * the node that owns the lock's slot; {@link #extendAll} sends one script per slot. On a
@@ -89,11 +97,24 @@ import org.springframework.util.ClassUtils;
  * but does not close it: {@code WAIT} does not make a write durable, and a replica that
  * acknowledged it may still not be the one promoted. Not supported on Redis Cluster.
  * <p>
+ * <b>Timeouts.</b> On a {@link LettuceConnectionFactory}, every operation waits for Redis
+ * for at most the store's {@linkplain #setTimeout(Duration) timeout} (2 seconds by
+ * default), whatever the factory's command timeout: the scripts are sent through
+ * Lettuce's asynchronous API, and a command still unanswered at the timeout is cancelled
+ * and the operation fails with a {@link LockStoreException}. That includes obtaining the
+ * connection: the factory's shared connection is obtained once, on a daemon thread, and
+ * then kept (Lettuce reconnects it by itself); a dedicated connection (replica
+ * acknowledgements, or a factory that does not share its connection) is obtained on such
+ * a thread too. With replica acknowledgements, an acquisition may take the timeout plus
+ * the {@linkplain #setReplicaAckTimeout(Duration) replica acknowledgement timeout}. A
+ * command that timed out may still run on Redis later, as with any client timeout: an
+ * acquisition that fails this way is released by its token by the caller. With any other
+ * connection factory (Jedis), operations run through a {@link RedisTemplate}, and the
+ * factory's own timeouts (its socket timeout and pool wait) bound them instead.
+ * <p>
  * Guarantees hold while Redis keeps its data: one primary, no failover that loses
  * acknowledged writes, and a {@code maxmemory-policy} of {@code noeviction}. Expiry is
- * decided by the Redis server's clock with millisecond precision. The time a call may
- * block is bounded by the connection factory's command timeout
- * ({@code spring.data.redis.timeout}).
+ * decided by the Redis server's clock with millisecond precision.
  *
  * @since 0.1.0
  */
@@ -105,8 +126,13 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	/** The default key prefix, the part of a store key left outside its hash tag. */
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
+	/** The default timeout of an operation. */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
 	/** The Lettuce type whose presence enables the Lettuce-specific commands. */
 	static final String LETTUCE_TYPE_NAME = "io.lettuce.core.cluster.RedisClusterClient";
+
+	private static final Log logger = LogFactory.getLog(RedisLockStore.class);
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent(LETTUCE_TYPE_NAME,
 			RedisLockStore.class.getClassLoader());
@@ -201,17 +227,23 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	private final RedisTemplate<String, byte[]> binary;
 
+	private final @Nullable LettuceLockCommands lettuce;
+
 	private final String channel;
 
 	private final RedisKeys keys;
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
-	private final ReentrantLock containerLock = new ReentrantLock();
+	private final ReentrantLock subscriberLock = new ReentrantLock();
 
-	private @Nullable RedisMessageListenerContainer container;
+	private volatile @Nullable ChannelReleaseSubscriber channelSubscriber;
+
+	private volatile boolean destroyed;
 
 	private volatile @Nullable Topology topology;
+
+	private volatile Duration timeout = DEFAULT_TIMEOUT;
 
 	private int minReplicaAcks;
 
@@ -253,8 +285,37 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.binary = binaryTemplate(connectionFactory);
+		this.lettuce = isLettuce(connectionFactory)
+				? new LettuceLockCommands((LettuceConnectionFactory) connectionFactory) : null;
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
+	}
+
+	private static boolean isLettuce(RedisConnectionFactory connectionFactory) {
+		return LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory;
+	}
+
+	/**
+	 * Set the longest time an operation waits for Redis before it fails with a
+	 * {@link LockStoreException}; 2 seconds by default. Applies on a
+	 * {@link LettuceConnectionFactory}, whatever its command timeout; with another
+	 * connection factory, that factory's own timeouts apply.
+	 * @param timeout the timeout, positive
+	 * @since 0.1.0
+	 */
+	public void setTimeout(Duration timeout) {
+		Assert.notNull(timeout, "'timeout' must not be null");
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		this.timeout = timeout;
+	}
+
+	/**
+	 * Return the longest time an operation waits for Redis.
+	 * @return the timeout
+	 * @since 0.1.0
+	 */
+	public Duration getTimeout() {
+		return this.timeout;
 	}
 
 	/**
@@ -270,8 +331,9 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	/**
 	 * Set the longest time an acquisition waits for the replica acknowledgements of
-	 * {@link #setMinReplicaAcks(int)}; 1 second by default. Keep it below the connection
-	 * factory's command timeout.
+	 * {@link #setMinReplicaAcks(int)}; 1 second by default. An acquisition that waits for
+	 * them may take up to this time on top of the {@linkplain #setTimeout(Duration)
+	 * timeout}.
 	 * @param replicaAckTimeout the timeout, positive
 	 */
 	public void setReplicaAckTimeout(Duration replicaAckTimeout) {
@@ -286,24 +348,17 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		if (this.minReplicaAcks > 0) {
 			return tryAcquireAcknowledged(key, token, ttl);
 		}
-		Long answer = run("acquire", key, ACQUIRE, List.of(this.keys.lockKey(key), this.keys.related(key, "fence")),
-				token, millis(ttl), FENCE_RETENTION_MILLIS);
+		List<String> redisKeys = List.of(this.keys.lockKey(key), this.keys.related(key, "fence"));
+		Long answer = run("acquire", key, ACQUIRE, redisKeys, token, millis(ttl), FENCE_RETENTION_MILLIS);
 		return acquireResult(answer);
 	}
 
 	@Override
 	public boolean release(String key, String token) {
-		Long answer;
-		try {
-			ShardedReleaseSubscriber sharded = topology().sharded();
-			answer = (sharded != null)
-					? this.redis.execute(RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
-							this.keys.related(key, "released"))
-					: this.redis.execute(RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
-		}
-		catch (DataAccessException ex) {
-			throw new LockStoreException(key, "Redis lock store failed to release lock '" + key + "'", ex);
-		}
+		Long answer = (topology("release", key).sharded() != null)
+				? run("release", key, RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
+						this.keys.related(key, "released"))
+				: run("release", key, RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
 		return answer != null && answer == 1L;
 	}
 
@@ -320,41 +375,50 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		if (keys.isEmpty()) {
 			return extended;
 		}
-		try {
-			if (!topology().cluster()) {
-				extendAll(keys, tokens, ttl, allIndexes(keys.size()), extended);
-				return extended;
-			}
+		List<List<Integer>> groups;
+		if (!topology("extend", keys.get(0)).cluster()) {
+			groups = List.of(allIndexes(keys.size()));
+		}
+		else {
 			// A cluster script may only touch keys of one slot
 			Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 			for (int i = 0; i < keys.size(); i++) {
 				int slot = ClusterSlotHashUtil.calculateSlot(this.keys.lockKey(keys.get(i)));
 				bySlot.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
 			}
-			for (List<Integer> indexes : bySlot.values()) {
-				extendAll(keys, tokens, ttl, indexes, extended);
+			groups = new ArrayList<>(bySlot.values());
+		}
+		List<List<String>> groupKeys = new ArrayList<>(groups.size());
+		List<List<String>> groupArgs = new ArrayList<>(groups.size());
+		for (List<Integer> indexes : groups) {
+			List<String> redisKeys = new ArrayList<>(indexes.size());
+			List<String> args = new ArrayList<>(indexes.size() + 1);
+			args.add(millis(ttl));
+			for (int index : indexes) {
+				redisKeys.add(this.keys.lockKey(keys.get(index)));
+				args.add(tokens.get(index));
 			}
-			return extended;
+			groupKeys.add(redisKeys);
+			groupArgs.add(args);
 		}
-		catch (DataAccessException ex) {
-			throw new LockStoreException(keys.get(0), "Redis lock store failed to extend " + keys.size() + " locks",
-					ex);
+		@SuppressWarnings("rawtypes")
+		List<@Nullable List> answers = call("extend " + keys.size() + " locks, among them", keys.get(0),
+				(lettuce, deadline) -> lettuce.evalEach(EXTEND_ALL, bytes(groupKeys), bytes(groupArgs), deadline),
+				() -> {
+					List<@Nullable List> replies = new ArrayList<>(groups.size());
+					for (int i = 0; i < groups.size(); i++) {
+						replies.add(this.redis.execute(EXTEND_ALL, groupKeys.get(i), groupArgs.get(i).toArray()));
+					}
+					return replies;
+				});
+		for (int group = 0; answers != null && group < groups.size() && group < answers.size(); group++) {
+			List<Integer> indexes = groups.get(group);
+			List<?> answer = answers.get(group);
+			for (int i = 0; i < indexes.size() && answer != null && i < answer.size(); i++) {
+				extended[indexes.get(i)] = Long.valueOf(1L).equals(answer.get(i));
+			}
 		}
-	}
-
-	private void extendAll(List<String> keys, List<String> tokens, Duration ttl, List<Integer> indexes,
-			boolean[] extended) {
-		List<String> redisKeys = new ArrayList<>(indexes.size());
-		List<String> args = new ArrayList<>(indexes.size() + 1);
-		args.add(millis(ttl));
-		for (int index : indexes) {
-			redisKeys.add(this.keys.lockKey(keys.get(index)));
-			args.add(tokens.get(index));
-		}
-		List<?> answer = this.redis.execute(EXTEND_ALL, redisKeys, args.toArray());
-		for (int i = 0; i < indexes.size() && answer != null && i < answer.size(); i++) {
-			extended[indexes.get(i)] = Long.valueOf(1L).equals(answer.get(i));
-		}
+		return extended;
 	}
 
 	private static List<Integer> allIndexes(int size) {
@@ -367,50 +431,71 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
-		Long answer;
-		try {
-			answer = this.binary.execute(PUT_RESULT, List.of(this.keys.lockKey(key), this.keys.related(key, "result")),
-					bytes(token), result, bytes(millis(ttl)));
-		}
-		catch (DataAccessException ex) {
-			throw new LockStoreException(key, "Redis lock store failed to store the result of lock '" + key + "'", ex);
-		}
+		byte[][] redisKeys = { bytes(this.keys.lockKey(key)), bytes(this.keys.related(key, "result")) };
+		byte[][] args = { bytes(token), result, bytes(millis(ttl)) };
+		Long answer = call("store the result of", key,
+				(lettuce, deadline) -> lettuce.eval(PUT_RESULT, redisKeys, args, deadline),
+				() -> this.binary.execute(PUT_RESULT, List.of(this.keys.lockKey(key), this.keys.related(key, "result")),
+						args[0], args[1], args[2]));
 		return answer != null && answer == 1L;
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		try {
-			return this.binary.opsForValue().get(this.keys.related(key, "result"));
-		}
-		catch (DataAccessException ex) {
-			throw new LockStoreException(key, "Redis lock store failed to read the result of lock '" + key + "'", ex);
-		}
+		String resultKey = this.keys.related(key, "result");
+		return call("read the result of", key, (lettuce, deadline) -> lettuce.get(bytes(resultKey), deadline),
+				() -> this.binary.opsForValue().get(resultKey));
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Registers the listener and returns at once: the subscription to release
+	 * notifications is opened in the background on the first call, and until it is open
+	 * the listener is simply not called (waiters poll).
+	 */
 	@Override
 	public Subscription subscribe(String key, Runnable listener) {
 		Subscription subscription = this.listeners.add(this.keys.lockKey(key), listener);
+		Topology topology;
 		try {
-			ShardedReleaseSubscriber sharded = topology().sharded();
-			if (sharded != null) {
-				String channel = this.keys.related(key, "released");
-				sharded.subscribe(channel);
-				AtomicBoolean closed = new AtomicBoolean();
-				return () -> {
-					if (closed.compareAndSet(false, true)) {
-						subscription.close();
-						sharded.unsubscribe(channel);
-					}
-				};
-			}
-			ensureListening();
+			topology = topology("subscribe to", key);
 		}
-		catch (RuntimeException ex) {
-			// Waiters poll without notifications; the subscription is retried on the next
-			// wait.
+		catch (LockStoreException ex) {
+			// Without a topology (a factory other than Lettuce's that cannot connect),
+			// waiters poll; the next wait tries again.
+			return subscription;
+		}
+		ShardedReleaseSubscriber sharded = topology.sharded();
+		if (sharded != null) {
+			String channel = this.keys.related(key, "released");
+			sharded.subscribe(channel);
+			AtomicBoolean closed = new AtomicBoolean();
+			return () -> {
+				if (closed.compareAndSet(false, true)) {
+					subscription.close();
+					sharded.unsubscribe(channel);
+				}
+			};
+		}
+		ChannelReleaseSubscriber subscriber = channelSubscriber();
+		if (subscriber != null) {
+			subscriber.start();
 		}
 		return subscription;
+	}
+
+	/**
+	 * Return the state of the subscription to release notifications, for a health
+	 * indicator: {@link SubscriptionState#IDLE} until a waiter first needs it.
+	 * @return the state
+	 * @since 0.1.0
+	 */
+	public SubscriptionState getSubscriptionState() {
+		Topology known = this.topology;
+		ReleaseSubscriber subscriber = (known != null && known.sharded() != null) ? known.sharded()
+				: this.channelSubscriber;
+		return (subscriber != null) ? subscriber.state() : SubscriptionState.IDLE;
 	}
 
 	/**
@@ -422,101 +507,81 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		return this.channel;
 	}
 
+	/**
+	 * Stop the background work of the store: the subscription to release notifications
+	 * and its retries, and the threads that obtain connections. The connection factory is
+	 * left alone.
+	 */
 	@Override
 	public void destroy() {
-		this.containerLock.lock();
+		this.subscriberLock.lock();
 		try {
-			if (this.container != null) {
-				this.container.stop();
-				this.container = null;
-			}
-			Topology known = this.topology;
-			if (known != null && known.sharded() != null) {
-				known.sharded().close();
-			}
+			this.destroyed = true;
 		}
 		finally {
-			this.containerLock.unlock();
+			this.subscriberLock.unlock();
+		}
+		ChannelReleaseSubscriber subscriber = this.channelSubscriber;
+		if (subscriber != null) {
+			subscriber.close();
+		}
+		Topology known = this.topology;
+		if (known != null && known.sharded() != null) {
+			known.sharded().close();
+		}
+		if (this.lettuce != null) {
+			this.lettuce.destroy();
 		}
 	}
 
-	private void ensureListening() {
-		if (this.container != null) {
-			return;
+	private @Nullable ChannelReleaseSubscriber channelSubscriber() {
+		ChannelReleaseSubscriber subscriber = this.channelSubscriber;
+		if (subscriber != null) {
+			return subscriber;
 		}
-		this.containerLock.lock();
+		this.subscriberLock.lock();
 		try {
-			if (this.container == null) {
-				RedisMessageListenerContainer created = new RedisMessageListenerContainer();
-				created.setConnectionFactory(this.connectionFactory);
-				created.setRecoveryInterval(1000);
-				// The listener only wakes waiters: run it on the connection's thread
-				// rather than on
-				// a new thread per message, the container's default, which every release
-				// on any key
-				// would pay for in every instance.
-				created.setTaskExecutor(Runnable::run);
-				created.addMessageListener(
-						(message, pattern) -> this.listeners
-							.released(new String(message.getBody(), StandardCharsets.UTF_8)),
-						new ChannelTopic(this.channel));
-				created.afterPropertiesSet();
-				created.start();
-				this.container = created;
+			if (this.channelSubscriber == null && !this.destroyed) {
+				this.channelSubscriber = new ChannelReleaseSubscriber(this.connectionFactory, this.channel,
+						this.listeners::released);
 			}
+			return this.channelSubscriber;
 		}
 		finally {
-			this.containerLock.unlock();
+			this.subscriberLock.unlock();
 		}
 	}
 
 	private AcquireResult tryAcquireAcknowledged(String key, String token, Duration ttl) {
-		String lockKey = this.keys.lockKey(key);
-		RuntimeException[] waitFailure = new RuntimeException[1];
-		long[] replies;
-		try {
-			if (topology().cluster()) {
-				throw new LockStoreException(key,
-						"Redis lock store cannot wait for replica acknowledgements "
-								+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
-						new IllegalStateException("WAIT on Redis Cluster"));
-			}
-			replies = this.redis.execute((RedisCallback<long[]>) (connection) -> {
-				// A pipeline runs on a dedicated connection: WAIT never blocks the shared
-				// one.
-				connection.openPipeline();
-				connection.scriptingCommands()
-					.eval(bytes(ACQUIRE.getScriptAsString()), ReturnType.INTEGER, 2, bytes(lockKey),
-							bytes(this.keys.related(key, "fence")), bytes(token), bytes(millis(ttl)),
-							bytes(FENCE_RETENTION_MILLIS));
-				Long acquired = (Long) connection.closePipeline().get(0);
-				if (acquired == null || acquired <= 0) {
-					return new long[] { (acquired != null) ? acquired : -1L, 0 };
-				}
-				try {
-					connection.openPipeline();
-					byte[][] wait = { bytes(Integer.toString(this.minReplicaAcks)),
-							bytes(Long.toString(this.replicaAckTimeout.toMillis())) };
-					if (!LETTUCE_PRESENT || !LettuceCommands.sendWait(connection, wait)) {
-						connection.execute("WAIT", wait);
-					}
-					Object waited = connection.closePipeline().get(0);
-					return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
-				}
-				catch (RuntimeException ex) {
-					waitFailure[0] = ex;
-					return new long[] { acquired, -1L };
-				}
-			}, true);
+		if (topology("acquire", key).cluster()) {
+			throw new LockStoreException(key,
+					"Redis lock store cannot wait for replica acknowledgements "
+							+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
+					new IllegalStateException("WAIT on Redis Cluster"));
 		}
-		catch (DataAccessException ex) {
-			throw new LockStoreException(key, "Redis lock store failed to acquire lock '" + key + "'", ex);
+		String lockKey = this.keys.lockKey(key);
+		byte[][] redisKeys = { bytes(lockKey), bytes(this.keys.related(key, "fence")) };
+		byte[][] args = { bytes(token), bytes(millis(ttl)), bytes(FENCE_RETENTION_MILLIS) };
+		Exception[] waitFailure = new Exception[1];
+		long[] replies;
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce != null) {
+			long started = System.nanoTime();
+			// WAIT may take the replica acknowledgement timeout on top of the timeout
+			long deadline = started + this.timeout.toNanos() + this.replicaAckTimeout.toNanos();
+			replies = lettuce("acquire", key, started, deadline, () -> lettuce.evalThenWait(ACQUIRE, redisKeys, args,
+					this.minReplicaAcks, this.replicaAckTimeout.toMillis(), deadline, waitFailure));
+		}
+		else {
+			replies = template("acquire", key, () -> this.redis.execute(
+					(RedisCallback<long[]>) (connection) -> acquireThenWait(connection, redisKeys, args, waitFailure),
+					true));
 		}
 		AcquireResult result = acquireResult((replies != null) ? replies[0] : null);
 		long acks = (replies != null) ? replies[1] : -1L;
 		if (result.isAcquired() && acks < this.minReplicaAcks) {
-			// Acquired but not acknowledged: not counted as acquired, so it must not stay
-			// behind.
+			// Acquired but not acknowledged: not counted as acquired, so it must not
+			// stay behind.
 			String released = releaseQuietly(key, token) ? "the lock was released"
 					: "releasing it failed too, so it expires with its time-to-live";
 			if (waitFailure[0] != null) {
@@ -532,6 +597,33 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 							+ " answered " + acks));
 		}
 		return result;
+	}
+
+	/**
+	 * The acquisition with replica acknowledgements through a {@link RedisTemplate}: a
+	 * pipeline runs on a dedicated connection, so WAIT never blocks the shared one.
+	 */
+	private long[] acquireThenWait(org.springframework.data.redis.connection.RedisConnection connection,
+			byte[][] redisKeys, byte[][] args, Exception[] waitFailure) {
+		connection.openPipeline();
+		byte[][] keysAndArgs = concat(redisKeys, args);
+		connection.scriptingCommands()
+			.eval(bytes(ACQUIRE.getScriptAsString()), ReturnType.INTEGER, redisKeys.length, keysAndArgs);
+		Long acquired = (Long) connection.closePipeline().get(0);
+		if (acquired == null || acquired <= 0) {
+			return new long[] { (acquired != null) ? acquired : -1L, 0 };
+		}
+		try {
+			connection.openPipeline();
+			connection.execute("WAIT", bytes(Integer.toString(this.minReplicaAcks)),
+					bytes(Long.toString(this.replicaAckTimeout.toMillis())));
+			Object waited = connection.closePipeline().get(0);
+			return new long[] { acquired, (waited instanceof Number number) ? number.longValue() : -1L };
+		}
+		catch (RuntimeException ex) {
+			waitFailure[0] = ex;
+			return new long[] { acquired, -1L };
+		}
 	}
 
 	private boolean releaseQuietly(String key, String token) {
@@ -552,32 +644,38 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		return AcquireResult.held(Duration.ofMillis(-value - 1));
 	}
 
-	private Topology topology() {
+	/**
+	 * What the store knows of its connection factory: asks Redis only for a factory other
+	 * than Lettuce's, which tells without a connection, and holds no lock meanwhile.
+	 */
+	private Topology topology(String operation, String key) {
 		Topology known = this.topology;
 		if (known == null) {
-			this.containerLock.lock();
+			known = detectTopology(operation, key);
+			this.subscriberLock.lock();
 			try {
-				known = this.topology;
-				if (known == null) {
-					known = detectTopology();
+				if (this.topology == null) {
 					this.topology = known;
+				}
+				else {
+					known = this.topology;
 				}
 			}
 			finally {
-				this.containerLock.unlock();
+				this.subscriberLock.unlock();
 			}
 		}
 		return known;
 	}
 
-	private Topology detectTopology() {
-		ShardedReleaseSubscriber sharded = LETTUCE_PRESENT
-				? ShardedReleaseSubscriber.of(this.connectionFactory, this.listeners::released) : null;
-		if (sharded != null) {
-			return new Topology(true, sharded);
+	private Topology detectTopology(String operation, String key) {
+		if (this.lettuce != null) {
+			ShardedReleaseSubscriber sharded = ShardedReleaseSubscriber.of(this.connectionFactory,
+					this.listeners::released);
+			return new Topology(((LettuceConnectionFactory) this.connectionFactory).isClusterAware(), sharded);
 		}
-		Boolean cluster = this.redis
-			.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true);
+		Boolean cluster = template(operation, key, () -> this.redis
+			.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection, true));
 		return new Topology(Boolean.TRUE.equals(cluster), null);
 	}
 
@@ -585,9 +683,90 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private Long run(String operation, String key, RedisScript<Long> script, List<String> keys, String... args) {
+	private static byte[][] bytes(List<String> values) {
+		return values.stream().map(RedisLockStore::bytes).toArray(byte[][]::new);
+	}
+
+	private static List<byte[][]> bytes(Collection<List<String>> groups) {
+		return groups.stream().map(RedisLockStore::bytes).toList();
+	}
+
+	private static byte[][] concat(byte[][] keys, byte[][] args) {
+		byte[][] all = new byte[keys.length + args.length][];
+		System.arraycopy(keys, 0, all, 0, keys.length);
+		System.arraycopy(args, 0, all, keys.length, args.length);
+		return all;
+	}
+
+	private @Nullable Long run(String operation, String key, RedisScript<Long> script, List<String> keys,
+			String... args) {
+		byte[][] redisKeys = bytes(keys);
+		byte[][] redisArgs = bytes(List.of(args));
+		return call(operation, key, (lettuce, deadline) -> lettuce.eval(script, redisKeys, redisArgs, deadline),
+				() -> this.redis.execute(script, keys, (Object[]) args));
+	}
+
+	/**
+	 * Run an operation through Lettuce, within the timeout, or else through the
+	 * templates.
+	 */
+	private <T> @Nullable T call(String operation, String key, LettuceCall<T> lettuceCall,
+			TemplateCall<T> templateCall) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null) {
+			return template(operation, key, templateCall);
+		}
+		long started = System.nanoTime();
+		long deadline = started + this.timeout.toNanos();
+		return lettuce(operation, key, started, deadline, () -> lettuceCall.call(lettuce, deadline));
+	}
+
+	private <T> @Nullable T lettuce(String operation, String key, long started, long deadline,
+			LettuceOperation<T> call) {
 		try {
-			return this.redis.execute(script, keys, (Object[]) args);
+			return call.call();
+		}
+		catch (TimeoutException ex) {
+			long waited = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Redis did not answer within " + waited + " ms to " + operation + " lock " + "'"
+						+ LogSafe.key(key) + "'; the command was cancelled");
+			}
+			throw new LockStoreException(key,
+					"Redis lock store could not " + operation + " lock '" + key + "': Redis did not answer within "
+							+ Duration.ofNanos(deadline - started).toMillis() + " ms (lock.redis.timeout)",
+					ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'",
+					translate(cause));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockStoreException(key,
+					"Redis lock store was interrupted while waiting to " + operation + " lock '" + key + "'", ex);
+		}
+		catch (RuntimeException ex) {
+			throw new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'",
+					translate(ex));
+		}
+	}
+
+	private Throwable translate(Throwable failure) {
+		if (failure instanceof RuntimeException runtime && !(failure instanceof DataAccessException)) {
+			DataAccessException translated = ((LettuceConnectionFactory) this.connectionFactory)
+				.translateExceptionIfPossible(runtime);
+			if (translated != null) {
+				return translated;
+			}
+		}
+		return failure;
+	}
+
+	private static <T> @Nullable T template(String operation, String key, TemplateCall<T> call) {
+		try {
+			return call.call();
 		}
 		catch (DataAccessException ex) {
 			throw new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'", ex);
@@ -606,6 +785,68 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	private static String millis(Duration ttl) {
 		return Long.toString(Math.max(1, ttl.toMillis()));
+	}
+
+	/**
+	 * The state of a store's subscription to release notifications.
+	 *
+	 * @since 0.1.0
+	 * @see RedisLockStore#getSubscriptionState()
+	 */
+	public enum SubscriptionState {
+
+		/**
+		 * No waiter has needed release notifications yet: nothing is subscribed.
+		 */
+		IDLE,
+
+		/**
+		 * The subscription is being opened for the first time, in the background.
+		 */
+		CONNECTING,
+
+		/**
+		 * Subscribed: releases are announced to this store's waiters.
+		 */
+		CONNECTED,
+
+		/**
+		 * The subscription failed or lost its connection, and is being opened again in
+		 * the background; waiters poll meanwhile.
+		 */
+		DISCONNECTED
+
+	}
+
+	/**
+	 * An operation through Lettuce, given its deadline.
+	 */
+	@FunctionalInterface
+	private interface LettuceCall<T> {
+
+		@Nullable T call(LettuceLockCommands lettuce, long deadline)
+				throws TimeoutException, InterruptedException, ExecutionException;
+
+	}
+
+	/**
+	 * An operation through Lettuce, its deadline known.
+	 */
+	@FunctionalInterface
+	private interface LettuceOperation<T> {
+
+		@Nullable T call() throws TimeoutException, InterruptedException, ExecutionException;
+
+	}
+
+	/**
+	 * An operation through the templates.
+	 */
+	@FunctionalInterface
+	private interface TemplateCall<T> {
+
+		@Nullable T call();
+
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
@@ -20,9 +21,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * channels of a Redis Cluster, through Lettuce's cluster pub/sub connection, which sends
  * each {@code SSUBSCRIBE} to the node that owns the channel's slot. One connection serves
  * every waiter of the store; a channel is subscribed while at least one waiter waits for
- * its lock. Only touched when Lettuce is on the classpath.
+ * its lock. The connection is opened on the subscriber's thread: a waiter only counts
+ * itself in, and the channels counted before the connection opens are subscribed as soon
+ * as it does. Only touched when Lettuce is on the classpath.
  */
-final class ShardedReleaseSubscriber {
+final class ShardedReleaseSubscriber extends ReleaseSubscriber {
 
 	private final RedisClusterClient client;
 
@@ -32,9 +35,10 @@ final class ShardedReleaseSubscriber {
 
 	private final Map<String, Integer> waiters = new HashMap<>();
 
-	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
+	private volatile @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
 
 	private ShardedReleaseSubscriber(RedisClusterClient client, Consumer<String> released) {
+		super("sharded channels of a Redis Cluster");
 		this.client = client;
 		this.released = released;
 	}
@@ -55,21 +59,24 @@ final class ShardedReleaseSubscriber {
 	}
 
 	/**
-	 * Count one more waiter on a channel, subscribing to it for the first.
+	 * Count one more waiter on a channel, subscribing to it for the first if the
+	 * connection is open. Never blocks on Redis.
 	 * @param channel the sharded channel
 	 */
 	void subscribe(String channel) {
 		this.lock.lock();
 		try {
 			int count = this.waiters.getOrDefault(channel, 0);
-			if (count == 0) {
-				connection().async().ssubscribe(channel);
-			}
 			this.waiters.put(channel, count + 1);
+			StatefulRedisClusterPubSubConnection<String, String> open = this.connection;
+			if (count == 0 && open != null) {
+				open.async().ssubscribe(channel);
+			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+		start();
 	}
 
 	/**
@@ -98,39 +105,66 @@ final class ShardedReleaseSubscriber {
 		}
 	}
 
-	/**
-	 * Close the connection.
-	 */
-	void close() {
+	@Override
+	protected void open() {
+		StatefulRedisClusterPubSubConnection<String, String> opened = this.client.connectPubSub(StringCodec.UTF8);
+		opened.setNodeMessagePropagation(true);
+		opened.addListener(new RedisClusterPubSubAdapter<>() {
+
+			@Override
+			public void smessage(RedisClusterNode node, String channel, String message) {
+				ShardedReleaseSubscriber.this.released.accept(message);
+			}
+
+		});
 		this.lock.lock();
 		try {
-			this.waiters.clear();
-			if (this.connection != null) {
-				this.connection.close();
-				this.connection = null;
+			this.connection = opened;
+			if (isClosed()) {
+				return;
+			}
+			String[] channels = this.waiters.keySet().toArray(String[]::new);
+			if (channels.length > 0) {
+				opened.async().ssubscribe(channels);
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
+		subscribed();
 	}
 
-	private StatefulRedisClusterPubSubConnection<String, String> connection() {
+	@Override
+	protected boolean isHeld() {
 		StatefulRedisClusterPubSubConnection<String, String> open = this.connection;
-		if (open == null) {
-			open = this.client.connectPubSub(StringCodec.UTF8);
-			open.setNodeMessagePropagation(true);
-			open.addListener(new RedisClusterPubSubAdapter<>() {
+		return open != null && !(open instanceof RedisChannelHandler<?, ?> handler && handler.isClosed());
+	}
 
-				@Override
-				public void smessage(RedisClusterNode node, String channel, String message) {
-					ShardedReleaseSubscriber.this.released.accept(message);
-				}
+	@Override
+	protected boolean isConnected() {
+		StatefulRedisClusterPubSubConnection<String, String> open = this.connection;
+		return open != null && open.isOpen();
+	}
 
-			});
-			this.connection = open;
+	@Override
+	protected void release() {
+		StatefulRedisClusterPubSubConnection<String, String> open;
+		this.lock.lock();
+		try {
+			open = this.connection;
+			this.connection = null;
 		}
-		return open;
+		finally {
+			this.lock.unlock();
+		}
+		if (open != null) {
+			try {
+				open.closeAsync();
+			}
+			catch (RuntimeException ex) {
+				this.logger.debug("Could not close the sharded release subscription's connection", ex);
+			}
+		}
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.lockstarter.store.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -78,6 +79,32 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 		// Redis counts the commands a script runs as well
 		assertThat(calls.keySet()).as("commands sent")
 			.isSubsetOf("evalsha", "eval", "set", "pttl", "get", "pexpire", "del", "incr", "time", "publish");
+	}
+
+	@Test
+	void everyOperationWorksAfterTheScriptCacheIsFlushed() {
+		RedisLockStore store = (RedisLockStore) store();
+		String key = uniqueKey("flushed");
+		String owner = uniqueToken();
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.extend(key, owner, Duration.ofSeconds(10))).isTrue();
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.extendAll(List.of(key), List.of(owner), Duration.ofSeconds(10))).containsExactly(true);
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.putResult(key, owner, new byte[] { 42 }, Duration.ofSeconds(10))).isTrue();
+		assertThat(store.getResult(key)).containsExactly(42);
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.release(key, owner)).isTrue();
+		redis.server().command("SCRIPT", "FLUSH");
+		redis.server().command("CONFIG", "RESETSTAT");
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
+		Map<String, Long> calls = commandCalls();
+		assertThat(calls).as("EVALSHA, then EVAL once it failed, then EVALSHA of the loaded script")
+			.containsEntry("evalsha", 2L)
+			.containsEntry("eval", 1L);
+		store.release(key, owner);
 	}
 
 	private static Map<String, Long> commandCalls() {

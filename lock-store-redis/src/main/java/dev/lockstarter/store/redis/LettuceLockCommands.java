@@ -1,0 +1,374 @@
+package dev.lockstarter.store.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The store's commands on a {@link LettuceConnectionFactory}, sent through Lettuce's
+ * asynchronous API so that the caller waits for each answer until a deadline of its own,
+ * whatever the factory's command timeout, and cancels the command when it passes. Only
+ * touched when Lettuce is on the classpath.
+ * <p>
+ * <b>Connections.</b> With a factory that shares its native connection (the default), the
+ * shared connection is obtained once and kept: Lettuce reconnects it by itself, so a lock
+ * operation never opens a connection on the caller's thread. Obtaining it the first time,
+ * and again after it was closed, may block for Lettuce's connect timeout plus its command
+ * timeout (the handshake), and while it does the factory holds its own lock; so it runs
+ * on a daemon thread of this class, once for every caller that needs it, and each caller
+ * waits for it only until its own deadline. A dedicated connection (the {@code WAIT} of
+ * replica acknowledgements, or a factory that does not share its connection) is likewise
+ * obtained on such a thread; one obtained after its caller gave up is released at once.
+ */
+final class LettuceLockCommands {
+
+	/** Threads that obtain connections; more calls queue, each until its deadline. */
+	private static final int CONNECTING_THREADS = 4;
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final ThreadPoolExecutor connecting;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile @Nullable Shared shared;
+
+	private @Nullable CompletableFuture<Shared> sharing;
+
+	LettuceLockCommands(LettuceConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+		AtomicInteger threads = new AtomicInteger();
+		this.connecting = new ThreadPoolExecutor(CONNECTING_THREADS, CONNECTING_THREADS, 30, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), (task) -> {
+					Thread thread = new Thread(task, "lock-redis-connect-" + threads.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		this.connecting.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Run a script, by {@code EVALSHA}, and by {@code EVAL} once if Redis does not know
+	 * it.
+	 * @param script the script, answering a {@code Long} or a {@code List}
+	 * @param keys the script's {@code KEYS}
+	 * @param args the script's {@code ARGV}
+	 * @param deadline the {@link System#nanoTime()} by which to have the answer
+	 * @return the reply
+	 */
+	<T> @Nullable T eval(RedisScript<T> script, byte[][] keys, byte[][] args, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		try (Commands commands = commands(false, deadline)) {
+			return eval(commands.async(), script, keys, args, deadline);
+		}
+	}
+
+	/**
+	 * Run a script once for each set of keys and arguments, all at once, and wait for
+	 * every reply until the deadline.
+	 * @param script the script, answering a {@code Long} or a {@code List}
+	 * @param keys the {@code KEYS} of each run
+	 * @param args the {@code ARGV} of each run
+	 * @param deadline the {@link System#nanoTime()} by which to have every answer
+	 * @return the replies, in order
+	 */
+	<T> List<@Nullable T> evalEach(RedisScript<T> script, List<byte[][]> keys, List<byte[][]> args, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		ScriptOutputType type = outputType(script);
+		try (Commands commands = commands(false, deadline)) {
+			List<RedisFuture<T>> sent = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				sent.add(commands.async().evalsha(script.getSha1(), type, keys.get(i), args.get(i)));
+			}
+			List<@Nullable T> replies = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				try {
+					replies.add(await(sent.get(i), deadline));
+				}
+				catch (ExecutionException ex) {
+					if (!(ex.getCause() instanceof RedisNoScriptException)) {
+						cancel(sent);
+						throw ex;
+					}
+					replies.add(await(commands.async().eval(bytes(script), type, keys.get(i), args.get(i)), deadline));
+				}
+				catch (TimeoutException | InterruptedException ex) {
+					cancel(sent);
+					throw ex;
+				}
+			}
+			return replies;
+		}
+	}
+
+	/**
+	 * Read a string key.
+	 * @param key the key
+	 * @param deadline the {@link System#nanoTime()} by which to have the answer
+	 * @return the value, or {@code null}
+	 */
+	byte @Nullable [] get(byte[] key, long deadline) throws TimeoutException, InterruptedException, ExecutionException {
+		try (Commands commands = commands(false, deadline)) {
+			return await(commands.async().get(key), deadline);
+		}
+	}
+
+	/**
+	 * Run a script on a dedicated connection, then, if {@code proceed} accepts its reply,
+	 * {@code WAIT} for replica acknowledgements on the same connection: {@code WAIT}
+	 * blocks the connection it is sent on, and counts the writes made on it.
+	 * @param script the script
+	 * @param keys the script's {@code KEYS}
+	 * @param args the script's {@code ARGV}
+	 * @param replicas the replicas to wait for
+	 * @param waitTimeout the longest time Redis waits for them, in milliseconds
+	 * @param deadline the {@link System#nanoTime()} by which to have both answers
+	 * @param waitFailure receives the failure of {@code WAIT}, if it fails
+	 * @return the script's reply and the number of acknowledgements, -1 if not waited or
+	 * failed
+	 */
+	long[] evalThenWait(RedisScript<Long> script, byte[][] keys, byte[][] args, int replicas, long waitTimeout,
+			long deadline, Exception[] waitFailure) throws TimeoutException, InterruptedException, ExecutionException {
+		try (Commands commands = commands(true, deadline)) {
+			Long reply = eval(commands.async(), script, keys, args, deadline);
+			long value = (reply != null) ? reply : -1L;
+			if (value <= 0) {
+				return new long[] { value, -1L };
+			}
+			try {
+				Long acks = await(commands.async().waitForReplication(replicas, waitTimeout), deadline);
+				return new long[] { value, (acks != null) ? acks : -1L };
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				waitFailure[0] = ex;
+				return new long[] { value, -1L };
+			}
+		}
+	}
+
+	/**
+	 * Stop the threads that obtain connections. The shared connection belongs to the
+	 * factory and stays open.
+	 */
+	void destroy() {
+		this.connecting.shutdownNow();
+	}
+
+	private static <T> @Nullable T eval(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<T> script,
+			byte[][] keys, byte[][] args, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		ScriptOutputType type = outputType(script);
+		try {
+			return await(commands.evalsha(script.getSha1(), type, keys, args), deadline);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof RedisNoScriptException)) {
+				throw ex;
+			}
+			return await(commands.eval(bytes(script), type, keys, args), deadline);
+		}
+	}
+
+	private static ScriptOutputType outputType(RedisScript<?> script) {
+		Class<?> type = script.getResultType();
+		return (type != null && List.class.isAssignableFrom(type)) ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER;
+	}
+
+	private static <T> T await(Future<T> future, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		try {
+			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException | InterruptedException ex) {
+			future.cancel(false);
+			throw ex;
+		}
+	}
+
+	private static void cancel(List<? extends Future<?>> futures) {
+		futures.forEach((future) -> future.cancel(false));
+	}
+
+	private Commands commands(boolean dedicated, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		if (dedicated || !this.connectionFactory.getShareNativeConnection()) {
+			return dedicated(deadline);
+		}
+		Shared known = this.shared;
+		if (known != null && known.isUsable()) {
+			return known;
+		}
+		CompletableFuture<Shared> attempt;
+		this.lock.lock();
+		try {
+			attempt = this.sharing;
+			if (attempt == null || attempt.isCompletedExceptionally()
+					|| (attempt.isDone() && !attempt.join().isUsable())) {
+				CompletableFuture<Shared> started = new CompletableFuture<>();
+				this.connecting.execute(() -> {
+					try {
+						started.complete(openShared());
+					}
+					catch (Throwable ex) {
+						started.completeExceptionally(ex);
+					}
+				});
+				this.sharing = started;
+				attempt = started;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		// Waiting does not cancel the attempt: the next caller may still use it
+		Shared opened = attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		this.shared = opened;
+		return opened;
+	}
+
+	private Shared openShared() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = ((LettuceConnection) connection).getNativeConnection();
+			return new Shared(commands, statefulConnection(commands));
+		}
+	}
+
+	private static @Nullable StatefulConnection<?, ?> statefulConnection(RedisClusterAsyncCommands<?, ?> commands) {
+		if (commands instanceof RedisAsyncCommands<?, ?> standalone) {
+			return standalone.getStatefulConnection();
+		}
+		if (commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster) {
+			return cluster.getStatefulConnection();
+		}
+		return null;
+	}
+
+	private Commands dedicated(long deadline) throws TimeoutException, InterruptedException, ExecutionException {
+		CompletableFuture<Dedicated> attempt = new CompletableFuture<>();
+		this.connecting.execute(() -> {
+			if (attempt.isDone()) {
+				// Its caller gave up while it queued
+				return;
+			}
+			Dedicated opened = null;
+			try {
+				opened = openDedicated();
+			}
+			catch (Throwable ex) {
+				attempt.completeExceptionally(ex);
+			}
+			if (opened != null && !attempt.complete(opened)) {
+				opened.close();
+			}
+		});
+		try {
+			return attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException | InterruptedException ex) {
+			if (!attempt.completeExceptionally(new CancellationException())) {
+				// Opened just now: release it
+				Dedicated opened = attempt.getNow(null);
+				if (opened != null) {
+					opened.close();
+				}
+			}
+			throw ex;
+		}
+	}
+
+	private Dedicated openDedicated() {
+		LettuceConnection connection = (LettuceConnection) this.connectionFactory.getConnection();
+		try {
+			// A pipelined connection runs on a connection of its own. The commands sent
+			// through its native API still go out at once: only those sent through the
+			// RedisConnection itself are held for the pipeline.
+			connection.openPipeline();
+			return new Dedicated(connection, connection.getNativeConnection());
+		}
+		catch (RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+	}
+
+	private static byte[] bytes(RedisScript<?> script) {
+		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Asynchronous commands for one operation, released when it ends.
+	 */
+	private interface Commands extends AutoCloseable {
+
+		RedisClusterAsyncCommands<byte[], byte[]> async();
+
+		@Override
+		void close();
+
+	}
+
+	/**
+	 * The factory's shared connection, kept while it is not closed.
+	 */
+	private record Shared(RedisClusterAsyncCommands<byte[], byte[]> async,
+			@Nullable StatefulConnection<?, ?> connection) implements Commands {
+
+		/**
+		 * Whether the connection may still be used: Lettuce reconnects a connection that
+		 * was not closed, so a disconnected one is still usable.
+		 */
+		boolean isUsable() {
+			return !(this.connection instanceof RedisChannelHandler<?, ?> handler) || !handler.isClosed();
+		}
+
+		@Override
+		public void close() {
+			// Shared: stays open
+		}
+
+	}
+
+	/**
+	 * A connection of one operation.
+	 */
+	private record Dedicated(RedisConnection connection,
+			RedisClusterAsyncCommands<byte[], byte[]> async) implements Commands {
+
+		@Override
+		public void close() {
+			try {
+				this.connection.close();
+			}
+			catch (RuntimeException ex) {
+				// Released or not, the operation's outcome stands
+			}
+		}
+
+	}
+
+}
