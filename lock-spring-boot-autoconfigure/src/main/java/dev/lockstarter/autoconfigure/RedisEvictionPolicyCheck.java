@@ -1,9 +1,16 @@
 package dev.lockstarter.autoconfigure;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -14,7 +21,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code noeviction}: under memory pressure such a server may evict lock keys, and a
  * second holder then gets a lock that is still held. Stays quiet (DEBUG) when the setting
  * cannot be read, for example for an ACL user without {@code +config} or a server that is
- * down.
+ * down. The check runs on a daemon thread and startup waits for it at most
+ * {@code lock.redis.timeout}, so a paused or unreachable Redis does not hold startup up
+ * for the client's own timeouts (a minute by default).
  */
 class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 
@@ -24,21 +33,39 @@ class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 
 	private final RedisConnectionFactory connectionFactory;
 
-	RedisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+	private final Duration timeout;
+
+	RedisEvictionPolicyCheck(RedisConnectionFactory connectionFactory, Duration timeout) {
 		this.connectionFactory = connectionFactory;
+		this.timeout = timeout;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		CompletableFuture<Optional<String>> read = new CompletableFuture<>();
+		Thread reader = new Thread(() -> {
+			try {
+				read.complete(Optional.ofNullable(readPolicy()));
+			}
+			catch (RuntimeException ex) {
+				read.completeExceptionally(ex);
+			}
+		}, "lock-redis-eviction-check");
+		reader.setDaemon(true);
+		reader.start();
 		String policy;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			Properties config = connection.serverCommands().getConfig(SETTING);
-			policy = (config != null) ? config.getProperty(SETTING) : null;
+		try {
+			policy = read.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS).orElse(null);
 		}
-		catch (RuntimeException ex) {
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		catch (ExecutionException | TimeoutException ex) {
 			if (logger.isDebugEnabled()) {
-				logger.debug("Could not read the Redis " + SETTING + " setting (CONFIG GET may not be permitted): "
-						+ ex.getMessage());
+				logger.debug("Could not read the Redis " + SETTING + " setting (CONFIG GET may not be permitted, "
+						+ "or Redis did not answer within " + this.timeout + "): "
+						+ ((ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage()));
 			}
 			return;
 		}
@@ -49,6 +76,13 @@ class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 			logger.warn("Redis " + SETTING + " is '" + policy + "': under memory pressure Redis may evict lock keys, "
 					+ "and a second caller then gets a lock that is still held. Set " + SETTING
 					+ " to 'noeviction' on the Redis server that holds the locks.");
+		}
+	}
+
+	private @Nullable String readPolicy() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Properties config = connection.serverCommands().getConfig(SETTING);
+			return (config != null) ? config.getProperty(SETTING) : null;
 		}
 	}
 

@@ -90,8 +90,9 @@ class RedisLockStoreConfiguration {
 
 		@Bean
 		@ConditionalOnBean(RedisConnectionFactory.class)
-		RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
-			return new RedisEvictionPolicyCheck(connectionFactory);
+		RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory,
+				LockProperties properties) {
+			return new RedisEvictionPolicyCheck(connectionFactory, properties.getRedis().getTimeout());
 		}
 
 		private static boolean isCluster(RedisConnectionFactory connectionFactory) {

@@ -65,6 +65,24 @@ class RedisEvictionPolicyCheckIntegrationTests {
 		}
 	}
 
+	@Test
+	void pausedRedisDelaysStartupByTheLockTimeoutAtMost() {
+		redis.server().pause();
+		long started = System.nanoTime();
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(EvictionApp.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+					"spring.data.redis.port=" + redis.port(), "lock.redis.timeout=1s")
+			.run()) {
+			long startupMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			System.out.println("[timing] startup with Redis paused: " + startupMillis + " ms");
+			assertThat(startupMillis).isLessThan(8000);
+		}
+		finally {
+			redis.server().resume();
+		}
+	}
+
 	private static ConfigurableApplicationContext start(String... properties) {
 		return new SpringApplicationBuilder(EvictionApp.class).web(WebApplicationType.NONE)
 			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
