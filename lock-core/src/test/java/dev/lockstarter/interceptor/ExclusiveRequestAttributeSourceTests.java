@@ -39,7 +39,7 @@ class ExclusiveRequestAttributeSourceTests {
 		ExclusiveRequestAttribute attribute = this.source.getAttribute(method(Valid.class, "unnamed"), Valid.class);
 		assertThat(attribute).isNotNull();
 		assertThat(attribute.name()).isEqualTo("Valid.unnamed");
-		assertThat(attribute.options(DEFAULTS)).isEqualTo(DEFAULTS);
+		assertThat(attribute.options(DEFAULTS)).isEqualTo(DEFAULTS.withName("Valid.unnamed"));
 	}
 
 	@Test
