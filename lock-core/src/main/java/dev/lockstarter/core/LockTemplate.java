@@ -175,6 +175,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
+	 * Return the prefix of every store key.
+	 * @return the key prefix, may be empty
+	 */
+	public String getKeyPrefix() {
+		return this.storeKeys.prefix();
+	}
+
+	/**
 	 * Return the locks this template holds now, the longest held first. Locks are listed
 	 * from acquisition to release or loss.
 	 * @return a snapshot of live views

@@ -25,6 +25,10 @@ final class StoreKeys {
 				+ "' is too long: at most " + (MAX_KEY_BYTES - HashedKeys.HASHED_LENGTH) + " bytes are allowed");
 	}
 
+	String prefix() {
+		return this.prefix;
+	}
+
 	String storeKey(String key) {
 		return this.prefix + HashedKeys.limit(key, this.maxKeyBytes);
 	}

@@ -1,10 +1,10 @@
 package dev.lockstarter.interceptor;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -17,7 +17,11 @@ import org.springframework.core.annotation.AnnotationUtils;
 /**
  * Parses every {@link ExclusiveRequest} declaration of every bean while the application
  * starts, so that an invalid key expression, time-to-live or method fails startup instead
- * of the first call.
+ * of the first call, and keeps the declarations it found, for the application to list
+ * them (the Actuator {@code locks} endpoint does).
+ * <p>
+ * Each bean class is visited once, when the first bean of that class is initialized:
+ * declarations of lazy or prototype beans appear once such a bean is created.
  *
  * @since 0.1.0
  */
@@ -27,7 +31,7 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 
 	private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet(64);
 
-	private final Set<String> resultSharingMethods = new ConcurrentSkipListSet<>();
+	private final Map<String, ExclusiveRequestDeclaration> declarations = new ConcurrentHashMap<>(64);
 
 	/**
 	 * Create a new validator.
@@ -52,9 +56,10 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 					.findMergedAnnotation(method, ExclusiveRequest.class));
 		methods.keySet().forEach((method) -> {
 			ExclusiveRequestAttribute attribute = this.attributeSource.getAttribute(method, targetClass);
-			ResultSharing sharing = (attribute != null) ? attribute.resultSharing() : null;
-			if (sharing != null) {
-				this.resultSharingMethods.add(sharing.describeMethod());
+			if (attribute != null) {
+				ExclusiveRequestDeclaration declaration = new ExclusiveRequestDeclaration(targetClass, method,
+						attribute);
+				this.declarations.put(targetClass.getName() + "#" + declaration.describeMethod(), declaration);
 			}
 		});
 		this.checkedClasses.add(targetClass);
@@ -68,7 +73,28 @@ public class ExclusiveRequestMethodValidator implements BeanPostProcessor {
 	 * @return the methods, as {@code ClassName.method(ParamType, ...)}, sorted
 	 */
 	public List<String> getResultSharingMethods() {
-		return List.copyOf(this.resultSharingMethods);
+		return this.declarations.values()
+			.stream()
+			.map(ExclusiveRequestDeclaration::attribute)
+			.map(ExclusiveRequestAttribute::resultSharing)
+			.filter((sharing) -> sharing != null)
+			.map(ResultSharing::describeMethod)
+			.distinct()
+			.sorted()
+			.toList();
+	}
+
+	/**
+	 * Return the declarations found so far, in the beans initialized so far.
+	 * @return the declarations, sorted by lock name, then by method
+	 */
+	public List<ExclusiveRequestDeclaration> getDeclarations() {
+		return this.declarations.values()
+			.stream()
+			.sorted(Comparator.comparing((ExclusiveRequestDeclaration declaration) -> declaration.attribute().name())
+				.thenComparing(ExclusiveRequestDeclaration::describeMethod)
+				.thenComparing((declaration) -> declaration.targetClass().getName()))
+			.toList();
 	}
 
 }

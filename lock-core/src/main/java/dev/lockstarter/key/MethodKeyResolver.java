@@ -104,6 +104,14 @@ public final class MethodKeyResolver {
 	}
 
 	/**
+	 * Return the key expressions, as declared.
+	 * @return the expressions, empty when one lock guards the method for all arguments
+	 */
+	public List<String> expressions() {
+		return List.of(this.sources);
+	}
+
+	/**
 	 * Build the key for one call.
 	 * @param args the call's arguments
 	 * @return {@code name} alone when there are no expressions, else {@code name:value}

@@ -48,6 +48,13 @@ class MethodKeyResolverTests {
 	}
 
 	@Test
+	void expressionsAreReportedAsDeclared() {
+		assertThat(MethodKeyResolver.create(ORDER, "orders", "#order.customer", "#order.number()").expressions())
+			.containsExactly("#order.customer", "#order.number()");
+		assertThat(MethodKeyResolver.create(REGISTER, "users").expressions()).isEmpty();
+	}
+
+	@Test
 	void withoutExpressionsTheNameAloneIsTheKey() {
 		assertThat(MethodKeyResolver.create(REGISTER, "nightly-job").resolve(new Object[] { "x" }))
 			.isEqualTo("nightly-job");

@@ -104,6 +104,11 @@ public class LockProperties implements InitializingBean {
 	 */
 	private final DynamoDb dynamodb = new DynamoDb();
 
+	/**
+	 * Actuator settings: the locks endpoint.
+	 */
+	private final Actuator actuator = new Actuator();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -214,6 +219,10 @@ public class LockProperties implements InitializingBean {
 
 	public DynamoDb getDynamodb() {
 		return this.dynamodb;
+	}
+
+	public Actuator getActuator() {
+		return this.actuator;
 	}
 
 	@Override
@@ -724,6 +733,27 @@ public class LockProperties implements InitializingBean {
 				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.timeout", this.timeout,
 						"The timeout must be positive.");
 			}
+		}
+
+	}
+
+	/**
+	 * Actuator properties.
+	 */
+	public static class Actuator {
+
+		/**
+		 * Whether the locks endpoint shows the key of each held lock. Keys are built from
+		 * method arguments, such as user names, so they are hidden by default.
+		 */
+		private boolean showKeys;
+
+		public boolean isShowKeys() {
+			return this.showKeys;
+		}
+
+		public void setShowKeys(boolean showKeys) {
+			this.showKeys = showKeys;
 		}
 
 	}

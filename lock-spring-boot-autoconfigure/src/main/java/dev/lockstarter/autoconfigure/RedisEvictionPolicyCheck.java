@@ -3,9 +3,7 @@ package dev.lockstarter.autoconfigure;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
@@ -42,20 +40,10 @@ class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		CompletableFuture<Optional<String>> read = new CompletableFuture<>();
-		Thread reader = new Thread(() -> {
-			try {
-				read.complete(Optional.ofNullable(readPolicy()));
-			}
-			catch (RuntimeException ex) {
-				read.completeExceptionally(ex);
-			}
-		}, "lock-redis-eviction-check");
-		reader.setDaemon(true);
-		reader.start();
 		String policy;
 		try {
-			policy = read.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS).orElse(null);
+			policy = DaemonCall.call("lock-redis-eviction-check", () -> Optional.ofNullable(readPolicy()), this.timeout)
+				.orElse(null);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

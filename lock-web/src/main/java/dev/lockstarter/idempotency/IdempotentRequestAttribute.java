@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param retention how long the method's responses are kept for replays, positive
  * @param required whether a request without an idempotency key is rejected
+ * @since 0.1.0
  */
-record IdempotentRequestAttribute(Duration retention, boolean required) {
+public record IdempotentRequestAttribute(Duration retention, boolean required) {
 
 }

@@ -184,7 +184,29 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @throws IllegalStateException if the declaration is invalid
 	 */
 	public boolean isIdempotent(HandlerMethod handlerMethod) {
-		return this.attributeSource.getAttribute(handlerMethod.getMethod()) != null;
+		return getAttribute(handlerMethod) != null;
+	}
+
+	/**
+	 * Return the parsed {@link IdempotentRequest} declaration of a handler method, with
+	 * the configured retention when the declaration sets none.
+	 * @param handlerMethod the handler method
+	 * @return the declaration, or {@code null} if the method is not annotated
+	 * @throws IllegalStateException if the declaration is invalid
+	 */
+	public @Nullable IdempotentRequestAttribute getAttribute(HandlerMethod handlerMethod) {
+		Assert.notNull(handlerMethod, "'handlerMethod' must not be null");
+		return this.attributeSource.getAttribute(handlerMethod.getMethod());
+	}
+
+	/**
+	 * Return the options of the lock held while an idempotent request runs: the
+	 * configured ones, named {@code "idempotency"}, without waiting, since a request
+	 * never waits for another with the same key.
+	 * @return the lock options
+	 */
+	public LockOptions getLockOptions() {
+		return this.lockOptions.get().withWaitTime(Duration.ZERO).withName(LOCK_NAME);
 	}
 
 	/**
@@ -261,8 +283,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.maxBodySize);
 		String lockKey = lockKey(request.getUserPrincipal(), key);
 		LockOperations locks = this.locks.get();
-		LockAttempt attempt = locks.tryAcquire(lockKey,
-				this.lockOptions.get().withWaitTime(Duration.ZERO).withName(LOCK_NAME));
+		LockAttempt attempt = locks.tryAcquire(lockKey, getLockOptions());
 		if (!attempt.isAcquired()) {
 			throw new IdempotentRequestInProgressException(attempt.retryAfter());
 		}

@@ -87,6 +87,17 @@ class IdempotentRequestInterceptorTests {
 	}
 
 	@Test
+	void declarationsAndLockOptionsAreReported() {
+		assertThat(this.interceptor.getAttribute(handler("pay")))
+			.isEqualTo(new IdempotentRequestAttribute(Duration.ofHours(24), true));
+		assertThat(this.interceptor.getAttribute(handler("refund")))
+			.isEqualTo(new IdempotentRequestAttribute(Duration.ofMinutes(30), false));
+		assertThat(this.interceptor.getAttribute(handler("plain"))).isNull();
+		assertThat(this.interceptor.getLockOptions())
+			.isEqualTo(LockOptions.ttl(Duration.ofSeconds(10)).withName("idempotency"));
+	}
+
+	@Test
 	void setCookieCannotBeReplayed() {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> this.interceptor.setReplayedHeaders(java.util.List.of("Location", "set-cookie")));

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.lockstarter.sample.payment.Payment;
@@ -138,6 +139,10 @@ final class SampleClient {
 
 	Payment paymentOf(HttpResponse<String> response) {
 		return this.json.readValue(response.body(), Payment.class);
+	}
+
+	JsonNode tree(HttpResponse<String> response) {
+		return this.json.readTree(response.body());
 	}
 
 	@SuppressWarnings("unchecked")

@@ -1,0 +1,154 @@
+package dev.lockstarter.autoconfigure.actuate;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.autoconfigure.LockProperties;
+import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.StoreDescriptor;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Describes the lock store for the {@link LocksEndpoint}: its kind, its class and its
+ * configuration. Settings the store itself reports are always shown; those of the
+ * {@code lock.*} properties only when the store was built from them by the store
+ * configurations of this module, since a store the application defines itself need not
+ * follow them. Credentials are never shown: no password, token, access key or user
+ * information of a URL.
+ */
+final class StoreDescriptions {
+
+	private static final String REDIS_STORE = "dev.lockstarter.store.redis.RedisLockStore";
+
+	/** The classes whose bean methods create the auto-configured stores. */
+	private static final Pattern STORE_CONFIGURATION = Pattern
+		.compile("dev\\.lockstarter\\.autoconfigure\\.\\w+LockStoreConfiguration(\\$StoreAvailable)?");
+
+	/**
+	 * The bean name of the DynamoDB client the store builds when the application has
+	 * none.
+	 */
+	private static final String OWN_DYNAMODB_CLIENT = "lockDynamoDbClient";
+
+	private StoreDescriptions() {
+	}
+
+	/**
+	 * Describe the store.
+	 * @param store the store, or {@code null} if there is no single one
+	 * @param kind the kind of store
+	 * @param keyPrefix the prefix of its keys
+	 * @param properties the lock properties
+	 * @param beanFactory the bean factory the store comes from
+	 * @return the description
+	 */
+	static StoreDescriptor describe(@Nullable LockStore store, String kind, String keyPrefix, LockProperties properties,
+			ConfigurableListableBeanFactory beanFactory) {
+		if (store == null) {
+			return new StoreDescriptor(kind, "unknown", Map.of());
+		}
+		Map<String, Object> settings = new LinkedHashMap<>();
+		settings.put("keyPrefix", keyPrefix);
+		boolean autoConfigured = isAutoConfigured(beanFactory);
+		if (isRedis(store)) {
+			RedisSettings.describe(store, autoConfigured, properties.getRedis(), beanFactory, settings);
+		}
+		else if (autoConfigured && "memcached".equals(kind)) {
+			LockProperties.Memcached memcached = properties.getMemcached();
+			settings.put("servers", List.copyOf(memcached.getServers()));
+			settings.put("connectTimeout", LocksEndpoint.format(memcached.getConnectTimeout()));
+			settings.put("operationTimeout", LocksEndpoint.format(memcached.getOperationTimeout()));
+		}
+		else if (autoConfigured && "dynamodb".equals(kind)) {
+			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
+			settings.put("table", dynamodb.getTable());
+			settings.put("createTable", dynamodb.isCreateTable());
+			if (beanFactory.containsBean(OWN_DYNAMODB_CLIENT)) {
+				settings.put("client", "own");
+				settings.put("endpoint", withoutUserInfo(dynamodb.getEndpoint()));
+				settings.put("region", (dynamodb.getRegion() != null) ? dynamodb.getRegion() : "from the AWS SDK");
+				settings.put("timeout", LocksEndpoint.format(dynamodb.getTimeout()));
+			}
+			else {
+				settings.put("client", "application");
+			}
+		}
+		return new StoreDescriptor(kind, store.getClass().getName(), settings);
+	}
+
+	private static boolean isRedis(LockStore store) {
+		return ClassUtils.isPresent(REDIS_STORE, StoreDescriptions.class.getClassLoader())
+				&& RedisSettings.isRedis(store);
+	}
+
+	/**
+	 * Whether the single lock store bean was created by one of this module's store
+	 * configurations.
+	 */
+	static boolean isAutoConfigured(ConfigurableListableBeanFactory beanFactory) {
+		String[] names = beanFactory.getBeanNamesForType(LockStore.class, false, false);
+		if (names.length != 1 || !beanFactory.containsBeanDefinition(names[0])) {
+			return false;
+		}
+		BeanDefinition definition = beanFactory.getMergedBeanDefinition(names[0]);
+		String factoryBean = definition.getFactoryBeanName();
+		String source = (factoryBean != null && beanFactory.containsBeanDefinition(factoryBean))
+				? beanFactory.getMergedBeanDefinition(factoryBean).getBeanClassName() : definition.getBeanClassName();
+		return source != null && STORE_CONFIGURATION.matcher(source).matches();
+	}
+
+	/**
+	 * Return an endpoint as scheme, host and port only: no user information, path or
+	 * query, where credentials could hide.
+	 */
+	private static String withoutUserInfo(@Nullable URI endpoint) {
+		if (endpoint == null) {
+			return "of the region";
+		}
+		return endpoint.getScheme() + "://" + endpoint.getHost()
+				+ ((endpoint.getPort() != -1) ? ":" + endpoint.getPort() : "");
+	}
+
+	/**
+	 * Inner class to allow the optional Redis store and Spring Data Redis.
+	 */
+	private static final class RedisSettings {
+
+		private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+				RedisSettings.class.getClassLoader());
+
+		static boolean isRedis(LockStore store) {
+			return store instanceof RedisLockStore;
+		}
+
+		static void describe(LockStore store, boolean autoConfigured, LockProperties.Redis redis,
+				ConfigurableListableBeanFactory beanFactory, Map<String, Object> settings) {
+			settings.put("channel", ((RedisLockStore) store).getChannel());
+			if (!autoConfigured) {
+				return;
+			}
+			settings.put("minReplicaAcks", redis.getMinReplicaAcks());
+			settings.put("replicaAckTimeout", LocksEndpoint.format(redis.getReplicaAckTimeout()));
+			RedisConnectionFactory connectionFactory = beanFactory.getBeanProvider(RedisConnectionFactory.class)
+				.getIfUnique();
+			if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
+				settings.put("mode", lettuce.isClusterAware() ? "cluster"
+						: lettuce.isRedisSentinelAware() ? "sentinel" : "standalone");
+				settings.put("commandTimeout",
+						LocksEndpoint.format(lettuce.getClientConfiguration().getCommandTimeout()));
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,8 @@
+/**
+ * Actuator support for distributed request locking: the {@code locks} endpoint and the
+ * {@code lockStore} health indicator.
+ */
+@NullMarked
+package dev.lockstarter.autoconfigure.actuate;
+
+import org.jspecify.annotations.NullMarked;
