@@ -29,7 +29,8 @@ public interface LockListener {
 	 * A lock was released by its holder.
 	 * @param lock the lock, its {@link HeldLock#age()} the time it was held
 	 * @param owned {@code false} if the store found the lock expired or taken over, so
-	 * the work was not exclusive for its whole run
+	 * the work was not exclusive for its whole run, or if the release failed, so the lock
+	 * expires with its time-to-live
 	 */
 	default void released(HeldLock lock, boolean owned) {
 	}

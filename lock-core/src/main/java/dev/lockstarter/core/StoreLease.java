@@ -142,9 +142,13 @@ final class StoreLease implements Lease, HeldLock {
 						? this.store.extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
 						: this.store.release(this.storeKey, this.token);
 			}
-			finally {
+			catch (RuntimeException ex) {
+				// Not released: the lock expires with its time-to-live
 				this.template.finished(this);
+				this.template.released(this, false);
+				throw ex;
 			}
+			this.template.finished(this);
 			if (!owned && logger.isWarnEnabled()) {
 				logger.warn("Lock '" + LogSafe.key(this.key) + "' had expired or was taken over before its release; "
 						+ "the guarded work was not exclusive for its whole run");

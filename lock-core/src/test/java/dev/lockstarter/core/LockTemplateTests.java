@@ -171,7 +171,18 @@ class LockTemplateTests {
 		Lease lease = failing.acquire("k", Duration.ofSeconds(5));
 		lease.close();
 		Lease other = failing.acquire("k2", Duration.ofSeconds(5));
+		List<String> released = new CopyOnWriteArrayList<>();
+		failing.addListener(new LockListener() {
+
+			@Override
+			public void released(HeldLock lock, boolean owned) {
+				released.add(lock.key() + " owned=" + owned);
+			}
+
+		});
 		assertThatExceptionOfType(LockStoreException.class).isThrownBy(other::release);
+		assertThat(released).as("a failed release still ends the hold").containsExactly("k2 owned=false");
+		assertThat(failing.getHeldLocks()).isEmpty();
 	}
 
 	@Test

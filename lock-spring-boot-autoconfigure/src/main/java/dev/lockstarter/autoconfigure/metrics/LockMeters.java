@@ -26,8 +26,9 @@ import org.springframework.util.Assert;
  * acquisition, waiting included;</li>
  * <li>{@code lock.waits} (timer, tag {@code outcome}): the acquisitions that found the
  * lock held and waited or retried;</li>
- * <li>{@code lock.held} (timer, tag {@code outcome}: {@code released}, or {@code expired}
- * when the release found the lock gone, or {@code lost}): how long locks were held;</li>
+ * <li>{@code lock.held} (timer, tag {@code outcome}: {@code released}; {@code expired}
+ * when the release found the lock gone or failed, so that the lock expires with its
+ * time-to-live; or {@code lost}): how long locks were held;</li>
  * <li>{@code lock.held.active} (long task timer): the locks held now, and for how
  * long;</li>
  * <li>{@code lock.renewals} (counter, tag {@code outcome}: {@code renewed},
