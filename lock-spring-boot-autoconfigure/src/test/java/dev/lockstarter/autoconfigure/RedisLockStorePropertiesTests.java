@@ -55,32 +55,17 @@ class RedisLockStorePropertiesTests {
 
 	@Test
 	void negativeMinReplicaAcksFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.redis.min-replica-acks=-1")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("lock.redis.min-replica-acks")
-				.hasMessageContaining("must not be negative"));
+		assertStartupFails("lock.redis.min-replica-acks=-1", "lock.redis.min-replica-acks", "must not be negative");
 	}
 
 	@Test
 	void nonPositiveReplicaAckTimeoutFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.redis.replica-ack-timeout=0s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("lock.redis.replica-ack-timeout")
-				.hasMessageContaining("must be positive"));
+		assertStartupFails("lock.redis.replica-ack-timeout=0s", "lock.redis.replica-ack-timeout", "must be positive");
 	}
 
 	@Test
 	void keyPrefixWithABraceFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.key-prefix=app{1}:")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("lock.key-prefix")
-				.hasMessageContaining("must not contain '{' or '}'"));
+		assertStartupFails("lock.key-prefix=app{1}:", "lock.key-prefix", "must not contain '{' or '}'");
 	}
 
 	@Test
@@ -115,22 +100,12 @@ class RedisLockStorePropertiesTests {
 
 	@Test
 	void zeroTimeoutFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.redis.timeout=0s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("lock.redis.timeout")
-				.hasMessageContaining("must be positive"));
+		assertStartupFails("lock.redis.timeout=0s", "lock.redis.timeout", "must be positive");
 	}
 
 	@Test
 	void negativeTimeoutFailsNamingTheProperty() {
-		this.contextRunner.withPropertyValues("lock.redis.timeout=-1s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("lock.redis.timeout")
-				.hasMessageContaining("must be positive"));
+		assertStartupFails("lock.redis.timeout=-1s", "lock.redis.timeout", "must be positive");
 	}
 
 	@Test
@@ -225,6 +200,15 @@ class RedisLockStorePropertiesTests {
 				.socketOptions(SocketOptions.builder().keepAlive(true).connectTimeout(Duration.ofMillis(500)).build());
 		}
 
+	}
+
+	private void assertStartupFails(String property, String named, String message) {
+		this.contextRunner.withPropertyValues(property)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining(named)
+				.hasMessageContaining(message));
 	}
 
 }
