@@ -46,6 +46,14 @@ abstract class JdbcDialect {
 	}
 
 	/**
+	 * Return whether statements get a query timeout. PostgreSQL's driver enforces one by
+	 * sending a cancel request on a new connection, and waits for it (up to its
+	 * {@code cancelSignalTimeout}, 10 s) even when the server does not answer: there the
+	 * connection's network timeout bounds every call instead.
+	 */
+	abstract boolean usesQueryTimeout();
+
+	/**
 	 * Return the DDL statements that create the store's objects if they do not exist.
 	 */
 	abstract List<String> schema(String table);
@@ -106,6 +114,11 @@ abstract class JdbcDialect {
 				SELECT NULL, CAST(EXTRACT(EPOCH FROM (h.expires_at - clock_timestamp())) * 1000000 AS BIGINT)
 				FROM %1$s h
 				WHERE h.lock_key = ? AND h.owner_token IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acquired)""";
+
+		@Override
+		boolean usesQueryTimeout() {
+			return false;
+		}
 
 		@Override
 		List<String> schema(String table) {
@@ -195,6 +208,11 @@ abstract class JdbcDialect {
 
 		private static final String HOLDER = "SELECT DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at), fence "
 				+ "FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL";
+
+		@Override
+		boolean usesQueryTimeout() {
+			return true;
+		}
 
 		@Override
 		List<String> schema(String table) {

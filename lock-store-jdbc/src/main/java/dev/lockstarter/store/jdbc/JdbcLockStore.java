@@ -72,14 +72,19 @@ import org.springframework.util.Assert;
  * as text); any other key, and any key starting with {@code "#sha256:"}, is replaced by
  * {@code "#sha256:"} and the Base64url SHA-256 of its UTF-8 bytes.
  * <p>
- * <b>Bounds</b>: every statement gets a query timeout (whole seconds, rounded up) and its
- * connection a network timeout ({@link Connection#setNetworkTimeout}), both from the
- * store's timeout, so that an unresponsive database fails a call with
- * {@link LockStoreException} instead of hanging it. Borrowing a connection is bounded by
- * the connection pool (HikariCP's {@code connectionTimeout}); a failure is never reported
- * as success. The store uses connections of its own from the {@link DataSource}, never
- * one bound to the caller's transaction, so a lock is committed at once, whatever
- * transaction the caller runs in.
+ * <b>Bounds</b>: each call sets the network timeout of its connection
+ * ({@link Connection#setNetworkTimeout}) to the store's timeout, so that a database that
+ * stops answering fails the call with {@link LockStoreException} within that time (the
+ * driver closes the connection) instead of hanging it; the connection's earlier setting
+ * is restored before it goes back to the pool. On H2, which has no network, statements
+ * get a query timeout instead (whole seconds, rounded up); on PostgreSQL they do not,
+ * because its driver cancels a statement through a new connection and waits up to
+ * 10&nbsp;s for an unresponsive server to take the cancel. Borrowing a connection is
+ * bounded by the connection pool (HikariCP's {@code connectionTimeout}). A call whose
+ * answer is lost may still have been applied: it is reported as a failure, never as a
+ * success. The store takes connections of its own from the {@link DataSource}, never the
+ * one of the caller's transaction, and runs in auto-commit, so a lock is committed at
+ * once, whatever transaction the caller runs in.
  * <p>
  * <b>Not promised</b>: the store issues no release notifications (waiters poll). Locks
  * are as safe as the database keeps its data: a failover to an asynchronous replica can
@@ -181,7 +186,9 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	public void createSchema() {
 		call("create the table of", "", (connection) -> {
 			try (Statement statement = connection.createStatement()) {
-				statement.setQueryTimeout(Math.max(30, queryTimeoutSeconds()));
+				if (dialect(connection).usesQueryTimeout()) {
+					statement.setQueryTimeout(Math.max(30, queryTimeoutSeconds()));
+				}
 				for (String ddl : dialect(connection).schema(this.tableName)) {
 					statement.execute(ddl);
 				}
@@ -428,7 +435,10 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
 		PreparedStatement statement = connection.prepareStatement(sql);
 		try {
-			statement.setQueryTimeout(queryTimeoutSeconds());
+			JdbcDialect dialect = this.dialect;
+			if (dialect == null || dialect.usesQueryTimeout()) {
+				statement.setQueryTimeout(queryTimeoutSeconds());
+			}
 			return statement;
 		}
 		catch (SQLException ex) {
