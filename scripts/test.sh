@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of the project. The tests start real servers (redis-server, memcached) on free
+# Runs every test of the project. The tests start real servers (redis-server, memcached, PostgreSQL) on free
 # loopback ports, and make TLS certificates with openssl, so this installs them first when they are
 # missing and apt-get is available.
 set -euo pipefail
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v memcached >/dev/null 2>&1 || packages+=(memcached)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1 || packages+=(postgresql)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 if [ ${#packages[@]} -gt 0 ]; then
