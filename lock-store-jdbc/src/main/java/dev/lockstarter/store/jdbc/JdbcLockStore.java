@@ -29,6 +29,7 @@ import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
@@ -519,7 +520,7 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		DataAccessException translated = this.translator.translate(operation, null, ex);
 		Throwable cause = (translated != null) ? translated : ex;
 		String what = key.isEmpty() ? "" : " lock '" + LogSafe.key(key) + "'";
-		String reason = (translated instanceof org.springframework.dao.QueryTimeoutException
+		String reason = (translated instanceof QueryTimeoutException
 				|| ex.getClass().getSimpleName().toLowerCase(Locale.ROOT).contains("timeout"))
 						? " (no answer within " + this.timeout + ")" : "";
 		return new LockStoreException(key, "JDBC lock store failed to " + operation + what + " (table '"
@@ -533,16 +534,6 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		return Math.max(1, bounded.toNanos() / 1000);
 	}
 
-	/**
-	 * Work with a connection.
-	 */
-	@FunctionalInterface
-	private interface ConnectionCallback<T> {
-
-		T doInConnection(Connection connection) throws SQLException;
-
-	}
-
 	private void cleanUpQuietly() {
 		try {
 			int deleted = cleanUp();
@@ -553,6 +544,16 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not clean up expired locks of table '" + this.tableName + "': " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * Work with a connection.
+	 */
+	@FunctionalInterface
+	private interface ConnectionCallback<T> {
+
+		T doInConnection(Connection connection) throws SQLException;
+
 	}
 
 }
