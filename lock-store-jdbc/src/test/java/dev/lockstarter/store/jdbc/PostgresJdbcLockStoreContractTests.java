@@ -21,6 +21,8 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.postgres.PostgresServerExtension;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -196,6 +198,24 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 				.isFalse();
 			assertThat(store.release(key, owner)).isTrue();
 		}
+	}
+
+	@Test
+	void lockTakenInsideARolledBackTransactionIsCommittedAtOnceAndStays() {
+		String key = uniqueKey("transaction");
+		String owner = uniqueToken();
+		TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		transaction.executeWithoutResult((status) -> {
+			assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+			assertThat(TestDataSources.countOtherwise(dataSource, key))
+				.as("lock seen by another connection, " + "before the caller's transaction ends")
+				.isOne();
+			status.setRollbackOnly();
+		});
+		assertThat(store().tryAcquire(key, uniqueToken(), TTL).isAcquired())
+			.as("acquire after the caller's transaction rolled back")
+			.isFalse();
+		assertThat(store().release(key, owner)).isTrue();
 	}
 
 	@Test

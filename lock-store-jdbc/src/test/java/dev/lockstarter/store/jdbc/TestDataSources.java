@@ -1,7 +1,13 @@
 package dev.lockstarter.store.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
+
+import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -30,6 +36,25 @@ final class TestDataSources {
 		config.setAutoCommit(autoCommit);
 		config.addDataSourceProperty("connectTimeout", "2");
 		return new HikariDataSource(config);
+	}
+
+	/**
+	 * Count the held rows of a key through a connection of its own, outside any
+	 * transaction of the calling thread.
+	 */
+	static long countOtherwise(DataSource dataSource, String key) {
+		try (Connection connection = dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement(
+						"SELECT COUNT(*) FROM lock_store WHERE lock_key = ? AND owner_token IS NOT NULL")) {
+			statement.setString(1, JdbcLockStore.storedKey(key));
+			try (ResultSet rows = statement.executeQuery()) {
+				rows.next();
+				return rows.getLong(1);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	static HikariDataSource h2() {
