@@ -49,7 +49,7 @@ class DemoPageBrowserTests {
 				// submission finished lands inside it on a slow machine too
 				"--sample.form.hold-at-least=6s");
 		base = SampleClient.base(app);
-		page = DemoPage.open(1000, 1500);
+		page = DemoPage.open(1000, 1800);
 	}
 
 	@AfterAll
