@@ -30,6 +30,7 @@ import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisClusterExtension;
 import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -145,7 +146,7 @@ class RedisClusterLockStoreTests {
 			List<String> keys = new ArrayList<>(List.of(first));
 			for (int i = 0; keys.size() < 3; i++) {
 				String candidate = "lock:slot-" + i;
-				if (redis.keySlot(lockKey(candidate)) == slot) {
+				if (ClusterSlotHashUtil.calculateSlot(lockKey(candidate)) == slot) {
 					keys.add(candidate);
 				}
 			}

@@ -459,11 +459,11 @@ public abstract class LockOperationsContractTests {
 		String a = uniqueKey("order-a");
 		String b = uniqueKey("order-b");
 		String c = uniqueKey("order-c");
-		LockOptions waiting = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10));
+		LockOptions waiting = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(30));
 		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
-			.attemptsPerThread(25)
+			.attemptsPerThread(20)
 			.holdTime(Duration.ofMillis(1))
-			.timeout(Duration.ofSeconds(60))
+			.timeout(Duration.ofSeconds(90))
 			.checkSets(List.of(List.of(a, b), List.of(b, a), List.of(a, c), List.of(c, a), List.of(b)), (set) -> {
 				LockAttempt attempt = locks.tryAcquire(set, waiting);
 				return attempt.isAcquired() ? attempt.lease()::release : null;
