@@ -171,6 +171,31 @@ class MultiKeyLockTests {
 		locks.destroy();
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "atomic", "generic" })
+	void interruptedMultiKeyWaiterHoldsNothing(String path) throws Exception {
+		LockTemplate locks = locks(path);
+		try (Lease holder = locks.acquire("b", TTL)) {
+			Throwable[] failure = new Throwable[1];
+			Thread waiter = new Thread(() -> {
+				try {
+					locks.tryAcquire(List.of("a", "b"), LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(20)));
+				}
+				catch (Throwable ex) {
+					failure[0] = ex;
+				}
+			});
+			waiter.start();
+			Thread.sleep(200);
+			waiter.interrupt();
+			waiter.join(5000);
+			assertThat(waiter.isAlive()).isFalse();
+			assertThat(failure[0]).isInstanceOf(LockWaitInterruptedException.class);
+			assertThat(this.memory.tryAcquire("app:a", "probe", TTL).isAcquired()).as("a is free").isTrue();
+			assertThat(holder.isHeld()).isTrue();
+		}
+	}
+
 	@Test
 	void genericPathRollsBackTheKeysTakenBeforeAFailureAndCleansUpTheUnknownOne() throws Exception {
 		this.generic.failOn = "app:b";

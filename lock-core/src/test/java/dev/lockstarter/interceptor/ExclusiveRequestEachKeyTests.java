@@ -121,6 +121,17 @@ class ExclusiveRequestEachKeyTests {
 	}
 
 	@Test
+	void nestedCallLocksOnlyTheKeysTheOuterCallDoesNotHold() throws Exception {
+		Transfers transfers = instance(this.bank);
+		LockTemplate other = template();
+		assertThat(transfers.auditThenTransfer("A", "C", () -> {
+			assertThat(other.tryAcquire("account:A", Duration.ofSeconds(1)).isAcquired()).isFalse();
+			assertThat(other.tryAcquire("account:C", Duration.ofSeconds(1)).isAcquired()).isFalse();
+		})).isEqualTo("audited A");
+		assertThat(other.tryAcquire(List.of("account:A", "account:C"), Duration.ofSeconds(1)).isAcquired()).isTrue();
+	}
+
+	@Test
 	void compositeKeyExcludesOnlyTheSamePairInTheSameOrder() throws Exception {
 		Transfers transfers = instance(this.bank);
 		CountDownLatch entered = new CountDownLatch(1);
@@ -246,6 +257,17 @@ class ExclusiveRequestEachKeyTests {
 		@ExclusiveRequest(name = "account", key = { "#from", "#to" }, eachKey = true)
 		public String transferAndAudit(String from, String to) {
 			return this.self.audit(from, new CountDownLatch(1), new CountDownLatch(0));
+		}
+
+		@ExclusiveRequest(name = "account", key = "#from")
+		public String auditThenTransfer(String from, String to, Runnable inside) {
+			this.self.transferChecking(from, to, inside);
+			return "audited " + from;
+		}
+
+		@ExclusiveRequest(name = "account", key = { "#from", "#to" }, eachKey = true)
+		public void transferChecking(String from, String to, Runnable inside) {
+			inside.run();
 		}
 
 		@ExclusiveRequest(name = "pair", key = { "#from", "#to" })
