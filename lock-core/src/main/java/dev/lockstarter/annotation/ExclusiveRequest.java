@@ -41,6 +41,18 @@ import org.springframework.aot.hint.annotation.Reflective;
  * public Sum sum(List&lt;Integer&gt; values) { ... }
  * </pre>
  *
+ * <b>Several locks</b>: with {@code eachKey = true}, each key expression is a lock of its
+ * own, and the method runs only while it holds all of them, taken at once, all or none:
+ *
+ * <pre class="code">
+ * &#64;ExclusiveRequest(name = "account", key = { "#from.id", "#to.id" }, eachKey = true)
+ * public void transfer(Account from, Account to, long amount) { ... }
+ * </pre>
+ *
+ * transfer(A, B) then excludes transfer(B, A), transfer(A, C) and any other call that
+ * locks account A or B, such as {@code @ExclusiveRequest(name = "account", key = "#id")}
+ * on a method of one account.
+ * <p>
  * The holder serializes its result with the application's {@code ResultCodec} (JSON by
  * default) and keeps it next to the lock until its {@link #resultTtl() time-to-live}
  * passes; each waiting caller deserializes it to the method's return type. It is not a
@@ -72,6 +84,30 @@ public @interface ExclusiveRequest {
 	 * @return the key expressions
 	 */
 	String[] key() default {};
+
+	/**
+	 * Whether each {@link #key() key expression} names a lock of its own, instead of all
+	 * of them together naming one composite lock. With {@code true}, the key of each lock
+	 * is {@code {name}:{value}}, the same as a method whose only key expression has that
+	 * value, and an expression whose value is a {@code Collection} or an array names one
+	 * lock per element (a {@code null} or blank element, or an empty collection, rejects
+	 * the call). The method runs only while it holds every lock: they are taken at once,
+	 * in one global order so that calls naming the same keys in another order cannot
+	 * deadlock, and a call that finds any of them held holds none of them (after waiting,
+	 * if {@link #waitTime()} says so). Duplicates count once.
+	 * <p>
+	 * The default, {@code false}, joins the values into one key: {@code key = { "#from",
+	 * "#to" }} locks the pair {@code (from, to)}, which does not exclude
+	 * {@code (to, from)} nor {@code (from, other)}. Use {@code true} when the method
+	 * changes each of the resources its keys name, as a transfer changes both accounts.
+	 * <p>
+	 * Needs at least one key expression, and cannot be combined with
+	 * {@link OnConflict#SHARE_RESULT}: a shared result answers the callers of one key,
+	 * and a caller of several keys has no single holder whose result answers it.
+	 * @return whether each key is a lock of its own
+	 * @since 0.1.0
+	 */
+	boolean eachKey() default false;
 
 	/**
 	 * Namespace of the lock, shared by every method that should exclude each other.

@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.lockstarter.store.LockStoreException;
 
@@ -16,6 +17,12 @@ import dev.lockstarter.store.LockStoreException;
  *
  * While held, a lease acquired with renewal (the default) is extended before it expires,
  * by one scheduler shared by all leases, until it is released.
+ * <p>
+ * A lease may hold the locks of
+ * {@linkplain LockOperations#acquire(java.util.Collection, LockOptions) several keys}: it
+ * was granted all of them at once, renews all of them, counts as held only while it holds
+ * every one, and releases all of them. Each key keeps its own
+ * {@linkplain #fencingToken(String) fencing token}.
  *
  * @since 0.1.0
  */
@@ -23,18 +30,48 @@ public interface Lease extends AutoCloseable {
 
 	/**
 	 * Return the key this lease holds, as given to {@link LockOperations} (without the
-	 * store's key prefix).
+	 * store's key prefix). For a lease on several keys, a description of them all, such
+	 * as {@code "[account:A, account:B]"}: use {@link #keys()} to read them.
 	 * @return the key
 	 */
 	String key();
 
 	/**
+	 * Return the keys this lease holds, in the order they were locked.
+	 * @return the keys; the one {@link #key()} unless the lease holds several
+	 * @since 0.1.0
+	 */
+	default List<String> keys() {
+		return List.of(key());
+	}
+
+	/**
 	 * Return the fencing token of this acquisition: it is greater than the token of every
 	 * earlier acquisition of the same key, so a resource that remembers the highest token
 	 * it has seen can reject writes from a holder whose lock expired in the meantime.
-	 * @return the token, or {@code 0} if the store issues none
+	 * <p>
+	 * A lease on several keys has one token per key, from {@link #fencingToken(String)},
+	 * and answers {@code 0} here: no single number is greater than every earlier token of
+	 * each of its keys.
+	 * @return the token, or {@code 0} if the store issues none or the lease holds several
+	 * keys
 	 */
 	long fencingToken();
+
+	/**
+	 * Return the fencing token of one key of this lease: greater than the token of every
+	 * earlier acquisition of that key, whether alone or in a set.
+	 * @param key one of the {@link #keys()}
+	 * @return the token, or {@code 0} if the store issues none
+	 * @throws IllegalArgumentException if the lease does not hold the key
+	 * @since 0.1.0
+	 */
+	default long fencingToken(String key) {
+		if (!keys().contains(key)) {
+			throw new IllegalArgumentException("Lease of " + keys() + " does not hold key '" + key + "'");
+		}
+		return fencingToken();
+	}
 
 	/**
 	 * Return whether this lease still holds its lock, as far as this process knows: not

@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of {@link LockOperations#tryAcquire(String, Duration)}: either a
- * {@link Lease}, or the remaining time-to-live of the lock held by someone else.
+ * {@link Lease}, or the remaining time-to-live of the lock held by someone else. For an
+ * acquisition of several keys, the lease covers them all, or the attempt names the first
+ * key found held.
  *
  * @since 0.1.0
  */
@@ -59,6 +61,16 @@ public final class LockAttempt {
 			throw new NoSuchElementException("Lock '" + this.key + "' was not acquired");
 		}
 		return this.lease;
+	}
+
+	/**
+	 * Return the key found held by another owner: the key asked for or, when several keys
+	 * were asked for at once, the first of them found held.
+	 * @return the held key, or {@code null} if acquired
+	 * @since 0.1.0
+	 */
+	public @Nullable String heldKey() {
+		return (this.lease != null) ? null : this.key;
 	}
 
 	/**

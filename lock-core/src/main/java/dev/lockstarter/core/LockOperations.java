@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -17,6 +18,25 @@ import dev.lockstarter.store.LockStoreException;
  * <p>
  * Locks taken through this interface are not reentrant: acquiring a key that the same
  * thread already holds conflicts like any other acquisition.
+ * <p>
+ * <b>Several keys at once.</b> The methods that take a {@code Collection} of keys lock
+ * all of them or none, for work that touches several resources, such as a transfer
+ * between two accounts:
+ *
+ * <pre class="code">
+ * try (Lease lease = locks.acquire(List.of("account:" + from, "account:" + to), options)) {
+ *     // no other holder of either account, whichever order other callers name them in
+ * }
+ * </pre>
+ *
+ * Duplicate keys count once. Every caller takes the keys in one global order (sorted by
+ * store key), so that callers of overlapping sets, {@code [A, B]} and {@code [B, A]},
+ * cannot deadlock and collide on their first common key; a caller that finds any key held
+ * holds none of them afterwards, and with a wait time it waits and tries the whole set
+ * again. The one {@link Lease} covers every key: it renews all of them, counts as held
+ * only while it holds every one, is reported lost key by key, and one release frees them
+ * all. Each key has its own {@linkplain Lease#fencingToken(String) fencing token}. A
+ * conflict names the first key found held ({@link LockAttempt#heldKey()}).
  *
  * @since 0.1.0
  */
@@ -106,6 +126,105 @@ public interface LockOperations {
 	 */
 	default <T> T execute(String key, Duration ttl, Supplier<T> callback) {
 		return execute(key, LockOptions.ttl(ttl), (lease) -> callback.get());
+	}
+
+	/**
+	 * Try to acquire the locks on several keys, all of them or none, waiting for them as
+	 * the options say. A wait ends when every key could be taken at once, or when the
+	 * wait time is over.
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param options the time-to-live, wait and hold options, shared by every key
+	 * @return the attempt: one lease on every key, or the first key found held and its
+	 * holder's remaining time-to-live
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time; no key is held then
+	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
+	 * @since 0.1.0
+	 */
+	LockAttempt tryAcquire(Collection<String> keys, LockOptions options);
+
+	/**
+	 * Try once to acquire the locks on several keys, all of them or none, without
+	 * waiting.
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param ttl how long the locks are held at most if they are not released, positive
+	 * @return the attempt: one lease on every key, or the first key found held
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 * @since 0.1.0
+	 */
+	default LockAttempt tryAcquire(Collection<String> keys, Duration ttl) {
+		return tryAcquire(keys, LockOptions.ttl(ttl));
+	}
+
+	/**
+	 * Acquire the locks on several keys, all of them or none, waiting for them as the
+	 * options say.
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param options the time-to-live, wait and hold options, shared by every key
+	 * @return one lease on every key, to be closed when the guarded work is done
+	 * @throws LockConflictException if a key is still held when the wait ends, naming
+	 * that key
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 * @throws LockWaitInterruptedException if the thread is interrupted while waiting
+	 * @since 0.1.0
+	 */
+	default Lease acquire(Collection<String> keys, LockOptions options) {
+		return tryAcquire(keys, options).orElseThrow();
+	}
+
+	/**
+	 * Acquire the locks on several keys, all of them or none, or fail at once if any is
+	 * held.
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param ttl how long the locks are held at most if they are not released, positive
+	 * @return one lease on every key, to be closed when the guarded work is done
+	 * @throws LockConflictException if a key is held by another owner
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 * @since 0.1.0
+	 */
+	default Lease acquire(Collection<String> keys, Duration ttl) {
+		return acquire(keys, LockOptions.ttl(ttl));
+	}
+
+	/**
+	 * Run a callback while holding the locks on several keys, and release them all
+	 * afterwards, whether the callback returns or throws.
+	 * @param <T> the result type
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param options the time-to-live, wait and hold options, shared by every key
+	 * @param callback the guarded work, given the lease
+	 * @return the callback's result
+	 * @throws LockConflictException if a key is still held when the wait ends; the
+	 * callback does not run
+	 * @throws LockStoreException if the store cannot be reached; the callback does not
+	 * run
+	 * @since 0.1.0
+	 */
+	default <T> T execute(Collection<String> keys, LockOptions options, LockCallback<T> callback) {
+		try (Lease lease = acquire(keys, options)) {
+			return callback.doWithLock(lease);
+		}
+	}
+
+	/**
+	 * Run a callback while holding the locks on several keys, without waiting for them,
+	 * and release them all afterwards, whether the callback returns or throws.
+	 * @param <T> the result type
+	 * @param keys the keys, at least one, none blank; duplicates count once
+	 * @param ttl how long the locks are held at most if they are not released, positive
+	 * @param callback the guarded work
+	 * @return the callback's result
+	 * @throws LockConflictException if a key is held by another owner; the callback does
+	 * not run
+	 * @throws LockStoreException if the store cannot be reached; the callback does not
+	 * run
+	 * @since 0.1.0
+	 */
+	default <T> T execute(Collection<String> keys, Duration ttl, Supplier<T> callback) {
+		return execute(keys, LockOptions.ttl(ttl), (lease) -> callback.get());
 	}
 
 	/**

@@ -2,11 +2,14 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
@@ -28,6 +31,8 @@ import dev.lockstarter.observation.LockObservationDocumentation;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -207,8 +212,38 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	public LockAttempt tryAcquire(String key, LockOptions options) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
-		String storeKey = this.storeKeys.storeKey(key);
-		Attempt attempt = new Attempt(key, storeKey, OwnerTokens.next(), options);
+		return tryAcquire(new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options),
+				key);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The keys are deduplicated and sorted by their store keys. With a
+	 * {@link MultiKeyLockStore}, each attempt is one
+	 * {@link MultiKeyLockStore#tryAcquireAll} call; with any other store, the keys are
+	 * acquired one by one in that order, and when one is held, those already taken are
+	 * released by the owner token (in the background, retried until their time-to-live
+	 * passes, if a release fails). The acquisition is one {@code lock.acquire}
+	 * observation and one {@link LockListener#acquisitionFinished} whose key lists the
+	 * keys; each key is a {@link HeldLock} of its own while held.
+	 */
+	@Override
+	public LockAttempt tryAcquire(Collection<String> keys, LockOptions options) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		Assert.notNull(options, "'options' must not be null");
+		SortedMap<String, String> byStoreKey = new TreeMap<>();
+		for (String key : keys) {
+			Assert.isTrue(StringUtils.hasText(key), "'keys' must not contain a blank key");
+			byStoreKey.putIfAbsent(this.storeKeys.storeKey(key), key);
+		}
+		List<String> sortedKeys = List.copyOf(byStoreKey.values());
+		Attempt attempt = new Attempt(sortedKeys, List.copyOf(byStoreKey.keySet()), OwnerTokens.next(), options);
+		return tryAcquire(attempt, (sortedKeys.size() == 1) ? sortedKeys.get(0) : sortedKeys.toString());
+	}
+
+	private LockAttempt tryAcquire(Attempt attempt, String description) {
+		LockOptions options = attempt.options;
 		String name = nameOf(options);
 		Observation observation = LockObservationDocumentation.LOCK_ACQUIRE
 			.observation(this.observationConvention, DefaultLockAcquireObservationConvention.INSTANCE,
@@ -237,7 +272,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			}
 			observation.stop();
 			if (!this.listeners.isEmpty()) {
-				LockAcquisition acquisition = new LockAcquisition(name, key, outcome,
+				LockAcquisition acquisition = new LockAcquisition(name, description, outcome,
 						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited);
 				notifyListeners((listener) -> listener.acquisitionFinished(acquisition));
 			}
@@ -254,7 +289,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockWaitInterruptedException(attempt.key, ex);
+			throw new LockWaitInterruptedException(attempt.description(), ex);
 		}
 	}
 
@@ -393,13 +428,13 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 	/**
 	 * One call of {@link #tryAcquire}: one owner token, several store attempts if it
-	 * waits.
+	 * waits. The keys are in store-key order, and are all taken or none.
 	 */
 	private final class Attempt {
 
-		private final String key;
+		private final List<String> keys;
 
-		private final String storeKey;
+		private final List<String> storeKeys;
 
 		private final String token;
 
@@ -407,32 +442,106 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		private AcquireResult result = AcquireResult.held(Duration.ZERO);
 
+		/** The fencing tokens of the keys, once all are acquired. */
+		private long[] fencingTokens = new long[0];
+
+		/** The index of the key found held by the last attempt. */
+		private int heldIndex;
+
 		private long sentAt;
 
 		private boolean waited;
 
-		Attempt(String key, String storeKey, String token, LockOptions options) {
-			this.key = key;
-			this.storeKey = storeKey;
+		Attempt(List<String> keys, List<String> storeKeys, String token, LockOptions options) {
+			this.keys = keys;
+			this.storeKeys = storeKeys;
 			this.token = token;
 			this.options = options;
 		}
 
+		String description() {
+			return (this.keys.size() == 1) ? this.keys.get(0) : this.keys.toString();
+		}
+
 		boolean tryOnce() {
 			this.sentAt = System.nanoTime();
+			if (this.keys.size() == 1) {
+				return tryOnce(0);
+			}
+			if (LockTemplate.this.store instanceof MultiKeyLockStore multiKey) {
+				MultiKeyAcquireResult all;
+				try {
+					all = multiKey.tryAcquireAll(this.storeKeys, this.token, this.options.getTtl());
+				}
+				catch (LockStoreException ex) {
+					throw failed(ex, this.keys.size());
+				}
+				if (all.isAcquired()) {
+					this.fencingTokens = all.fencingTokens();
+					this.result = AcquireResult.acquired();
+					return true;
+				}
+				this.heldIndex = all.heldIndex();
+				this.result = AcquireResult.held(all.holderRemainingTtl());
+				return false;
+			}
+			long[] fencingTokens = new long[this.keys.size()];
+			for (int i = 0; i < this.keys.size(); i++) {
+				if (!tryOnce(i)) {
+					rollBack(i);
+					return false;
+				}
+				fencingTokens[i] = this.result.fencingToken();
+			}
+			this.fencingTokens = fencingTokens;
+			return true;
+		}
+
+		/**
+		 * Try to acquire the key at {@code index}; a store failure may have granted it,
+		 * as may the keys before it.
+		 */
+		private boolean tryOnce(int index) {
 			try {
-				this.result = LockTemplate.this.store.tryAcquire(this.storeKey, this.token, this.options.getTtl());
+				this.result = LockTemplate.this.store.tryAcquire(this.storeKeys.get(index), this.token,
+						this.options.getTtl());
 			}
 			catch (LockStoreException ex) {
-				if (Thread.interrupted() || isInterruption(ex)) {
-					throw interruptedDuringStoreCall(ex);
-				}
-				// The store may have granted the lock before the call failed
-				LockTemplate.this.cleaner.cleanUp(this.key, this.storeKey, this.token, this.sentAt,
-						this.options.getTtl());
-				throw ex;
+				throw failed(ex, index + 1);
 			}
+			this.heldIndex = index;
 			return this.result.isAcquired();
+		}
+
+		/**
+		 * Release the keys before {@code count}, taken by this attempt before it found
+		 * the next one held; a release that fails is retried in the background.
+		 */
+		private void rollBack(int count) {
+			for (int i = count - 1; i >= 0; i--) {
+				try {
+					LockTemplate.this.store.release(this.storeKeys.get(i), this.token);
+				}
+				catch (RuntimeException ex) {
+					LockTemplate.this.cleaner.cleanUp(this.keys.get(i), this.storeKeys.get(i), this.token, this.sentAt,
+							this.options.getTtl());
+				}
+			}
+		}
+
+		/**
+		 * A store call failed: the first {@code count} keys may be held by this attempt.
+		 * Release them by token, in the background, or at once after an interrupt.
+		 */
+		private RuntimeException failed(LockStoreException failure, int count) {
+			if (Thread.interrupted() || isInterruption(failure)) {
+				return interruptedDuringStoreCall(failure, count);
+			}
+			for (int i = 0; i < count; i++) {
+				LockTemplate.this.cleaner.cleanUp(this.keys.get(i), this.storeKeys.get(i), this.token, this.sentAt,
+						this.options.getTtl());
+			}
+			return failure;
 		}
 
 		/**
@@ -441,36 +550,48 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		 * itself is not cut short), then restore the flag. A release that fails is
 		 * retried in the background.
 		 */
-		private LockWaitInterruptedException interruptedDuringStoreCall(LockStoreException failure) {
+		private LockWaitInterruptedException interruptedDuringStoreCall(LockStoreException failure, int count) {
 			try {
-				LockTemplate.this.store.release(this.storeKey, this.token);
-			}
-			catch (RuntimeException ex) {
-				failure.addSuppressed(ex);
-				LockTemplate.this.cleaner.cleanUp(this.key, this.storeKey, this.token, this.sentAt,
-						this.options.getTtl());
+				for (int i = 0; i < count; i++) {
+					try {
+						LockTemplate.this.store.release(this.storeKeys.get(i), this.token);
+					}
+					catch (RuntimeException ex) {
+						failure.addSuppressed(ex);
+						LockTemplate.this.cleaner.cleanUp(this.keys.get(i), this.storeKeys.get(i), this.token,
+								this.sentAt, this.options.getTtl());
+					}
+				}
 			}
 			finally {
 				Thread.currentThread().interrupt();
 			}
 			InterruptedException interruption = new InterruptedException("Interrupted during a lock store call");
 			interruption.initCause(failure);
-			return new LockWaitInterruptedException(this.key, interruption);
+			return new LockWaitInterruptedException(description(), interruption);
 		}
 
 		LockAttempt outcome() {
 			if (!this.result.isAcquired()) {
 				Duration remaining = this.result.holderRemainingTtl();
-				return LockAttempt.held(this.key, remaining,
+				return LockAttempt.held(this.keys.get(this.heldIndex), remaining,
 						LockTemplate.this.holdTimes.retryAfter(nameOf(this.options), remaining));
 			}
-			StoreLease lease = new StoreLease(LockTemplate.this, LockTemplate.this.store, this.key, this.storeKey,
-					this.token, this.result.fencingToken(), this.options, this.sentAt);
-			LockTemplate.this.held.add(lease);
-			notifyListeners((listener) -> listener.acquired(lease));
-			if (this.options.isRenew()) {
-				LockTemplate.this.renewer.register(lease);
+			List<StoreLease> parts = new ArrayList<>(this.keys.size());
+			for (int i = 0; i < this.keys.size(); i++) {
+				parts.add(new StoreLease(LockTemplate.this, LockTemplate.this.store, this.keys.get(i),
+						this.storeKeys.get(i), this.token,
+						(this.keys.size() == 1) ? this.result.fencingToken() : this.fencingTokens[i], this.options,
+						this.sentAt));
 			}
+			for (StoreLease part : parts) {
+				LockTemplate.this.held.add(part);
+				notifyListeners((listener) -> listener.acquired(part));
+			}
+			if (this.options.isRenew()) {
+				parts.forEach(LockTemplate.this.renewer::register);
+			}
+			Lease lease = (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(LockTemplate.this.store, parts);
 			return LockAttempt.acquired(lease);
 		}
 
@@ -488,9 +609,9 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		LockAttempt await() throws InterruptedException {
 			long deadline = System.nanoTime() + this.options.getWaitTime().toNanos();
 			Semaphore released = new Semaphore(0);
-			ReleaseNotifyingLockStore.Subscription subscription = subscribe(released);
+			List<ReleaseNotifyingLockStore.Subscription> subscriptions = subscribe(released);
 			try {
-				BackOffExecution polls = ((subscription != null) ? NOTIFIED_POLLS : POLLED_POLLS).start();
+				BackOffExecution polls = (!subscriptions.isEmpty() ? NOTIFIED_POLLS : POLLED_POLLS).start();
 				// Try again first: the holder may have released before the subscription
 				// was made.
 				while (!tryOnce()) {
@@ -501,21 +622,29 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 					long untilExpiry = this.result.holderRemainingTtl().toNanos() + TimeUnit.MILLISECONDS.toNanos(1);
 					long poll = TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff());
 					released.tryAcquire(Math.min(remaining, Math.min(untilExpiry, poll)), TimeUnit.NANOSECONDS);
+					// Several releases may have been announced meanwhile: one try for all
+					released.drainPermits();
 				}
 				return outcome();
 			}
 			finally {
-				if (subscription != null) {
-					subscription.close();
-				}
+				subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close);
 			}
 		}
 
-		private ReleaseNotifyingLockStore.@Nullable Subscription subscribe(Semaphore released) {
-			if (LockTemplate.this.store instanceof ReleaseNotifyingLockStore notifying) {
-				return notifying.subscribe(this.storeKey, released::release);
+		/**
+		 * Subscribe to the releases of every key: any of them may be the one that blocks
+		 * the next attempt.
+		 */
+		private List<ReleaseNotifyingLockStore.Subscription> subscribe(Semaphore released) {
+			if (!(LockTemplate.this.store instanceof ReleaseNotifyingLockStore notifying)) {
+				return List.of();
 			}
-			return null;
+			List<ReleaseNotifyingLockStore.Subscription> subscriptions = new ArrayList<>(this.storeKeys.size());
+			for (String storeKey : this.storeKeys) {
+				subscriptions.add(notifying.subscribe(storeKey, released::release));
+			}
+			return subscriptions;
 		}
 
 	}

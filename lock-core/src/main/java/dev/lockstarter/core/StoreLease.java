@@ -131,11 +131,10 @@ final class StoreLease implements Lease, HeldLock {
 	public boolean release() {
 		this.guard.lock();
 		try {
-			if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			if (!beginRelease()) {
 				return false;
 			}
-			this.template.renewer().unregister(this);
-			long minimumHoldLeft = this.options.getHoldAtLeast().toNanos() - (System.nanoTime() - this.acquiredAt);
+			long minimumHoldLeft = minimumHoldLeft();
 			boolean owned;
 			try {
 				owned = (minimumHoldLeft > 0)
@@ -144,21 +143,50 @@ final class StoreLease implements Lease, HeldLock {
 			}
 			catch (RuntimeException ex) {
 				// Not released: the lock expires with its time-to-live
-				this.template.finished(this);
-				this.template.released(this, false);
+				endRelease(false, false);
 				throw ex;
 			}
-			this.template.finished(this);
-			if (!owned && logger.isWarnEnabled()) {
-				logger.warn("Lock '" + LogSafe.key(this.key) + "' had expired or was taken over before its release; "
-						+ "the guarded work was not exclusive for its whole run");
-			}
-			this.template.released(this, owned);
+			endRelease(owned, true);
 			return owned;
 		}
 		finally {
 			this.guard.unlock();
 		}
+	}
+
+	/**
+	 * Move from held to released and stop renewing; called with the {@link #guard} held.
+	 * @return {@code false} if the lease was already released or lost
+	 */
+	boolean beginRelease() {
+		if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			return false;
+		}
+		this.template.renewer().unregister(this);
+		return true;
+	}
+
+	/**
+	 * Return how long the lock must still be kept for its minimum hold time.
+	 * @return the nanoseconds left, zero or less when none
+	 */
+	long minimumHoldLeft() {
+		return this.options.getHoldAtLeast().toNanos() - (System.nanoTime() - this.acquiredAt);
+	}
+
+	/**
+	 * Finish a release begun with {@link #beginRelease()}.
+	 * @param owned whether the store found the lock still owned by this lease
+	 * @param answered whether the store answered; if not, the lock expires with its
+	 * time-to-live
+	 */
+	void endRelease(boolean owned, boolean answered) {
+		this.template.finished(this);
+		if (answered && !owned && logger.isWarnEnabled()) {
+			logger.warn("Lock '" + LogSafe.key(this.key) + "' had expired or was taken over before its release; "
+					+ "the guarded work was not exclusive for its whole run");
+		}
+		this.template.released(this, owned);
 	}
 
 	@Override

@@ -33,13 +33,15 @@ public final class ExclusiveRequestAttribute {
 
 	private final boolean completionStage;
 
+	private final boolean eachKey;
+
 	private volatile @Nullable Resolved resolved;
 
 	private final @Nullable ResultSharing sharing;
 
 	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
 			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
-			int conflictStatus, boolean completionStage, @Nullable ResultSharing sharing) {
+			int conflictStatus, boolean completionStage, boolean eachKey, @Nullable ResultSharing sharing) {
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
 		this.waitTime = waitTime;
@@ -49,6 +51,7 @@ public final class ExclusiveRequestAttribute {
 		this.maxHold = maxHold;
 		this.conflictStatus = conflictStatus;
 		this.completionStage = completionStage;
+		this.eachKey = eachKey;
 		this.sharing = sharing;
 	}
 
@@ -83,6 +86,16 @@ public final class ExclusiveRequestAttribute {
 	 */
 	public boolean completionStage() {
 		return this.completionStage;
+	}
+
+	/**
+	 * Return whether each key expression names a lock of its own, all of them held while
+	 * the method runs ({@link dev.lockstarter.annotation.ExclusiveRequest#eachKey()}).
+	 * @return {@code true} for a lock on each key
+	 * @since 0.1.0
+	 */
+	public boolean eachKey() {
+		return this.eachKey;
 	}
 
 	/**

@@ -129,6 +129,9 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 					"conflictStatus must be a 4xx status such as 409 or 422, was " + conflictStatus, null);
 		}
 		Duration resultTtl = parseDuration(method, name, "resultTtl", annotation.resultTtl(), false);
+		if (annotation.eachKey()) {
+			checkEachKey(method, name, annotation);
+		}
 		ResultSharing sharing = null;
 		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
 			if (retries > 0 || holdAtLeast != null) {
@@ -144,7 +147,23 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 					"resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT", null);
 		}
 		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
-				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), sharing);
+				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), annotation.eachKey(),
+				sharing);
+	}
+
+	private void checkEachKey(Method method, String name, ExclusiveRequest annotation) {
+		if (annotation.key().length == 0) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"eachKey = true needs key expressions, each naming a lock; without them one lock guards "
+							+ "the method for all arguments",
+					null);
+		}
+		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"eachKey = true cannot be combined with onConflict = SHARE_RESULT: a shared result belongs to one "
+							+ "key, and a call that locks several keys has no single holder whose result answers it",
+					null);
+		}
 	}
 
 	private ResultSharing resultSharing(Method method, String name, @Nullable Duration resultTtl, boolean takeOver) {

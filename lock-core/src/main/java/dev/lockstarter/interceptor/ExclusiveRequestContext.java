@@ -1,6 +1,8 @@
 package dev.lockstarter.interceptor;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
@@ -21,6 +23,9 @@ import dev.lockstarter.core.Lease;
  * }
  * </pre>
  *
+ * A method with {@code eachKey = true} holds one lease on all its keys, which has one
+ * fencing token per key: read them with {@code currentLease().fencingToken(key)}.
+ * <p>
  * The context belongs to the invocation chain: it is filled when an annotated method is
  * entered and emptied when it returns, and is not visible to other threads.
  *
@@ -44,8 +49,8 @@ public final class ExclusiveRequestContext {
 
 	/**
 	 * Return the fencing token of the innermost annotated method running on this thread.
-	 * @return the token, or empty outside an annotated method or with a store that issues
-	 * none
+	 * @return the token, or empty outside an annotated method, with a store that issues
+	 * none, or for a method that locks {@code eachKey} of several keys
 	 */
 	public static OptionalLong currentFencingToken() {
 		Lease lease = currentLease();
@@ -57,12 +62,31 @@ public final class ExclusiveRequestContext {
 		ArrayDeque<Lease> chain = CHAIN.get();
 		if (chain != null) {
 			for (Lease lease : chain) {
-				if (lease.key().equals(key)) {
+				if (lease.keys().contains(key)) {
 					return lease;
 				}
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Return the keys that no lease of the chain holds.
+	 * @param keys the keys a method needs
+	 * @return those of them it must still lock, in their order
+	 */
+	static List<String> notHeld(List<String> keys) {
+		ArrayDeque<Lease> chain = CHAIN.get();
+		if (chain == null) {
+			return keys;
+		}
+		List<String> missing = new ArrayList<>(keys.size());
+		for (String key : keys) {
+			if (held(key) == null) {
+				missing.add(key);
+			}
+		}
+		return missing;
 	}
 
 	static void push(Lease lease) {

@@ -1,6 +1,7 @@
 package dev.lockstarter.interceptor;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -46,7 +47,12 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>The method returns: the lock is released; for a {@link CompletionStage}, when the
  * stage completes.</li>
  * <li>The key is already held by an enclosing annotated call on this thread: the method
- * runs under that lock, without locking again.</li>
+ * runs under that lock, without locking again. With
+ * {@link dev.lockstarter.annotation.ExclusiveRequest#eachKey() eachKey}, only the keys
+ * that the enclosing calls do not hold are locked.</li>
+ * <li>With {@code eachKey}, the method's keys are locked together, all or none, through
+ * {@link LockOperations#tryAcquire(java.util.Collection, LockOptions)}; a conflict names
+ * the lock's name, not the key that was held.</li>
  * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the
  * holder keeps its outcome (value, completion or failure) next to the lock, through the
  * {@link ResultCodec}, before it releases; a caller that waited for it returns that
@@ -200,10 +206,23 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		if (attribute == null) {
 			return invocation.proceed();
 		}
-		String key = attribute.keyResolver().resolve(invocation.getArguments());
-		Lease enclosing = ExclusiveRequestContext.held(key);
-		if (enclosing != null) {
-			return proceedWithin(invocation, enclosing);
+		List<String> keys;
+		String key;
+		if (attribute.eachKey()) {
+			List<String> each = attribute.keyResolver().resolveEach(invocation.getArguments());
+			keys = ExclusiveRequestContext.notHeld(each);
+			if (keys.isEmpty()) {
+				return proceedWithin(invocation, ExclusiveRequestContext.held(each.get(0)));
+			}
+			key = keys.get(0);
+		}
+		else {
+			key = attribute.keyResolver().resolve(invocation.getArguments());
+			Lease enclosing = ExclusiveRequestContext.held(key);
+			if (enclosing != null) {
+				return proceedWithin(invocation, enclosing);
+			}
+			keys = List.of(key);
 		}
 		Observation observation = LockObservationDocumentation.EXCLUSIVE_REQUEST
 			.observation(this.observationConvention.get(), DefaultExclusiveRequestObservationConvention.INSTANCE,
@@ -214,7 +233,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		try (Observation.Scope scope = observation.openScope()) {
 			ResultSharing sharing = attribute.resultSharing();
 			result = (sharing != null) ? invokeSharing(invocation, attribute, sharing, key, observation)
-					: invokeExclusive(invocation, attribute, key, observation);
+					: invokeExclusive(invocation, attribute, keys, observation);
 		}
 		catch (Throwable ex) {
 			outcomeIfUnknown(observation,
@@ -239,11 +258,12 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	}
 
 	private @Nullable Object invokeExclusive(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			String key, Observation observation) throws Throwable {
+			List<String> keys, Observation observation) throws Throwable {
 		LockAttempt attempt;
 		LockOptions options = attribute.options(this.defaults.get());
 		try {
-			attempt = this.locks.get().tryAcquire(key, options);
+			attempt = attribute.eachKey() ? this.locks.get().tryAcquire(keys, options)
+					: this.locks.get().tryAcquire(keys.get(0), options);
 		}
 		catch (LockStoreException ex) {
 			return proceedWithoutLock(invocation, attribute, ex, observation);

@@ -1,7 +1,9 @@
 package dev.lockstarter.key;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +33,11 @@ import org.springframework.util.StringUtils;
  * <p>
  * The key is {@code name + ":" + value}, where the value joins the expressions' results
  * with {@code ':'}, each result escaped ({@code '\'} becomes {@code "\\"} and {@code ':'}
- * becomes {@code "\:"}), so distinct argument tuples never produce the same key.
+ * becomes {@code "\:"}), so distinct argument tuples never produce the same key. With
+ * {@link #resolveEach(Object[])}, each expression's result is a key of its own instead,
+ * {@code name + ":" + value}, and a result that is a {@link Collection} or an array gives
+ * one key per element.
+ * <p>
  * Expressions are evaluated in a {@link SimpleEvaluationContext} that allows reading
  * properties and calling instance methods of the arguments, but not {@code T(..)},
  * constructors or bean references; argument values are data and are never parsed as
@@ -139,6 +145,70 @@ public final class MethodKeyResolver {
 			key.append(':');
 			appendEscaped(key, text(value, i));
 		}
+		return key.toString();
+	}
+
+	/**
+	 * Build one key per expression for one call, for a lock on each of them: each is
+	 * {@code name:value}, escaped as in {@link #resolve(Object[])}, so it is the key that
+	 * a single expression with that value gives. An expression whose value is a
+	 * {@link Collection} or an array gives one key per element. The keys are returned in
+	 * the order of the expressions and elements, duplicates included.
+	 * @param args the call's arguments
+	 * @return the keys; {@code name} alone when there are no expressions
+	 * @throws InvalidLockKeyException if an expression fails, or yields {@code null}, a
+	 * blank value, an empty collection or array, or a collection or array with a
+	 * {@code null} or blank element
+	 * @since 0.1.0
+	 */
+	public List<String> resolveEach(@Nullable Object[] args) {
+		if (this.parts.length == 0) {
+			return List.of(this.name);
+		}
+		List<String> keys = new ArrayList<>(this.parts.length);
+		SimpleEvaluationContext context = null;
+		for (int i = 0; i < this.parts.length; i++) {
+			Part part = this.parts[i];
+			Object value;
+			if (part.argumentIndex >= 0) {
+				value = (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
+			}
+			else {
+				if (context == null) {
+					context = context(args);
+				}
+				value = evaluate(part, context, i);
+			}
+			if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
+				List<?> elements = (value instanceof Collection<?> collection) ? new ArrayList<>(collection)
+						: arrayElements(value);
+				if (elements.isEmpty()) {
+					throw new InvalidLockKeyException(this.name, "Key expression '" + this.sources[i] + "' of "
+							+ this.description + " evaluated to an empty collection, which names no lock", null);
+				}
+				for (Object element : elements) {
+					keys.add(key(text(element, i)));
+				}
+			}
+			else {
+				keys.add(key(text(value, i)));
+			}
+		}
+		return keys;
+	}
+
+	private static List<?> arrayElements(Object array) {
+		int length = Array.getLength(array);
+		List<@Nullable Object> elements = new ArrayList<>(length);
+		for (int i = 0; i < length; i++) {
+			elements.add(Array.get(array, i));
+		}
+		return elements;
+	}
+
+	private String key(String value) {
+		StringBuilder key = new StringBuilder(this.name.length() + value.length() + 8).append(this.name).append(':');
+		appendEscaped(key, value);
 		return key.toString();
 	}
 

@@ -24,8 +24,9 @@ import java.util.List;
  * reports an unknown outcome as success.
  * <p>
  * Optional abilities are separate interfaces: {@link ReleaseNotifyingLockStore} for
- * stores that announce releases, so that waiters need not poll. A store that issues
- * fencing tokens returns them from {@link #tryAcquire} through
+ * stores that announce releases, so that waiters need not poll; {@link MultiKeyLockStore}
+ * for stores that take the locks of several keys at once, all or none. A store that
+ * issues fencing tokens returns them from {@link #tryAcquire} through
  * {@link AcquireResult#fencingToken()}.
  *
  * @since 0.1.0

@@ -110,6 +110,29 @@ class ExclusiveRequestAttributeSourceTests {
 		assertInvalid("finalMethod", "a final method cannot be intercepted");
 	}
 
+	@Test
+	void eachKeyIsParsed() {
+		ExclusiveRequestAttribute attribute = this.source
+			.getAttribute(method(Valid.class, "transfer", String.class, String.class), Valid.class);
+		assertThat(attribute).isNotNull();
+		assertThat(attribute.eachKey()).isTrue();
+		assertThat(attribute.keyResolver().resolveEach(new Object[] { "A", "B" })).containsExactly("account:A",
+				"account:B");
+		assertThat(this.source.getAttribute(method(Valid.class, "register", String.class), Valid.class).eachKey())
+			.isFalse();
+	}
+
+	@Test
+	void eachKeyWithoutKeyExpressionsIsRejected() {
+		assertInvalid("eachKeyWithoutKeys", "eachKey = true needs key expressions");
+	}
+
+	@Test
+	void eachKeyWithSharedResultsIsRejected() {
+		assertInvalid("eachKeyWithSharedResult", "eachKey = true cannot be combined with onConflict = SHARE_RESULT",
+				String.class);
+	}
+
 	private void assertInvalid(String methodName, String reason, Class<?>... parameterTypes) {
 		Method method = method(Invalid.class, methodName, parameterTypes);
 		assertThatExceptionOfType(InvalidExclusiveRequestException.class)
@@ -144,9 +167,22 @@ class ExclusiveRequestAttributeSourceTests {
 		public void plain() {
 		}
 
+		@ExclusiveRequest(name = "account", key = { "#from", "#to" }, eachKey = true)
+		public void transfer(String from, String to) {
+		}
+
 	}
 
 	static class Invalid {
+
+		@ExclusiveRequest(eachKey = true)
+		public void eachKeyWithoutKeys() {
+		}
+
+		@ExclusiveRequest(key = "#id", eachKey = true, onConflict = dev.lockstarter.annotation.OnConflict.SHARE_RESULT)
+		public String eachKeyWithSharedResult(String id) {
+			return id;
+		}
 
 		@ExclusiveRequest(key = "#orderId +")
 		public void unparsableExpression(String orderId) {

@@ -1,6 +1,9 @@
 package dev.lockstarter.key;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +55,51 @@ class MethodKeyResolverTests {
 		assertThat(MethodKeyResolver.create(ORDER, "orders", "#order.customer", "#order.number()").expressions())
 			.containsExactly("#order.customer", "#order.number()");
 		assertThat(MethodKeyResolver.create(REGISTER, "users").expressions()).isEmpty();
+	}
+
+	@Test
+	void eachExpressionIsAKeyOfItsOwnWithTheKeyOfASingleExpression() {
+		MethodKeyResolver resolver = MethodKeyResolver.create(TRANSFER, "account", "#from", "#to");
+		assertThat(resolver.resolveEach(new Object[] { "A", "x:y" })).containsExactly("account:A", "account:x\\:y");
+		assertThat(resolver.resolveEach(new Object[] { "x:y", "A" }).get(0))
+			.isEqualTo(MethodKeyResolver.create(REGISTER, "account", "#userName").resolve(new Object[] { "x:y" }));
+		assertThat(resolver.resolveEach(new Object[] { "A", "A" })).as("duplicates are left to the lock")
+			.containsExactly("account:A", "account:A");
+	}
+
+	@Test
+	void eachElementOfACollectionOrArrayIsAKeyOfItsOwn() {
+		Method batch = method("batch", List.class, String[].class);
+		MethodKeyResolver resolver = MethodKeyResolver.create(batch, "item", "#ids", "#more");
+		assertThat(resolver.resolveEach(new Object[] { List.of("1", "2"), new String[] { "3" } }))
+			.containsExactly("item:1", "item:2", "item:3");
+		assertThat(MethodKeyResolver.create(batch, "item", "#ids")
+			.resolveEach(new Object[] { Set.of("only"), new String[0] })).containsExactly("item:only");
+		assertThat(MethodKeyResolver.create(batch, "item", "#ids").resolve(new Object[] { List.of("1", "2"), null }))
+			.as("without resolveEach a collection stays one composite value")
+			.isEqualTo("item:[1, 2]");
+	}
+
+	@Test
+	void emptyCollectionOrNullOrBlankElementIsRejected() {
+		Method batch = method("batch", List.class, String[].class);
+		MethodKeyResolver resolver = MethodKeyResolver.create(batch, "item", "#ids");
+		assertThatExceptionOfType(InvalidLockKeyException.class)
+			.isThrownBy(() -> resolver.resolveEach(new Object[] { List.of(), null }))
+			.withMessageContaining("empty collection");
+		assertThatExceptionOfType(InvalidLockKeyException.class)
+			.isThrownBy(() -> resolver.resolveEach(new Object[] { Arrays.asList("1", null), null }))
+			.withMessageContaining("null");
+		assertThatExceptionOfType(InvalidLockKeyException.class)
+			.isThrownBy(() -> resolver.resolveEach(new Object[] { List.of("1", " "), null }))
+			.withMessageContaining("blank");
+		assertThatExceptionOfType(InvalidLockKeyException.class)
+			.isThrownBy(() -> resolver.resolveEach(new Object[] { null, null }))
+			.withMessageContaining("null");
+		assertThatExceptionOfType(InvalidLockKeyException.class)
+			.isThrownBy(() -> MethodKeyResolver.create(batch, "item", "#more")
+				.resolveEach(new Object[] { null, new String[0] }))
+			.withMessageContaining("empty collection");
 	}
 
 	@Test
@@ -197,6 +245,9 @@ class MethodKeyResolverTests {
 		}
 
 		void transfer(String from, String to) {
+		}
+
+		void batch(List<String> ids, String[] more) {
 		}
 
 		void order(Order order) {

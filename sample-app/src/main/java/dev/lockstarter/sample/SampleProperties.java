@@ -26,6 +26,8 @@ public class SampleProperties {
 
 	private final Sum sum = new Sum();
 
+	private final Form form = new Form();
+
 	public DataStore getStore() {
 		return this.store;
 	}
@@ -48,6 +50,10 @@ public class SampleProperties {
 
 	public Sum getSum() {
 		return this.sum;
+	}
+
+	public Form getForm() {
+		return this.form;
 	}
 
 	/**
@@ -143,6 +149,28 @@ public class SampleProperties {
 
 		public void setLatency(Duration latency) {
 			this.latency = latency;
+		}
+
+	}
+
+	/**
+	 * Settings of the demo page's guarded form.
+	 */
+	public static class Form {
+
+		/**
+		 * Time a form's token stays locked after a submission started, so that a second
+		 * click of the same form within it is rejected. Read by
+		 * FormSubmissionService's @ExclusiveRequest.
+		 */
+		private Duration holdAtLeast = Duration.ofSeconds(2);
+
+		public Duration getHoldAtLeast() {
+			return this.holdAtLeast;
+		}
+
+		public void setHoldAtLeast(Duration holdAtLeast) {
+			this.holdAtLeast = holdAtLeast;
 		}
 
 	}

@@ -112,7 +112,7 @@ class OtherStoresTests {
 	 * all instances together must hold the name once.
 	 */
 	private void registerTogetherOnce(List<ConfigurableApplicationContext> instances) {
-		String userName = "user-" + UUID.randomUUID();
+		String userName = "user-" + UUID.randomUUID().toString().substring(0, 8);
 		List<URI> bases = instances.stream().map(SampleClient::base).toList();
 		List<HttpResponse<String>> responses = this.client.sendTogether(CONCURRENT_REQUESTS,
 				(i) -> this.client.registration(bases.get(i % bases.size()), SampleClient.SAFE, userName));

@@ -3,6 +3,7 @@ package dev.lockstarter.sample;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -20,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The sample app with its locks in Redis ({@code redis} profile) and with the defaults of
- * a new application: neither {@code spring.data.redis.timeout} nor
- * {@code lock.redis.timeout} set. When Redis is killed or stops answering, a registration
- * gets the 503 problem within about 2 seconds without running, the rest of the app keeps
- * answering, and registrations work again soon after Redis is back, without a restart of
- * the app. The users live in memory here ({@code sample.store}), so that the app has an
- * endpoint that does not need Redis.
+ * The sample app with its locks in Redis ({@code redis} profile) and with the timeouts of
+ * a new application: {@code spring.data.redis.timeout} at Lettuce's default of 60
+ * seconds, {@code lock.redis.timeout} not set. When Redis is killed or stops answering, a
+ * registration gets the 503 problem within about 2 seconds without running, the rest of
+ * the app keeps answering, and registrations work again soon after Redis is back, without
+ * a restart of the app. The users live in memory here ({@code sample.store}), so that the
+ * app has an endpoint that does not need Redis.
  */
 class RedisOutageTests {
 
@@ -46,7 +47,11 @@ class RedisOutageTests {
 		this.app = new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
 			.run("--server.port=0", "--spring.data.redis.host=" + this.redis.host(),
 					"--spring.data.redis.port=" + this.redis.port(), "--sample.store=memory",
-					"--sample.points-service.latency=10ms");
+					"--sample.points-service.latency=10ms",
+					// Lettuce's own default, as in an application that sets no timeout
+					// (the
+					// profile sets 2s for the sample's own data)
+					"--spring.data.redis.timeout=60s");
 		this.base = SampleClient.base(this.app);
 		// Initialized servlets, an open Redis connection
 		assertThat(this.client.register(this.base, SampleClient.SAFE, uniqueName()).statusCode()).isEqualTo(201);
@@ -82,6 +87,37 @@ class RedisOutageTests {
 		Duration recovery = timeUntilRegistered();
 		report("registration succeeds again after SIGCONT", recovery);
 		assertThat(recovery).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void registrationWithItsUsersInRedisGets503NotA500WhenRedisIsKilled() throws Exception {
+		// The registration checks the name against Redis before it locks: that check
+		// fails
+		// first, and answers like the lock does
+		ConfigurableApplicationContext withUsersInRedis = new SpringApplicationBuilder(SampleApplication.class)
+			.profiles("redis")
+			.run("--server.port=0", "--spring.data.redis.host=" + this.redis.host(),
+					"--spring.data.redis.port=" + this.redis.port(), "--sample.points-service.latency=10ms");
+		try {
+			URI usersInRedis = SampleClient.base(withUsersInRedis);
+			assertThat(this.client.register(usersInRedis, SampleClient.SAFE, uniqueName()).statusCode()).isEqualTo(201);
+			kill(this.redis.server());
+			for (String path : List.of(SampleClient.SAFE, SampleClient.UNSAFE)) {
+				long started = System.nanoTime();
+				HttpResponse<String> response = this.client.register(usersInRedis, path, uniqueName());
+				Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+				report(path + " to 503 with the users in Redis, Redis killed", elapsed);
+				assertThat(response.statusCode()).as(path).isEqualTo(503);
+				assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+				assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+				assertThat(this.client.problem(response)).containsEntry("status", 503)
+					.containsEntry("type", "urn:lockstarter:sample:problem:data-store-unavailable");
+				assertThat(elapsed).isLessThan(TIME_TO_503);
+			}
+		}
+		finally {
+			withUsersInRedis.close();
+		}
 	}
 
 	private void assertRegistrationFailsClosed(String outage) {
@@ -133,7 +169,7 @@ class RedisOutageTests {
 	}
 
 	private static String uniqueName() {
-		return "outage-" + UUID.randomUUID();
+		return "outage-" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
 }

@@ -1,14 +1,19 @@
 package dev.lockstarter.store.memory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -28,10 +33,15 @@ import org.springframework.util.Assert;
  * Fencing tokens come from one counter for all keys, so they strictly increase per key
  * for the life of the store. Releases are announced to waiters of the same store at once.
  * Results kept next to locks live in a second map with the same expiry rules and sweep.
+ * <p>
+ * The locks of several keys are taken and released atomically
+ * ({@link MultiKeyLockStore}): such an operation excludes every other operation on the
+ * store for its duration (operations on one key run concurrently with each other), so no
+ * caller ever sees part of a set held.
  *
  * @since 0.1.0
  */
-public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore {
+public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -46,6 +56,12 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private final AtomicLong fencingTokens = new AtomicLong();
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
+
+	/**
+	 * Shared by the operations on one key, exclusive for those on several keys, which
+	 * must see and change their keys as one.
+	 */
+	private final ReentrantReadWriteLock keySets = new ReentrantReadWriteLock();
 
 	/**
 	 * Create a store on the system's monotonic clock.
@@ -66,18 +82,87 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-		long now = this.nanoClock.getAsLong();
-		sweepIfDue(now);
-		Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now))
-				? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
-		if (current.token.equals(token)) {
-			return AcquireResult.acquired(current.fencingToken);
+		Lock shared = this.keySets.readLock();
+		shared.lock();
+		try {
+			long now = this.nanoClock.getAsLong();
+			sweepIfDue(now);
+			Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now))
+					? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
+			if (current.token.equals(token)) {
+				return AcquireResult.acquired(current.fencingToken);
+			}
+			return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
 		}
-		return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
+		finally {
+			shared.unlock();
+		}
+	}
+
+	@Override
+	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+		Lock exclusive = this.keySets.writeLock();
+		exclusive.lock();
+		try {
+			long now = this.nanoClock.getAsLong();
+			sweepIfDue(now);
+			for (int i = 0; i < keys.size(); i++) {
+				Entry existing = this.locks.get(keys.get(i));
+				if (existing != null && !existing.isExpired(now)) {
+					return MultiKeyAcquireResult.held(i, Duration.ofNanos(existing.expiresAt - now));
+				}
+			}
+			long[] fencingTokens = new long[keys.size()];
+			for (int i = 0; i < keys.size(); i++) {
+				fencingTokens[i] = this.fencingTokens.incrementAndGet();
+				this.locks.put(keys.get(i), new Entry(token, now + ttl.toNanos(), fencingTokens[i]));
+			}
+			return MultiKeyAcquireResult.acquired(fencingTokens);
+		}
+		finally {
+			exclusive.unlock();
+		}
+	}
+
+	@Override
+	public boolean[] releaseAll(List<String> keys, String token) {
+		boolean[] deleted = new boolean[keys.size()];
+		Lock exclusive = this.keySets.writeLock();
+		exclusive.lock();
+		try {
+			for (int i = 0; i < keys.size(); i++) {
+				deleted[i] = delete(keys.get(i), token);
+			}
+		}
+		finally {
+			exclusive.unlock();
+		}
+		for (int i = 0; i < keys.size(); i++) {
+			if (deleted[i]) {
+				this.listeners.released(keys.get(i));
+			}
+		}
+		return deleted;
 	}
 
 	@Override
 	public boolean release(String key, String token) {
+		boolean deleted;
+		Lock shared = this.keySets.readLock();
+		shared.lock();
+		try {
+			deleted = delete(key, token);
+		}
+		finally {
+			shared.unlock();
+		}
+		if (deleted) {
+			this.listeners.released(key);
+		}
+		return deleted;
+	}
+
+	private boolean delete(String key, String token) {
 		long now = this.nanoClock.getAsLong();
 		boolean[] deleted = new boolean[1];
 		this.locks.computeIfPresent(key, (k, existing) -> {
@@ -90,27 +175,31 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			}
 			return existing;
 		});
-		if (deleted[0]) {
-			this.listeners.released(key);
-		}
 		return deleted[0];
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		long now = this.nanoClock.getAsLong();
-		boolean[] extended = new boolean[1];
-		this.locks.computeIfPresent(key, (k, existing) -> {
-			if (existing.isExpired(now)) {
-				return null;
-			}
-			if (existing.token.equals(token)) {
-				extended[0] = true;
-				return new Entry(token, now + ttl.toNanos(), existing.fencingToken);
-			}
-			return existing;
-		});
-		return extended[0];
+		Lock shared = this.keySets.readLock();
+		shared.lock();
+		try {
+			long now = this.nanoClock.getAsLong();
+			boolean[] extended = new boolean[1];
+			this.locks.computeIfPresent(key, (k, existing) -> {
+				if (existing.isExpired(now)) {
+					return null;
+				}
+				if (existing.token.equals(token)) {
+					extended[0] = true;
+					return new Entry(token, now + ttl.toNanos(), existing.fencingToken);
+				}
+				return existing;
+			});
+			return extended[0];
+		}
+		finally {
+			shared.unlock();
+		}
 	}
 
 	@Override

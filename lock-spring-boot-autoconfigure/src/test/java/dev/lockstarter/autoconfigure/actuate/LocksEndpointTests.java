@@ -126,6 +126,23 @@ class LocksEndpointTests {
 	}
 
 	@Test
+	void listsEachKeyOfAMultiKeyLeaseAsAHeldLockOfItsName() {
+		this.contextRunner.run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			try (Lease lease = context.getBean(LockOperations.class)
+				.acquire(List.of("account:A", "account:B"),
+						LockOptions.ttl(Duration.ofSeconds(30)).withName("account"))) {
+				assertThat(endpoint.locks().leases()).hasSize(2).allSatisfy((held) -> {
+					assertThat(held.name()).isEqualTo("account");
+					assertThat(held.key()).isNull();
+				});
+				assertThat(toJson(context).toString()).doesNotContain("account:A").doesNotContain("account:B");
+			}
+			assertThat(endpoint.locks().leases()).isEmpty();
+		});
+	}
+
+	@Test
 	void showsTheKeysOfHeldLocksWhenAskedTo() {
 		this.contextRunner.withPropertyValues("lock.actuator.show-keys=true").run((context) -> {
 			try (Lease lease = acquire(context, "users:alice")) {

@@ -146,6 +146,24 @@ class LockMetricsIntegrationTests {
 	}
 
 	@Test
+	void aMultiKeyLeaseIsOneAcquisitionAndOneHeldLockPerKeyTaggedByNameOnly() {
+		LockOperations locks = context.getBean(LockOperations.class);
+		try (Lease lease = locks.acquire(List.of("transfer:erin", "transfer:frank"),
+				LockOptions.ttl(Duration.ofSeconds(10)).withName("transfer"))) {
+			assertThat(lease.isHeld()).isTrue();
+			assertThat(meters.get("lock.held.active").tag("name", "transfer").longTaskTimer().activeTasks())
+				.isEqualTo(2);
+		}
+		assertThat(count("lock.acquisitions", "transfer", "acquired")).isEqualTo(1);
+		assertThat(meters.get("lock.held").tags("name", "transfer", "outcome", "released").timer().count())
+			.isEqualTo(2);
+		assertThat(meters.get("lock.held.active").tag("name", "transfer").longTaskTimer().activeTasks()).isZero();
+		assertThat(meters.getMeters())
+			.allSatisfy((meter) -> assertThat(meter.getId().getTags()).extracting(Tag::getValue)
+				.noneMatch((value) -> value.contains("erin") || value.contains("frank")));
+	}
+
+	@Test
 	void aRenewedLeaseCountsItsRenewals() throws Exception {
 		LockOperations locks = context.getBean(LockOperations.class);
 		try (Lease lease = locks.acquire("renewed:1", LockOptions.ttl(Duration.ofMillis(300)).withName("renewed"))) {

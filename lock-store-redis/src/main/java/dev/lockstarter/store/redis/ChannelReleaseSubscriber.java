@@ -1,6 +1,7 @@
 package dev.lockstarter.store.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisChannelHandler;
@@ -34,6 +35,12 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 
 	private volatile @Nullable RedisConnection connection;
 
+	/** Whether Redis confirmed the subscription on {@link #connection}. */
+	private volatile boolean confirmed;
+
+	/** Whether the subscription on {@link #connection} was asked to end. */
+	private final AtomicBoolean ended = new AtomicBoolean();
+
 	/**
 	 * Create a subscriber.
 	 * @param connectionFactory the store's connection factory
@@ -49,6 +56,8 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 
 	@Override
 	protected void open() {
+		this.confirmed = false;
+		this.ended.set(false);
 		RedisConnection opened = this.connectionFactory.getConnection();
 		this.connection = opened;
 		if (!isClosed()) {
@@ -87,9 +96,37 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 
 	@Override
 	protected void stopOpening() {
-		// A blocking subscription (Jedis) returns once unsubscribed
+		// A blocking subscription (Jedis) returns once unsubscribed. Before Redis
+		// confirmed
+		// the subscription, the SUBSCRIBE may not even be sent yet: an UNSUBSCRIBE
+		// written
+		// now could reach Redis first, end the blocking loop on its reply and leave the
+		// connection subscribed, with the SUBSCRIBE's reply unread, for the next borrower
+		// of a pooled connection. The confirmation ends such a subscription instead.
+		// Lettuce keeps the order of the commands of one connection, and its subscription
+		// is
+		// ended from here only.
+		if (this.confirmed || !blocking(this.connection)) {
+			endSubscription();
+		}
+	}
+
+	private void confirmed() {
+		subscribed();
+		this.confirmed = true;
+		// On the thread that holds a blocking subscription: ending it here is safe
+		if (isClosed() && blocking(this.connection)) {
+			endSubscription();
+		}
+	}
+
+	private static boolean blocking(@Nullable RedisConnection connection) {
+		return connection != null && !(LETTUCE_PRESENT && LettucePubSub.isLettuce(connection));
+	}
+
+	private void endSubscription() {
 		RedisConnection held = this.connection;
-		if (held != null) {
+		if (held != null && this.ended.compareAndSet(false, true)) {
 			try {
 				org.springframework.data.redis.connection.Subscription subscription = held.getSubscription();
 				if (subscription != null) {
@@ -121,7 +158,7 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 
 		@Override
 		public void onChannelSubscribed(byte[] channel, long count) {
-			subscribed();
+			confirmed();
 		}
 
 	}
@@ -130,6 +167,10 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 	 * The state of a Lettuce pub/sub connection. Inner class to keep Lettuce optional.
 	 */
 	private static final class LettucePubSub {
+
+		static boolean isLettuce(RedisConnection connection) {
+			return connection instanceof LettuceConnection;
+		}
 
 		static boolean isOpen(RedisConnection connection) {
 			RedisChannelHandler<?, ?> handler = handler(connection);

@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -50,6 +52,11 @@ import org.springframework.util.ClassUtils;
  * then {@code PUBLISH} of the key on the release channel;</li>
  * <li>extend: compare-and-extend, {@code PEXPIRE} only if the value is the caller's
  * token; any number of locks in one script with {@link #extendAll}.</li>
+ * <li>several keys ({@link MultiKeyLockStore}): when they share a hash slot, one script
+ * checks that none is held, then sets them all with a fencing token each, so that no one
+ * ever sees part of the set held; {@link #releaseAll} is one compare-and-delete script
+ * per slot. Across the slots of a Redis Cluster, keys are taken one by one in order and
+ * rolled back by token when one is held;</li>
  * <li>put result: {@code SET} of the lock's result key, with {@code PX ttl}, only if the
  * lock's value is the caller's token; {@link #getResult} is a plain {@code GET}.</li>
  * </ul>
@@ -78,9 +85,10 @@ import org.springframework.util.ClassUtils;
  * while it is not open. {@link #getSubscriptionState()} tells where it stands. A lost
  * notification only delays a waiter until its next poll.
  * <p>
- * <b>Redis Cluster.</b> Every script touches the keys of one lock only, so each runs on
- * the node that owns the lock's slot; {@link #extendAll} sends one script per slot. On a
- * cluster reached through Lettuce, releases are announced with sharded pub/sub
+ * <b>Redis Cluster.</b> Every script touches the keys of one hash slot only, so each runs
+ * on the node that owns the slot; {@link #extendAll} and {@link #releaseAll} send one
+ * script per slot, and {@link #tryAcquireAll} takes keys of several slots one by one. On
+ * a cluster reached through Lettuce, releases are announced with sharded pub/sub
  * ({@code SPUBLISH}, Redis 7) on the lock's own channel,
  * <code>lock:{...}:released</code>, which only the nodes of that slot's shard see; a
  * waiter subscribes ({@code SSUBSCRIBE}) to its lock's channel while it waits, over one
@@ -118,7 +126,8 @@ import org.springframework.util.ClassUtils;
  *
  * @since 0.1.0
  */
-public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, DisposableBean {
+public class RedisLockStore
+		implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -219,6 +228,64 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			  end
 			end
 			return extended
+			""", List.class);
+
+	/**
+	 * The locks of several keys in one slot, all or none. KEYS[1..n] are the lock keys,
+	 * KEYS[n + 1..2n] their fencing counters; ARGV as {@link #ACQUIRE}. Returns
+	 * {@code {0, fence 1, ..., fence n}} when every key was acquired, else {@code {i,
+	 * PTTL}} for the first key {@code i} found held, having changed nothing.
+	 */
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> ACQUIRE_ALL = RedisScript.of("""
+			local n = #KEYS / 2
+			for i = 1, n do
+			  local ttl = redis.call('PTTL', KEYS[i])
+			  if ttl ~= -2 then
+			    if ttl < 0 then
+			      ttl = 0
+			    end
+			    return {i, ttl}
+			  end
+			end
+			local now = redis.call('TIME')
+			local floor = tonumber(now[1] .. string.format('%06d', tonumber(now[2])))
+			local acquired = {0}
+			for i = 1, n do
+			  redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+			  local fence = redis.call('INCR', KEYS[n + i])
+			  if fence < floor then
+			    redis.call('SET', KEYS[n + i], floor)
+			    fence = floor
+			  end
+			  redis.call('PEXPIRE', KEYS[n + i], ARGV[3])
+			  acquired[i + 1] = fence
+			end
+			return acquired
+			""", List.class);
+
+	/**
+	 * Compare-and-delete of several locks of one slot, each announced on its channel.
+	 * ARGV[1] is the token, ARGV[2] {@code 1} to announce by {@code SPUBLISH}, else
+	 * {@code PUBLISH}, ARGV[i + 2] the channel of KEYS[i]; returns 1 or 0 for each key.
+	 */
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> RELEASE_ALL = RedisScript.of("""
+			local released = {}
+			for i = 1, #KEYS do
+			  if redis.call('GET', KEYS[i]) == ARGV[1] then
+			    redis.call('DEL', KEYS[i])
+			    if ARGV[2] == '1' then
+			      redis.pcall('SPUBLISH', ARGV[i + 2], KEYS[i])
+			    else
+			      redis.call('PUBLISH', ARGV[i + 2], KEYS[i])
+			    end
+			    released[i] = 1
+			  else
+			    released[i] = 0
+			  end
+			end
+			return released
 			""", List.class);
 
 	private final RedisConnectionFactory connectionFactory;
@@ -375,19 +442,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		if (keys.isEmpty()) {
 			return extended;
 		}
-		List<List<Integer>> groups;
-		if (!topology("extend", keys.get(0)).cluster()) {
-			groups = List.of(allIndexes(keys.size()));
-		}
-		else {
-			// A cluster script may only touch keys of one slot
-			Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-			for (int i = 0; i < keys.size(); i++) {
-				int slot = ClusterSlotHashUtil.calculateSlot(this.keys.lockKey(keys.get(i)));
-				bySlot.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
-			}
-			groups = new ArrayList<>(bySlot.values());
-		}
+		List<List<Integer>> groups = slotGroups("extend", keys);
 		List<List<String>> groupKeys = new ArrayList<>(groups.size());
 		List<List<String>> groupArgs = new ArrayList<>(groups.size());
 		for (List<Integer> indexes : groups) {
@@ -419,6 +474,140 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			}
 		}
 		return extended;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * When every key is in one hash slot, which is always so on one server or through
+	 * Sentinel, one script checks that no key is held and then takes them all, with a
+	 * fencing token each: atomic, one round trip. On Redis Cluster, keys in several slots
+	 * cannot be touched by one script: they are acquired one by one in the given order
+	 * (one round trip each), and when one is held, those taken are released by the token
+	 * in one round trip per slot before the conflict is returned; if that release fails,
+	 * a {@link LockStoreException} is thrown so that the caller cleans up by token. With
+	 * {@linkplain #setMinReplicaAcks(int) replica acknowledgements}, keys are also taken
+	 * one by one, each acknowledged.
+	 */
+	@Override
+	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		if (this.minReplicaAcks > 0 || slotGroups("acquire", keys).size() > 1) {
+			return tryAcquireInOrder(keys, token, ttl);
+		}
+		int n = keys.size();
+		List<String> redisKeys = new ArrayList<>(2 * n);
+		keys.forEach((key) -> redisKeys.add(this.keys.lockKey(key)));
+		keys.forEach((key) -> redisKeys.add(this.keys.related(key, "fence")));
+		byte[][] keyBytes = bytes(redisKeys);
+		String[] args = { token, millis(ttl), FENCE_RETENTION_MILLIS };
+		byte[][] argBytes = bytes(List.of(args));
+		@SuppressWarnings("rawtypes")
+		List answer = call("acquire " + n + " locks, among them", keys.get(0),
+				(lettuce, deadline) -> lettuce.eval(ACQUIRE_ALL, keyBytes, argBytes, deadline),
+				() -> this.redis.execute(ACQUIRE_ALL, redisKeys, (Object[]) args));
+		if (answer == null || answer.isEmpty() || !(answer.get(0) instanceof Long first)) {
+			throw new LockStoreException(keys.get(0),
+					"Redis lock store got no answer to acquire " + n + " locks, among them '" + keys.get(0) + "'",
+					new IllegalStateException("Reply: " + answer));
+		}
+		if (first > 0) {
+			long remaining = (answer.size() > 1 && answer.get(1) instanceof Long ttlMillis) ? ttlMillis : 0;
+			return MultiKeyAcquireResult.held((int) (first - 1), Duration.ofMillis(remaining));
+		}
+		long[] fencingTokens = new long[n];
+		for (int i = 0; i < n; i++) {
+			fencingTokens[i] = (i + 1 < answer.size() && answer.get(i + 1) instanceof Long fence) ? fence : 0;
+		}
+		return MultiKeyAcquireResult.acquired(fencingTokens);
+	}
+
+	private MultiKeyAcquireResult tryAcquireInOrder(List<String> keys, String token, Duration ttl) {
+		long[] fencingTokens = new long[keys.size()];
+		for (int i = 0; i < keys.size(); i++) {
+			AcquireResult result = tryAcquire(keys.get(i), token, ttl);
+			if (!result.isAcquired()) {
+				if (i > 0) {
+					try {
+						releaseAll(keys.subList(0, i), token);
+					}
+					catch (LockStoreException ex) {
+						throw new LockStoreException(
+								keys.get(0), "Redis lock store found lock '" + keys.get(i)
+										+ "' held and could not release the " + i + " lock(s) it had taken before it",
+								ex);
+					}
+				}
+				return MultiKeyAcquireResult.held(i, result.holderRemainingTtl());
+			}
+			fencingTokens[i] = result.fencingToken();
+		}
+		return MultiKeyAcquireResult.acquired(fencingTokens);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script per hash slot, all sent at once: one round trip. Each deleted lock is
+	 * announced as {@link #release} announces it.
+	 */
+	@Override
+	public boolean[] releaseAll(List<String> keys, String token) {
+		boolean[] released = new boolean[keys.size()];
+		if (keys.isEmpty()) {
+			return released;
+		}
+		boolean sharded = topology("release", keys.get(0)).sharded() != null;
+		List<List<Integer>> groups = slotGroups("release", keys);
+		List<List<String>> groupKeys = new ArrayList<>(groups.size());
+		List<List<String>> groupArgs = new ArrayList<>(groups.size());
+		for (List<Integer> indexes : groups) {
+			List<String> redisKeys = new ArrayList<>(indexes.size());
+			List<String> args = new ArrayList<>(indexes.size() + 2);
+			args.add(token);
+			args.add(sharded ? "1" : "0");
+			for (int index : indexes) {
+				redisKeys.add(this.keys.lockKey(keys.get(index)));
+				args.add(sharded ? this.keys.related(keys.get(index), "released") : this.channel);
+			}
+			groupKeys.add(redisKeys);
+			groupArgs.add(args);
+		}
+		@SuppressWarnings("rawtypes")
+		List<@Nullable List> answers = call("release " + keys.size() + " locks, among them", keys.get(0),
+				(lettuce, deadline) -> lettuce.evalEach(RELEASE_ALL, bytes(groupKeys), bytes(groupArgs), deadline),
+				() -> {
+					List<@Nullable List> replies = new ArrayList<>(groups.size());
+					for (int i = 0; i < groups.size(); i++) {
+						replies.add(this.redis.execute(RELEASE_ALL, groupKeys.get(i), groupArgs.get(i).toArray()));
+					}
+					return replies;
+				});
+		for (int group = 0; answers != null && group < groups.size() && group < answers.size(); group++) {
+			List<Integer> indexes = groups.get(group);
+			List<?> answer = answers.get(group);
+			for (int i = 0; i < indexes.size() && answer != null && i < answer.size(); i++) {
+				released[indexes.get(i)] = Long.valueOf(1L).equals(answer.get(i));
+			}
+		}
+		return released;
+	}
+
+	/**
+	 * Group the indexes of keys by the hash slot of their lock: one group on a server
+	 * that is not a cluster, whose scripts may touch any key.
+	 */
+	private List<List<Integer>> slotGroups(String operation, List<String> keys) {
+		if (!topology(operation, keys.get(0)).cluster()) {
+			return List.of(allIndexes(keys.size()));
+		}
+		// A cluster script may only touch keys of one slot
+		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+		for (int i = 0; i < keys.size(); i++) {
+			int slot = ClusterSlotHashUtil.calculateSlot(this.keys.lockKey(keys.get(i)));
+			bySlot.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
+		}
+		return new ArrayList<>(bySlot.values());
 	}
 
 	private static List<Integer> allIndexes(int size) {

@@ -23,12 +23,14 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisClusterExtension;
 import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -132,6 +134,89 @@ class RedisClusterLockStoreTests {
 		finally {
 			store.destroy();
 		}
+	}
+
+	@Test
+	void keysOfOneHashSlotAreTakenAtomicallyByOneScriptOnTheirNode() {
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		try {
+			RedisCluster redis = cluster.server();
+			String first = "lock:slot-" + UUID.randomUUID();
+			int slot = redis.keySlot(lockKey(first));
+			List<String> keys = new ArrayList<>(List.of(first));
+			for (int i = 0; keys.size() < 3; i++) {
+				String candidate = "lock:slot-" + i;
+				if (ClusterSlotHashUtil.calculateSlot(lockKey(candidate)) == slot) {
+					keys.add(candidate);
+				}
+			}
+			keys.sort(null);
+			RedisServer node = redis.nodeForSlot(slot);
+			String holder = UUID.randomUUID().toString();
+			assertThat(store.tryAcquire(keys.get(2), holder, Duration.ofSeconds(30)).isAcquired()).isTrue();
+			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, UUID.randomUUID().toString(),
+					Duration.ofSeconds(30));
+			assertThat(conflict.heldIndex()).isEqualTo(2);
+			assertThat(node.command("EXISTS", lockKey(keys.get(0)), lockKey(keys.get(1)))).as("the script took nothing")
+				.isEqualTo("0");
+			assertThat(store.release(keys.get(2), holder)).isTrue();
+			String token = UUID.randomUUID().toString();
+			MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			assertThat(acquired.isAcquired()).isTrue();
+			for (String key : keys) {
+				assertThat(node.command("GET", lockKey(key))).isEqualTo(token);
+			}
+			assertThat(store.releaseAll(keys, token)).containsExactly(true, true, true);
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void keysOnSeveralNodesAreTakenInOrderAndRolledBackWhenALaterOneIsHeld() {
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		try {
+			RedisCluster redis = cluster.server();
+			List<String> keys = new ArrayList<>();
+			Set<RedisServer> nodes = new HashSet<>();
+			for (int i = 0; nodes.size() < 3; i++) {
+				String key = "lock:spread-" + i + "-" + UUID.randomUUID();
+				if (nodes.add(redis.nodeFor(lockKey(key)))) {
+					keys.add(key);
+				}
+			}
+			keys.sort(null);
+			String holder = UUID.randomUUID().toString();
+			assertThat(store.tryAcquire(keys.get(2), holder, Duration.ofSeconds(30)).isAcquired()).isTrue();
+			String token = UUID.randomUUID().toString();
+			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			assertThat(conflict.isAcquired()).isFalse();
+			assertThat(conflict.heldIndex()).isEqualTo(2);
+			assertThat(conflict.holderRemainingTtl()).isPositive();
+			for (String key : keys.subList(0, 2)) {
+				assertThat(redis.command(lockKey(key), "EXISTS", lockKey(key))).as("%s was rolled back", key)
+					.isEqualTo("0");
+			}
+			assertThat(store.release(keys.get(2), holder)).isTrue();
+			MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			assertThat(acquired.isAcquired()).isTrue();
+			assertThat(acquired.fencingTokens()).doesNotContain(0L);
+			for (String key : keys) {
+				assertThat(redis.command(lockKey(key), "GET", lockKey(key))).isEqualTo(token);
+			}
+			assertThat(store.releaseAll(keys, token)).containsExactly(true, true, true);
+			for (String key : keys) {
+				assertThat(redis.command(lockKey(key), "EXISTS", lockKey(key))).isEqualTo("0");
+			}
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	private static String lockKey(String key) {
+		return "lock:{" + key.substring("lock:".length()) + "}";
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -105,6 +106,48 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 			.containsEntry("evalsha", 2L)
 			.containsEntry("eval", 1L);
 		store.release(key, owner);
+	}
+
+	@Test
+	void severalKeysAreTakenAndReleasedByOneScriptCallEach() {
+		RedisLockStore store = (RedisLockStore) store();
+		List<String> keys = List.of(uniqueKey("multi-a"), uniqueKey("multi-b"), uniqueKey("multi-c"))
+			.stream()
+			.sorted()
+			.toList();
+		String owner = uniqueToken();
+		// Load the scripts and open the connection first
+		assertThat(store.tryAcquireAll(keys, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		assertThat(store.tryAcquireAll(keys, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
+		assertThat(store.releaseAll(keys, owner)).containsExactly(true, true, true);
+		redis.server().command("CONFIG", "RESETSTAT");
+		MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, owner, Duration.ofSeconds(10));
+		MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, uniqueToken(), Duration.ofSeconds(10));
+		boolean[] released = store.releaseAll(keys, owner);
+		Map<String, Long> calls = commandCalls();
+		calls.keySet().removeIf((command) -> command.startsWith("config"));
+		assertThat(acquired.isAcquired()).isTrue();
+		assertThat(acquired.fencingTokens()).doesNotContain(0L);
+		assertThat(conflict.heldIndex()).isZero();
+		assertThat(released).containsExactly(true, true, true);
+		assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
+			.as("script calls for acquire, conflict and release of three keys in %s", calls)
+			.isEqualTo(3);
+		assertThat(calls).as("each release is announced").containsEntry("publish", 3L);
+		for (String key : keys) {
+			assertThat(redis.server().command("EXISTS", "{" + key + "}")).as("lock of %s", key).isEqualTo("0");
+		}
+	}
+
+	@Test
+	void severalKeysWorkAfterTheScriptCacheIsFlushed() {
+		RedisLockStore store = (RedisLockStore) store();
+		List<String> keys = List.of(uniqueKey("flushed-a"), uniqueKey("flushed-b")).stream().sorted().toList();
+		String owner = uniqueToken();
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.tryAcquireAll(keys, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		redis.server().command("SCRIPT", "FLUSH");
+		assertThat(store.releaseAll(keys, owner)).containsExactly(true, true);
 	}
 
 	private static Map<String, Long> commandCalls() {

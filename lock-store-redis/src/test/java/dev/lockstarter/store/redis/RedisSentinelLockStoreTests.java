@@ -2,6 +2,7 @@ package dev.lockstarter.store.redis;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -15,6 +16,7 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -82,6 +84,37 @@ class RedisSentinelLockStoreTests {
 			assertThat(store.extend(held, owner, Duration.ofMinutes(1))).isTrue();
 			assertThat(store.release(held, owner)).isTrue();
 			assertThat(store.release(after, next)).isTrue();
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void severalKeysAreTakenAtomicallyOnThePrimaryByOneScript() {
+		RedisLockStore store = new RedisLockStore(this.connectionFactory);
+		try {
+			List<String> keys = List.of("lock:multi-a-" + UUID.randomUUID(), "lock:multi-b-" + UUID.randomUUID(),
+					"lock:multi-c-" + UUID.randomUUID());
+			RedisServer primary = this.sentinel.primary();
+			// Load the scripts first
+			List<String> warmUp = List.of("lock:warm-up-" + UUID.randomUUID());
+			assertThat(store.tryAcquireAll(warmUp, "warm-up", Duration.ofMinutes(1)).isAcquired()).isTrue();
+			assertThat(store.release(warmUp.get(0), "warm-up")).isTrue();
+			String holder = UUID.randomUUID().toString();
+			assertThat(store.tryAcquire(keys.get(1), holder, Duration.ofMinutes(1)).isAcquired()).isTrue();
+			primary.command("CONFIG", "RESETSTAT");
+			String owner = UUID.randomUUID().toString();
+			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, owner, Duration.ofMinutes(1));
+			assertThat(conflict.heldIndex()).isEqualTo(1);
+			assertThat(primary.command("EXISTS", redisKey(keys.get(0)), redisKey(keys.get(2)))).isEqualTo("0");
+			assertThat(store.release(keys.get(1), holder)).isTrue();
+			assertThat(store.tryAcquireAll(keys, owner, Duration.ofMinutes(1)).isAcquired()).isTrue();
+			for (String key : keys) {
+				assertThat(primary.command("GET", redisKey(key))).isEqualTo(owner);
+			}
+			assertThat(scriptCalls(primary)).as("script calls: conflict, release, acquisition").isEqualTo(3);
+			assertThat(store.releaseAll(keys, owner)).containsExactly(true, true, true);
 		}
 		finally {
 			store.destroy();
@@ -183,6 +216,16 @@ class RedisSentinelLockStoreTests {
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
+	}
+
+	private static long scriptCalls(RedisServer server) {
+		long calls = 0;
+		for (String line : server.command("INFO", "commandstats").split("\r\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				calls += Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+			}
+		}
+		return calls;
 	}
 
 	private static String redisKey(String storeKey) {

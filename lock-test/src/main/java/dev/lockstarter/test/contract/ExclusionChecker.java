@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,7 +30,9 @@ import org.springframework.util.Assert;
  * ({@linkplain Result#overlaps() overlaps}).</li>
  * </ul>
  * The checker is independent of any lock API: it drives a {@link Locker}, a function from
- * a key to a {@link Handle} (or {@code null} when the key is taken).
+ * a key to a {@link Handle} (or {@code null} when the key is taken), or, for locks on
+ * several keys at once, a {@link MultiKeyLocker} through {@link #checkSets}, which counts
+ * an acquisition of a set as a holder of each of its keys.
  *
  * <pre class="code">
  * ExclusionChecker.Result result = new ExclusionChecker().threads(8).attemptsPerThread(300)
@@ -113,7 +117,37 @@ public final class ExclusionChecker {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		Assert.noNullElements(keys, "'keys' must not contain null elements");
 		Assert.notNull(locker, "'locker' must not be null");
-		List<KeyState> states = keys.stream().map(KeyState::new).toList();
+		return run(keys.stream().map(List::of).toList(), (set) -> locker.tryAcquire(set.get(0)));
+	}
+
+	/**
+	 * Run the threads against a lock on several keys at once and report what happened.
+	 * Each attempt picks one of the key sets at random and asks the locker for all of its
+	 * keys; an acquisition counts as a holder of every key of the set for the hold time,
+	 * so two sets that share a key must never be held at once. Listing the same keys in
+	 * several orders ({@code [a, b]} and {@code [b, a]}) checks that the order in which a
+	 * caller names them does not matter; a lock that deadlocks makes the check time out.
+	 * @param keySets the key sets to contend on, each with at least one key
+	 * @param locker the lock under test
+	 * @return the result, whose overlaps and violations are counted per key
+	 * @throws IllegalStateException if the threads do not finish within the timeout
+	 */
+	public Result checkSets(List<List<String>> keySets, MultiKeyLocker locker) {
+		Assert.notEmpty(keySets, "'keySets' must not be empty");
+		for (List<String> set : keySets) {
+			Assert.notEmpty(set, "'keySets' must not contain an empty set");
+			Assert.noNullElements(set, "'keySets' must not contain null keys");
+		}
+		Assert.notNull(locker, "'locker' must not be null");
+		return run(keySets, locker);
+	}
+
+	private Result run(List<List<String>> keySets, MultiKeyLocker locker) {
+		Map<String, KeyState> byKey = new LinkedHashMap<>();
+		List<List<KeyState>> sets = new ArrayList<>(keySets.size());
+		for (List<String> set : keySets) {
+			sets.add(set.stream().distinct().map((key) -> byKey.computeIfAbsent(key, KeyState::new)).toList());
+		}
 		AtomicLong attempts = new AtomicLong();
 		AtomicLong acquisitions = new AtomicLong();
 		AtomicLong violations = new AtomicLong();
@@ -130,22 +164,29 @@ public final class ExclusionChecker {
 					go.await();
 					ThreadLocalRandom random = ThreadLocalRandom.current();
 					for (int i = 0; i < this.attemptsPerThread && !Thread.currentThread().isInterrupted(); i++) {
-						KeyState state = states.get(random.nextInt(states.size()));
+						int chosen = random.nextInt(sets.size());
+						List<KeyState> states = sets.get(chosen);
 						attempts.incrementAndGet();
-						Handle handle = locker.tryAcquire(state.key);
+						Handle handle = locker.tryAcquire(keySets.get(chosen));
 						if (handle == null) {
 							Thread.yield();
 							continue;
 						}
 						long start = System.nanoTime();
 						acquisitions.incrementAndGet();
-						if (state.holders.getAndIncrement() != 0) {
-							violations.incrementAndGet();
+						for (KeyState state : states) {
+							if (state.holders.getAndIncrement() != 0) {
+								violations.incrementAndGet();
+							}
 						}
 						spin(holdNanos);
-						state.holders.decrementAndGet();
+						for (KeyState state : states) {
+							state.holders.decrementAndGet();
+						}
 						long end = System.nanoTime();
-						state.intervals.add(new long[] { start, end });
+						for (KeyState state : states) {
+							state.intervals.add(new long[] { start, end });
+						}
 						handle.release();
 					}
 				}
@@ -179,7 +220,7 @@ public final class ExclusionChecker {
 			throw new IllegalStateException("Interrupted during the exclusion check", ex);
 		}
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-		long overlaps = states.stream().mapToLong(KeyState::countOverlaps).sum();
+		long overlaps = byKey.values().stream().mapToLong(KeyState::countOverlaps).sum();
 		return new Result(attempts.get(), acquisitions.get(), violations.get(), overlaps, List.copyOf(failures),
 				elapsed);
 	}
@@ -204,6 +245,23 @@ public final class ExclusionChecker {
 		 * @throws Exception on failure; it is recorded in {@link Result#failures()}
 		 */
 		@Nullable Handle tryAcquire(String key) throws Exception;
+
+	}
+
+	/**
+	 * A lock under test that takes several keys at once, all or none.
+	 */
+	@FunctionalInterface
+	public interface MultiKeyLocker {
+
+		/**
+		 * Try once, without waiting (or waiting a bounded time), to acquire the locks on
+		 * all the keys.
+		 * @param keys the keys, in the order the caller names them
+		 * @return a handle that releases every lock, or {@code null} if a key is held
+		 * @throws Exception on failure; it is recorded in {@link Result#failures()}
+		 */
+		@Nullable Handle tryAcquire(List<String> keys) throws Exception;
 
 	}
 

@@ -29,6 +29,8 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +39,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The behaviour of {@link LockTemplate} on a store: waiting for a lock, renewal while
  * held, the reporting of a lost lock, minimum hold times, fixed retries and fencing
  * tokens. Every store should pass it, next to {@link LockStoreContractTests}.
+ * <p>
+ * Locks on several keys at once are checked the same way: one lease holds every key and
+ * one release frees them all, a held key blocks the whole set and leaves nothing else
+ * held, a waiter takes the set once every key is free, overlapping sets named in either
+ * order exclude each other without deadlock, renewal keeps every key and the loss of one
+ * is reported. These run on the store as it is and, for a store with the
+ * {@link MultiKeyLockStore} ability, once more through the template's generic path
+ * (ordered acquisition with rollback), which every other store takes.
  * <p>
  * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a
  * few hundred milliseconds and take a few seconds in all.
@@ -47,6 +57,12 @@ public abstract class LockOperationsContractTests {
 
 	private static final Duration LONG_TTL = Duration.ofSeconds(30);
 
+	/** A multi-key test on the store as it is. */
+	private static final String STORE_PATH = "store";
+
+	/** A multi-key test through the template's generic path, for a multi-key store. */
+	private static final String GENERIC_PATH = "generic";
+
 	private final ExecutorService executor = Executors.newCachedThreadPool();
 
 	private final List<LockLostEvent> lostEvents = new CopyOnWriteArrayList<>();
@@ -56,6 +72,10 @@ public abstract class LockOperationsContractTests {
 	private TokenRecordingStore recording;
 
 	private LockTemplate locks;
+
+	private LockTemplate genericLocks;
+
+	private TokenRecordingStore genericRecording;
 
 	private String prefix;
 
@@ -113,17 +133,22 @@ public abstract class LockOperationsContractTests {
 		this.recording = TokenRecordingStore.of(this.store);
 		this.prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 		this.locks = new LockTemplate(this.recording, this.prefix);
-		this.locks.setApplicationEventPublisher((event) -> {
-			if (event instanceof LockLostEvent lost) {
-				this.lostEvents.add(lost);
-			}
-		});
+		this.genericRecording = TokenRecordingStore.withoutMultiKey(this.store);
+		this.genericLocks = new LockTemplate(this.genericRecording, this.prefix);
+		for (LockTemplate template : List.of(this.locks, this.genericLocks)) {
+			template.setApplicationEventPublisher((event) -> {
+				if (event instanceof LockLostEvent lost) {
+					this.lostEvents.add(lost);
+				}
+			});
+		}
 	}
 
 	@AfterEach
 	void tearDownTemplate() {
 		this.executor.shutdownNow();
 		this.locks.destroy();
+		this.genericLocks.destroy();
 		destroyStore(this.store);
 	}
 
@@ -332,6 +357,241 @@ public abstract class LockOperationsContractTests {
 		}
 	}
 
+	@Test
+	void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll() {
+		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(STORE_PATH);
+	}
+
+	@Test
+	void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAllOnTheGenericPath() {
+		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(GENERIC_PATH);
+	}
+
+	private void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(String path) {
+		LockTemplate locks = multiKeyLocks(path);
+		List<String> keys = List.of(uniqueKey("multi-b"), uniqueKey("multi-a"), uniqueKey("multi-c"));
+		Lease lease = locks.acquire(keys, LONG_TTL);
+		assertThat(lease.keys()).containsExactlyInAnyOrderElementsOf(keys);
+		assertThat(lease.isHeld()).isTrue();
+		for (String key : keys) {
+			assertThat(this.store.tryAcquire(storeKey(key), "intruder", LONG_TTL).isAcquired()).as("%s is held", key)
+				.isFalse();
+		}
+		assertThat(lease.release()).isTrue();
+		assertThat(lease.isHeld()).isFalse();
+		for (String key : keys) {
+			assertThat(this.store.tryAcquire(storeKey(key), "next", LONG_TTL).isAcquired()).as("%s is free", key)
+				.isTrue();
+		}
+	}
+
+	@Test
+	void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld() {
+		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(STORE_PATH);
+	}
+
+	@Test
+	void heldKeyBlocksTheWholeSetAndNothingElseStaysHeldOnTheGenericPath() {
+		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(GENERIC_PATH);
+	}
+
+	private void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(String path) {
+		LockTemplate locks = multiKeyLocks(path);
+		String first = uniqueKey("blocked");
+		String held = first + "-held";
+		String last = held + "-z";
+		Lease holder = this.locks.acquire(held, Duration.ofSeconds(10));
+		LockAttempt attempt = locks.tryAcquire(List.of(last, held, first), LONG_TTL);
+		assertThat(attempt.isAcquired()).isFalse();
+		assertThat(attempt.heldKey()).isEqualTo(held);
+		assertThat(attempt.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+		assertThat(this.store.tryAcquire(storeKey(first), "probe", LONG_TTL).isAcquired())
+			.as("the key before the held one was rolled back")
+			.isTrue();
+		assertThat(this.store.tryAcquire(storeKey(last), "probe", LONG_TTL).isAcquired())
+			.as("the key after the held one was not kept")
+			.isTrue();
+		assertThat(holder.isHeld()).isTrue();
+		assertThat(holder.release()).isTrue();
+	}
+
+	@Test
+	void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases() throws Exception {
+		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(STORE_PATH);
+	}
+
+	@Test
+	void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleasesOnTheGenericPath() throws Exception {
+		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(GENERIC_PATH);
+	}
+
+	private void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(String path) throws Exception {
+		LockTemplate locks = multiKeyLocks(path);
+		String a = uniqueKey("wait-a");
+		String b = uniqueKey("wait-b");
+		Lease holdsA = this.locks.acquire(a, LONG_TTL);
+		Lease holdsB = this.locks.acquire(b, LONG_TTL);
+		Future<LockAttempt> waiter = this.executor.submit(
+				() -> locks.tryAcquire(List.of(b, a), LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10))));
+		Thread.sleep(200);
+		assertThat(holdsB.release()).isTrue();
+		Thread.sleep(200);
+		assertThat(waiter).as("one key is still held").isNotDone();
+		assertThat(holdsA.release()).isTrue();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(attempt.lease().isHeld()).isTrue();
+		assertThat(attempt.lease().release()).isTrue();
+	}
+
+	@Test
+	void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock() {
+		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(STORE_PATH);
+	}
+
+	@Test
+	void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlockOnTheGenericPath() {
+		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(GENERIC_PATH);
+	}
+
+	private void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(String path) {
+		LockTemplate locks = multiKeyLocks(path);
+		String a = uniqueKey("order-a");
+		String b = uniqueKey("order-b");
+		String c = uniqueKey("order-c");
+		LockOptions waiting = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(30));
+		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
+			.attemptsPerThread(20)
+			.holdTime(Duration.ofMillis(1))
+			.timeout(Duration.ofSeconds(90))
+			.checkSets(List.of(List.of(a, b), List.of(b, a), List.of(a, c), List.of(c, a), List.of(b)), (set) -> {
+				LockAttempt attempt = locks.tryAcquire(set, waiting);
+				return attempt.isAcquired() ? attempt.lease()::release : null;
+			});
+		assertThat(result.failures()).as(result.toString()).isEmpty();
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.overlaps()).as(result.toString()).isZero();
+		assertThat(result.rejections()).as("every waiter got its set within its wait, so none deadlocked: " + result)
+			.isZero();
+		for (String key : List.of(a, b, c)) {
+			assertThat(this.store.tryAcquire(storeKey(key), "probe", LONG_TTL).isAcquired())
+				.as("%s is free after the check", key)
+				.isTrue();
+		}
+	}
+
+	@Test
+	void renewalKeepsEveryKeyOfAMultiKeyLease() throws Exception {
+		renewalKeepsEveryKeyOfAMultiKeyLease(STORE_PATH);
+	}
+
+	@Test
+	void renewalKeepsEveryKeyOfAMultiKeyLeaseOnTheGenericPath() throws Exception {
+		renewalKeepsEveryKeyOfAMultiKeyLease(GENERIC_PATH);
+	}
+
+	private void renewalKeepsEveryKeyOfAMultiKeyLease(String path) throws Exception {
+		LockTemplate locks = multiKeyLocks(path);
+		Duration ttl = Duration.ofMillis(400);
+		List<String> keys = List.of(uniqueKey("renew-a"), uniqueKey("renew-b"));
+		Lease lease = locks.acquire(keys, LockOptions.ttl(ttl));
+		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+		while (System.nanoTime() - end < 0) {
+			for (String key : keys) {
+				assertThat(this.store.tryAcquire(storeKey(key), "intruder", ttl).isAcquired())
+					.as("%s was taken while its lease renews it", key)
+					.isFalse();
+			}
+			assertThat(lease.isHeld()).isTrue();
+			Thread.sleep(40);
+		}
+		assertThat(lease.release()).isTrue();
+		assertThat(this.lostEvents).isEmpty();
+	}
+
+	@Test
+	void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers() throws Exception {
+		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(STORE_PATH);
+	}
+
+	@Test
+	void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthersOnTheGenericPath() throws Exception {
+		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(GENERIC_PATH);
+	}
+
+	private void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(String path) throws Exception {
+		LockTemplate locks = multiKeyLocks(path);
+		Duration ttl = Duration.ofMillis(600);
+		String a = uniqueKey("lost-a");
+		String b = uniqueKey("lost-b");
+		Lease lease = locks.acquire(List.of(a, b), LockOptions.ttl(ttl));
+		// b vanishes behind the lease's back, and another owner takes it
+		assertThat(this.store.release(storeKey(b), ownerToken(locks, b))).isTrue();
+		assertThat(this.store.tryAcquire(storeKey(b), "new-owner", LONG_TTL).isAcquired()).isTrue();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while ((lease.isHeld() || this.lostEvents.isEmpty()) && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(lease.isHeld()).isFalse();
+		assertThat(this.lostEvents).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo(b));
+		assertThat(lease.release()).as("not every key was still owned").isFalse();
+		assertThat(this.store.tryAcquire(storeKey(a), "probe", LONG_TTL).isAcquired()).as("a was released").isTrue();
+		assertThat(this.store.release(storeKey(b), "new-owner")).as("b of the new owner is untouched").isTrue();
+	}
+
+	@Test
+	void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken() {
+		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(STORE_PATH);
+	}
+
+	@Test
+	void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingTokenOnTheGenericPath() {
+		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(GENERIC_PATH);
+	}
+
+	private void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(String path) {
+		LockTemplate locks = multiKeyLocks(path);
+		String a = uniqueKey("fence-a");
+		String b = uniqueKey("fence-b");
+		long before;
+		try (Lease single = this.locks.acquire(a, LONG_TTL)) {
+			before = single.fencingToken();
+		}
+		Assumptions.assumeTrue(before > 0, "the store issues no fencing tokens");
+		long afterMulti;
+		try (Lease lease = locks.acquire(List.of(a, b), LONG_TTL)) {
+			assertThat(lease.fencingToken(a)).isGreaterThan(before);
+			assertThat(lease.fencingToken(b)).isPositive();
+			afterMulti = lease.fencingToken(a);
+		}
+		try (Lease single = this.locks.acquire(a, LONG_TTL)) {
+			assertThat(single.fencingToken()).isGreaterThan(afterMulti);
+		}
+	}
+
+	/**
+	 * Return the template of a multi-key test: on the store as it is
+	 * ({@link #STORE_PATH}, which uses its {@link MultiKeyLockStore} ability if it has
+	 * one), or on the store seen without that ability ({@link #GENERIC_PATH}: ordered
+	 * acquisition with rollback in the template), skipped for a store that has no such
+	 * ability anyway.
+	 */
+	private LockTemplate multiKeyLocks(String path) {
+		if (path.equals(GENERIC_PATH)) {
+			Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore,
+					"the store has no multi-key ability: its path is the generic one");
+			return this.genericLocks;
+		}
+		return this.locks;
+	}
+
+	private String ownerToken(LockTemplate locks, String key) {
+		TokenRecordingStore recording = (locks == this.genericLocks) ? this.genericRecording : this.recording;
+		List<String> tokens = recording.acquiredTokens(storeKey(key));
+		assertThat(tokens).as("tokens that acquired %s", key).isNotEmpty();
+		return tokens.get(tokens.size() - 1);
+	}
+
 	/**
 	 * Remembers the owner tokens the template draws and counts extensions, so that tests
 	 * can act as the store would behind a lease's back.
@@ -348,9 +608,34 @@ public abstract class LockOperationsContractTests {
 			this.delegate = delegate;
 		}
 
+		/**
+		 * Wrap a store, keeping its abilities: release notifications and multi-key
+		 * acquisition.
+		 */
 		static TokenRecordingStore of(LockStore delegate) {
+			if (delegate instanceof MultiKeyLockStore multiKey) {
+				return (delegate instanceof ReleaseNotifyingLockStore notifying)
+						? new NotifyingMultiKey(notifying, multiKey) : new MultiKey(multiKey);
+			}
+			return withoutMultiKey(delegate);
+		}
+
+		/**
+		 * Wrap a store, keeping its release notifications but hiding any multi-key
+		 * acquisition, so that a template takes the generic path.
+		 */
+		static TokenRecordingStore withoutMultiKey(LockStore delegate) {
 			return (delegate instanceof ReleaseNotifyingLockStore notifying) ? new Notifying(notifying)
 					: new TokenRecordingStore(delegate);
+		}
+
+		MultiKeyAcquireResult recordAll(MultiKeyLockStore multiKey, List<String> keys, String token, Duration ttl) {
+			MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, ttl);
+			if (result.isAcquired()) {
+				keys.forEach(
+						(key) -> this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token));
+			}
+			return result;
 		}
 
 		List<String> acquiredTokens(String storeKey) {
@@ -387,7 +672,7 @@ public abstract class LockOperationsContractTests {
 			return this.delegate.extendAll(keys, tokens, ttl);
 		}
 
-		private static final class Notifying extends TokenRecordingStore implements ReleaseNotifyingLockStore {
+		private static class Notifying extends TokenRecordingStore implements ReleaseNotifyingLockStore {
 
 			private final ReleaseNotifyingLockStore notifying;
 
@@ -399,6 +684,57 @@ public abstract class LockOperationsContractTests {
 			@Override
 			public Subscription subscribe(String key, Runnable listener) {
 				return this.notifying.subscribe(key, listener);
+			}
+
+		}
+
+		private static final class MultiKey extends TokenRecordingStore implements MultiKeyLockStore {
+
+			private final MultiKeyLockStore multiKey;
+
+			MultiKey(MultiKeyLockStore delegate) {
+				super(delegate);
+				this.multiKey = delegate;
+			}
+
+			@Override
+			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+				return recordAll(this.multiKey, keys, token, ttl);
+			}
+
+			@Override
+			public boolean[] releaseAll(List<String> keys, String token) {
+				return this.multiKey.releaseAll(keys, token);
+			}
+
+		}
+
+		private static final class NotifyingMultiKey extends TokenRecordingStore
+				implements ReleaseNotifyingLockStore, MultiKeyLockStore {
+
+			private final ReleaseNotifyingLockStore notifying;
+
+			private final MultiKeyLockStore multiKey;
+
+			NotifyingMultiKey(ReleaseNotifyingLockStore notifying, MultiKeyLockStore multiKey) {
+				super(notifying);
+				this.notifying = notifying;
+				this.multiKey = multiKey;
+			}
+
+			@Override
+			public Subscription subscribe(String key, Runnable listener) {
+				return this.notifying.subscribe(key, listener);
+			}
+
+			@Override
+			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+				return recordAll(this.multiKey, keys, token, ttl);
+			}
+
+			@Override
+			public boolean[] releaseAll(List<String> keys, String token) {
+				return this.multiKey.releaseAll(keys, token);
 			}
 
 		}

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +49,13 @@ import static org.assertj.core.api.Assertions.fail;
  * checked for that: only the holder stores a result, it outlives the release for its own
  * time-to-live, it is binary-safe, and a later holder replaces it. Other stores skip
  * those tests.
+ * <p>
+ * A store that takes the locks of several keys at once ({@link MultiKeyLockStore}) is
+ * checked for that too: all keys or none, a held key leaves the others free and its
+ * holder's time-to-live unchanged, release only by token, and overlapping sets named in
+ * any order never hold a key twice. Other stores skip those tests; their multi-key locks
+ * are taken by {@link dev.lockstarter.core.LockTemplate}, which
+ * {@link LockOperationsContractTests} checks.
  * <p>
  * A store backed by a server implements {@link #restartServer()}, and the suite checks
  * that the store answers again after the restart without being recreated, and that the
@@ -636,6 +645,113 @@ public abstract class LockStoreContractTests {
 		assertThat(results.getResult(other)).isEmpty();
 		assertThat(results.release(key, token)).isTrue();
 		assertThat(results.release(other, otherToken)).isTrue();
+	}
+
+	@Test
+	void multiKeyStoreAcquiresEveryFreeKeyWithAFencingTokenEach() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		List<String> keys = sortedKeys("all", 3);
+		String token = uniqueToken();
+		MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
+		assertThat(result.isAcquired()).isTrue();
+		assertThat(result.heldIndex()).isEqualTo(-1);
+		assertThat(result.fencingTokens()).hasSize(3);
+		keys.forEach(this::assertHeld);
+		for (String key : keys) {
+			assertThat(this.store.extend(key, token, LONG_TTL)).as("owned by the token: %s", key).isTrue();
+		}
+		assertThat(multiKey.tryAcquireAll(keys, uniqueToken(), LONG_TTL).isAcquired()).isFalse();
+	}
+
+	@Test
+	void multiKeyStoreTakesNothingWhenAnyKeyIsHeld() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		List<String> keys = sortedKeys("none", 3);
+		String holder = uniqueToken();
+		assertThat(this.store.tryAcquire(keys.get(1), holder, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		String token = uniqueToken();
+		MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
+		assertThat(result.isAcquired()).isFalse();
+		assertThat(result.heldIndex()).isEqualTo(1);
+		assertThat(result.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+		assertThat(result.fencingTokens()).isEmpty();
+		for (String free : List.of(keys.get(0), keys.get(2))) {
+			assertThat(this.store.extend(free, token, LONG_TTL)).as("%s was rolled back", free).isFalse();
+			assertThat(this.store.tryAcquire(free, uniqueToken(), LONG_TTL).isAcquired()).as("%s is free", free)
+				.isTrue();
+		}
+		assertThat(holderRemainingTtl(keys.get(1))).as("the holder's time-to-live is unchanged")
+			.isLessThanOrEqualTo(Duration.ofSeconds(10));
+		assertThat(this.store.release(keys.get(1), holder)).isTrue();
+	}
+
+	@Test
+	void multiKeyStoreReleasesOnlyTheLocksOfTheToken() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		List<String> keys = sortedKeys("release", 2);
+		String token = uniqueToken();
+		assertThat(multiKey.tryAcquireAll(keys, token, LONG_TTL).isAcquired()).isTrue();
+		String other = uniqueKey("release-other");
+		String otherToken = uniqueToken();
+		assertThat(this.store.tryAcquire(other, otherToken, LONG_TTL).isAcquired()).isTrue();
+		assertThat(multiKey.releaseAll(List.of(keys.get(0), keys.get(1), other), uniqueToken())).containsExactly(false,
+				false, false);
+		keys.forEach(this::assertHeld);
+		assertThat(multiKey.releaseAll(List.of(keys.get(0), other, keys.get(1)), token)).containsExactly(true, false,
+				true);
+		assertHeld(other);
+		assertThat(multiKey.releaseAll(keys, token)).containsExactly(false, false);
+		assertThat(multiKey.tryAcquireAll(keys, uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void multiKeyStoreLocksExpireWithTheirTimeToLive() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		List<String> keys = sortedKeys("expiry", 2);
+		assertThat(multiKey.tryAcquireAll(keys, uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
+		for (String key : keys) {
+			awaitAcquired(key, uniqueToken(), LONG_TTL);
+		}
+	}
+
+	@Test
+	void overlappingKeySetsInAnyOrderNeverHoldAKeyTwice() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		String a = uniqueKey("sets-a");
+		String b = uniqueKey("sets-b");
+		String c = uniqueKey("sets-c");
+		List<List<String>> sets = List.of(List.of(a, b), List.of(b, a), List.of(a, c), List.of(c, b), List.of(b));
+		ExclusionChecker.Result result = exclusionChecker().checkSets(sets, (set) -> {
+			List<String> sorted = set.stream().sorted().toList();
+			String token = uniqueToken();
+			return multiKey.tryAcquireAll(sorted, token, LONG_TTL).isAcquired()
+					? () -> multiKey.releaseAll(sorted, token) : null;
+		});
+		assertThat(result.failures()).as(result.toString()).isEmpty();
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.overlaps()).as(result.toString()).isZero();
+		assertThat(result.acquisitions()).as("acquisitions in " + result)
+			.isGreaterThanOrEqualTo(result.attempts() / 20);
+		for (String key : List.of(a, b, c)) {
+			assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
+				.as("%s is free after the check", key)
+				.isTrue();
+		}
+	}
+
+	private MultiKeyLockStore multiKeyStore() {
+		Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore, () -> this.store.getClass().getSimpleName()
+				+ " has no multi-key acquisition; " + "LockOperationsContractTests covers its generic path");
+		return (MultiKeyLockStore) this.store;
+	}
+
+	private List<String> sortedKeys(String name, int count) {
+		List<String> keys = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			keys.add(uniqueKey(name + "-" + i));
+		}
+		keys.sort(null);
+		return keys;
 	}
 
 	private ResultStoringLockStore resultStore() {

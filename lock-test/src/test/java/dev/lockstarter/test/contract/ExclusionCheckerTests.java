@@ -1,6 +1,7 @@
 package dev.lockstarter.test.contract;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -54,6 +55,39 @@ class ExclusionCheckerTests {
 			.check(KEYS, (key) -> () -> {
 			});
 		assertThat(result.acquisitions()).isEqualTo(result.attempts());
+		assertThat(result.overlaps()).as(result.toString()).isPositive();
+		assertThat(result.isExclusive()).isFalse();
+	}
+
+	@Test
+	void setsThatLockEveryKeyHaveNoOverlaps() {
+		Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+		ExclusionChecker.Result result = new ExclusionChecker().attemptsPerThread(100)
+			.checkSets(List.of(List.of("a", "b"), List.of("b", "a"), List.of("b", "c")), (set) -> {
+				List<ReentrantLock> taken = new ArrayList<>();
+				for (String key : set.stream().sorted().toList()) {
+					ReentrantLock lock = locks.computeIfAbsent(key, (k) -> new ReentrantLock());
+					if (!lock.tryLock()) {
+						taken.forEach(ReentrantLock::unlock);
+						return null;
+					}
+					taken.add(lock);
+				}
+				return () -> taken.forEach(ReentrantLock::unlock);
+			});
+		assertThat(result.isExclusive()).as(result.toString()).isTrue();
+		assertThat(result.acquisitions()).as(result.toString()).isPositive();
+	}
+
+	@Test
+	void setLockThatTakesOnlyItsFirstKeyIsReported() {
+		Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+		ExclusionChecker.Result result = new ExclusionChecker().holdTime(Duration.ofMillis(1))
+			.attemptsPerThread(50)
+			.checkSets(List.of(List.of("a", "b"), List.of("b", "a")), (set) -> {
+				ReentrantLock lock = locks.computeIfAbsent(set.get(0), (k) -> new ReentrantLock());
+				return lock.tryLock() ? lock::unlock : null;
+			});
 		assertThat(result.overlaps()).as(result.toString()).isPositive();
 		assertThat(result.isExclusive()).isFalse();
 	}

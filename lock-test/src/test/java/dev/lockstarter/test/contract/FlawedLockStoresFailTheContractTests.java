@@ -14,8 +14,9 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 
 /**
  * Negative controls for {@link LockStoreContractTests}: the suite, run against a store
- * with a classic flaw, must fail the tests that target that flaw. Only those tests are
- * run, to keep this fast.
+ * with a classic flaw (among them multi-key acquisitions that do not roll back, or that
+ * check only their first key), must fail the tests that target that flaw. Only those
+ * tests are run, to keep this fast.
  */
 class FlawedLockStoresFailTheContractTests {
 
@@ -39,6 +40,18 @@ class FlawedLockStoresFailTheContractTests {
 	@Test
 	void failedAcquisitionThatResetsTheTimeToLiveIsCaught() {
 		assertFails(FailedAcquireResetsTtl.class, "failedAcquisitionDoesNotChangeTheHoldersTimeToLive");
+	}
+
+	@Test
+	void multiKeyStoreThatKeepsWhatItTookBeforeAHeldKeyIsCaught() {
+		assertFails(MultiKeyWithoutRollback.class, "multiKeyStoreTakesNothingWhenAnyKeyIsHeld");
+		assertPasses(MultiKeyWithoutRollback.class, "multiKeyStoreAcquiresEveryFreeKeyWithAFencingTokenEach");
+	}
+
+	@Test
+	void multiKeyStoreThatChecksOnlyItsFirstKeyIsCaught() {
+		assertFails(MultiKeyCheckingFirstKeyOnly.class, "multiKeyStoreTakesNothingWhenAnyKeyIsHeld");
+		assertFails(MultiKeyCheckingFirstKeyOnly.class, "overlappingKeySetsInAnyOrderNeverHoldAKeyTwice");
 	}
 
 	@Test
@@ -92,6 +105,26 @@ class FlawedLockStoresFailTheContractTests {
 		@Override
 		protected LockStore createStore() {
 			return new FlawedLockStore(Flaw.OWNER_BLIND_EXTEND);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class MultiKeyWithoutRollback extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedMultiKeyLockStore(FlawedMultiKeyLockStore.Flaw.NO_ROLLBACK);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class MultiKeyCheckingFirstKeyOnly extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedMultiKeyLockStore(FlawedMultiKeyLockStore.Flaw.CHECKS_FIRST_KEY_ONLY);
 		}
 
 	}

@@ -8,11 +8,14 @@ package dev.lockstarter.sample.payment;
  */
 public class InvalidPaymentException extends RuntimeException {
 
+	static final String RULE = "'amount' must be a positive whole number of minor units, "
+			+ "written as a JSON number such as 1250";
+
 	/**
 	 * Create a new exception.
 	 */
 	public InvalidPaymentException() {
-		super("'amount' must be a positive number");
+		super(RULE);
 	}
 
 }

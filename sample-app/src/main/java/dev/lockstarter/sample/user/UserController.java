@@ -4,7 +4,6 @@ import java.net.URI;
 import java.util.List;
 
 import org.springframework.http.ResponseEntity;
-import org.springframework.util.StringUtils;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -49,12 +48,12 @@ public class UserController {
 
 	/**
 	 * Find every user registered under a name.
-	 * @param userName the name
+	 * @param userName the name, in any Unicode normalization form
 	 * @return the users, several if duplicates were registered
 	 */
 	@GetMapping
 	public List<User> findByName(@RequestParam String userName) {
-		return this.registrations.findByName(userName);
+		return this.registrations.findByName(UserNames.lookupForm(userName));
 	}
 
 	/**
@@ -68,11 +67,7 @@ public class UserController {
 	}
 
 	static String userName(RegistrationRequest request) {
-		String userName = request.userName();
-		if (!StringUtils.hasText(userName)) {
-			throw new InvalidUserNameException();
-		}
-		return userName;
+		return UserNames.normalize(request.userName());
 	}
 
 	static ResponseEntity<User> created(User user) {

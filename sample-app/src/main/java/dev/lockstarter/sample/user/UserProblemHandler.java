@@ -18,7 +18,8 @@ import static dev.lockstarter.sample.ProblemResponses.respond;
  *
  * @since 0.1.0
  */
-@RestControllerAdvice(assignableTypes = { UserController.class, UnsafeUserController.class })
+@RestControllerAdvice(assignableTypes = { UserController.class, UnsafeUserController.class,
+		FormSubmissionController.class, RawRedisLockUserController.class })
 public class UserProblemHandler {
 
 	/** Type of the problem of a registration whose name is taken. */
@@ -27,6 +28,9 @@ public class UserProblemHandler {
 
 	/** Type of the problem of a registration without a user name. */
 	public static final URI INVALID_USER_NAME = URI.create("urn:lockstarter:sample:problem:invalid-user-name");
+
+	/** Type of the problem of a guarded form submission without a valid form token. */
+	public static final URI INVALID_FORM_TOKEN = URI.create("urn:lockstarter:sample:problem:invalid-form-token");
 
 	/** Type of the problem of a look-up of an unknown user id. */
 	public static final URI USER_NOT_FOUND = URI.create("urn:lockstarter:sample:problem:user-not-found");
@@ -52,6 +56,17 @@ public class UserProblemHandler {
 	@ExceptionHandler
 	public ResponseEntity<ProblemDetail> handleInvalidUserName(InvalidUserNameException ex) {
 		return respond(problem(HttpStatus.BAD_REQUEST, INVALID_USER_NAME, "Invalid user name", ex.getMessage() + "."));
+	}
+
+	/**
+	 * Answer a guarded form submission without a valid form token.
+	 * @param ex the failure
+	 * @return a {@code 400} problem response
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleInvalidFormToken(InvalidFormTokenException ex) {
+		return respond(
+				problem(HttpStatus.BAD_REQUEST, INVALID_FORM_TOKEN, "Invalid form token", ex.getMessage() + "."));
 	}
 
 	/**
