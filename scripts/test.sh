@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of the project. The tests start real servers (redis-server, memcached) on free
-# loopback ports, make TLS certificates with openssl and drive the sample's page in a headless
+# Runs every test of the project. The tests start real servers (redis-server, memcached, PostgreSQL) on
+# free loopback ports, make TLS certificates with openssl and drive the sample's page in a headless
 # Chromium, so this installs them first when they are missing and apt-get is available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v memcached >/dev/null 2>&1 || packages+=(memcached)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1 || packages+=(postgresql)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)

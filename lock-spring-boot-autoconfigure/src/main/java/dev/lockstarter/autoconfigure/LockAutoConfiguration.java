@@ -46,7 +46,8 @@ import org.springframework.core.type.AnnotationMetadata;
  * @since 0.1.0
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LockProperties.class)
 @Import({ LockAutoProxyRegistrar.class, LockAutoConfiguration.LockStoreConfigurationImportSelector.class })

@@ -105,6 +105,11 @@ public class LockProperties implements InitializingBean {
 	private final DynamoDb dynamodb = new DynamoDb();
 
 	/**
+	 * JDBC lock store settings, used with lock.store=jdbc.
+	 */
+	private final Jdbc jdbc = new Jdbc();
+
+	/**
 	 * Actuator settings: the locks endpoint.
 	 */
 	private final Actuator actuator = new Actuator();
@@ -221,6 +226,10 @@ public class LockProperties implements InitializingBean {
 		return this.dynamodb;
 	}
 
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
 	public Actuator getActuator() {
 		return this.actuator;
 	}
@@ -251,6 +260,7 @@ public class LockProperties implements InitializingBean {
 		this.redis.validate();
 		this.memcached.validate(this.store == Store.MEMCACHED, this.ttl);
 		this.dynamodb.validate();
+		this.jdbc.validate();
 		this.idempotency.validate();
 	}
 
@@ -279,7 +289,13 @@ public class LockProperties implements InitializingBean {
 		 * Amazon DynamoDB, through the AWS SDK: expiry is decided by the application
 		 * instances' clocks.
 		 */
-		DYNAMODB
+		DYNAMODB,
+
+		/**
+		 * A relational database (PostgreSQL or H2), through the application's DataSource:
+		 * expiry is decided by the database's clock.
+		 */
+		JDBC
 
 	}
 
@@ -733,6 +749,110 @@ public class LockProperties implements InitializingBean {
 				throw new InvalidConfigurationPropertyValueException("lock.dynamodb.timeout", this.timeout,
 						"The timeout must be positive.");
 			}
+		}
+
+	}
+
+	/**
+	 * JDBC lock store properties.
+	 */
+	public static class Jdbc {
+
+		/**
+		 * Name of the table that holds the locks, optionally qualified by its schema,
+		 * such as "locks.lock_store": an unquoted SQL identifier of letters, digits and
+		 * '_'.
+		 */
+		private String tableName = "lock_store";
+
+		/**
+		 * Longest time a lock operation waits for the database before it fails. Bounds
+		 * each statement through the connection's network timeout (a query timeout on
+		 * H2); waiting for a pooled connection is bounded by the pool.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		/**
+		 * When to create the lock table, its index and its fencing sequence at startup
+		 * (if they do not exist): for an embedded database only, always, or never.
+		 */
+		private DatabaseInitialization initializeSchema = DatabaseInitialization.EMBEDDED;
+
+		/**
+		 * Time between two clean-ups of rows whose lock and result expired more than a
+		 * minute ago, deleted in small batches on a background thread. Zero or negative
+		 * turns the clean-up off.
+		 */
+		private Duration cleanupInterval = Duration.ofMinutes(1);
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public void setTableName(String tableName) {
+			this.tableName = tableName;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public DatabaseInitialization getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitialization initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public Duration getCleanupInterval() {
+			return this.cleanupInterval;
+		}
+
+		public void setCleanupInterval(Duration cleanupInterval) {
+			this.cleanupInterval = cleanupInterval;
+		}
+
+		void validate() {
+			// The JDBC store's own pattern, repeated here: its module is optional
+			if (this.tableName == null
+					|| !this.tableName.matches("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,47}")) {
+				throw new InvalidConfigurationPropertyValueException("lock.jdbc.table-name", this.tableName,
+						"The table name must be an unquoted SQL identifier (letters, digits and '_', not starting "
+								+ "with a digit, at most 48 characters), optionally qualified by a schema, such as "
+								+ "lock_store or locks.lock_store.");
+			}
+			if (!isPositive(this.timeout)) {
+				throw new InvalidConfigurationPropertyValueException("lock.jdbc.timeout", this.timeout,
+						"The timeout must be positive.");
+			}
+		}
+
+		/**
+		 * When to initialize the lock table, as Spring Boot's spring.sql.init.mode and
+		 * spring.session.jdbc.initialize-schema do.
+		 */
+		public enum DatabaseInitialization {
+
+			/**
+			 * Only when the DataSource is an embedded database, such as H2 in memory.
+			 */
+			EMBEDDED,
+
+			/**
+			 * Always: the DDL only creates what does not exist.
+			 */
+			ALWAYS,
+
+			/**
+			 * Never: create the table with the module's schema script.
+			 */
+			NEVER
+
 		}
 
 	}

@@ -37,7 +37,20 @@ public final class ProcessSignals {
 	 */
 	public static void stop(Process process) {
 		Assert.notNull(process, "'process' must not be null");
-		send(process, "STOP");
+		send(process.pid(), "STOP");
+		awaitStopped(process.pid());
+	}
+
+	/**
+	 * Suspend a process that this JVM did not start, such as a daemon's, with
+	 * {@code SIGSTOP} and wait until all its threads are stopped.
+	 * @param process the process
+	 * @throws IllegalStateException if the signal cannot be sent, or the process is not
+	 * stopped within 5 seconds
+	 */
+	public static void stop(ProcessHandle process) {
+		Assert.notNull(process, "'process' must not be null");
+		send(process.pid(), "STOP");
 		awaitStopped(process.pid());
 	}
 
@@ -48,11 +61,21 @@ public final class ProcessSignals {
 	 */
 	public static void resume(Process process) {
 		Assert.notNull(process, "'process' must not be null");
-		send(process, "CONT");
+		send(process.pid(), "CONT");
 	}
 
-	private static void send(Process process, String signal) {
-		String command = "kill -" + signal + " " + process.pid();
+	/**
+	 * Resume a process suspended by {@link #stop(ProcessHandle)} with {@code SIGCONT}.
+	 * @param process the process
+	 * @throws IllegalStateException if the signal cannot be sent
+	 */
+	public static void resume(ProcessHandle process) {
+		Assert.notNull(process, "'process' must not be null");
+		send(process.pid(), "CONT");
+	}
+
+	private static void send(long pid, String signal) {
+		String command = "kill -" + signal + " " + pid;
 		try {
 			Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
 			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {

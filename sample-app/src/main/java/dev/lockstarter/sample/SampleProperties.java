@@ -69,7 +69,13 @@ public class SampleProperties {
 		/**
 		 * In Redis, reached through 'spring.data.redis.*', shared by every instance.
 		 */
-		REDIS
+		REDIS,
+
+		/**
+		 * Users in the database of 'spring.datasource.*', shared by every instance;
+		 * counters, payments and sum calls in this process's memory.
+		 */
+		JDBC
 
 	}
 

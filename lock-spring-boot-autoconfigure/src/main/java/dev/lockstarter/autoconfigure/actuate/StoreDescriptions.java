@@ -3,6 +3,7 @@ package dev.lockstarter.autoconfigure.actuate;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -82,6 +83,14 @@ final class StoreDescriptions {
 			else {
 				settings.put("client", "application");
 			}
+		}
+		else if (autoConfigured && "jdbc".equals(kind)) {
+			// The table and the bounds only: the DataSource's URL may carry credentials
+			LockProperties.Jdbc jdbc = properties.getJdbc();
+			settings.put("table", jdbc.getTableName());
+			settings.put("timeout", LocksEndpoint.format(jdbc.getTimeout()));
+			settings.put("initializeSchema", jdbc.getInitializeSchema().name().toLowerCase(Locale.ROOT));
+			settings.put("cleanupInterval", LocksEndpoint.format(jdbc.getCleanupInterval()));
 		}
 		return new StoreDescriptor(kind, store.getClass().getName(), settings);
 	}

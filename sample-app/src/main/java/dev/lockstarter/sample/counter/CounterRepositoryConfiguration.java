@@ -1,5 +1,6 @@
 package dev.lockstarter.sample.counter;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -13,7 +14,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class CounterRepositoryConfiguration {
 
 	@Bean
-	@ConditionalOnProperty(name = "sample.store", havingValue = "memory", matchIfMissing = true)
+	// In memory also with sample.store=jdbc, which keeps only the users in the database
+	@ConditionalOnExpression("!'redis'.equalsIgnoreCase('${sample.store:memory}')")
 	InMemoryCounterRepository inMemoryCounterRepository() {
 		return new InMemoryCounterRepository();
 	}

@@ -2,6 +2,7 @@ package dev.lockstarter.sample.payment;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +16,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class PaymentRepositoryConfiguration {
 
 	@Bean
-	@ConditionalOnProperty(name = "sample.store", havingValue = "memory", matchIfMissing = true)
+	// In memory also with sample.store=jdbc, which keeps only the users in the database
+	@ConditionalOnExpression("!'redis'.equalsIgnoreCase('${sample.store:memory}')")
 	InMemoryPaymentRepository inMemoryPaymentRepository() {
 		return new InMemoryPaymentRepository();
 	}

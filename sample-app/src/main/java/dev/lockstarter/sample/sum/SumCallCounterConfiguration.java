@@ -1,5 +1,6 @@
 package dev.lockstarter.sample.sum;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,7 +13,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class SumCallCounterConfiguration {
 
 	@Bean
-	@ConditionalOnProperty(name = "sample.store", havingValue = "memory", matchIfMissing = true)
+	// In memory also with sample.store=jdbc, which keeps only the users in the database
+	@ConditionalOnExpression("!'redis'.equalsIgnoreCase('${sample.store:memory}')")
 	InMemorySumCallCounter inMemorySumCallCounter() {
 		return new InMemorySumCallCounter();
 	}

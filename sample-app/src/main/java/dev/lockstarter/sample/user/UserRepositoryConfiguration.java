@@ -6,10 +6,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Chooses the {@link UserRepository} from {@code sample.store}: in memory by default, in
- * Redis with the {@code redis} profile.
+ * Redis with the {@code redis} profile, in the database with the {@code jdbc} profile.
  */
 @Configuration(proxyBeanMethods = false)
 class UserRepositoryConfiguration {
@@ -24,6 +25,14 @@ class UserRepositoryConfiguration {
 	@ConditionalOnProperty(name = "sample.store", havingValue = "redis")
 	RedisUserRepository redisUserRepository(StringRedisTemplate redis, JsonMapper jsonMapper) {
 		return new RedisUserRepository(redis, jsonMapper);
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "sample.store", havingValue = "jdbc")
+	JdbcUserRepository jdbcUserRepository(JdbcClient jdbc) {
+		JdbcUserRepository repository = new JdbcUserRepository(jdbc);
+		repository.createTableIfNotExists();
+		return repository;
 	}
 
 }

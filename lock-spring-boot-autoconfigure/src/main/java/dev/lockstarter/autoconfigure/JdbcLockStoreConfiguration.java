@@ -1,0 +1,93 @@
+package dev.lockstarter.autoconfigure;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lockstarter.autoconfigure.LockProperties.Jdbc.DatabaseInitialization;
+import dev.lockstarter.autoconfigure.LockProperties.Store;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.jdbc.JdbcLockStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The JDBC lock store, selected with {@code lock.store=jdbc}: a {@link JdbcLockStore} on
+ * the application's {@link DataSource}, with its table created at startup as
+ * {@code lock.jdbc.initialize-schema} says and its clean-up running every
+ * {@code lock.jdbc.cleanup-interval}; or a startup failure that names the missing module
+ * or the missing DataSource.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "lock.store", havingValue = "jdbc")
+@ConditionalOnMissingBean(LockStore.class)
+class JdbcLockStoreConfiguration {
+
+	private static final Log logger = LogFactory.getLog(JdbcLockStoreConfiguration.class);
+
+	private static final String STORE_CLASS = "dev.lockstarter.store.jdbc.JdbcLockStore";
+
+	private static final boolean BOOT_JDBC_PRESENT = ClassUtils.isPresent(
+			"org.springframework.boot.jdbc.EmbeddedDatabaseConnection",
+			JdbcLockStoreConfiguration.class.getClassLoader());
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = STORE_CLASS)
+	static class StoreAvailable {
+
+		@Bean(destroyMethod = "close")
+		JdbcLockStore jdbcLockStore(LockProperties properties, ObjectProvider<DataSource> dataSources) {
+			LockProperties.Jdbc jdbc = properties.getJdbc();
+			DataSource dataSource = dataSources.getIfUnique();
+			if (dataSource == null) {
+				throw new InvalidConfigurationPropertyValueException("lock.store", "jdbc",
+						"The JDBC lock store needs a single DataSource bean, and there is "
+								+ (dataSources.stream().findAny().isPresent() ? "more than one and no primary one"
+										: "none")
+								+ ". Add spring-boot-starter-jdbc and configure spring.datasource.*, mark one "
+								+ "DataSource @Primary, or choose another lock.store.");
+			}
+			JdbcLockStore store = new JdbcLockStore(dataSource, jdbc.getTableName(), jdbc.getTimeout());
+			if (shouldInitialize(jdbc.getInitializeSchema(), dataSource)) {
+				store.createSchema();
+			}
+			if (!jdbc.getCleanupInterval().isZero() && !jdbc.getCleanupInterval().isNegative()) {
+				store.startCleanup(jdbc.getCleanupInterval());
+			}
+			logger.info("Using the JDBC lock store on table '" + jdbc.getTableName() + "' of the application's "
+					+ "DataSource; a lock operation fails after " + jdbc.getTimeout()
+					+ " (lock.jdbc.timeout). Lock expiry is decided by the database's clock.");
+			return store;
+		}
+
+		private static boolean shouldInitialize(DatabaseInitialization mode, DataSource dataSource) {
+			return switch (mode) {
+				case ALWAYS -> true;
+				case NEVER -> false;
+				case EMBEDDED -> BOOT_JDBC_PRESENT && EmbeddedDatabaseConnection.isEmbedded(dataSource);
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass(STORE_CLASS)
+	static class StoreModuleMissing {
+
+		@Bean
+		LockStore unavailableJdbcLockStore() {
+			throw LockStoreConfigurations.storeModuleMissing(Store.JDBC, "lock-store-jdbc");
+		}
+
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.lockstarter.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.contract.LockStoreContractTests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link LockStoreContractTests} for {@link JdbcLockStore} on an in-memory H2 database in
+ * H2's own (regular) mode, and the H2 SQL's own promises.
+ */
+class H2JdbcLockStoreContractTests extends LockStoreContractTests {
+
+	private static HikariDataSource dataSource;
+
+	private static JdbcLockStore sharedStore;
+
+	@BeforeAll
+	static void createSharedStore() {
+		dataSource = TestDataSources.h2();
+		sharedStore = new JdbcLockStore(dataSource);
+		sharedStore.createSchema();
+	}
+
+	@AfterAll
+	static void closeDataSource() {
+		if (dataSource != null) {
+			dataSource.close();
+		}
+	}
+
+	@Override
+	protected LockStore createStore() {
+		return sharedStore;
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossReleasesAndTakeovers() throws InterruptedException {
+		String key = uniqueKey("fencing");
+		String first = uniqueToken();
+		long firstToken = store().tryAcquire(key, first, Duration.ofSeconds(30)).fencingToken();
+		assertThat(firstToken).isPositive();
+		assertThat(store().release(key, first)).isTrue();
+		long secondToken = store().tryAcquire(key, uniqueToken(), Duration.ofMillis(50)).fencingToken();
+		assertThat(secondToken).isGreaterThan(firstToken);
+		Thread.sleep(100);
+		long thirdToken = store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(30)).fencingToken();
+		assertThat(thirdToken).as("token after taking an expired lock over").isGreaterThan(secondToken);
+	}
+
+	@Test
+	void schemaCanBeCreatedAgainAndInAnotherSchema() throws Exception {
+		sharedStore.createSchema();
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute("CREATE SCHEMA IF NOT EXISTS locks");
+		}
+		JdbcLockStore qualified = new JdbcLockStore(dataSource, "locks.app_locks", Duration.ofSeconds(2));
+		qualified.createSchema();
+		String key = uniqueKey("qualified");
+		assertThat(qualified.tryAcquire(key, uniqueToken(), Duration.ofSeconds(30)).isAcquired()).isTrue();
+		try (Connection connection = dataSource.getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM locks.app_locks")) {
+			assertThat(rows.next()).isTrue();
+			assertThat(rows.getInt(1)).isOne();
+		}
+	}
+
+}
