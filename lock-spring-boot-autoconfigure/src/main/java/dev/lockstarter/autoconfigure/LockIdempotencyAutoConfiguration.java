@@ -4,8 +4,6 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionStage;
 
 import javax.sql.DataSource;
 
@@ -192,13 +190,6 @@ public final class LockIdempotencyAutoConfiguration {
 	 */
 	static final class IdempotentHandlerChecker implements SmartInitializingSingleton {
 
-		private static final List<String> ASYNC_TYPES = List.of(
-				"org.springframework.web.context.request.async.DeferredResult",
-				"org.springframework.web.context.request.async.WebAsyncTask",
-				"org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
-				"org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
-				"org.reactivestreams.Publisher");
-
 		private final ObjectProvider<RequestMappingHandlerMapping> handlerMappings;
 
 		private final ObjectProvider<IdempotentRequestInterceptor> interceptor;
@@ -227,20 +218,6 @@ public final class LockIdempotencyAutoConfiguration {
 				.map(HandlerMethod::getShortLogMessage)
 				.sorted()
 				.forEach(idempotent::add);
-			if (interceptor.isTransactional()) {
-				this.handlerMappings.orderedStream()
-					.flatMap((mapping) -> mapping.getHandlerMethods().values().stream())
-					.distinct()
-					.filter(interceptor::isIdempotent)
-					.filter((handlerMethod) -> isAsync(handlerMethod.getReturnType().getParameterType()))
-					.findFirst()
-					.ifPresent((handlerMethod) -> {
-						throw transactionalFailure(handlerMethod.getShortLogMessage() + " returns "
-								+ handlerMethod.getReturnType().getParameterType().getSimpleName()
-								+ ": an asynchronous handler runs on another thread, outside the request "
-								+ "thread's transaction. Return the response directly.");
-					});
-			}
 			if (!idempotent.isEmpty() && !this.locks.getObject().supportsResults()) {
 				LockProperties.Store store = this.properties.getObject().getStore();
 				throw new InvalidConfigurationPropertyValueException("lock.store",
@@ -249,19 +226,6 @@ public final class LockIdempotencyAutoConfiguration {
 								+ ((idempotent.size() > 1) ? " and " + (idempotent.size() - 1) + " more" : "")
 								+ "). Choose a store that keeps results, such as redis or memory.");
 			}
-		}
-
-		private static boolean isAsync(Class<?> returnType) {
-			if (Callable.class.isAssignableFrom(returnType) || CompletionStage.class.isAssignableFrom(returnType)) {
-				return true;
-			}
-			for (String name : ASYNC_TYPES) {
-				if (ClassUtils.isPresent(name, null)
-						&& ClassUtils.resolveClassName(name, null).isAssignableFrom(returnType)) {
-					return true;
-				}
-			}
-			return false;
 		}
 
 	}

@@ -258,8 +258,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * </ul>
 	 * Not covered: anything outside the database, such as a call to a payment provider
 	 * made by the handler, is not rolled back. Asynchronous handlers (a {@code Callable},
-	 * {@code DeferredResult}, ...) run on other threads, outside the transaction: do not
-	 * combine them with this mode.
+	 * {@code DeferredResult}, ...), which would run outside the request thread's
+	 * transaction, are rejected for every {@link IdempotentRequest} when it is parsed, so
+	 * in this mode every handler runs on the request thread, inside the transaction. The
+	 * transaction holds a database connection from {@code preHandle} to
+	 * {@code afterCompletion}, for the whole request.
 	 * @param transactions the transactions, or {@code null} to keep responses after the
 	 * handler's own transactions, in the lock store (the default)
 	 */
