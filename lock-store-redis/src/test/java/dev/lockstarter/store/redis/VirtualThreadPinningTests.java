@@ -43,7 +43,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * store, with a JFR recording of {@code jdk.VirtualThreadPinned} events (threshold 0)
  * that must stay empty. The waits (release notification or backoff poll), the renewals of
  * held leases and the releases must not block a carrier thread, and every waiter must get
- * its lock. A control proves that the recording sees pinning where there is some.
+ * its lock. A control proves that the recording sees pinning where there is some. From
+ * JDK 24 (JEP 491), blocking inside {@code synchronized} no longer pins, so there the
+ * recording catches the remaining causes (native frames, class initializers); on JDK 21
+ * to 23 it catches {@code synchronized} around a wait as well. The main code of
+ * {@code lock-core} and {@code lock-store-redis} guards its waits with
+ * {@code ReentrantLock}, never with {@code synchronized}.
  * <p>
  * Virtual threads need Java 21; this class is compiled for Java 17, so it reaches them by
  * reflection.
