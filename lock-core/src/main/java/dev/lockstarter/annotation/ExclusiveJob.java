@@ -71,7 +71,8 @@ public @interface ExclusiveJob {
 	 * schedule's period, or the next tick finds the lock still held everywhere. When
 	 * empty, it is half of the shortest period of the method's {@code @Scheduled}
 	 * ({@code fixedRate}, {@code fixedDelay} or {@code cron}); a method without such a
-	 * schedule must set it ({@code "0s"} for none).
+	 * schedule must set it ({@code "0s"} for none), unless its cron is turned off with
+	 * {@code "-"}.
 	 * @return the minimum hold time, empty for half the schedule's period
 	 */
 	String holdAtLeast() default "";

@@ -94,8 +94,15 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 		SkippedResult skippedResult = skippedResult(method, name);
 		Duration ttl = parseDuration(method, name, "ttl", annotation.ttl(), false);
 		Duration maxHold = parseDuration(method, name, "maxHold", annotation.maxHold(), false);
-		Duration period = schedulePeriod(method, name);
+		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
+				Schedules.class);
+		Duration period = schedulePeriod(method, name, schedules);
 		Duration holdAtLeast = parseDuration(method, name, "holdAtLeast", annotation.holdAtLeast(), true);
+		if (holdAtLeast == null && period == null && !schedules.isEmpty() && allDisabled(schedules)) {
+			// Turned off with cron = "-" here: it must still start, and a call made
+			// otherwise holds no longer than it runs
+			holdAtLeast = Duration.ZERO;
+		}
 		if (holdAtLeast == null) {
 			if (period == null) {
 				throw new InvalidExclusiveJobException(method, name, "holdAtLeast is required, as the method has no "
@@ -167,9 +174,7 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 	 * Return the shortest period of the method's {@code @Scheduled} declarations, or
 	 * {@code null} if none is periodic.
 	 */
-	private @Nullable Duration schedulePeriod(Method method, String name) {
-		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
-				Schedules.class);
+	private @Nullable Duration schedulePeriod(Method method, String name, Set<Scheduled> schedules) {
 		Duration shortest = null;
 		for (Scheduled scheduled : schedules) {
 			Duration period = period(method, name, scheduled);
@@ -178,6 +183,20 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 			}
 		}
 		return shortest;
+	}
+
+	/**
+	 * Return whether every {@code @Scheduled} of a method is a cron expression turned off
+	 * with {@code "-"} ({@link Scheduled#CRON_DISABLED}).
+	 */
+	private boolean allDisabled(Set<Scheduled> schedules) {
+		for (Scheduled scheduled : schedules) {
+			String cron = resolve(scheduled.cron());
+			if (cron == null || !Scheduled.CRON_DISABLED.equals(cron.strip())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private @Nullable Duration period(Method method, String name, Scheduled scheduled) {

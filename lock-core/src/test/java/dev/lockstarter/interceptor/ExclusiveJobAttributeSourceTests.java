@@ -90,6 +90,14 @@ class ExclusiveJobAttributeSourceTests {
 	}
 
 	@Test
+	void jobWhoseCronIsTurnedOffStartsWithoutAMinimumHold() {
+		this.source.setEmbeddedValueResolver((value) -> value.equals("${report.cron}") ? "-" : value);
+		ExclusiveJobAttribute attribute = attribute(Jobs.class, "turnedOff");
+		assertThat(attribute.schedulePeriod()).isNull();
+		assertThat(attribute.holdAtLeast()).isZero();
+	}
+
+	@Test
 	void skippedTicksReturnNothingOfTheMethodsReturnType() {
 		assertThat(attribute(Jobs.class, "everyTenSeconds").skippedResult()).isNull();
 		assertThat(attribute(Jobs.class, "report").skippedResult()).isNull();
@@ -197,6 +205,11 @@ class ExclusiveJobAttributeSourceTests {
 
 		@ExclusiveJob(holdAtLeast = "0s")
 		public void triggeredElsewhere() {
+		}
+
+		@Scheduled(cron = "${report.cron}")
+		@ExclusiveJob
+		public void turnedOff() {
 		}
 
 		@Scheduled(fixedRate = 1000)
