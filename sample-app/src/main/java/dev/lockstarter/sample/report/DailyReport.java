@@ -20,7 +20,8 @@ import org.springframework.scheduling.annotation.Scheduled;
  * <li>{@code sample:report:ran-by:{tick}}: the instances that ran it, in order;</li>
  * <li>{@code sample:report:ticks}: a sorted set of the ticks that ran.</li>
  * </ul>
- * No {@code holdAtLeast}: it is half the schedule's period, 500 ms, so that an instance
+ * {@link SkippedTicks} records the instances that skipped each tick. No
+ * {@code holdAtLeast}: it is half the schedule's period, 500 ms, so that an instance
  * whose tick fires up to half a second after the winner's still skips it.
  *
  * @since 0.1.0
@@ -35,6 +36,9 @@ public class DailyReport {
 
 	/** A tick that fires this early still counts as its own second. */
 	private static final long EARLY_MILLIS = 100;
+
+	/** The report's job name, its lock name. */
+	public static final String NAME = "daily-report";
 
 	private static final Log logger = LogFactory.getLog(DailyReport.class);
 
@@ -51,9 +55,9 @@ public class DailyReport {
 	 * Send the report of this tick, on the one instance that took the job's lock.
 	 */
 	@Scheduled(cron = "${sample.report.cron:* * * * * *}")
-	@ExclusiveJob(name = "daily-report")
+	@ExclusiveJob(name = NAME)
 	public void send() {
-		long tick = (System.currentTimeMillis() + EARLY_MILLIS) / 1000;
+		long tick = currentTick();
 		String runs = KEY_PREFIX + "runs:" + tick;
 		String ranBy = KEY_PREFIX + "ran-by:" + tick;
 		this.redis.opsForValue().increment(runs);
@@ -63,6 +67,15 @@ public class DailyReport {
 			this.redis.expire(key, RETENTION);
 		}
 		logger.info("Daily report of tick " + tick + " sent by instance " + this.instance);
+	}
+
+	/**
+	 * Return the tick being fired now: the current second, or the next one if it begins
+	 * within 100 ms.
+	 * @return the tick, in seconds since the epoch
+	 */
+	static long currentTick() {
+		return (System.currentTimeMillis() + EARLY_MILLIS) / 1000;
 	}
 
 }
