@@ -81,8 +81,10 @@ class ExclusiveJobIntegrationTests {
 		assertThat(ticks(second, "skipped")).isEqualTo(1);
 		assertThat(ticks(second, "ran")).isZero();
 		assertThat(output).contains("Job 'Report.send' skipped on this instance: another instance holds its lock")
-			.doesNotContain("ERROR")
-			.doesNotContain("WARN");
+			.doesNotContain("ERROR");
+		assertThat(output.getAll().lines().filter((line) -> line.contains("WARN")))
+			.as("WARN lines of the starter's loggers (dev.lockstarter, abbreviated d.l.)")
+			.noneMatch((line) -> line.contains("dev.lockstarter") || line.contains(" d.l."));
 	}
 
 	@Test
