@@ -9,6 +9,11 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.interceptor.ExclusiveJobAdvisor;
+import dev.lockstarter.interceptor.ExclusiveJobAttributeSource;
+import dev.lockstarter.interceptor.ExclusiveJobInterceptor;
+import dev.lockstarter.interceptor.ExclusiveJobListener;
+import dev.lockstarter.interceptor.ExclusiveJobMethodValidator;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
@@ -41,7 +46,8 @@ import org.springframework.core.type.AnnotationMetadata;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for distributed request locking: a {@link LockStore} (Redis,
  * in-memory, Memcached or DynamoDB), {@link LockOperations}, and the advice behind
- * {@link dev.lockstarter.annotation.ExclusiveRequest}.
+ * {@link dev.lockstarter.annotation.ExclusiveRequest} and
+ * {@link dev.lockstarter.annotation.ExclusiveJob}.
  *
  * @since 0.1.0
  */
@@ -110,6 +116,37 @@ public final class LockAutoConfiguration {
 		}
 		interceptor.setStoreFailurePolicy(storeFailurePolicy);
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
+		advisor.setOrder(Binder.get(environment)
+			.bind("lock.order", Integer.class)
+			.orElse(ExclusiveRequestAdvisor.DEFAULT_ORDER));
+		return advisor;
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static ExclusiveJobAttributeSource exclusiveJobAttributeSource() {
+		return new ExclusiveJobAttributeSource();
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ExclusiveJobMethodValidator exclusiveJobMethodValidator(ExclusiveJobAttributeSource attributeSource) {
+		return new ExclusiveJobMethodValidator(attributeSource);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static ExclusiveJobAdvisor exclusiveJobAdvisor(ExclusiveJobAttributeSource attributeSource,
+			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
+			ObjectProvider<ExclusiveJobListener> listeners, Environment environment) {
+		// Created while bean post-processors are being registered, as the
+		// ExclusiveRequestAdvisor: lock beans are resolved lazily
+		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource, locks::getObject,
+				() -> properties.getObject().toDefaultOptions());
+		interceptor.setListeners(() -> listeners.orderedStream().toList());
+		ExclusiveJobAdvisor advisor = new ExclusiveJobAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)
 			.bind("lock.order", Integer.class)
 			.orElse(ExclusiveRequestAdvisor.DEFAULT_ORDER));

@@ -13,6 +13,8 @@ import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.interceptor.ExclusiveJobAttribute;
+import dev.lockstarter.interceptor.ExclusiveJobDeclaration;
 import dev.lockstarter.interceptor.ExclusiveRequestAttribute;
 import dev.lockstarter.interceptor.ExclusiveRequestDeclaration;
 import dev.lockstarter.interceptor.ResultSharing;
@@ -23,8 +25,9 @@ import org.springframework.util.Assert;
 
 /**
  * {@link Endpoint @Endpoint} that describes the application's locks: the lock store and
- * its configuration, the {@code @ExclusiveRequest} and {@code @IdempotentRequest} methods
- * with their effective settings, and the locks this instance holds now.
+ * its configuration, the {@code @ExclusiveRequest}, {@code @ExclusiveJob} and
+ * {@code @IdempotentRequest} methods with their effective settings, and the locks this
+ * instance holds now.
  * <p>
  * Durations are ISO-8601 strings ({@code "PT30S"}), to the millisecond. Owner tokens are
  * never shown, and neither are store credentials. The key of a held lock is built from
@@ -42,6 +45,8 @@ public class LocksEndpoint {
 
 	private final Supplier<List<IdempotentRequestDescriptor>> idempotentRequests;
 
+	private final Supplier<List<ExclusiveJobDescriptor>> exclusiveJobs;
+
 	private final Supplier<List<HeldLock>> heldLocks;
 
 	private final boolean showKeys;
@@ -57,13 +62,31 @@ public class LocksEndpoint {
 	LocksEndpoint(Supplier<StoreDescriptor> store, Supplier<List<ExclusiveRequestDescriptor>> exclusiveRequests,
 			Supplier<List<IdempotentRequestDescriptor>> idempotentRequests, Supplier<List<HeldLock>> heldLocks,
 			boolean showKeys) {
+		this(store, exclusiveRequests, idempotentRequests, List::of, heldLocks, showKeys);
+	}
+
+	/**
+	 * Create an endpoint. The suppliers are called on every read.
+	 * @param store the description of the lock store
+	 * @param exclusiveRequests the {@code @ExclusiveRequest} methods
+	 * @param idempotentRequests the {@code @IdempotentRequest} handler methods
+	 * @param exclusiveJobs the {@code @ExclusiveJob} methods
+	 * @param heldLocks the locks this instance holds now
+	 * @param showKeys whether to show the keys of held locks
+	 */
+	LocksEndpoint(Supplier<StoreDescriptor> store, Supplier<List<ExclusiveRequestDescriptor>> exclusiveRequests,
+			Supplier<List<IdempotentRequestDescriptor>> idempotentRequests,
+			Supplier<List<ExclusiveJobDescriptor>> exclusiveJobs, Supplier<List<HeldLock>> heldLocks,
+			boolean showKeys) {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(exclusiveRequests, "'exclusiveRequests' must not be null");
 		Assert.notNull(idempotentRequests, "'idempotentRequests' must not be null");
+		Assert.notNull(exclusiveJobs, "'exclusiveJobs' must not be null");
 		Assert.notNull(heldLocks, "'heldLocks' must not be null");
 		this.store = store;
 		this.exclusiveRequests = exclusiveRequests;
 		this.idempotentRequests = idempotentRequests;
+		this.exclusiveJobs = exclusiveJobs;
 		this.heldLocks = heldLocks;
 		this.showKeys = showKeys;
 	}
@@ -79,7 +102,7 @@ public class LocksEndpoint {
 			.map((lock) -> LeaseDescriptor.of(lock, this.showKeys))
 			.toList();
 		return new LocksDescriptor(this.store.get(), this.exclusiveRequests.get(), this.idempotentRequests.get(),
-				leases);
+				this.exclusiveJobs.get(), leases);
 	}
 
 	static String format(Duration duration) {
@@ -97,10 +120,12 @@ public class LocksEndpoint {
 	 * @param exclusiveRequests the {@code @ExclusiveRequest} methods of the beans created
 	 * so far, sorted by lock name
 	 * @param idempotentRequests the {@code @IdempotentRequest} handler methods
+	 * @param exclusiveJobs the {@code @ExclusiveJob} methods of the beans created so far,
+	 * sorted by lock name
 	 * @param leases the locks this instance holds now, the longest held first
 	 */
 	public record LocksDescriptor(StoreDescriptor store, List<ExclusiveRequestDescriptor> exclusiveRequests,
-			List<IdempotentRequestDescriptor> idempotentRequests,
+			List<IdempotentRequestDescriptor> idempotentRequests, List<ExclusiveJobDescriptor> exclusiveJobs,
 			List<LeaseDescriptor> leases) implements OperationResponseBody {
 
 	}
@@ -199,6 +224,32 @@ public class LocksEndpoint {
 	public record IdempotentRequestDescriptor(String name, String handler, List<String> mappings, String keyHeader,
 			boolean required, String retention, String ttl, boolean renew, @Nullable String maxHold,
 			int conflictStatus) {
+
+	}
+
+	/**
+	 * Description of an {@code @ExclusiveJob} method, with the configured defaults
+	 * applied.
+	 *
+	 * @param name the lock name, which is also the lock's key
+	 * @param method the method, as {@code ClassName.method(ParamType, ...)}
+	 * @param schedulePeriod the shortest period of the method's {@code @Scheduled}, or
+	 * {@code null} if it has no periodic schedule
+	 * @param holdAtLeast the minimum hold time after the lock was taken
+	 * @param ttl the lock's time-to-live
+	 * @param renew whether the lock is renewed while the job runs
+	 * @param maxHold the longest renewed hold, or {@code null} for no limit
+	 */
+	public record ExclusiveJobDescriptor(String name, String method, @Nullable String schedulePeriod,
+			String holdAtLeast, String ttl, boolean renew, @Nullable String maxHold) {
+
+		static ExclusiveJobDescriptor of(ExclusiveJobDeclaration declaration, LockOptions defaults) {
+			ExclusiveJobAttribute attribute = declaration.attribute();
+			LockOptions options = attribute.options(defaults);
+			return new ExclusiveJobDescriptor(attribute.name(), declaration.describeMethod(),
+					formatOrNull(attribute.schedulePeriod()), format(options.getHoldAtLeast()),
+					format(options.getTtl()), options.isRenew(), formatOrNull(options.getMaxHold()));
+		}
 
 	}
 

@@ -6,12 +6,14 @@ import java.util.function.Supplier;
 import dev.lockstarter.autoconfigure.LockAutoConfiguration;
 import dev.lockstarter.autoconfigure.LockIdempotencyAutoConfiguration;
 import dev.lockstarter.autoconfigure.LockProperties;
+import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveJobDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveRequestDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.StoreDescriptor;
 import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.interceptor.ExclusiveJobMethodValidator;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
 import dev.lockstarter.store.LockStore;
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,7 +49,7 @@ public final class LocksEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	LocksEndpoint locksEndpoint(LockProperties properties, ObjectProvider<LockOperations> locks,
 			ObjectProvider<LockStore> store, ObjectProvider<ExclusiveRequestMethodValidator> methods,
-			ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<ExclusiveJobMethodValidator> jobs, ConfigurableListableBeanFactory beanFactory) {
 		Supplier<StoreDescriptor> storeDescriptor = SingletonSupplier.of(() -> {
 			LockStore lockStore = store.getIfUnique();
 			LockOperations operations = locks.getIfUnique();
@@ -69,10 +71,20 @@ public final class LocksEndpointAutoConfiguration {
 						properties.getWeb().getConflictStatus(), properties.getResultTtl()))
 				.toList();
 		};
+		Supplier<List<ExclusiveJobDescriptor>> exclusiveJobs = () -> {
+			ExclusiveJobMethodValidator validator = jobs.getIfUnique();
+			if (validator == null) {
+				return List.of();
+			}
+			return validator.getDeclarations()
+				.stream()
+				.map((declaration) -> ExclusiveJobDescriptor.of(declaration, defaults.get()))
+				.toList();
+		};
 		Supplier<List<HeldLock>> heldLocks = () -> (locks.getIfUnique() instanceof LockTemplate template)
 				? template.getHeldLocks() : List.of();
 		return new LocksEndpoint(storeDescriptor, exclusiveRequests, IdempotentRequestDescriptions.of(beanFactory),
-				heldLocks, properties.getActuator().isShowKeys());
+				exclusiveJobs, heldLocks, properties.getActuator().isShowKeys());
 	}
 
 }

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of the lock meters ({@link LockMeters},
+ * Auto-configuration} of the lock meters ({@link LockMeters}, {@link ExclusiveJobMeters},
  * {@link IdempotentRequestMeters}) when Micrometer and a {@link MeterRegistry} are
  * present. Turn them off with {@code management.metrics.enable.lock=false}, as any other
  * meters.
@@ -33,6 +33,13 @@ public final class LockMetricsAutoConfiguration {
 	@ConditionalOnBean(LockStore.class)
 	LockMeters lockMeters(MeterRegistry registry, LockStore store) {
 		return new LockMeters(registry, LockTemplate.storeNameOf(store));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockStore.class)
+	ExclusiveJobMeters exclusiveJobMeters(MeterRegistry registry, LockStore store) {
+		return new ExclusiveJobMeters(registry, LockTemplate.storeNameOf(store));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -111,6 +111,12 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 		}
 	}
 
+	@Override
+	protected boolean interruptible() {
+		// A blocking subscription ends through its unsubscription only
+		return !blocking(this.connection);
+	}
+
 	private void confirmed() {
 		subscribed();
 		this.confirmed = true;

@@ -125,7 +125,9 @@ abstract class ReleaseSubscriber {
 			return;
 		}
 		stopOpening();
-		running.interrupt();
+		if (interruptible()) {
+			running.interrupt();
+		}
 		try {
 			running.join(STOP_WAIT.toMillis());
 		}
@@ -186,6 +188,17 @@ abstract class ReleaseSubscriber {
 	 * {@link #close()}, besides an interrupt.
 	 */
 	protected void stopOpening() {
+	}
+
+	/**
+	 * Return whether {@link #close()} may interrupt the subscribing thread. A client
+	 * whose blocking subscription loop stops at an interrupt (Jedis checks the flag after
+	 * each message) must not be interrupted while it holds one: the loop would return its
+	 * connection to the pool still subscribed, with the unsubscription's reply unread.
+	 * @return {@code true} by default
+	 */
+	protected boolean interruptible() {
+		return true;
 	}
 
 	private void run() {

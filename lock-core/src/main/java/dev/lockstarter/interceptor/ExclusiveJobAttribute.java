@@ -1,0 +1,128 @@
+package dev.lockstarter.interceptor;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.LockOptions;
+
+/**
+ * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveJob}. The
+ * time-to-live and maximum hold time are {@code null} when the annotation leaves them to
+ * the configured defaults; the minimum hold time is always known.
+ *
+ * @since 0.1.0
+ */
+public final class ExclusiveJobAttribute {
+
+	private final String name;
+
+	private final Duration holdAtLeast;
+
+	private final @Nullable Duration schedulePeriod;
+
+	private final @Nullable Duration ttl;
+
+	private final @Nullable Duration maxHold;
+
+	private final SkippedResult skippedResult;
+
+	private volatile @Nullable Resolved resolved;
+
+	ExclusiveJobAttribute(String name, Duration holdAtLeast, @Nullable Duration schedulePeriod, @Nullable Duration ttl,
+			@Nullable Duration maxHold, SkippedResult skippedResult) {
+		this.name = name;
+		this.holdAtLeast = holdAtLeast;
+		this.schedulePeriod = schedulePeriod;
+		this.ttl = ttl;
+		this.maxHold = maxHold;
+		this.skippedResult = skippedResult;
+	}
+
+	/**
+	 * Return the job's lock name, which is also its key.
+	 * @return the lock name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the minimum time the lock stays held after the job took it: the
+	 * annotation's, or half the schedule's shortest period.
+	 * @return the minimum hold time, zero for none
+	 */
+	public Duration holdAtLeast() {
+		return this.holdAtLeast;
+	}
+
+	/**
+	 * Return the shortest period between two runs of the method's {@code @Scheduled}
+	 * schedule, as found at startup.
+	 * @return the period, or {@code null} if the method has no periodic schedule
+	 */
+	public @Nullable Duration schedulePeriod() {
+		return this.schedulePeriod;
+	}
+
+	/**
+	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage},
+	 * whose completion releases the lock.
+	 * @return {@code true} for an asynchronous job
+	 */
+	public boolean completionStage() {
+		return this.skippedResult == SkippedResult.COMPLETED_STAGE;
+	}
+
+	/**
+	 * Return what a skipped tick returns for this method's return type.
+	 * @return {@code null}, an empty {@code Optional} or a completed stage
+	 */
+	@Nullable Object skippedResult() {
+		return switch (this.skippedResult) {
+			case NULL -> null;
+			case EMPTY_OPTIONAL -> Optional.empty();
+			case COMPLETED_STAGE -> CompletableFuture.completedFuture(null);
+		};
+	}
+
+	/**
+	 * Return the lock options of this job: the annotation's values over the defaults,
+	 * never waiting for the lock. Computed on first use and kept.
+	 * @param defaults the configured defaults
+	 * @return the options
+	 */
+	public LockOptions options(LockOptions defaults) {
+		Resolved cached = this.resolved;
+		if (cached == null || cached.defaults != defaults) {
+			LockOptions options = (this.ttl != null)
+					? LockOptions.ttl(this.ttl).withRenewal(defaults.isRenew()).withMaxHold(defaults.getMaxHold())
+					: defaults.withWaitTime(Duration.ZERO);
+			if (this.maxHold != null) {
+				options = options.withMaxHold(this.maxHold);
+			}
+			options = options.withHoldAtLeast(this.holdAtLeast).withName(this.name);
+			cached = new Resolved(defaults, options);
+			this.resolved = cached;
+		}
+		return cached.options;
+	}
+
+	@Override
+	public String toString() {
+		return "ExclusiveJobAttribute[" + this.name + "]";
+	}
+
+	/** What a skipped tick returns. */
+	enum SkippedResult {
+
+		NULL, EMPTY_OPTIONAL, COMPLETED_STAGE
+
+	}
+
+	private record Resolved(LockOptions defaults, LockOptions options) {
+	}
+
+}

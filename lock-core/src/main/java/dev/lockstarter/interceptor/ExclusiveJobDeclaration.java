@@ -1,0 +1,39 @@
+package dev.lockstarter.interceptor;
+
+import java.lang.reflect.Method;
+
+import org.springframework.util.Assert;
+
+/**
+ * One {@link dev.lockstarter.annotation.ExclusiveJob} method of a bean, as found by
+ * {@link ExclusiveJobMethodValidator} while the application starts.
+ *
+ * @param targetClass the class of the bean that declares or inherits the method
+ * @param method the annotated method
+ * @param attribute the parsed declaration
+ * @since 0.1.0
+ */
+public record ExclusiveJobDeclaration(Class<?> targetClass, Method method, ExclusiveJobAttribute attribute) {
+
+	/**
+	 * Create a declaration.
+	 * @param targetClass the class of the bean that declares or inherits the method
+	 * @param method the annotated method
+	 * @param attribute the parsed declaration
+	 */
+	public ExclusiveJobDeclaration {
+		Assert.notNull(targetClass, "'targetClass' must not be null");
+		Assert.notNull(method, "'method' must not be null");
+		Assert.notNull(attribute, "'attribute' must not be null");
+	}
+
+	/**
+	 * Return the method as {@code ClassName.method(ParamType, ...)}, with the declaring
+	 * class's qualified name and the parameters' simple names.
+	 * @return the method's description
+	 */
+	public String describeMethod() {
+		return InvalidExclusiveRequestException.describe(this.method);
+	}
+
+}
