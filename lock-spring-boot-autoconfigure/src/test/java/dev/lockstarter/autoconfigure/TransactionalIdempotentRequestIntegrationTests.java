@@ -126,6 +126,27 @@ class TransactionalIdempotentRequestIntegrationTests {
 	}
 
 	@Test
+	void clientErrorAfterAFailedParticipantIsKeptAndTheWriteRolledBack() throws Exception {
+		String key = newKey();
+		HttpResponse<String> rejected = post("/rejected-charges/" + key, key);
+		assertThat(rejected.statusCode()).isEqualTo(422);
+		assertThat(charges(key)).isZero();
+		HttpResponse<String> retry = post("/rejected-charges/" + key, key);
+		assertThat(retry.statusCode()).isEqualTo(422);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(charges(key)).isZero();
+	}
+
+	@Test
+	void successAfterAFailedParticipantIsReplacedBy503AndTheWriteRolledBack() throws Exception {
+		String key = newKey();
+		HttpResponse<String> response = post("/swallowing-charges/" + key, key);
+		assertThat(response.statusCode()).isEqualTo(503);
+		assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+		assertThat(charges(key)).isZero();
+	}
+
+	@Test
 	void transactionalModeNeedsTheJdbcStore() {
 		assertThatExceptionOfType(Exception.class)
 			.isThrownBy(() -> start(WebApp.class, "lock.idempotency.transactional=true", "lock.store=memory"))
@@ -190,6 +211,16 @@ class TransactionalIdempotentRequestIntegrationTests {
 					+ "idempotency_key VARCHAR(64) NOT NULL)");
 		}
 
+		/**
+		 * Writes the charge, then fails: a participant that marks the request's
+		 * transaction rollback-only.
+		 */
+		@Transactional
+		public void chargeAndFail(String key) {
+			charge(key);
+			throw new IllegalArgumentException("card declined");
+		}
+
 		@Transactional
 		public long charge(String key) {
 			return this.jdbc.queryForObject("INSERT INTO tx_charges (idempotency_key) VALUES (?) RETURNING id",
@@ -228,6 +259,31 @@ class TransactionalIdempotentRequestIntegrationTests {
 		ResponseEntity<Map<String, Object>> throwingCharge(@PathVariable String key) {
 			this.charges.charge(key);
 			throw new IllegalStateException("provider down");
+		}
+
+		@IdempotentRequest
+		@PostMapping("/rejected-charges/{key}")
+		ResponseEntity<Map<String, Object>> rejectedCharge(@PathVariable String key) {
+			try {
+				this.charges.chargeAndFail(key);
+				return ResponseEntity.status(201).build();
+			}
+			catch (IllegalArgumentException ex) {
+				return ResponseEntity.status(422).body(Map.of("error", ex.getMessage()));
+			}
+		}
+
+		@IdempotentRequest
+		@PostMapping("/swallowing-charges/{key}")
+		ResponseEntity<Map<String, Object>> swallowingCharge(@PathVariable String key) {
+			try {
+				this.charges.chargeAndFail(key);
+			}
+			catch (IllegalArgumentException ex) {
+				// swallowed: the handler answers success although its transaction must
+				// roll back
+			}
+			return ResponseEntity.status(201).body(Map.of("charge", "done"));
 		}
 
 		/** Charges, then loses its lock: another owner takes the row, in auto-commit. */

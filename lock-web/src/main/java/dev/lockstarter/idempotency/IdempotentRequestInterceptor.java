@@ -249,7 +249,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * response; after it, both, so a retry replays the response.</li>
 	 * <li>A response that is not kept (a server error, a status that asks to try again,
 	 * an unhandled exception) rolls the transaction back, <em>with the handler's
-	 * writes</em>. So does a transaction marked rollback-only.</li>
+	 * writes</em>.</li>
+	 * <li>A transaction marked rollback-only (a {@code @Transactional} participant failed
+	 * and the handler answered anyway) is rolled back. A client error (4xx) is then kept
+	 * outside the transaction, since nothing was done; any other response is replaced by
+	 * the {@code 503} below.</li>
 	 * <li>If the response cannot be kept (the lock expired, the store failed) or the
 	 * commit fails, the transaction is rolled back and the response, still buffered, is
 	 * replaced by a {@code 503} problem response with {@code Retry-After}. A commit whose
@@ -424,10 +428,23 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			InFlight inFlight, HttpServletResponse response, @Nullable Exception ex) {
 		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
 				ContentCachingResponseWrapper.class);
-		if (ex != null || capturing == null || !isKept(capturing.getStatus()) || transaction.isRollbackOnly()) {
-			RuntimeException failure = transaction.rollback();
-			if (failure != null) {
-				logger.warn("Could not roll back the transaction of an idempotent request", failure);
+		if (ex != null || capturing == null || !isKept(capturing.getStatus())) {
+			rollback(transaction);
+			return;
+		}
+		if (transaction.isRollbackOnly()) {
+			// A participant failed, and the handler answered anyway
+			rollback(transaction);
+			if (capturing.getStatus() >= 400) {
+				// A client error: nothing was done, and that is the outcome to keep,
+				// outside
+				// the transaction, which is over
+				keepAfterRollback(lease, inFlight, capturing);
+			}
+			else {
+				logger.warn("Idempotent request answered " + capturing.getStatus() + " but its transaction was "
+						+ "marked rollback-only; it is rolled back and a 503 response sent instead");
+				notKept(capturing);
 			}
 			return;
 		}
@@ -451,6 +468,25 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			logger.warn("Could not roll back the transaction of an idempotent request", rollbackFailure);
 		}
 		notKept(capturing);
+	}
+
+	private static void rollback(IdempotentRequestTransactions.Transaction transaction) {
+		RuntimeException failure = transaction.rollback();
+		if (failure != null) {
+			logger.warn("Could not roll back the transaction of an idempotent request", failure);
+		}
+	}
+
+	private void keepAfterRollback(Lease lease, InFlight inFlight, ContentCachingResponseWrapper capturing) {
+		try {
+			if (!lease.putResult(capture(inFlight.fingerprint(), capturing).toBytes(), inFlight.retention())) {
+				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
+						+ "completed; a retry will run the request again");
+			}
+		}
+		catch (RuntimeException failure) {
+			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
+		}
 	}
 
 	/**
