@@ -361,6 +361,15 @@ public class LockProperties implements InitializingBean {
 		 */
 		private DataSize maxBodySize = DataSize.ofMegabytes(1);
 
+		/**
+		 * Whether to keep the response of an idempotent request in the same database
+		 * transaction as the handler's own writes, so that a crash leaves both or
+		 * neither. Needs lock.store=jdbc and a transaction manager for its DataSource. A
+		 * response that is not kept (5xx, 408, 409, 425, 429, an unhandled exception)
+		 * then also rolls back the handler's writes.
+		 */
+		private boolean transactional;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -399,6 +408,14 @@ public class LockProperties implements InitializingBean {
 
 		public void setMaxKeyLength(int maxKeyLength) {
 			this.maxKeyLength = maxKeyLength;
+		}
+
+		public boolean isTransactional() {
+			return this.transactional;
+		}
+
+		public void setTransactional(boolean transactional) {
+			this.transactional = transactional;
 		}
 
 		public DataSize getMaxBodySize() {

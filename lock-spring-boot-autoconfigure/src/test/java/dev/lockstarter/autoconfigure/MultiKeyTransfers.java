@@ -25,12 +25,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Money transfers between accounts kept in Redis, by two application instances (two
- * Spring application contexts on one Redis), with {@code @ExclusiveRequest(name =
- * "account", key = { "#from", "#to" }, eachKey = true)}. A balance is updated by a
- * deliberately non-atomic read, pause and write, so that two holders of one account at
- * once lose money; a per-account count of holders, shared by both instances, detects them
- * directly.
+ * Money transfers between accounts kept in the shared store (Redis, or PostgreSQL for the
+ * JDBC store), by two application instances (two Spring application contexts on one
+ * server), with {@code @ExclusiveRequest(name = "account", key = { "#from", "#to" },
+ * eachKey = true)}. A balance is updated by a deliberately non-atomic read, pause and
+ * write, so that two holders of one account at once lose money; a per-account count of
+ * holders, shared by both instances, detects them directly.
  */
 final class MultiKeyTransfers {
 
@@ -49,17 +49,28 @@ final class MultiKeyTransfers {
 	 * @param properties the properties that point both instances at one Redis
 	 */
 	static void runAndCheck(String... properties) throws Exception {
+		runAndCheck(RedisAccounts.class, properties);
+	}
+
+	/**
+	 * Run and check the transfers, with the accounts kept by the given {@link Accounts}
+	 * bean configuration.
+	 * @param accountsConfiguration a configuration class that defines one
+	 * {@link Accounts} bean
+	 * @param properties the properties that point both instances at one server
+	 */
+	static void runAndCheck(Class<?> accountsConfiguration, String... properties) throws Exception {
 		String run = UUID.randomUUID().toString().substring(0, 8);
 		String a = "acct-" + run + "-A";
 		String b = "acct-" + run + "-B";
 		String c = "acct-" + run + "-C";
 		Bank.reset(List.of(a, b, c));
 		ExecutorService executor = Executors.newFixedThreadPool(6);
-		try (ConfigurableApplicationContext first = start(properties);
-				ConfigurableApplicationContext second = start(properties)) {
-			StringRedisTemplate redis = first.getBean(StringRedisTemplate.class);
+		try (ConfigurableApplicationContext first = start(accountsConfiguration, properties);
+				ConfigurableApplicationContext second = start(accountsConfiguration, properties)) {
+			Accounts accounts = first.getBean(Accounts.class);
 			for (String account : List.of(a, b, c)) {
-				redis.opsForValue().set(account, Long.toString(OPENING_BALANCE));
+				accounts.setBalance(account, OPENING_BALANCE);
 			}
 			List<String[]> pairs = List.of(new String[] { a, b }, new String[] { b, a }, new String[] { a, c });
 			List<Future<?>> callers = new ArrayList<>();
@@ -83,13 +94,12 @@ final class MultiKeyTransfers {
 			assertThat(Bank.transfers).hasValue(2 * pairs.size() * TRANSFERS_PER_CALLER);
 			long total = 0;
 			for (String account : List.of(a, b, c)) {
-				total += Long.parseLong(redis.opsForValue().get(account));
+				total += accounts.balance(account);
 			}
 			assertThat(total).as("money in all accounts after %s", took).isEqualTo(3 * OPENING_BALANCE);
-			assertThat(redis.opsForValue().get(c)).isEqualTo(Long.toString(OPENING_BALANCE + 2 * TRANSFERS_PER_CALLER));
+			assertThat(accounts.balance(c)).isEqualTo(OPENING_BALANCE + 2 * TRANSFERS_PER_CALLER);
 			for (String account : List.of(a, b, c)) {
-				assertThat(redis.hasKey("lock:{account:" + account + "}")).as("lock of %s left behind", account)
-					.isFalse();
+				assertThat(accounts.isLocked(account)).as("lock of %s left behind", account).isFalse();
 			}
 		}
 		finally {
@@ -97,8 +107,8 @@ final class MultiKeyTransfers {
 		}
 	}
 
-	private static ConfigurableApplicationContext start(String... properties) {
-		return new SpringApplicationBuilder(TransferApp.class).web(WebApplicationType.NONE)
+	private static ConfigurableApplicationContext start(Class<?> accountsConfiguration, String... properties) {
+		return new SpringApplicationBuilder(TransferApp.class, accountsConfiguration).web(WebApplicationType.NONE)
 			.properties("spring.main.banner-mode=off", "lock.ttl=10s")
 			.properties(properties)
 			.run();
@@ -141,12 +151,26 @@ final class MultiKeyTransfers {
 
 	}
 
+	/**
+	 * The balances of the accounts, in the shared store, and whether an account's lock is
+	 * still there.
+	 */
+	interface Accounts {
+
+		long balance(String account);
+
+		void setBalance(String account, long balance);
+
+		boolean isLocked(String account);
+
+	}
+
 	static class AccountTransfers {
 
-		private final StringRedisTemplate redis;
+		private final Accounts accounts;
 
-		AccountTransfers(StringRedisTemplate redis) {
-			this.redis = redis;
+		AccountTransfers(Accounts accounts) {
+			this.accounts = accounts;
 		}
 
 		@ExclusiveRequest(name = "account", key = { "#from", "#to" }, eachKey = true, waitTime = "30s")
@@ -164,9 +188,9 @@ final class MultiKeyTransfers {
 
 		/** Read, pause, write: a lost update whenever two holders overlap. */
 		private void add(String account, long amount) throws InterruptedException {
-			long balance = Long.parseLong(this.redis.opsForValue().get(account));
+			long balance = this.accounts.balance(account);
 			Thread.sleep(1);
-			this.redis.opsForValue().set(account, Long.toString(balance + amount));
+			this.accounts.setBalance(account, balance + amount);
 		}
 
 	}
@@ -176,8 +200,38 @@ final class MultiKeyTransfers {
 	static class TransferApp {
 
 		@Bean
-		AccountTransfers accountTransfers(StringRedisTemplate redis) {
-			return new AccountTransfers(redis);
+		AccountTransfers accountTransfers(Accounts accounts) {
+			return new AccountTransfers(accounts);
+		}
+
+	}
+
+	/**
+	 * Accounts as Redis strings, next to the locks.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class RedisAccounts {
+
+		@Bean
+		Accounts accounts(StringRedisTemplate redis) {
+			return new Accounts() {
+
+				@Override
+				public long balance(String account) {
+					return Long.parseLong(redis.opsForValue().get(account));
+				}
+
+				@Override
+				public void setBalance(String account, long balance) {
+					redis.opsForValue().set(account, Long.toString(balance));
+				}
+
+				@Override
+				public boolean isLocked(String account) {
+					return redis.hasKey("lock:{account:" + account + "}");
+				}
+
+			};
 		}
 
 	}

@@ -66,6 +66,11 @@ import org.springframework.web.util.WebUtils;
  * 429), or the handler ended with an unhandled exception. Then the lock is released.</li>
  * </ol>
  * {@code Set-Cookie} headers are never kept nor replayed.
+ * <p>
+ * <b>Transactional mode</b> ({@link #setTransactions(IdempotentRequestTransactions)}):
+ * the kept response is written in the same database transaction as the handler's own
+ * writes, so that a crash between the two leaves both or neither. See
+ * {@link #setTransactions(IdempotentRequestTransactions)}.
  *
  * @since 0.1.0
  */
@@ -96,6 +101,15 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	/** Statuses that ask the client to try again, so they are not kept. */
 	private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429);
 
+	/**
+	 * The problem (RFC 9457) sent when a transactional request's outcome could not be
+	 * kept.
+	 */
+	private static final String NOT_KEPT_PROBLEM = """
+			{"type":"about:blank","title":"Service Unavailable","status":503,\
+			"detail":"The outcome of the request could not be stored with its changes, which were rolled back. \
+			Retry with the same Idempotency-Key."}""";
+
 	private static final Log logger = LogFactory.getLog(IdempotentRequestInterceptor.class);
 
 	private final Supplier<LockOperations> locks;
@@ -113,6 +127,8 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
 
 	private @Nullable IdempotentRequestListener listener;
+
+	private @Nullable IdempotentRequestTransactions transactions;
 
 	/**
 	 * Create a new interceptor.
@@ -217,6 +233,56 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		this.listener = listener;
 	}
 
+	/**
+	 * Run each idempotent request whose handler runs (no kept response) in a transaction,
+	 * and keep its response in that same transaction, right before the commit. Needs a
+	 * lock store that writes results on the connection of the transaction active on the
+	 * request thread (the JDBC store with {@code setJoinTransactionForResults(true)}), on
+	 * the database of the given transaction manager.
+	 * <ul>
+	 * <li>The transaction ({@code PROPAGATION_REQUIRED}) begins in {@code preHandle},
+	 * once the lock is held and no response is kept, bound to the request thread: the
+	 * handler's {@code @Transactional} services join it.</li>
+	 * <li>When the request completes with a response that is to be kept, the response is
+	 * written in the transaction, which then commits; the lock is released after the
+	 * commit. A crash before the commit leaves neither the handler's writes nor the kept
+	 * response; after it, both, so a retry replays the response.</li>
+	 * <li>A response that is not kept (a server error, a status that asks to try again,
+	 * an unhandled exception) rolls the transaction back, <em>with the handler's
+	 * writes</em>.</li>
+	 * <li>A transaction marked rollback-only (a {@code @Transactional} participant failed
+	 * and the handler answered anyway) is rolled back. A client error (4xx) is then kept
+	 * outside the transaction, since nothing was done; any other response is replaced by
+	 * the {@code 503} below.</li>
+	 * <li>If the response cannot be kept (the lock expired, the store failed) or the
+	 * commit fails, the transaction is rolled back and the response, still buffered, is
+	 * replaced by a {@code 503} problem response with {@code Retry-After}. A commit whose
+	 * answer was lost may still have been applied, with the kept response: a retry with
+	 * the same key then replays it; otherwise it runs the request again.</li>
+	 * </ul>
+	 * Not covered: anything outside the database, such as a call to a payment provider
+	 * made by the handler, is not rolled back. Asynchronous handlers (a {@code Callable},
+	 * {@code DeferredResult}, ...), which would run outside the request thread's
+	 * transaction, are rejected for every {@link IdempotentRequest} when it is parsed, so
+	 * in this mode every handler runs on the request thread, inside the transaction. The
+	 * transaction holds a database connection from {@code preHandle} to
+	 * {@code afterCompletion}, for the whole request.
+	 * @param transactions the transactions, or {@code null} to keep responses after the
+	 * handler's own transactions, in the lock store (the default)
+	 */
+	public void setTransactions(@Nullable IdempotentRequestTransactions transactions) {
+		this.transactions = transactions;
+	}
+
+	/**
+	 * Return whether requests run in transactions that also keep their responses.
+	 * @return whether the transactional mode is on
+	 * @see #setTransactions(IdempotentRequestTransactions)
+	 */
+	public boolean isTransactional() {
+		return this.transactions != null;
+	}
+
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
 			throws IOException {
@@ -297,7 +363,18 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			throw ex;
 		}
 		if (kept.isEmpty()) {
-			request.setAttribute(IN_FLIGHT_ATTRIBUTE, new InFlight(lease, fingerprint, attribute.retention()));
+			IdempotentRequestTransactions.@Nullable Transaction transaction = null;
+			if (this.transactions != null) {
+				try {
+					transaction = this.transactions.begin();
+				}
+				catch (RuntimeException ex) {
+					lease.close();
+					throw ex;
+				}
+			}
+			request.setAttribute(IN_FLIGHT_ATTRIBUTE,
+					new InFlight(lease, fingerprint, attribute.retention(), transaction));
 			return true;
 		}
 		lease.close();
@@ -316,6 +393,15 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			return;
 		}
 		request.removeAttribute(IN_FLIGHT_ATTRIBUTE);
+		if (inFlight.transaction() != null) {
+			try (Lease lease = inFlight.lease()) {
+				completeTransaction(inFlight.transaction(), lease, inFlight, response, ex);
+			}
+			catch (RuntimeException failure) {
+				logger.warn("Could not release the lock of an idempotent request", failure);
+			}
+			return;
+		}
 		try (Lease lease = inFlight.lease()) {
 			ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
 					ContentCachingResponseWrapper.class);
@@ -330,6 +416,99 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		}
 		catch (RuntimeException failure) {
 			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
+		}
+	}
+
+	/**
+	 * Keep the response in the request's transaction and commit, or roll back; the lease
+	 * is released by the caller, after the commit (its release would wait for the row
+	 * lock that keeping the response takes).
+	 */
+	private void completeTransaction(IdempotentRequestTransactions.Transaction transaction, Lease lease,
+			InFlight inFlight, HttpServletResponse response, @Nullable Exception ex) {
+		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
+				ContentCachingResponseWrapper.class);
+		if (ex != null || capturing == null || !isKept(capturing.getStatus())) {
+			rollback(transaction);
+			return;
+		}
+		if (transaction.isRollbackOnly()) {
+			// A participant failed, and the handler answered anyway
+			rollback(transaction);
+			if (capturing.getStatus() >= 400) {
+				// A client error: nothing was done, and that is the outcome to keep,
+				// outside
+				// the transaction, which is over
+				keepAfterRollback(lease, inFlight, capturing);
+			}
+			else {
+				logger.warn("Idempotent request answered " + capturing.getStatus() + " but its transaction was "
+						+ "marked rollback-only; it is rolled back and a 503 response sent instead");
+				notKept(capturing);
+			}
+			return;
+		}
+		RuntimeException failure = null;
+		try {
+			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
+			if (lease.putResult(stored.toBytes(), inFlight.retention())) {
+				transaction.commit();
+				return;
+			}
+			logger.warn("Response of an idempotent request not kept: its lock expired before the request "
+					+ "completed; its transaction is rolled back and a 503 response sent instead");
+		}
+		catch (RuntimeException commitOrStoreFailure) {
+			failure = commitOrStoreFailure;
+			logger.warn("Response of an idempotent request not kept, or its transaction not committed; the "
+					+ "transaction is rolled back and a 503 response sent instead", failure);
+		}
+		RuntimeException rollbackFailure = transaction.rollback();
+		if (rollbackFailure != null) {
+			logger.warn("Could not roll back the transaction of an idempotent request", rollbackFailure);
+		}
+		notKept(capturing);
+	}
+
+	private static void rollback(IdempotentRequestTransactions.Transaction transaction) {
+		RuntimeException failure = transaction.rollback();
+		if (failure != null) {
+			logger.warn("Could not roll back the transaction of an idempotent request", failure);
+		}
+	}
+
+	private void keepAfterRollback(Lease lease, InFlight inFlight, ContentCachingResponseWrapper capturing) {
+		try {
+			if (!lease.putResult(capture(inFlight.fingerprint(), capturing).toBytes(), inFlight.retention())) {
+				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
+						+ "completed; a retry will run the request again");
+			}
+		}
+		catch (RuntimeException failure) {
+			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
+		}
+	}
+
+	/**
+	 * Replace the buffered response, not sent yet, by a 503 problem response.
+	 */
+	private void notKept(ContentCachingResponseWrapper capturing) {
+		if (capturing.isCommitted()) {
+			logger.warn("Could not replace the response of an idempotent request whose outcome was not kept: "
+					+ "the response is already committed");
+			return;
+		}
+		capturing.reset();
+		capturing.setStatus(503);
+		capturing.setHeader(HttpHeaders.RETRY_AFTER, "1");
+		capturing.setContentType("application/problem+json");
+		byte[] body = NOT_KEPT_PROBLEM.getBytes(StandardCharsets.UTF_8);
+		capturing.setContentLength(body.length);
+		try {
+			capturing.getOutputStream().write(body);
+		}
+		catch (IOException failure) {
+			logger.warn("Could not write the 503 response of an idempotent request", failure);
 		}
 	}
 
@@ -410,7 +589,8 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		return duration;
 	}
 
-	private record InFlight(Lease lease, byte[] fingerprint, Duration retention) {
+	private record InFlight(Lease lease, byte[] fingerprint, Duration retention,
+			IdempotentRequestTransactions.@Nullable Transaction transaction) {
 
 	}
 

@@ -72,8 +72,8 @@ public class SampleProperties {
 		REDIS,
 
 		/**
-		 * Users in the database of 'spring.datasource.*', shared by every instance;
-		 * counters, payments and sum calls in this process's memory.
+		 * Users and payments in the database of 'spring.datasource.*', shared by every
+		 * instance; counters and sum calls in this process's memory.
 		 */
 		JDBC
 

@@ -14,6 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
+import dev.lockstarter.sample.payment.JdbcPaymentRepository;
+import dev.lockstarter.sample.payment.Payment;
+import dev.lockstarter.sample.payment.PaymentRepository;
 import dev.lockstarter.sample.user.JdbcUserRepository;
 import dev.lockstarter.sample.user.User;
 import dev.lockstarter.sample.user.UserRepository;
@@ -27,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances of the sample app with the {@code jdbc} profile, sharing one real
- * PostgreSQL server for their locks and their users, driven over HTTP.
+ * PostgreSQL server for their locks, their users and their payments, driven over HTTP.
  */
 class TwoInstancesWithPostgresTests {
 
@@ -69,7 +73,22 @@ class TwoInstancesWithPostgresTests {
 		for (ConfigurableApplicationContext context : List.of(first, second)) {
 			assertThat(context.getBean(LockStore.class)).isInstanceOf(JdbcLockStore.class);
 			assertThat(context.getBean(UserRepository.class)).isInstanceOf(JdbcUserRepository.class);
+			assertThat(context.getBean(PaymentRepository.class)).isInstanceOf(JdbcPaymentRepository.class);
+			assertThat(context.getBean(IdempotentRequestInterceptor.class).isTransactional()).isTrue();
 		}
+	}
+
+	@Test
+	void paymentTakenOnOneInstanceIsReplayedByTheOtherAndStoredOnce() {
+		String key = UUID.randomUUID().toString();
+		HttpResponse<String> original = this.client.pay(SampleClient.base(first), key, "{\"amount\": 4242}");
+		assertThat(original.statusCode()).isEqualTo(201);
+		HttpResponse<String> replay = this.client.pay(SampleClient.base(second), key, "{\"amount\": 4242}");
+		assertThat(replay.statusCode()).isEqualTo(201);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.body()).isEqualTo(original.body());
+		Payment payment = this.client.paymentOf(original);
+		assertThat(this.client.findPayments(SampleClient.base(second))).filteredOn(payment::equals).hasSize(1);
 	}
 
 	@Test

@@ -30,9 +30,11 @@ import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
 
 /**
@@ -87,6 +89,16 @@ import org.springframework.util.Assert;
  * one of the caller's transaction, and runs in auto-commit, so a lock is committed at
  * once, whatever transaction the caller runs in.
  * <p>
+ * <b>Results in the caller's transaction</b> (off by default, see
+ * {@link #setJoinTransactionForResults(boolean)}): {@link #putResult} may instead run on
+ * the connection of the Spring-managed transaction active on this store's
+ * {@code DataSource}, so that the result commits or rolls back with the caller's own
+ * writes. Acquire, release and extend never join a transaction. The owner-checked
+ * {@code UPDATE} then holds the lock row's row lock until that transaction ends: an
+ * {@code extend} or {@code release} of the same lock waits for it (so release only after
+ * the commit), and so does another instance's {@code acquire} of the key, which then sees
+ * the committed result. Store the result right before the commit to keep that wait short.
+ * <p>
  * <b>Not promised</b>: the store issues no release notifications (waiters poll). Locks
  * are as safe as the database keeps its data: a failover to an asynchronous replica can
  * lose an acquisition.
@@ -140,6 +152,8 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 
 	private volatile @Nullable JdbcDialect dialect;
 
+	private volatile boolean joinTransactionForResults;
+
 	private @Nullable ScheduledExecutorService cleanup;
 
 	/**
@@ -168,6 +182,38 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		this.dataSource = dataSource;
 		this.tableName = tableName;
 		this.timeout = timeout;
+	}
+
+	/**
+	 * Set whether {@link #putResult} joins the Spring-managed transaction active on this
+	 * store's {@link DataSource} (through {@link DataSourceUtils}), if there is one, so
+	 * that the result is written on that transaction's connection and commits or rolls
+	 * back with it. Without such a transaction, or when {@code false} (the default), it
+	 * runs in auto-commit on a connection of its own, like every other operation. While
+	 * the transaction runs after the result was written, the lock row stays locked: the
+	 * lock's {@code extend} and {@code release} wait for the commit or rollback.
+	 * @param joinTransactionForResults whether results join the active transaction
+	 */
+	public void setJoinTransactionForResults(boolean joinTransactionForResults) {
+		this.joinTransactionForResults = joinTransactionForResults;
+	}
+
+	/**
+	 * Return whether {@link #putResult} joins the active transaction on the store's
+	 * {@link DataSource}.
+	 * @return whether results join the active transaction
+	 * @see #setJoinTransactionForResults(boolean)
+	 */
+	public boolean isJoinTransactionForResults() {
+		return this.joinTransactionForResults;
+	}
+
+	/**
+	 * Return the data source the store takes its connections from.
+	 * @return the data source
+	 */
+	public DataSource getDataSource() {
+		return this.dataSource;
 	}
 
 	/**
@@ -364,7 +410,7 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		Assert.notNull(result, "'result' must not be null");
 		long ttlMicros = micros(ttl, "ttl");
 		String storedKey = storedKey(key);
-		return call("store the result of", key, (connection) -> {
+		ConnectionCallback<Boolean> update = (connection) -> {
 			try (PreparedStatement statement = prepare(connection, dialect(connection).putResult(this.tableName))) {
 				statement.setBytes(1, result);
 				statement.setLong(2, ttlMicros);
@@ -372,7 +418,12 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 				statement.setString(4, token);
 				return statement.executeUpdate() == 1;
 			}
-		});
+		};
+		if (this.joinTransactionForResults && TransactionSynchronizationManager.isActualTransactionActive()
+				&& TransactionSynchronizationManager.hasResource(this.dataSource)) {
+			return callInTransaction("store the result of", key, update);
+		}
+		return call("store the result of", key, update);
 	}
 
 	@Override
@@ -487,6 +538,33 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 			if (connection != null) {
 				restore(connection, restoreAutoCommit, networkTimeout);
 				JdbcUtils.closeConnection(connection);
+			}
+		}
+	}
+
+	/**
+	 * Run on the connection of the transaction active on the data source, leaving its
+	 * auto-commit mode alone: the transaction's owner commits or rolls back.
+	 */
+	private <T> T callInTransaction(String operation, String key, ConnectionCallback<T> action) {
+		Connection connection = null;
+		int networkTimeout = -1;
+		try {
+			connection = DataSourceUtils.getConnection(this.dataSource);
+			networkTimeout = setNetworkTimeout(connection);
+			return action.doInConnection(connection);
+		}
+		catch (SQLException ex) {
+			throw failure(operation, key, ex);
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "JDBC lock store failed to " + operation + " lock '" + LogSafe.key(key)
+					+ "' in the active transaction (table '" + this.tableName + "'): " + ex.getMessage(), ex);
+		}
+		finally {
+			if (connection != null) {
+				restore(connection, false, networkTimeout);
+				DataSourceUtils.releaseConnection(connection, this.dataSource);
 			}
 		}
 	}

@@ -219,6 +219,46 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void resultsStayOutOfTheCallersTransactionByDefault() {
+		String key = uniqueKey("result-default");
+		String owner = uniqueToken();
+		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+		TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		transaction.executeWithoutResult((status) -> {
+			assertThat(sharedStore.putResult(key, owner, new byte[] { 1 }, TTL)).isTrue();
+			status.setRollbackOnly();
+		});
+		assertThat(sharedStore.getResult(key)).as("result stored in auto-commit").containsExactly(1);
+		assertThat(store().release(key, owner)).isTrue();
+	}
+
+	@Test
+	void resultJoinsTheCallersTransactionWhenAskedToAndCommitsOrRollsBackWithIt() {
+		JdbcLockStore store = new JdbcLockStore(dataSource);
+		store.setJoinTransactionForResults(true);
+		TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		String key = uniqueKey("result-joined");
+		String owner = uniqueToken();
+		transaction.executeWithoutResult((status) -> {
+			assertThat(store.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+			assertThat(store.putResult(key, owner, new byte[] { 1 }, TTL)).isTrue();
+			assertThat(store.getResult(key)).as("result seen by another connection before the commit").isNull();
+			status.setRollbackOnly();
+		});
+		assertThat(store.getResult(key)).as("result after the rollback").isNull();
+		assertThat(store.tryAcquire(key, uniqueToken(), TTL).isAcquired())
+			.as("acquire after the caller's transaction rolled back: the lock was committed at once")
+			.isFalse();
+		transaction
+			.executeWithoutResult((status) -> assertThat(store.putResult(key, owner, new byte[] { 2 }, TTL)).isTrue());
+		assertThat(store.getResult(key)).as("result after the commit").containsExactly(2);
+		assertThat(store.release(key, owner)).as("release after the commit").isTrue();
+		assertThat(store.putResult(key, owner, new byte[] { 3 }, TTL))
+			.as("result of a released lock, outside any " + "transaction")
+			.isFalse();
+	}
+
+	@Test
 	void pausedDatabaseFailsClosedWithinTheTimeout() {
 		try (HikariDataSource impatientPool = TestDataSources.postgres(postgres.server(), Duration.ofSeconds(1),
 				true)) {

@@ -2,22 +2,22 @@ package dev.lockstarter.sample.payment;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Chooses the {@link PaymentRepository} from {@code sample.store}, like the user
- * repository.
+ * repository: in memory by default, in Redis with the {@code redis} profile, in the
+ * database with the {@code jdbc} profile.
  */
 @Configuration(proxyBeanMethods = false)
 class PaymentRepositoryConfiguration {
 
 	@Bean
-	// In memory also with sample.store=jdbc, which keeps only the users in the database
-	@ConditionalOnExpression("!'redis'.equalsIgnoreCase('${sample.store:memory}')")
+	@ConditionalOnProperty(name = "sample.store", havingValue = "memory", matchIfMissing = true)
 	InMemoryPaymentRepository inMemoryPaymentRepository() {
 		return new InMemoryPaymentRepository();
 	}
@@ -26,6 +26,14 @@ class PaymentRepositoryConfiguration {
 	@ConditionalOnProperty(name = "sample.store", havingValue = "redis")
 	RedisPaymentRepository redisPaymentRepository(StringRedisTemplate redis, JsonMapper jsonMapper) {
 		return new RedisPaymentRepository(redis, jsonMapper);
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "sample.store", havingValue = "jdbc")
+	JdbcPaymentRepository jdbcPaymentRepository(JdbcClient jdbc) {
+		JdbcPaymentRepository repository = new JdbcPaymentRepository(jdbc);
+		repository.createTableIfNotExists();
+		return repository;
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import dev.lockstarter.sample.SampleProperties;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.util.Assert;
 
 /**
@@ -35,10 +36,13 @@ public class PaymentService {
 	}
 
 	/**
-	 * Take a payment.
+	 * Take a payment, in a transaction where there is a transaction manager (the
+	 * {@code jdbc} profile). With {@code lock.idempotency.transactional=true} it joins
+	 * the transaction of the idempotent request, which also keeps the response.
 	 * @param amount the amount, positive
 	 * @return the stored payment
 	 */
+	@Transactional
 	public Payment pay(long amount) {
 		simulateLatency();
 		Payment payment = new Payment(UUID.randomUUID().toString(), amount);
