@@ -219,6 +219,28 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		return this.storeFailurePolicy;
 	}
 
+	/**
+	 * Resolve the suppliers now rather than on the first call, and, with Reactor present,
+	 * create the handler of reactive methods. A failure is left for the first call to
+	 * report.
+	 */
+	void prepare() {
+		try {
+			this.locks.get();
+			this.defaults.get();
+			this.observationRegistry.get();
+			this.observationConvention.get();
+			if (ExclusiveRequestAttributeSource.REACTOR_PRESENT) {
+				this.reactiveHandler.get();
+			}
+		}
+		catch (RuntimeException ex) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not prepare the @ExclusiveRequest interceptor ahead of its first call", ex);
+			}
+		}
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
