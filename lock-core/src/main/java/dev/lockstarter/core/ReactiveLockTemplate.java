@@ -133,8 +133,35 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		List<String> sortedKeys = List.copyOf(byStoreKey.values());
 		List<String> storeKeys = List.copyOf(byStoreKey.keySet());
 		LockOptions once = options.withWaitTime(Duration.ZERO);
-		return Mono.defer(() -> waitFor(() -> Mono.fromCallable(() -> this.template.tryAcquire(sortedKeys, once))
-			.subscribeOn(this.blockingScheduler), storeKeys, options));
+		return Mono.defer(() -> waitFor(() -> blockingAttempt(sortedKeys, once), storeKeys, options));
+	}
+
+	/**
+	 * One blocking attempt on several keys, on the blocking scheduler. An attempt whose
+	 * subscriber cancelled while it ran releases what it acquired, on that thread, rather
+	 * than leave a lease that nobody would release (and the renewer would keep alive).
+	 */
+	private Mono<LockAttempt> blockingAttempt(List<String> keys, LockOptions once) {
+		return Mono.<LockAttempt>create((sink) -> {
+			AtomicReference<@Nullable Boolean> taken = new AtomicReference<>();
+			sink.onCancel(() -> taken.compareAndSet(null, false));
+			this.blockingScheduler.schedule(() -> {
+				LockAttempt attempt;
+				try {
+					attempt = this.template.tryAcquire(keys, once);
+				}
+				catch (RuntimeException ex) {
+					sink.error(ex);
+					return;
+				}
+				if (taken.compareAndSet(null, true)) {
+					sink.success(attempt);
+				}
+				else if (attempt.isAcquired()) {
+					attempt.lease().close();
+				}
+			});
+		});
 	}
 
 	@Override

@@ -171,11 +171,16 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	/**
 	 * Dispatch the return type once: the adapter of a reactive type, or {@code null} for
-	 * values and {@code CompletionStage}s. A reactive type that cannot be adapted fails
-	 * here, at startup, rather than run without its lock.
+	 * {@code CompletionStage}s (which keep their own handling, single-flight included)
+	 * and values. A reactive type that cannot be adapted fails here, at startup, rather
+	 * than run without its lock.
 	 */
 	private static @Nullable ReactiveAdapter reactiveAdapter(Method method, String name) {
 		Class<?> returnType = method.getReturnType();
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			// The registry adapts these too, but they have their own, richer handling
+			return null;
+		}
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
 		boolean publisher = PUBLISHER != null && PUBLISHER.isAssignableFrom(returnType);
 		if (adapter == null && !publisher) {

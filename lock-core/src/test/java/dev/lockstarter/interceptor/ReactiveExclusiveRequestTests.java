@@ -3,6 +3,7 @@ package dev.lockstarter.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -192,6 +193,9 @@ class ReactiveExclusiveRequestTests {
 		Method mono = ReflectionUtils.findMethod(Registrations.class, "register", String.class, Duration.class);
 		Method flux = ReflectionUtils.findMethod(Registrations.class, "stream", String.class, int.class);
 		Method value = ReflectionUtils.findMethod(Registrations.class, "plain", String.class);
+		Method stage = ReflectionUtils.findMethod(Registrations.class, "later", String.class);
+		assertThat(this.attributeSource.getAttribute(stage, Registrations.class).reactiveAdapter()).isNull();
+		assertThat(this.attributeSource.getAttribute(stage, Registrations.class).completionStage()).isTrue();
 		assertThat(this.attributeSource.getAttribute(mono, Registrations.class).reactiveAdapter().isMultiValue())
 			.isFalse();
 		assertThat(this.attributeSource.getAttribute(flux, Registrations.class).reactiveAdapter().isMultiValue())
@@ -284,6 +288,11 @@ class ReactiveExclusiveRequestTests {
 		@ExclusiveRequest(name = "registration", key = "#userName")
 		public String plain(String userName) {
 			return userName;
+		}
+
+		@ExclusiveRequest(name = "registration", key = "#userName")
+		public CompletableFuture<String> later(String userName) {
+			return CompletableFuture.completedFuture(userName);
 		}
 
 	}

@@ -201,6 +201,38 @@ public abstract class ReactiveLockOperationsContractTests {
 	}
 
 	@Test
+	void waiterCancelledWhileWaitingHoldsNothingOnceTheHolderReleases() throws Exception {
+		String key = uniqueKey("cancelled-waiter");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		Disposable waiter = this.reactiveLocks
+			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+			.subscribe();
+		Thread.sleep(200);
+		waiter.dispose();
+		holder.release();
+		Thread.sleep(300);
+		assertFree(key);
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+	}
+
+	@Test
+	void multiKeyWaiterCancelledWhileWaitingHoldsNothing() throws Exception {
+		String a = uniqueKey("a");
+		String b = uniqueKey("b");
+		Lease holder = this.locks.acquire(b, LONG_TTL);
+		Disposable waiter = this.reactiveLocks
+			.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+			.subscribe();
+		Thread.sleep(200);
+		waiter.dispose();
+		holder.release();
+		Thread.sleep(300);
+		assertFree(a);
+		assertFree(b);
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+	}
+
+	@Test
 	void executeReleasesWhenThePublisherCompletes() {
 		String key = uniqueKey("complete");
 		String value = this.reactiveLocks.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> Mono.fromCallable(() -> {
