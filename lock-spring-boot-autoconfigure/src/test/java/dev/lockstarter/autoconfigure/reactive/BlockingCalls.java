@@ -20,9 +20,10 @@ import reactor.blockhound.BlockHound;
  * <li>Jackson's {@code DeserializerCache._createAndCacheValueDeserializer}: WebFlux's
  * JSON decoder builds the deserializer of a type once, under a lock that guards only that
  * CPU-bound construction; simultaneous first requests wait for it once.</li>
- * <li>Netty's {@code AdaptivePoolingAllocator$MagazineGroup.tryExpandMagazines}: the
- * buffer allocator adds a magazine under a {@code StampedLock} held for a few
- * instructions when threads contend for buffers.</li>
+ * <li>Netty's {@code AdaptivePoolingAllocator$MagazineGroup.tryExpandMagazines} and
+ * {@code AdaptivePoolingAllocator$Magazine.free}: the buffer allocator adds or frees a
+ * magazine under a {@code StampedLock} held for a few instructions when threads contend
+ * for buffers (JSON responses are encoded on the thread that completes them).</li>
  * </ul>
  * Nothing of the starter's own lock path is allowed: acquiring, waiting, renewing and
  * releasing must not block these threads at all.
@@ -44,6 +45,8 @@ final class BlockingCalls {
 			.allowBlockingCallsInside("java.util.UUID", "randomUUID")
 			.allowBlockingCallsInside("tools.jackson.databind.deser.DeserializerCache",
 					"_createAndCacheValueDeserializer")
+			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
+			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free")
 			.blockingMethodCallback((method) -> {
 				StringBuilder description = new StringBuilder(method + " on " + Thread.currentThread().getName());
 				for (StackTraceElement element : new Throwable().getStackTrace()) {

@@ -3,8 +3,10 @@ package dev.lockstarter.store.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,6 +53,13 @@ final class LettuceLockCommands {
 
 	/** Threads that obtain connections; more calls queue, each until its deadline. */
 	private static final int CONNECTING_THREADS = 4;
+
+	/**
+	 * The SHA-1 of each script sent reactively, read without the lock that
+	 * {@code DefaultRedisScript.getSha1()} takes on every call, which an event-loop
+	 * thread must not wait for.
+	 */
+	private static final Map<RedisScript<?>, String> sha1s = new ConcurrentHashMap<>();
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -100,6 +109,25 @@ final class LettuceLockCommands {
 	 * @return the reply, or {@code null} when this factory does not share its connection
 	 * (the caller then runs the blocking path elsewhere)
 	 */
+	/**
+	 * Compute the SHA-1 of scripts ahead of their reactive use.
+	 * @param scripts the scripts
+	 */
+	static void prepare(RedisScript<?>... scripts) {
+		for (RedisScript<?> script : scripts) {
+			sha1(script);
+		}
+	}
+
+	private static String sha1(RedisScript<?> script) {
+		String sha1 = sha1s.get(script);
+		if (sha1 == null) {
+			sha1 = script.getSha1();
+			sha1s.put(script, sha1);
+		}
+		return sha1;
+	}
+
 	<T> @Nullable Mono<T> evalReactive(RedisScript<T> script, byte[][] keys, byte[][] args) {
 		if (!this.connectionFactory.getShareNativeConnection()) {
 			return null;
@@ -114,8 +142,7 @@ final class LettuceLockCommands {
 		return connection.flatMap((shared) -> {
 			this.shared = shared;
 			return Mono
-				.<T>fromFuture(
-						() -> shared.async().<T>evalsha(script.getSha1(), type, keys, args).toCompletableFuture())
+				.<T>fromFuture(() -> shared.async().<T>evalsha(sha1(script), type, keys, args).toCompletableFuture())
 				.onErrorResume(RedisNoScriptException.class, (ex) -> Mono
 					.fromFuture(() -> shared.async().<T>eval(bytes(script), type, keys, args).toCompletableFuture()));
 		});

@@ -365,6 +365,9 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 				? new LettuceLockCommands((LettuceConnectionFactory) connectionFactory) : null;
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
+		if (this.lettuce != null) {
+			LettuceLockCommands.prepare(ACQUIRE, RELEASE, RELEASE_SHARDED, EXTEND);
+		}
 	}
 
 	private static boolean isLettuce(RedisConnectionFactory connectionFactory) {
