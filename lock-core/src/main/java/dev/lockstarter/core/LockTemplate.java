@@ -86,10 +86,10 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
 	/** Polls while release notifications may wake the waiter: a safety net. */
-	private static final BackOff NOTIFIED_POLLS = polls(100, 1000);
+	static final BackOff NOTIFIED_POLLS = polls(100, 1000);
 
 	/** Polls of a store without release notifications. */
-	private static final BackOff POLLED_POLLS = polls(10, 500);
+	static final BackOff POLLED_POLLS = polls(10, 500);
 
 	/** The name reported for locks whose options set none. */
 	public static final String UNNAMED = "unnamed";
@@ -333,6 +333,73 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 */
 	OrphanCleaner cleaner() {
 		return this.cleaner;
+	}
+
+	/**
+	 * Return the store, for {@link ReactiveLockTemplate}.
+	 * @return the store
+	 */
+	LockStore store() {
+		return this.store;
+	}
+
+	/**
+	 * Return the store key of a key, for {@link ReactiveLockTemplate}.
+	 * @param key the key
+	 * @return the prefixed, possibly hashed, store key
+	 */
+	String storeKey(String key) {
+		return this.storeKeys.storeKey(key);
+	}
+
+	/**
+	 * Start a {@code lock.acquire} observation, for {@link ReactiveLockTemplate}.
+	 * @param name the lock's name
+	 * @return the started observation
+	 */
+	Observation startAcquireObservation(String name) {
+		return LockObservationDocumentation.LOCK_ACQUIRE
+			.observation(this.observationConvention, DefaultLockAcquireObservationConvention.INSTANCE,
+					() -> new LockAcquireContext(name, this.storeName), this.observationRegistry)
+			.start();
+	}
+
+	/**
+	 * Tell the listeners that an acquisition finished, for {@link ReactiveLockTemplate}.
+	 * @param acquisition the acquisition
+	 */
+	void acquisitionFinished(LockAcquisition acquisition) {
+		if (!this.listeners.isEmpty()) {
+			notifyListeners((listener) -> listener.acquisitionFinished(acquisition));
+		}
+	}
+
+	/**
+	 * Turn the answer of one store acquisition of a single key into an attempt: a lease,
+	 * registered as held and for renewal as the options say, or the holder's remaining
+	 * time and the retry-after estimate. For {@link ReactiveLockTemplate}.
+	 * @param key the key
+	 * @param storeKey the store key
+	 * @param token the owner token
+	 * @param result the store's answer
+	 * @param options the options
+	 * @param sentAt the {@link System#nanoTime()} at which the acquisition was sent
+	 * @return the attempt
+	 */
+	LockAttempt outcome(String key, String storeKey, String token, AcquireResult result, LockOptions options,
+			long sentAt) {
+		if (!result.isAcquired()) {
+			Duration remaining = result.holderRemainingTtl();
+			return LockAttempt.held(key, remaining, this.holdTimes.retryAfter(nameOf(options), remaining));
+		}
+		StoreLease lease = new StoreLease(this, this.store, key, storeKey, token, result.fencingToken(), options,
+				sentAt);
+		this.held.add(lease);
+		notifyListeners((listener) -> listener.acquired(lease));
+		if (options.isRenew()) {
+			this.renewer.register(lease);
+		}
+		return LockAttempt.acquired(lease);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotationUtils;
 
@@ -23,7 +24,7 @@ import org.springframework.core.annotation.AnnotationUtils;
  * @since 0.1.0
  */
 @SuppressWarnings("serial")
-public class ExclusiveRequestAdvisor extends AbstractPointcutAdvisor {
+public class ExclusiveRequestAdvisor extends AbstractPointcutAdvisor implements SmartInitializingSingleton {
 
 	/** The default order: {@code Ordered.LOWEST_PRECEDENCE - 100}. */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
@@ -42,6 +43,16 @@ public class ExclusiveRequestAdvisor extends AbstractPointcutAdvisor {
 		this.interceptor = interceptor;
 		this.pointcut = new ExclusiveRequestPointcut(attributeSource);
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * Resolve what the interceptor would otherwise resolve on its first call, once the
+	 * application's singletons exist: the first calls of reactive methods may arrive
+	 * together on event-loop threads, which must not wait for one another.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.interceptor.prepare();
 	}
 
 	@Override

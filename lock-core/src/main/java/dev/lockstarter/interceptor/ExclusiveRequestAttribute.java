@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
+import org.springframework.core.ReactiveAdapter;
 
 /**
  * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveRequest}.
@@ -35,13 +36,16 @@ public final class ExclusiveRequestAttribute {
 
 	private final boolean eachKey;
 
+	private final @Nullable ReactiveAdapter reactiveAdapter;
+
 	private volatile @Nullable Resolved resolved;
 
 	private final @Nullable ResultSharing sharing;
 
 	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
 			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
-			int conflictStatus, boolean completionStage, boolean eachKey, @Nullable ResultSharing sharing) {
+			int conflictStatus, boolean completionStage, boolean eachKey, @Nullable ReactiveAdapter reactiveAdapter,
+			@Nullable ResultSharing sharing) {
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
 		this.waitTime = waitTime;
@@ -52,6 +56,7 @@ public final class ExclusiveRequestAttribute {
 		this.conflictStatus = conflictStatus;
 		this.completionStage = completionStage;
 		this.eachKey = eachKey;
+		this.reactiveAdapter = reactiveAdapter;
 		this.sharing = sharing;
 	}
 
@@ -86,6 +91,18 @@ public final class ExclusiveRequestAttribute {
 	 */
 	public boolean completionStage() {
 		return this.completionStage;
+	}
+
+	/**
+	 * Return the adapter of the method's reactive return type (a {@code Mono}, a
+	 * {@code Flux}, or another type of the
+	 * {@link org.springframework.core.ReactiveAdapterRegistry}), whose subscription takes
+	 * the lock and whose completion, error or cancellation releases it.
+	 * @return the adapter, or {@code null} if the method does not return a reactive type
+	 * @since 0.1.0
+	 */
+	public @Nullable ReactiveAdapter reactiveAdapter() {
+		return this.reactiveAdapter;
 	}
 
 	/**

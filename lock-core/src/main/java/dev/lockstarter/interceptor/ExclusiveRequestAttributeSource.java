@@ -28,6 +28,8 @@ import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
@@ -46,10 +48,14 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	private static final Object NONE = new Object();
 
-	/** The reactive type that a method must not return, looked up by name. */
+	/** The root of reactive types, looked up by name. */
 	static final String PUBLISHER_TYPE_NAME = "org.reactivestreams.Publisher";
 
 	private static final @Nullable Class<?> PUBLISHER = loadOptional(PUBLISHER_TYPE_NAME);
+
+	/** Whether reactive methods can be locked: they are handled with Reactor. */
+	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
+			ExclusiveRequestAttributeSource.class.getClassLoader());
 
 	/**
 	 * Results that are handles on open resources, work in progress or responses, not
@@ -132,8 +138,20 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		if (annotation.eachKey()) {
 			checkEachKey(method, name, annotation);
 		}
+		ReactiveAdapter reactiveAdapter = reactiveAdapter(method, name);
 		ResultSharing sharing = null;
 		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
+			if (reactiveAdapter != null) {
+				throw new InvalidExclusiveRequestException(method, name, reactiveAdapter.isMultiValue()
+						? "onConflict = SHARE_RESULT is not supported for a reactive stream of several values ("
+								+ method.getReturnType().getSimpleName()
+								+ "): a waiting caller cannot be given a stream that another instance produced; "
+								+ "use REJECT or a wait time"
+						: "onConflict = SHARE_RESULT is not supported yet for reactive return types ("
+								+ method.getReturnType().getSimpleName()
+								+ "); use REJECT or a wait time, or return a CompletionStage to share the result",
+						null);
+			}
 			if (retries > 0 || holdAtLeast != null) {
 				throw new InvalidExclusiveRequestException(method, name,
 						"retries and holdAtLeast cannot be combined with onConflict = SHARE_RESULT; "
@@ -148,7 +166,41 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		}
 		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
 				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), annotation.eachKey(),
-				sharing);
+				reactiveAdapter, sharing);
+	}
+
+	/**
+	 * Dispatch the return type once: the adapter of a reactive type, or {@code null} for
+	 * {@code CompletionStage}s (which keep their own handling, single-flight included)
+	 * and values. A reactive type that cannot be adapted fails here, at startup, rather
+	 * than run without its lock.
+	 */
+	private static @Nullable ReactiveAdapter reactiveAdapter(Method method, String name) {
+		Class<?> returnType = method.getReturnType();
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			// The registry adapts these too, but they have their own, richer handling
+			return null;
+		}
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
+		boolean publisher = PUBLISHER != null && PUBLISHER.isAssignableFrom(returnType);
+		if (adapter == null && !publisher) {
+			return null;
+		}
+		if (!REACTOR_PRESENT) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"a reactive return type (" + returnType.getName()
+							+ ") is locked with Project Reactor, which is not on the classpath; "
+							+ "add io.projectreactor:reactor-core",
+					null);
+		}
+		if (adapter == null) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"the reactive return type " + returnType.getName()
+							+ " is not known to Spring's ReactiveAdapterRegistry; return a Mono, a Flux or another "
+							+ "registered reactive type",
+					null);
+		}
+		return adapter;
 	}
 
 	private void checkEachKey(Method method, String name, ExclusiveRequest annotation) {
@@ -241,10 +293,6 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 							+ " method cannot be intercepted by a Spring proxy, so it would run without the lock; "
 							+ "make it a public, non-final instance method",
 					null);
-		}
-		if (PUBLISHER != null && PUBLISHER.isAssignableFrom(method.getReturnType())) {
-			throw new InvalidExclusiveRequestException(method, name,
-					"reactive return types are not supported; return a value or a CompletionStage", null);
 		}
 	}
 

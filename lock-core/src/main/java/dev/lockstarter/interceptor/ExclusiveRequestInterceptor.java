@@ -2,6 +2,7 @@ package dev.lockstarter.interceptor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -16,6 +17,9 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
@@ -26,13 +30,18 @@ import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
+import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationContext;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.LockObservationDocumentation;
 import dev.lockstarter.result.ResultCodec;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -53,6 +62,14 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>With {@code eachKey}, the method's keys are locked together, all or none, through
  * {@link LockOperations#tryAcquire(java.util.Collection, LockOptions)}; a conflict names
  * the lock's name, not the key that was held.</li>
+ * <li>The method returns a reactive type ({@code Mono}, {@code Flux} or another type of
+ * the {@link ReactiveAdapterRegistry}): nothing happens until the result is subscribed
+ * to. Then the key is resolved and the lock acquired without blocking (through a
+ * {@link ReactiveLockTemplate} on the {@link LockTemplate}), the method is invoked once
+ * the lock is held, and the lock is released when its publisher completes, fails or is
+ * cancelled (a client that disconnects cancels). A conflict, an invalid key and a store
+ * failure are error signals, and the method is not invoked. A reactive call is not nested
+ * in an enclosing call's lock: the same key conflicts.</li>
  * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the
  * holder keeps its outcome (value, completion or failure) next to the lock, through the
  * {@link ResultCodec}, before it releases; a caller that waited for it returns that
@@ -106,6 +123,10 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	private Supplier<@Nullable LockListener> listener = () -> null;
 
 	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
+
+	/** Created on the first call of a reactive method: only then is Reactor needed. */
+	private final SingletonSupplier<ReactiveLockingHandler> reactiveHandler = SingletonSupplier
+		.of(() -> new ReactiveLockingHandler());
 
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
@@ -198,6 +219,28 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		return this.storeFailurePolicy;
 	}
 
+	/**
+	 * Resolve the suppliers now rather than on the first call, and, with Reactor present,
+	 * create the handler of reactive methods. A failure is left for the first call to
+	 * report.
+	 */
+	void prepare() {
+		try {
+			this.locks.get();
+			this.defaults.get();
+			this.observationRegistry.get();
+			this.observationConvention.get();
+			if (ExclusiveRequestAttributeSource.REACTOR_PRESENT) {
+				this.reactiveHandler.get();
+			}
+		}
+		catch (RuntimeException ex) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not prepare the @ExclusiveRequest interceptor ahead of its first call", ex);
+			}
+		}
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
@@ -205,6 +248,10 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		ExclusiveRequestAttribute attribute = this.attributeSource.getAttribute(invocation.getMethod(), targetClass);
 		if (attribute == null) {
 			return invocation.proceed();
+		}
+		ReactiveAdapter reactiveAdapter = attribute.reactiveAdapter();
+		if (reactiveAdapter != null) {
+			return this.reactiveHandler.get().invoke(invocation, attribute, reactiveAdapter);
 		}
 		List<String> keys;
 		String key;
@@ -554,6 +601,137 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			lease.close();
 		}
 		return result;
+	}
+
+	/**
+	 * Locks the methods that return a reactive type, in the manner of Spring's
+	 * {@code CacheAspectSupport.ReactiveCachingHandler}: an inner class, so that Reactor
+	 * is loaded only when such a method is called.
+	 */
+	private final class ReactiveLockingHandler {
+
+		private final ReactiveLockOperations locks;
+
+		ReactiveLockingHandler() {
+			LockOperations operations = ExclusiveRequestInterceptor.this.locks.get();
+			if (operations instanceof ReactiveLockOperations reactive) {
+				this.locks = reactive;
+			}
+			else if (operations instanceof LockTemplate template) {
+				this.locks = new ReactiveLockTemplate(template);
+			}
+			else {
+				throw new IllegalStateException("@ExclusiveRequest methods with a reactive return type need a "
+						+ "LockTemplate or a LockOperations that is also a ReactiveLockOperations, not "
+						+ operations.getClass().getName());
+			}
+		}
+
+		@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
+			if (adapter.isMultiValue()) {
+				return adapter.fromPublisher(Flux.defer(() -> {
+					Observation observation = start(attribute);
+					return observed(observation, acquire(invocation, attribute, observation).flatMapMany(
+							(acquired) -> proceedHolding(invocation, attribute, adapter, acquired, observation)));
+				}));
+			}
+			// One value: delivered once the lock is released, as a method's return value
+			// is
+			return adapter.fromPublisher(Mono.defer(() -> {
+				Observation observation = start(attribute);
+				return observed(observation, acquire(invocation, attribute, observation).flatMap(
+						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired, observation))))
+					.next();
+			}));
+		}
+
+		private Observation start(ExclusiveRequestAttribute attribute) {
+			return LockObservationDocumentation.EXCLUSIVE_REQUEST
+				.observation(ExclusiveRequestInterceptor.this.observationConvention.get(),
+						DefaultExclusiveRequestObservationConvention.INSTANCE,
+						() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()),
+						ExclusiveRequestInterceptor.this.observationRegistry.get())
+				.start();
+		}
+
+		private Flux<Object> observed(Observation observation, Publisher<Object> guarded) {
+			return Flux.from(guarded).doOnError((ex) -> {
+				outcomeIfUnknown(observation, Outcome.STORE_ERROR.tagValue());
+				observation.error(ex);
+			}).doFinally((signal) -> observation.stop());
+		}
+
+		/**
+		 * Acquire on subscription; empty when the store failed and the method runs
+		 * without a lock ({@link StoreFailurePolicy#FAIL_OPEN}).
+		 */
+		private Mono<Optional<LockAttempt>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+				Observation observation) {
+			Object[] arguments = invocation.getArguments();
+			LockOptions options = attribute.options(ExclusiveRequestInterceptor.this.defaults.get());
+			Mono<LockAttempt> acquisition;
+			try {
+				acquisition = attribute.eachKey()
+						? this.locks.tryAcquire(attribute.keyResolver().resolveEach(arguments), options)
+						: this.locks.tryAcquire(attribute.keyResolver().resolve(arguments), options);
+			}
+			catch (RuntimeException ex) {
+				// A key that cannot be resolved: an error signal, the method is not
+				// invoked
+				return Mono.error(ex);
+			}
+			return acquisition.map((attempt) -> {
+				if (!attempt.isAcquired()) {
+					outcome(observation, notAcquired(options));
+					throw new LockConflictException(attribute.name(), attempt.retryAfter(), attribute.conflictStatus());
+				}
+				outcome(observation, Outcome.ACQUIRED.tagValue());
+				return Optional.of(attempt);
+			}).onErrorResume(LockStoreException.class, (ex) -> {
+				if (ExclusiveRequestInterceptor.this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+					outcome(observation, Outcome.STORE_ERROR.tagValue());
+					return Mono.error(ex);
+				}
+				outcome(observation, "fail-open");
+				logFailOpen(attribute.name(), ex);
+				return Mono.just(Optional.empty());
+			});
+		}
+
+		private Publisher<Object> proceedHolding(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+				ReactiveAdapter adapter, Optional<LockAttempt> acquired, Observation observation) {
+			if (acquired.isEmpty()) {
+				return proceed(invocation, adapter);
+			}
+			Lease lease = acquired.get().lease();
+			if (adapter.isMultiValue()) {
+				return Flux.usingWhen(Mono.just(lease), (held) -> proceed(invocation, adapter), this::release,
+						(held, failure) -> release(held), this::release);
+			}
+			return Mono.usingWhen(Mono.just(lease), (held) -> Mono.from(proceed(invocation, adapter)), this::release,
+					(held, failure) -> release(held), this::release);
+		}
+
+		private Flux<Object> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
+			Object result;
+			try {
+				result = invocation.proceed();
+			}
+			catch (Throwable ex) {
+				return Flux.error(ex);
+			}
+			return (result != null) ? Flux.from(adapter.toPublisher(result)) : Flux.empty();
+		}
+
+		/** Release; a failure is logged and the lock expires with its time-to-live. */
+		private Mono<Void> release(Lease lease) {
+			return this.locks.release(lease).onErrorResume((ex) -> {
+				logger.warn("Failed to release lock '" + LogSafe.key(lease.key())
+						+ "'; it expires at the end of its time-to-live", ex);
+				return Mono.empty();
+			}).then();
+		}
+
 	}
 
 }

@@ -7,26 +7,52 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
-import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of the problem responses for lock exceptions in servlet web
- * applications.
+ * Auto-configuration} of the problem responses for lock exceptions in web applications:
+ * servlet (Spring MVC) and reactive (Spring WebFlux). Both stacks use the one
+ * {@link LockExceptionHandler}, whose {@code @ExceptionHandler} methods each stack's
+ * annotated controllers consult, so the responses are the same whichever stack serves
+ * them.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass({ DispatcherServlet.class, ProblemDetail.class })
+@ConditionalOnClass({ LockExceptionHandler.class, ProblemDetail.class })
 public final class LockWebAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	LockExceptionHandler lockExceptionHandler(LockProperties properties) {
+	static LockExceptionHandler lockExceptionHandler(LockProperties properties) {
 		return new LockExceptionHandler(properties.getWeb().getConflictStatus());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(name = "org.springframework.web.servlet.DispatcherServlet")
+	static class ServletLockWebConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		LockExceptionHandler lockExceptionHandler(LockProperties properties) {
+			return LockWebAutoConfiguration.lockExceptionHandler(properties);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(name = "org.springframework.web.reactive.DispatcherHandler")
+	static class ReactiveLockWebConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		LockExceptionHandler lockExceptionHandler(LockProperties properties) {
+			return LockWebAutoConfiguration.lockExceptionHandler(properties);
+		}
+
 	}
 
 }

@@ -44,6 +44,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * </ul>
  * Bodies name neither the owner token nor the store key, and never include a stack trace.
  * <p>
+ * The handler uses only {@code spring-web} types, so the same advice serves Spring MVC
+ * and Spring WebFlux controllers: in WebFlux, a reactive {@code @ExclusiveRequest}
+ * method's error signal reaches it like a thrown exception, and the responses are the
+ * same on both stacks.
+ * <p>
  * The advice is ordered ({@link #DEFAULT_ORDER}) ahead of application advice that has no
  * explicit order, so an application's catch-all
  * {@code @ExceptionHandler(Exception.class)} does not turn lock errors into 500s. Spring

@@ -10,10 +10,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -41,7 +43,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore {
+public class InMemoryLockStore
+		implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore, ReactiveLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -228,6 +231,26 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			return null;
 		}
 		return result.value.clone();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Answered on the subscriber's thread: the in-memory store never waits for I/O.
+	 */
+	@Override
+	public Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl) {
+		return Mono.fromSupplier(() -> tryAcquire(key, token, ttl));
+	}
+
+	@Override
+	public Mono<Boolean> releaseReactive(String key, String token) {
+		return Mono.fromSupplier(() -> release(key, token));
+	}
+
+	@Override
+	public Mono<Boolean> extendReactive(String key, String token, Duration ttl) {
+		return Mono.fromSupplier(() -> extend(key, token, ttl));
 	}
 
 	@Override

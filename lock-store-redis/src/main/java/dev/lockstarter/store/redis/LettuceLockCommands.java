@@ -3,8 +3,10 @@ package dev.lockstarter.store.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,6 +25,8 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -49,6 +53,13 @@ final class LettuceLockCommands {
 
 	/** Threads that obtain connections; more calls queue, each until its deadline. */
 	private static final int CONNECTING_THREADS = 4;
+
+	/**
+	 * The SHA-1 of each script sent reactively, read without the lock that
+	 * {@code DefaultRedisScript.getSha1()} takes on every call, which an event-loop
+	 * thread must not wait for.
+	 */
+	private static final Map<RedisScript<?>, String> sha1s = new ConcurrentHashMap<>();
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -86,6 +97,55 @@ final class LettuceLockCommands {
 		try (Commands commands = commands(false, deadline)) {
 			return eval(commands.async(), script, keys, args, deadline);
 		}
+	}
+
+	/**
+	 * Run a script without blocking, by {@code EVALSHA}, and by {@code EVAL} once if
+	 * Redis does not know it, on the factory's shared connection. Cancelling the returned
+	 * {@code Mono} cancels the command. Not bounded here: the caller sets the timeout.
+	 * @param script the script, answering a {@code Long} or a {@code List}
+	 * @param keys the script's {@code KEYS}
+	 * @param args the script's {@code ARGV}
+	 * @return the reply, or {@code null} when this factory does not share its connection
+	 * (the caller then runs the blocking path elsewhere)
+	 */
+	/**
+	 * Compute the SHA-1 of scripts ahead of their reactive use.
+	 * @param scripts the scripts
+	 */
+	static void prepare(RedisScript<?>... scripts) {
+		for (RedisScript<?> script : scripts) {
+			sha1(script);
+		}
+	}
+
+	private static String sha1(RedisScript<?> script) {
+		String sha1 = sha1s.get(script);
+		if (sha1 == null) {
+			sha1 = script.getSha1();
+			sha1s.put(script, sha1);
+		}
+		return sha1;
+	}
+
+	<T> @Nullable Mono<T> evalReactive(RedisScript<T> script, byte[][] keys, byte[][] args) {
+		if (!this.connectionFactory.getShareNativeConnection()) {
+			return null;
+		}
+		ScriptOutputType type = outputType(script);
+		// The shared connection is obtained on a thread of this class, never the
+		// subscriber's (whose wait for the factory's lock is moved off its thread too);
+		// cancelling does not cancel it, the next caller may use it
+		Shared known = this.shared;
+		Mono<Shared> connection = (known != null && known.isUsable()) ? Mono.just(known)
+				: Mono.fromFuture(this::sharedAsync, true).subscribeOn(Schedulers.boundedElastic());
+		return connection.flatMap((shared) -> {
+			this.shared = shared;
+			return Mono
+				.<T>fromFuture(() -> shared.async().<T>evalsha(sha1(script), type, keys, args).toCompletableFuture())
+				.onErrorResume(RedisNoScriptException.class, (ex) -> Mono
+					.fromFuture(() -> shared.async().<T>eval(bytes(script), type, keys, args).toCompletableFuture()));
+		});
 	}
 
 	/**
@@ -223,6 +283,22 @@ final class LettuceLockCommands {
 		if (known != null && known.isUsable()) {
 			return known;
 		}
+		CompletableFuture<Shared> attempt = sharedAsync();
+		// Waiting does not cancel the attempt: the next caller may still use it
+		Shared opened = attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		this.shared = opened;
+		return opened;
+	}
+
+	/**
+	 * Return the shared connection, or the attempt to obtain it on a thread of this
+	 * class, started now unless one is under way.
+	 */
+	private CompletableFuture<Shared> sharedAsync() {
+		Shared known = this.shared;
+		if (known != null && known.isUsable()) {
+			return CompletableFuture.completedFuture(known);
+		}
 		CompletableFuture<Shared> attempt;
 		this.lock.lock();
 		try {
@@ -245,10 +321,7 @@ final class LettuceLockCommands {
 		finally {
 			this.lock.unlock();
 		}
-		// Waiting does not cancel the attempt: the next caller may still use it
-		Shared opened = attempt.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		this.shared = opened;
-		return opened;
+		return attempt;
 	}
 
 	private Shared openShared() {

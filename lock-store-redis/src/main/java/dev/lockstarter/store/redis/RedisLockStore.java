@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,12 +16,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -96,6 +100,11 @@ import org.springframework.util.ClassUtils;
  * classic channel above is used (a cluster broadcasts it to every node), or no
  * notification arrives at all: waiters always poll as well.
  * <p>
+ * <b>Reactive callers</b> ({@link ReactiveLockStore}) send the same scripts on the same
+ * keys through Lettuce's asynchronous API, without blocking the subscriber's thread,
+ * bounded by the same timeout, and get their answer on a parallel thread. A blocking and
+ * a reactive caller of one key therefore exclude each other.
+ * <p>
  * <b>Replica acknowledgements.</b> With {@link #setMinReplicaAcks(int)} above zero, an
  * acquisition is followed by {@code WAIT n timeout} on the same connection, a dedicated
  * one (from the pool when the connection factory pools connections), so that the wait
@@ -126,8 +135,8 @@ import org.springframework.util.ClassUtils;
  *
  * @since 0.1.0
  */
-public class RedisLockStore
-		implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore, DisposableBean {
+public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
+		ReactiveLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -356,6 +365,9 @@ public class RedisLockStore
 				? new LettuceLockCommands((LettuceConnectionFactory) connectionFactory) : null;
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
+		if (this.lettuce != null) {
+			LettuceLockCommands.prepare(ACQUIRE, RELEASE, RELEASE_SHARDED, EXTEND);
+		}
 	}
 
 	private static boolean isLettuce(RedisConnectionFactory connectionFactory) {
@@ -433,6 +445,60 @@ public class RedisLockStore
 	public boolean extend(String key, String token, Duration ttl) {
 		Long answer = run("extend", key, EXTEND, List.of(this.keys.lockKey(key)), token, millis(ttl));
 		return answer != null && answer == 1L;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The same script on the same keys as {@link #tryAcquire}, sent through Lettuce's
+	 * asynchronous API on the factory's shared connection, bounded by the
+	 * {@linkplain #setTimeout(Duration) timeout} (the command is cancelled when it
+	 * passes). The answer is signalled on a {@link Schedulers#parallel() parallel}
+	 * thread, never on Lettuce's I/O thread. With replica acknowledgements, or on a
+	 * factory other than a {@link LettuceConnectionFactory} sharing its connection, the
+	 * blocking operation runs on {@link Schedulers#boundedElastic()}.
+	 */
+	@Override
+	public Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl) {
+		if (this.minReplicaAcks > 0) {
+			return blocking(() -> tryAcquire(key, token, ttl));
+		}
+		List<String> redisKeys = List.of(this.keys.lockKey(key), this.keys.related(key, "fence"));
+		Mono<Long> answer = runReactive("acquire", key, ACQUIRE, redisKeys, token, millis(ttl), FENCE_RETENTION_MILLIS);
+		return (answer != null)
+				? answer.map(RedisLockStore::acquireResult).switchIfEmpty(Mono.fromSupplier(() -> acquireResult(null)))
+				: blocking(() -> tryAcquire(key, token, ttl));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The same compare-and-delete script as {@link #release}, announcing the release on
+	 * the same channel; sent and bounded as {@link #tryAcquireReactive}.
+	 */
+	@Override
+	public Mono<Boolean> releaseReactive(String key, String token) {
+		return Mono.defer(() -> {
+			Mono<Long> answer = (topology("release", key).sharded() != null)
+					? runReactive("release", key, RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
+							this.keys.related(key, "released"))
+					: runReactive("release", key, RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
+			return (answer != null) ? answer.map((value) -> value == 1L).defaultIfEmpty(false)
+					: blocking(() -> release(key, token));
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The same compare-and-extend script as {@link #extend}; sent and bounded as
+	 * {@link #tryAcquireReactive}.
+	 */
+	@Override
+	public Mono<Boolean> extendReactive(String key, String token, Duration ttl) {
+		Mono<Long> answer = runReactive("extend", key, EXTEND, List.of(this.keys.lockKey(key)), token, millis(ttl));
+		return (answer != null) ? answer.map((value) -> value == 1L).defaultIfEmpty(false)
+				: blocking(() -> extend(key, token, ttl));
 	}
 
 	@Override
@@ -893,6 +959,41 @@ public class RedisLockStore
 		byte[][] redisArgs = bytes(List.of(args));
 		return call(operation, key, (lettuce, deadline) -> lettuce.eval(script, redisKeys, redisArgs, deadline),
 				() -> this.redis.execute(script, keys, (Object[]) args));
+	}
+
+	/**
+	 * Run a script through Lettuce without blocking, within the timeout; {@code null}
+	 * when the store has no shared Lettuce connection to do so.
+	 */
+	private @Nullable Mono<Long> runReactive(String operation, String key, RedisScript<Long> script, List<String> keys,
+			String... args) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null) {
+			return null;
+		}
+		Mono<Long> reply = lettuce.evalReactive(script, bytes(keys), bytes(List.of(args)));
+		if (reply == null) {
+			return null;
+		}
+		Duration timeout = this.timeout;
+		// Replies arrive on a Lettuce I/O thread: what follows (the guarded work) runs
+		// on a parallel thread instead, so it can never hold up the replies of other
+		// commands, nor wait on that thread for a reply only that thread can read
+		return reply.timeout(timeout)
+			.publishOn(Schedulers.parallel())
+			.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> (ex instanceof TimeoutException)
+					? new LockStoreException(key, "Redis lock store could not " + operation + " lock '" + key
+							+ "': Redis did not answer within " + timeout.toMillis() + " ms (lock.redis.timeout)", ex)
+					: new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'",
+							translate(ex)));
+	}
+
+	/**
+	 * Run a blocking operation on {@link Schedulers#boundedElastic()}, never on the
+	 * subscriber's thread.
+	 */
+	private static <T> Mono<T> blocking(Callable<T> operation) {
+		return Mono.fromCallable(operation).subscribeOn(Schedulers.boundedElastic());
 	}
 
 	/**

@@ -1,0 +1,388 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ReactiveLockTemplate;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReactiveLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The contract of the reactive path on a {@link LockStore}: {@link ReactiveLockTemplate}
+ * excludes under contention, excludes blocking callers of the same key (and is excluded
+ * by them), waits without a thread and wakes on a release, renews while the guarded
+ * publisher runs, and releases when it completes, fails or is cancelled. A store that
+ * implements {@link ReactiveLockStore} is also checked operation by operation, against
+ * its own blocking operations; other stores are reached through the bounded elastic
+ * scheduler and run the rest of the suite the same way.
+ * <p>
+ * Subclasses return the store from {@link #createStore()}, called before each test.
+ *
+ * @since 0.1.0
+ */
+public abstract class ReactiveLockOperationsContractTests {
+
+	private static final Duration LONG_TTL = Duration.ofSeconds(30);
+
+	private static final Duration BLOCK = Duration.ofSeconds(20);
+
+	private LockStore store;
+
+	private LockTemplate locks;
+
+	private ReactiveLockTemplate reactiveLocks;
+
+	/**
+	 * Create the store under test. Called before each test.
+	 * @return the store
+	 */
+	protected abstract LockStore createStore();
+
+	/**
+	 * Release the resources of a store created by {@link #createStore()}. Called after
+	 * each test; does nothing by default.
+	 * @param store the store
+	 */
+	protected void destroyStore(LockStore store) {
+	}
+
+	/**
+	 * Return the blocking template, on the store.
+	 * @return the template
+	 */
+	protected final LockTemplate locks() {
+		return this.locks;
+	}
+
+	/**
+	 * Return the reactive template under test, on the blocking template.
+	 * @return the reactive template
+	 */
+	protected final ReactiveLockTemplate reactiveLocks() {
+		return this.reactiveLocks;
+	}
+
+	/**
+	 * Return a new key, unique to the test run.
+	 * @param name a readable part
+	 * @return the key
+	 */
+	protected final String uniqueKey(String name) {
+		return name + "-" + UUID.randomUUID();
+	}
+
+	@BeforeEach
+	void setUpTemplates() {
+		this.store = createStore();
+		this.locks = new LockTemplate(this.store, "reactive-" + UUID.randomUUID().toString().substring(0, 8) + ":");
+		this.reactiveLocks = new ReactiveLockTemplate(this.locks);
+	}
+
+	@AfterEach
+	void tearDownTemplates() {
+		this.locks.destroy();
+		destroyStore(this.store);
+	}
+
+	@Test
+	void reactiveCallersExcludeEachOtherUnderContention() {
+		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
+			.attemptsPerThread(150)
+			.check(List.of(uniqueKey("a"), uniqueKey("b")), this::reactiveHandle);
+		assertThat(result.isExclusive()).as(result.toString()).isTrue();
+		assertThat(result.acquisitions()).as(result.toString()).isPositive();
+	}
+
+	@Test
+	void blockingAndReactiveCallersOfOneKeyExcludeEachOther() {
+		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
+			.attemptsPerThread(150)
+			.check(List.of(uniqueKey("mixed")),
+					(key) -> ThreadLocalRandom.current().nextBoolean() ? reactiveHandle(key) : blockingHandle(key));
+		assertThat(result.isExclusive()).as(result.toString()).isTrue();
+		assertThat(result.acquisitions()).as(result.toString()).isPositive();
+	}
+
+	@Test
+	void lockTakenReactivelyConflictsWithABlockingCallerUntilReleasedReactively() {
+		String key = uniqueKey("cross");
+		LockAttempt taken = this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		assertThat(taken.isAcquired()).isTrue();
+		LockAttempt blocked = this.locks.tryAcquire(key, Duration.ofSeconds(5));
+		assertThat(blocked.isAcquired()).isFalse();
+		assertThat(blocked.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(20));
+		assertThat(this.reactiveLocks.release(taken.lease()).block(BLOCK)).isTrue();
+		assertThat(this.reactiveLocks.release(taken.lease()).block(BLOCK)).isFalse();
+		Lease blocking = this.locks.acquire(key, Duration.ofSeconds(5));
+		assertThat(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK).isAcquired()).isFalse();
+		blocking.close();
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+	}
+
+	@Test
+	void acquireOfAHeldLockSignalsAConflict() {
+		String key = uniqueKey("conflict");
+		try (Lease holder = this.locks.acquire(key, LONG_TTL)) {
+			assertThatExceptionOfType(LockConflictException.class)
+				.isThrownBy(() -> this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK));
+			assertThat(holder.isHeld()).isTrue();
+		}
+	}
+
+	@Test
+	void waiterWakesSoonAfterTheHolderReleases() throws Exception {
+		String key = uniqueKey("waiter");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		long started = System.nanoTime();
+		Mono<LockAttempt> waiter = this.reactiveLocks
+			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+			.cache();
+		Disposable subscribed = waiter.subscribe();
+		try {
+			Thread.sleep(300);
+			holder.release();
+			long releasedAt = System.nanoTime();
+			LockAttempt attempt = waiter.block(BLOCK);
+			assertThat(attempt.isAcquired()).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(2));
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+			assertThat(this.reactiveLocks.release(attempt.lease()).block(BLOCK)).isTrue();
+		}
+		finally {
+			subscribed.dispose();
+		}
+	}
+
+	@Test
+	void waitThatTimesOutAnswersTheConflict() {
+		String key = uniqueKey("timeout");
+		try (Lease holder = this.locks.acquire(key, LONG_TTL)) {
+			long started = System.nanoTime();
+			LockAttempt attempt = this.reactiveLocks
+				.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(400)))
+				.block(BLOCK);
+			Duration waited = Duration.ofNanos(System.nanoTime() - started);
+			assertThat(attempt.isAcquired()).isFalse();
+			assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(390)).isLessThan(Duration.ofSeconds(3));
+			assertThat(holder.isHeld()).isTrue();
+		}
+	}
+
+	@Test
+	void retriesOnAFixedScheduleUntilTheLockIsFree() {
+		String key = uniqueKey("retries");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		Mono.delay(Duration.ofMillis(250)).subscribe((tick) -> holder.close());
+		LockAttempt attempt = this.reactiveLocks
+			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(20, Duration.ofMillis(100)))
+			.block(BLOCK);
+		assertThat(attempt.isAcquired()).isTrue();
+		this.reactiveLocks.release(attempt.lease()).block(BLOCK);
+	}
+
+	@Test
+	void waiterCancelledWhileWaitingHoldsNothingOnceTheHolderReleases() throws Exception {
+		String key = uniqueKey("cancelled-waiter");
+		Lease holder = this.locks.acquire(key, LONG_TTL);
+		Disposable waiter = this.reactiveLocks
+			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+			.subscribe();
+		Thread.sleep(200);
+		waiter.dispose();
+		holder.release();
+		Thread.sleep(300);
+		assertFree(key);
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+	}
+
+	@Test
+	void multiKeyWaiterCancelledWhileWaitingHoldsNothing() throws Exception {
+		String a = uniqueKey("a");
+		String b = uniqueKey("b");
+		Lease holder = this.locks.acquire(b, LONG_TTL);
+		Disposable waiter = this.reactiveLocks
+			.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+			.subscribe();
+		Thread.sleep(200);
+		waiter.dispose();
+		holder.release();
+		Thread.sleep(300);
+		assertFree(a);
+		assertFree(b);
+		assertThat(this.locks.getHeldLocks()).isEmpty();
+	}
+
+	@Test
+	void executeReleasesWhenThePublisherCompletes() {
+		String key = uniqueKey("complete");
+		String value = this.reactiveLocks.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> Mono.fromCallable(() -> {
+			assertThat(this.locks.tryAcquire(key, LONG_TTL).isAcquired()).isFalse();
+			return "done";
+		})).single().block(BLOCK);
+		assertThat(value).isEqualTo("done");
+		assertFree(key);
+	}
+
+	@Test
+	void executeReleasesWhenThePublisherFails() {
+		String key = uniqueKey("error");
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.reactiveLocks
+			.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> Mono.error(new IllegalStateException("boom")))
+			.blockLast(BLOCK));
+		assertFree(key);
+	}
+
+	@Test
+	void executeReleasesWhenTheSubscriberCancels() throws Exception {
+		String key = uniqueKey("cancel");
+		AtomicBoolean started = new AtomicBoolean();
+		Disposable running = this.reactiveLocks
+			.execute(key, LockOptions.ttl(LONG_TTL),
+					(lease) -> Mono.delay(Duration.ofSeconds(20)).doOnSubscribe((s) -> started.set(true)))
+			.subscribe();
+		long deadline = System.nanoTime() + BLOCK.toNanos();
+		while (!started.get() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(5);
+		}
+		assertThat(started).isTrue();
+		assertThat(this.locks.tryAcquire(key, LONG_TTL).isAcquired()).isFalse();
+		running.dispose();
+		assertFreeWithin(key, Duration.ofSeconds(2));
+	}
+
+	@Test
+	void executeDoesNotCallTheCallbackWhenTheLockIsHeld() {
+		String key = uniqueKey("held");
+		AtomicBoolean called = new AtomicBoolean();
+		try (Lease holder = this.locks.acquire(key, LONG_TTL)) {
+			assertThatExceptionOfType(LockConflictException.class)
+				.isThrownBy(() -> this.reactiveLocks.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> {
+					called.set(true);
+					return Mono.just(1);
+				}).blockLast(BLOCK));
+		}
+		assertThat(called).isFalse();
+	}
+
+	@Test
+	void leaseIsRenewedWhileThePublisherRuns() {
+		String key = uniqueKey("renewed");
+		Duration ttl = Duration.ofMillis(600);
+		AtomicReference<Boolean> heldLate = new AtomicReference<>();
+		this.reactiveLocks
+			.execute(key, LockOptions.ttl(ttl),
+					(lease) -> Mono.delay(Duration.ofMillis(1500))
+						.publishOn(Schedulers.boundedElastic())
+						.doOnNext((tick) -> heldLate.set(!this.locks.tryAcquire(key, ttl).isAcquired())))
+			.blockLast(BLOCK);
+		assertThat(heldLate.get()).as("held past three time-to-lives").isTrue();
+		assertFree(key);
+	}
+
+	@Test
+	void severalKeysAreTakenAllOrNone() {
+		String a = uniqueKey("a");
+		String b = uniqueKey("b");
+		String c = uniqueKey("c");
+		LockAttempt first = this.reactiveLocks.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		assertThat(first.isAcquired()).isTrue();
+		LockAttempt second = this.reactiveLocks.tryAcquire(List.of(c, b), LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		assertThat(second.isAcquired()).isFalse();
+		assertThat(second.heldKey()).isEqualTo(b);
+		assertFree(c);
+		assertThat(this.reactiveLocks.release(first.lease()).block(BLOCK)).isTrue();
+		assertFree(a);
+		assertFree(b);
+	}
+
+	@Test
+	void reactiveStoreOperationsMatchTheBlockingOnes() {
+		if (!(this.store instanceof ReactiveLockStore reactive)) {
+			return;
+		}
+		String key = "reactive-store-" + UUID.randomUUID();
+		AcquireResult acquired = reactive.tryAcquireReactive(key, "one", LONG_TTL).block(BLOCK);
+		assertThat(acquired.isAcquired()).isTrue();
+		AcquireResult held = reactive.tryAcquireReactive(key, "two", LONG_TTL).block(BLOCK);
+		assertThat(held.isAcquired()).isFalse();
+		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(20));
+		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
+		assertThat(reactive.extendReactive(key, "two", LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(reactive.releaseReactive(key, "two").block(BLOCK)).isFalse();
+		assertThat(reactive.extendReactive(key, "one", Duration.ofMillis(300)).block(BLOCK)).isTrue();
+		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
+		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isTrue();
+		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isFalse();
+		assertThat(this.store.tryAcquire(key, "three", LONG_TTL).isAcquired()).isTrue();
+		assertThat(reactive.releaseReactive(key, "three").block(BLOCK)).isTrue();
+		AcquireResult again = reactive.tryAcquireReactive(key, "four", LONG_TTL).block(BLOCK);
+		assertThat(again.isAcquired()).isTrue();
+		if (acquired.fencingToken() != AcquireResult.NO_FENCING_TOKEN) {
+			assertThat(again.fencingToken()).isGreaterThan(acquired.fencingToken());
+		}
+		assertThat(this.store.release(key, "four")).isTrue();
+	}
+
+	@Test
+	void reactiveStoreOperationsAreLazy() {
+		if (!(this.store instanceof ReactiveLockStore reactive)) {
+			return;
+		}
+		String key = "lazy-" + UUID.randomUUID();
+		reactive.tryAcquireReactive(key, "unsubscribed", LONG_TTL);
+		assertThat(this.store.tryAcquire(key, "other", LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.release(key, "other")).isTrue();
+	}
+
+	private ExclusionChecker.Handle reactiveHandle(String key) {
+		LockAttempt attempt = this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		if (!attempt.isAcquired()) {
+			return null;
+		}
+		Lease lease = attempt.lease();
+		return () -> this.reactiveLocks.release(lease).block(BLOCK);
+	}
+
+	private ExclusionChecker.Handle blockingHandle(String key) {
+		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
+		return attempt.isAcquired() ? attempt.lease()::release : null;
+	}
+
+	private void assertFree(String key) {
+		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
+		assertThat(attempt.isAcquired()).as("lock '%s' is free", key).isTrue();
+		attempt.lease().close();
+	}
+
+	private void assertFreeWithin(String key, Duration within) throws InterruptedException {
+		long deadline = System.nanoTime() + within.toNanos();
+		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
+		while (!attempt.isAcquired() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+			attempt = this.locks.tryAcquire(key, LONG_TTL);
+		}
+		assertThat(attempt.isAcquired()).as("lock '%s' is free within %s", key, within).isTrue();
+		attempt.lease().close();
+	}
+
+}
