@@ -274,24 +274,8 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 
 	private @Nullable Duration parseDuration(Method method, String name, String attribute, String value,
 			boolean zeroAllowed) {
-		String text = resolve(value);
-		if (!StringUtils.hasText(text)) {
-			return null;
-		}
-		Duration duration;
-		try {
-			duration = DurationFormatterUtils.detectAndParse(text.strip());
-		}
-		catch (RuntimeException ex) {
-			throw new InvalidExclusiveJobException(method, name,
-					attribute + " '" + text + "' is not a duration such as \"10s\" or \"PT10S\"", ex);
-		}
-		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
-			throw new InvalidExclusiveJobException(method, name,
-					attribute + " must be " + (zeroAllowed ? "zero or positive" : "positive") + ", was '" + text + "'",
-					null);
-		}
-		return duration;
+		return AnnotationDurations.parse(attribute, resolve(value), zeroAllowed,
+				(reason, cause) -> new InvalidExclusiveJobException(method, name, reason, cause));
 	}
 
 	private static @Nullable Class<?> loadOptional(String name) {

@@ -32,7 +32,6 @@ import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
@@ -300,23 +299,8 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 			boolean zeroAllowed) {
 		String text = (this.valueResolver != null && StringUtils.hasText(value))
 				? this.valueResolver.resolveStringValue(value) : value;
-		if (!StringUtils.hasText(text)) {
-			return null;
-		}
-		Duration duration;
-		try {
-			duration = DurationFormatterUtils.detectAndParse(text.strip());
-		}
-		catch (RuntimeException ex) {
-			throw new InvalidExclusiveRequestException(method, name,
-					attribute + " '" + text + "' is not a duration such as \"10s\" or \"PT10S\"", ex);
-		}
-		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
-			throw new InvalidExclusiveRequestException(method, name,
-					attribute + " must be " + (zeroAllowed ? "zero or positive" : "positive") + ", was '" + text + "'",
-					null);
-		}
-		return duration;
+		return AnnotationDurations.parse(attribute, text, zeroAllowed,
+				(reason, cause) -> new InvalidExclusiveRequestException(method, name, reason, cause));
 	}
 
 }
