@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +24,25 @@ abstract class JdbcDialect {
 	static final JdbcDialect POSTGRESQL = new PostgreSql();
 
 	static final JdbcDialect H2 = new H2();
+
+	private static final Map<Statement, String> STATEMENTS = new ConcurrentHashMap<>();
+
+	private final String now;
+
+	private final String plusTtl;
+
+	private final String held;
+
+	/**
+	 * Create a dialect.
+	 * @param now the database's current time
+	 * @param plusTtl the database's current time plus a time-to-live parameter in µs
+	 */
+	JdbcDialect(String now, String plusTtl) {
+		this.now = now;
+		this.plusTtl = plusTtl;
+		this.held = "lock_key = ? AND owner_token = ? AND expires_at > " + now;
+	}
 
 	/**
 	 * Return the dialect of a database product, as JDBC names it.
@@ -65,16 +86,25 @@ abstract class JdbcDialect {
 			long ttlMicros) throws SQLException;
 
 	/** Parameters: key, token. */
-	abstract String release(String table);
+	final String release(String table) {
+		return sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + this.now + " WHERE " + this.held, table);
+	}
 
 	/** Parameters: time-to-live in µs, key, token. */
-	abstract String extend(String table);
+	final String extend(String table) {
+		return sql("UPDATE %1$s SET expires_at = " + this.plusTtl + " WHERE " + this.held, table);
+	}
 
 	/** Parameters: result, time-to-live in µs, key, token. */
-	abstract String putResult(String table);
+	final String putResult(String table) {
+		return sql("UPDATE %1$s SET result_data = ?, result_expires_at = " + this.plusTtl + " WHERE " + this.held,
+				table);
+	}
 
 	/** Parameters: key. One column, the result. */
-	abstract String getResult(String table);
+	final String getResult(String table) {
+		return sql("SELECT result_data FROM %1$s WHERE lock_key = ? AND result_expires_at > " + this.now, table);
+	}
 
 	/** Parameters: delay in µs, delay in µs, batch size, delay in µs. */
 	abstract String cleanUp(String table);
@@ -87,8 +117,17 @@ abstract class JdbcDialect {
 		return table.substring(table.lastIndexOf('.') + 1);
 	}
 
+	/**
+	 * Return a statement for a table, formatted once per template and table: the calls of
+	 * a store use a handful of statements, and none is rebuilt on the request path.
+	 */
 	static String sql(String template, String table) {
-		return String.format(template, table, sequence(table));
+		return STATEMENTS.computeIfAbsent(new Statement(template, table),
+				(statement) -> String.format(template, table, sequence(table)));
+	}
+
+	private record Statement(String template, String table) {
+
 	}
 
 	private static final class PostgreSql extends JdbcDialect {
@@ -96,8 +135,6 @@ abstract class JdbcDialect {
 		private static final String NOW = "clock_timestamp()";
 
 		private static final String PLUS_TTL = "clock_timestamp() + ? * INTERVAL '1 microsecond'";
-
-		private static final String HELD = "lock_key = ? AND owner_token = ? AND expires_at > clock_timestamp()";
 
 		private static final String ACQUIRE = """
 				WITH acquired AS (
@@ -114,6 +151,10 @@ abstract class JdbcDialect {
 				SELECT NULL, CAST(EXTRACT(EPOCH FROM (h.expires_at - clock_timestamp())) * 1000000 AS BIGINT)
 				FROM %1$s h
 				WHERE h.lock_key = ? AND h.owner_token IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acquired)""";
+
+		PostgreSql() {
+			super(NOW, PLUS_TTL);
+		}
 
 		@Override
 		boolean usesQueryTimeout() {
@@ -158,26 +199,6 @@ abstract class JdbcDialect {
 		}
 
 		@Override
-		String release(String table) {
-			return sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + NOW + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String extend(String table) {
-			return sql("UPDATE %1$s SET expires_at = " + PLUS_TTL + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String putResult(String table) {
-			return sql("UPDATE %1$s SET result_data = ?, result_expires_at = " + PLUS_TTL + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String getResult(String table) {
-			return sql("SELECT result_data FROM %1$s WHERE lock_key = ? AND result_expires_at > " + NOW, table);
-		}
-
-		@Override
 		String cleanUp(String table) {
 			return sql("""
 					DELETE FROM %1$s WHERE lock_key IN (
@@ -197,8 +218,6 @@ abstract class JdbcDialect {
 
 		private static final String PLUS_TTL = "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
 
-		private static final String HELD = "lock_key = ? AND owner_token = ? AND expires_at > CURRENT_TIMESTAMP";
-
 		private static final String TAKE_OVER = "SELECT fence FROM FINAL TABLE (UPDATE %1$s SET owner_token = ?, "
 				+ "expires_at = " + PLUS_TTL + ", fence = NEXT VALUE FOR %2$s "
 				+ "WHERE lock_key = ? AND (owner_token IS NULL OR expires_at <= CURRENT_TIMESTAMP))";
@@ -208,6 +227,10 @@ abstract class JdbcDialect {
 
 		private static final String HOLDER = "SELECT DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at), fence "
 				+ "FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL";
+
+		H2() {
+			super(NOW, PLUS_TTL);
+		}
 
 		@Override
 		boolean usesQueryTimeout() {
@@ -275,26 +298,6 @@ abstract class JdbcDialect {
 					return null;
 				}
 			}
-		}
-
-		@Override
-		String release(String table) {
-			return sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + NOW + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String extend(String table) {
-			return sql("UPDATE %1$s SET expires_at = " + PLUS_TTL + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String putResult(String table) {
-			return sql("UPDATE %1$s SET result_data = ?, result_expires_at = " + PLUS_TTL + " WHERE " + HELD, table);
-		}
-
-		@Override
-		String getResult(String table) {
-			return sql("SELECT result_data FROM %1$s WHERE lock_key = ? AND result_expires_at > " + NOW, table);
 		}
 
 		@Override
