@@ -1,4 +1,4 @@
-package dev.lockstarter.reactivesample
+package dev.lockstarter.interop
 
 import dev.lockstarter.reactivesample.user.InvalidUserNameException
 import dev.lockstarter.reactivesample.user.UserNames
