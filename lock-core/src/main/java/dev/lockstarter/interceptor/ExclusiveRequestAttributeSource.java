@@ -20,6 +20,8 @@ import java.util.function.Supplier;
 import java.util.stream.BaseStream;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
@@ -27,11 +29,14 @@ import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
@@ -55,6 +60,16 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	/** Whether reactive methods can be locked: they are handled with Reactor. */
 	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			ExclusiveRequestAttributeSource.class.getClassLoader());
+
+	/**
+	 * Whether Kotlin {@code suspend} functions can be locked: Spring AOP runs them as a
+	 * {@code Mono} (or a {@code Flux} for a {@code Flow}) only with
+	 * kotlinx-coroutines-reactor.
+	 */
+	static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+			ExclusiveRequestAttributeSource.class.getClassLoader());
+
+	private static final String FLOW_TYPE_NAME = "kotlinx.coroutines.flow.Flow";
 
 	/**
 	 * Results that are handles on open resources, work in progress or responses, not
@@ -175,6 +190,9 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	 * than run without its lock.
 	 */
 	private static @Nullable ReactiveAdapter reactiveAdapter(Method method, String name) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			return suspendingAdapter(method, name);
+		}
 		Class<?> returnType = method.getReturnType();
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			// The registry adapts these too, but they have their own, richer handling
@@ -199,6 +217,27 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 							+ "registered reactive type",
 					null);
 		}
+		return adapter;
+	}
+
+	/**
+	 * A {@code suspend} function: Spring AOP hands its interceptors the function's
+	 * outcome as a {@code Mono} (a {@code Flux} when it returns a {@code Flow}) and
+	 * awaits what they return, so it is locked as a reactive method.
+	 */
+	private static ReactiveAdapter suspendingAdapter(Method method, String name) {
+		if (!REACTOR_PRESENT || !COROUTINES_REACTOR_PRESENT) {
+			throw new InvalidExclusiveRequestException(method, name,
+					"a suspend function is locked through Spring's coroutine support, which needs "
+							+ "org.jetbrains.kotlinx:kotlinx-coroutines-reactor on the classpath",
+					null);
+		}
+		Class<?> flowType = loadOptional(FLOW_TYPE_NAME);
+		boolean flow = flowType != null
+				&& flowType.isAssignableFrom(MethodParameter.forExecutable(method, -1).getParameterType());
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance()
+			.getAdapter(flow ? Flux.class : Mono.class);
+		Assert.state(adapter != null, "Reactor's adapters are registered");
 		return adapter;
 	}
 
@@ -243,6 +282,10 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	 * type, or the value type of its {@code CompletionStage}.
 	 */
 	static Type sharedResultType(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			// The function's declared return type, not the Object its bytecode returns
+			return MethodParameter.forExecutable(method, -1).getGenericParameterType();
+		}
 		Type type = method.getGenericReturnType();
 		if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
 			return (type instanceof ParameterizedType parameterized) ? parameterized.getActualTypeArguments()[0]
@@ -290,7 +333,11 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 			throw new InvalidExclusiveRequestException(method, name,
 					"a " + problem
 							+ " method cannot be intercepted by a Spring proxy, so it would run without the lock; "
-							+ "make it a public, non-final instance method",
+							+ "make it a public, non-final instance method"
+							+ (KotlinDetector.isKotlinType(method.getDeclaringClass())
+									? " (in Kotlin: open, as the kotlin-spring compiler plugin makes the members of "
+											+ "Spring components)"
+									: ""),
 					null);
 		}
 	}

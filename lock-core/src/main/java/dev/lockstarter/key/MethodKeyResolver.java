@@ -3,6 +3,7 @@ package dev.lockstarter.key;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.InvalidLockKeyException;
 import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
@@ -260,10 +262,13 @@ public final class MethodKeyResolver {
 		return text;
 	}
 
-	private SimpleEvaluationContext context(@Nullable Object[] args) {
+	private SimpleEvaluationContext context(@Nullable Object[] arguments) {
 		SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding()
 			.withInstanceMethods()
 			.build();
+		// A suspend function's continuation is not an argument the caller passed
+		@Nullable Object[] args = (arguments.length > this.parameterNames.length)
+				? Arrays.copyOf(arguments, this.parameterNames.length) : arguments;
 		context.setVariable("args", args);
 		for (int i = 0; i < args.length; i++) {
 			context.setVariable("p" + i, args[i]);
@@ -332,9 +337,22 @@ public final class MethodKeyResolver {
 		}
 	}
 
+	/**
+	 * The names of the parameters that the expressions see: the declared ones, without
+	 * the continuation that a Kotlin {@code suspend} function takes last.
+	 */
 	private static @Nullable String[] parameterNames(Method method) {
+		int declared = declaredParameterCount(method);
 		@Nullable String[] names = PARAMETER_NAMES.getParameterNames(method);
-		return (names != null) ? names : new String[method.getParameterCount()];
+		if (names == null) {
+			return new String[declared];
+		}
+		return (names.length > declared) ? Arrays.copyOf(names, declared) : names;
+	}
+
+	private static int declaredParameterCount(Method method) {
+		int count = method.getParameterCount();
+		return (count > 0 && KotlinDetector.isSuspendingFunction(method)) ? count - 1 : count;
 	}
 
 	private static Set<String> variables(@Nullable String[] parameterNames) {
