@@ -8,14 +8,16 @@
 #
 #   sample-reactive-app/load/run.sh
 #
-# Settings (environment): THREADS (2), CONNECTIONS (50), DURATION (15s), WARMUP (10s),
+# Settings (environment): THREADS (2), CONNECTIONS (50), DURATION (15s) of each measurement,
+# WARMUP (15s, on each endpoint, not reported), ROUNDS (2) of one locked and one unlocked measurement,
 # APP_PORT (8090), REDIS_PORT (6390; a fresh redis-server is started there and stopped after).
 set -euo pipefail
 
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-50}
 DURATION=${DURATION:-15s}
-WARMUP=${WARMUP:-10s}
+WARMUP=${WARMUP:-15s}
+ROUNDS=${ROUNDS:-2}
 APP_PORT=${APP_PORT:-8090}
 REDIS_PORT=${REDIS_PORT:-6390}
 
@@ -70,11 +72,18 @@ echo "== warm-up ($WARMUP each)"
 measure "$WARMUP" "$locked" | grep RESULT
 measure "$WARMUP" "$unlocked" | grep RESULT
 
-echo "== locked: POST /api/users ($THREADS threads, $CONNECTIONS connections, $DURATION)"
-measure "$DURATION" "$locked" | tee "$work/locked.txt"
-echo "== unlocked: POST /api/unsafe/users ($THREADS threads, $CONNECTIONS connections, $DURATION)"
-measure "$DURATION" "$unlocked" | tee "$work/unlocked.txt"
-
 rps() { sed -n 's/^RESULT .* rps=\([0-9]*\) .*/\1/p' "$1"; }
-echo "== locked/unlocked throughput: $(awk -v l="$(rps "$work/locked.txt")" -v u="$(rps "$work/unlocked.txt")" \
-	'BEGIN { printf "%.2f (%d / %d requests/s)", l / u, l, u }')"
+for round in $(seq 1 "$ROUNDS"); do
+	echo "== round $round, locked: POST /api/users ($THREADS threads, $CONNECTIONS connections, $DURATION)"
+	measure "$DURATION" "$locked" | tee "$work/locked.txt"
+	echo "== round $round, unlocked: POST /api/unsafe/users ($THREADS threads, $CONNECTIONS connections, $DURATION)"
+	measure "$DURATION" "$unlocked" | tee "$work/unlocked.txt"
+	echo "== round $round, locked/unlocked throughput: $(awk -v l="$(rps "$work/locked.txt")" \
+		-v u="$(rps "$work/unlocked.txt")" 'BEGIN { printf "%.2f (%d / %d requests/s)", l / u, l, u }')"
+done
+
+# What each registration costs in Redis commands, over the whole run
+if command -v redis-cli >/dev/null; then
+	echo "== Redis commands over the run (warm-up included)"
+	redis-cli -p "$REDIS_PORT" INFO commandstats | grep -E '^cmdstat_' | sed 's/,usec_per_call.*//'
+fi
