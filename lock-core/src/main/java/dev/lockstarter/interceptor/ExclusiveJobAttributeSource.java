@@ -20,6 +20,7 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.interceptor.ExclusiveJobAttribute.SkippedResult;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
@@ -135,6 +136,12 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 		if (AnnotatedElementUtils.hasAnnotation(method, ExclusiveRequest.class)) {
 			throw new InvalidExclusiveJobException(method, name,
 					"@ExclusiveJob and @ExclusiveRequest cannot be combined; keep one", null);
+		}
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			throw new InvalidExclusiveJobException(method, name,
+					"a suspend function cannot be an exclusive job yet: the lock would be released before the job "
+							+ "ends; declare a plain function (wrapping the coroutine work in runBlocking)",
+					null);
 		}
 		if (method.getParameterCount() > 0) {
 			throw new InvalidExclusiveJobException(method, name,

@@ -1,12 +1,15 @@
 package dev.lockstarter.kotlin
 
+import dev.lockstarter.annotation.ExclusiveJob
 import dev.lockstarter.annotation.ExclusiveRequest
 import dev.lockstarter.core.LockConflictException
 import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
+import dev.lockstarter.interceptor.ExclusiveJobAttributeSource
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
+import dev.lockstarter.interceptor.InvalidExclusiveJobException
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException
 import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CompletableDeferred
@@ -110,6 +113,14 @@ class SuspendingExclusiveRequestTests {
 		runBlocking {
 			assertThat(registrations.countArguments("erin")).isEqualTo("key registration:1 held: true")
 		}
+	}
+
+	@Test
+	fun `suspend function is refused as an exclusive job, naming the reason`() {
+		val method = Misdeclared::class.java.methods.first { it.name == "nightly" }
+		assertThatExceptionOfType(InvalidExclusiveJobException::class.java)
+			.isThrownBy { ExclusiveJobAttributeSource().getAttribute(method, Misdeclared::class.java) }
+			.withMessageContaining("a suspend function cannot be an exclusive job yet")
 	}
 
 	@Test
@@ -220,6 +231,9 @@ class SuspendingExclusiveRequestTests {
 
 		@ExclusiveRequest(name = "registration", key = ["#p1"])
 		open suspend fun p1(userName: String): String = userName
+
+		@ExclusiveJob(ttl = "1m")
+		open suspend fun nightly() = delay(1)
 
 	}
 
