@@ -119,6 +119,12 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	}
 
 	private @Nullable ExclusiveRequestAttribute parse(Method method) {
+		// A static synthetic method is a compiler's helper, never a declaration: Kotlin
+		// compiles the body of an open suspend function into a static '$suspendImpl' copy
+		// that carries its annotations and is called only by it
+		if (method.isSynthetic() && Modifier.isStatic(method.getModifiers())) {
+			return null;
+		}
 		ExclusiveRequest annotation = AnnotatedElementUtils.findMergedAnnotation(method, ExclusiveRequest.class);
 		if (annotation == null) {
 			return null;

@@ -27,6 +27,7 @@ import org.assertj.core.api.Assertions.assertThatExceptionOfType
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
 import org.springframework.aop.framework.ProxyFactory
+import org.springframework.aop.support.AopUtils
 import java.time.Duration
 import java.util.concurrent.atomic.AtomicInteger
 
@@ -87,6 +88,20 @@ class SuspendingExclusiveRequestTests {
 		call.cancel()
 		call.join()
 		awaitFree("registration:dave")
+	}
+
+	@Test
+	fun `static copy that Kotlin compiles for an open suspend function is no declaration of its own`() {
+		val suspendImpl = Registrations::class.java.declaredMethods.first { it.name == "register\$suspendImpl" }
+		assertThat(suspendImpl.isSynthetic).isTrue()
+		assertThat(suspendImpl.getAnnotation(ExclusiveRequest::class.java)).isNotNull()
+		assertThat(attributeSource.getAttribute(suspendImpl, Registrations::class.java)).isNull()
+		val declared = Registrations::class.java.declaredMethods
+			.filter { attributeSource.getAttribute(it, Registrations::class.java) != null }
+			.map { it.name }
+		assertThat(declared).containsExactlyInAnyOrder("register", "failing", "countArguments", "stream", "waiting")
+		assertThat(AopUtils.canApply(ExclusiveRequestAdvisor(attributeSource, interceptor), Registrations::class.java))
+			.isTrue()
 	}
 
 	@Test
