@@ -85,6 +85,11 @@ public class ExclusiveJobAttributeSource implements EmbeddedValueResolverAware {
 	}
 
 	private @Nullable ExclusiveJobAttribute parse(Method method) {
+		// Kotlin's static '$suspendImpl' copy of an open suspend function: the function
+		// itself is checked, and refused
+		if (method.isSynthetic() && Modifier.isStatic(method.getModifiers())) {
+			return null;
+		}
 		ExclusiveJob annotation = AnnotatedElementUtils.findMergedAnnotation(method, ExclusiveJob.class);
 		if (annotation == null) {
 			return null;
