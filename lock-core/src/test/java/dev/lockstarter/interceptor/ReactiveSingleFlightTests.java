@@ -406,7 +406,10 @@ class ReactiveSingleFlightTests {
 						throw new IllegalStateException("points service down");
 					}
 					return new Report(id, run);
-				})).doFinally((signal) -> this.running.decrementAndGet());
+				}))
+					// Before the outcome goes on: the next run may start from its signal
+					.doOnTerminate(this.running::decrementAndGet)
+					.doOnCancel(this.running::decrementAndGet);
 			});
 		}
 
