@@ -74,7 +74,12 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the
  * holder keeps its outcome (value, completion or failure) next to the lock, through the
  * {@link ResultCodec}, before it releases; a caller that waited for it returns that
- * outcome without running the method, or takes over when the holder left none.</li>
+ * outcome without running the method, or takes over when the holder left none. A method
+ * that returns a single-value reactive type ({@code Mono}) shares the value it emits (an
+ * empty completion as such) the same way, without blocking a thread: the result is read
+ * and kept through {@link ReactiveLockOperations#findResult} and
+ * {@link ReactiveLockOperations#putResult}, and a holder that is cancelled keeps nothing
+ * and releases. A stream of several values ({@code Flux}) is rejected at startup.</li>
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock
  * expires at the end of its time-to-live.
