@@ -140,10 +140,9 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		ReactiveAdapter reactiveAdapter = reactiveAdapter(method, name);
 		ResultSharing sharing = null;
 		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
-			// A stream of several values cannot be replayed faithfully to the callers
-			// that
-			// wait: its elements, their timing and a failure after some of them are not
-			// one outcome that can be kept next to the lock. A single value (Mono) can.
+			// A stream of several values cannot be replayed faithfully to waiting
+			// callers: its elements, their timing and a failure after some of them are
+			// not one outcome that can be kept next to the lock. A single value can.
 			if (reactiveAdapter != null && reactiveAdapter.isMultiValue()) {
 				throw new InvalidExclusiveRequestException(method, name,
 						"onConflict = SHARE_RESULT is not supported for a reactive stream of several values ("
