@@ -20,6 +20,12 @@ public enum OnConflict {
 	 * for {@link ExclusiveRequest#resultTtl()}. When the holder dies without a result,
 	 * one waiting caller takes over and runs the method, and the others get that caller's
 	 * result.
+	 * <p>
+	 * Supported for methods that return a value, a {@code CompletionStage}, or a
+	 * single-value reactive type such as {@code Mono} (whose callers wait without
+	 * blocking a thread). Not for a stream of several values such as {@code Flux}: its
+	 * elements, their timing and a failure after some of them cannot be replayed
+	 * faithfully to the callers that wait, so such a method fails at startup.
 	 */
 	SHARE_RESULT
 

@@ -29,7 +29,9 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ReactiveLockStore;
+import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 import org.springframework.util.backoff.BackOffExecution;
@@ -42,10 +44,11 @@ import org.springframework.util.backoff.BackOffExecution;
  * other.
  * <p>
  * <b>Store calls.</b> With a {@link ReactiveLockStore}, single-key acquisitions and
- * releases are the store's non-blocking operations. With any other store, and for locks
- * on several keys, each store call runs on {@link Schedulers#boundedElastic()}, never on
- * the subscriber's thread. Leases are renewed by the template's shared renewal thread,
- * whatever the store.
+ * releases are the store's non-blocking operations, and so are the reads and writes of
+ * kept results with a {@link ReactiveResultStoringLockStore}. With any other store, and
+ * for locks on several keys, each store call runs on {@link Schedulers#boundedElastic()},
+ * never on the subscriber's thread. Leases are renewed by the template's shared renewal
+ * thread, whatever the store.
  * <p>
  * <b>Waiting</b> parks no thread: each attempt that finds the lock held is followed by
  * the first of a release notification of one of its keys (from a
@@ -171,6 +174,49 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 			return Mono.defer(() -> releaseReactive(part, this.reactiveStore));
 		}
 		return Mono.fromCallable(lease::release).subscribeOn(this.blockingScheduler);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A {@link ReactiveResultStoringLockStore} is written without blocking; any other
+	 * store that keeps results through {@link Lease#putResult} on the blocking scheduler.
+	 */
+	@Override
+	public Mono<Boolean> putResult(Lease lease, byte[] result, Duration ttl) {
+		Assert.notNull(lease, "'lease' must not be null");
+		Assert.notNull(result, "'result' must not be null");
+		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		if (lease instanceof StoreLease part && this.store instanceof ReactiveResultStoringLockStore results) {
+			return Mono.defer(() -> (part.state() != StoreLease.State.HELD) ? Mono.just(false)
+					: results.putResultReactive(part.storeKey(), part.token(), result, ttl)
+						.defaultIfEmpty(false)
+						.onErrorMap((ex) -> !(ex instanceof LockStoreException),
+								(ex) -> storeFailure(part.key(), "store the result of", ex)));
+		}
+		return Mono.fromCallable(() -> lease.putResult(result, ttl)).subscribeOn(this.blockingScheduler);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A {@link ReactiveResultStoringLockStore} is read without blocking; any other store
+	 * that keeps results on the blocking scheduler.
+	 */
+	@Override
+	public Mono<byte[]> findResult(String key) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		if (!(this.store instanceof ResultStoringLockStore blocking)) {
+			return Mono.error(new UnsupportedOperationException(
+					"Lock store " + this.store.getClass().getName() + " keeps no results"));
+		}
+		String storeKey = this.template.storeKey(key);
+		if (blocking instanceof ReactiveResultStoringLockStore results) {
+			return Mono.defer(() -> results.getResultReactive(storeKey))
+				.onErrorMap((ex) -> !(ex instanceof LockStoreException),
+						(ex) -> storeFailure(key, "read the result of", ex));
+		}
+		return Mono.fromCallable(() -> blocking.getResult(storeKey)).subscribeOn(this.blockingScheduler);
 	}
 
 	@Override

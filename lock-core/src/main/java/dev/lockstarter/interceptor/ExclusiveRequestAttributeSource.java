@@ -161,15 +161,15 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 		ReactiveAdapter reactiveAdapter = reactiveAdapter(method, name);
 		ResultSharing sharing = null;
 		if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
-			if (reactiveAdapter != null) {
-				throw new InvalidExclusiveRequestException(method, name, reactiveAdapter.isMultiValue()
-						? "onConflict = SHARE_RESULT is not supported for a reactive stream of several values ("
+			// A stream of several values cannot be replayed faithfully to waiting
+			// callers: its elements, their timing and a failure after some of them are
+			// not one outcome that can be kept next to the lock. A single value can.
+			if (reactiveAdapter != null && reactiveAdapter.isMultiValue()) {
+				throw new InvalidExclusiveRequestException(method, name,
+						"onConflict = SHARE_RESULT is not supported for a reactive stream of several values ("
 								+ method.getReturnType().getSimpleName()
 								+ "): a waiting caller cannot be given a stream that another instance produced; "
-								+ "use REJECT or a wait time"
-						: "onConflict = SHARE_RESULT is not supported yet for reactive return types ("
-								+ method.getReturnType().getSimpleName()
-								+ "); use REJECT or a wait time, or return a CompletionStage to share the result",
+								+ "return a Mono of the collected values to share them, or use REJECT or a wait time",
 						null);
 			}
 			if (retries > 0 || holdAtLeast != null) {
@@ -285,7 +285,9 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 
 	/**
 	 * Return the type that a method's shared result is serialized as: its generic return
-	 * type, or the value type of its {@code CompletionStage}.
+	 * type, or the value type of its {@code CompletionStage} or single-value reactive
+	 * type (the {@code T} of a {@code Mono<T>}; {@code Void} for a type that has no
+	 * value).
 	 */
 	static Type sharedResultType(Method method) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
@@ -293,7 +295,13 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 			return MethodParameter.forExecutable(method, -1).getGenericParameterType();
 		}
 		Type type = method.getGenericReturnType();
-		if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
+		Class<?> returnType = method.getReturnType();
+		boolean stage = CompletionStage.class.isAssignableFrom(returnType);
+		ReactiveAdapter adapter = stage ? null : ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
+		if (adapter != null && adapter.isNoValue()) {
+			return Void.class;
+		}
+		if (stage || adapter != null) {
 			return (type instanceof ParameterizedType parameterized) ? parameterized.getActualTypeArguments()[0]
 					: Object.class;
 		}

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
@@ -73,7 +74,12 @@ import org.springframework.util.function.SingletonSupplier;
  * <li>Single-flight ({@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT}): the
  * holder keeps its outcome (value, completion or failure) next to the lock, through the
  * {@link ResultCodec}, before it releases; a caller that waited for it returns that
- * outcome without running the method, or takes over when the holder left none.</li>
+ * outcome without running the method, or takes over when the holder left none. A method
+ * that returns a single-value reactive type ({@code Mono}) shares the value it emits (an
+ * empty completion as such) the same way, without blocking a thread: the result is read
+ * and kept through {@link ReactiveLockOperations#findResult} and
+ * {@link ReactiveLockOperations#putResult}, and a holder that is cancelled keeps nothing
+ * and releases. A stream of several values ({@code Flux}) is rejected at startup.</li>
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock
  * expires at the end of its time-to-live.
@@ -384,12 +390,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			Lease lease = attempt.lease();
 			SharedResult found;
 			try {
-				found = SharedResult.fromBytes(locks.findResult(key).orElse(null));
-			}
-			catch (IllegalArgumentException ex) {
-				logger.warn("Ignoring a result kept for " + sharing.describeMethod() + " in another format ("
-						+ ex.getMessage() + "); running the method");
-				found = null;
+				found = readRecord(locks.findResult(key).orElse(null), sharing);
 			}
 			catch (RuntimeException ex) {
 				lease.close();
@@ -397,11 +398,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			}
 			if (found != null && !found.id().equals(seen)) {
 				lease.close();
-				outcome(observation, "shared");
-				LockListener listener = this.listener.get();
-				if (listener != null) {
-					listener.resultShared(attribute.name());
-				}
+				notifyShared(attribute, observation);
 				return deliver(found, attribute, sharing);
 			}
 			outcome(observation, Outcome.ACQUIRED.tagValue());
@@ -480,9 +477,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				record = SharedResult.value(codec(sharing).encode(value, sharing.resultType()));
 			}
 			catch (RuntimeException ex) {
-				IllegalStateException failure = new IllegalStateException("The result of " + sharing.describeMethod()
-						+ " cannot be shared with the callers waiting for it: it cannot be serialized as "
-						+ sharing.resultType().getTypeName() + " (" + ex.getMessage() + ")", ex);
+				IllegalStateException failure = unserializable(sharing, ex);
 				keep(sharing, lease, SharedFailures.record(failure));
 				throw failure;
 			}
@@ -496,17 +491,68 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		}
 	}
 
+	private static IllegalStateException unserializable(ResultSharing sharing, RuntimeException cause) {
+		return new IllegalStateException("The result of " + sharing.describeMethod()
+				+ " cannot be shared with the callers waiting for it: it cannot be serialized as "
+				+ sharing.resultType().getTypeName() + " (" + cause.getMessage() + ")", cause);
+	}
+
 	private void keep(ResultSharing sharing, Lease lease, SharedResult record) {
-		Duration ttl = sharing.resultTtl();
 		try {
-			if (!lease.putResult(record.toBytes(), (ttl != null) ? ttl : this.defaultResultTtl.get())) {
-				logger.warn("The lock of " + sharing.describeMethod() + " was lost before its result could be kept; "
-						+ "a waiting caller will run the method again");
+			if (!lease.putResult(record.toBytes(), resultTtl(sharing))) {
+				logLostBeforeKept(sharing);
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("The result of " + sharing.describeMethod() + " could not be kept for the callers waiting "
-					+ "for it; one of them will run the method again", ex);
+			logNotKept(sharing, ex);
+		}
+	}
+
+	private Duration resultTtl(ResultSharing sharing) {
+		Duration ttl = sharing.resultTtl();
+		return (ttl != null) ? ttl : this.defaultResultTtl.get();
+	}
+
+	private static void logLostBeforeKept(ResultSharing sharing) {
+		logger.warn("The lock of " + sharing.describeMethod() + " was lost before its result could be kept; "
+				+ "a waiting caller will run the method again");
+	}
+
+	private static void logNotKept(ResultSharing sharing, Throwable failure) {
+		logger.warn("The result of " + sharing.describeMethod() + " could not be kept for the callers waiting "
+				+ "for it; one of them will run the method again", failure);
+	}
+
+	/**
+	 * Read the record kept for a key; {@code null} if there is none, or if it is in
+	 * another format (logged: the caller then runs the method).
+	 */
+	private static @Nullable SharedResult readRecord(byte @Nullable [] bytes, ResultSharing sharing) {
+		try {
+			return SharedResult.fromBytes(bytes);
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Ignoring a result kept for " + sharing.describeMethod() + " in another format ("
+					+ ex.getMessage() + "); running the method");
+			return null;
+		}
+	}
+
+	private @Nullable Object decodeValue(SharedResult found, ResultSharing sharing) {
+		try {
+			return codec(sharing).decode(found.valueBytes(), sharing.resultType());
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The result shared for " + sharing.describeMethod()
+					+ " cannot be deserialized as " + sharing.resultType().getTypeName() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private void notifyShared(ExclusiveRequestAttribute attribute, Observation observation) {
+		outcome(observation, "shared");
+		LockListener listener = this.listener.get();
+		if (listener != null) {
+			listener.resultShared(attribute.name());
 		}
 	}
 
@@ -515,17 +561,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		Object value = null;
 		Throwable failure = null;
 		switch (found.kind()) {
-			case VALUE -> {
-				try {
-					value = codec(sharing).decode(found.valueBytes(), sharing.resultType());
-				}
-				catch (RuntimeException ex) {
-					throw new IllegalStateException(
-							"The result shared for " + sharing.describeMethod() + " cannot be deserialized as "
-									+ sharing.resultType().getTypeName() + ": " + ex.getMessage(),
-							ex);
-				}
-			}
+			case VALUE -> value = decodeValue(found, sharing);
 			case VOID -> value = null;
 			case FAILURE -> failure = SharedFailures.recreate(found, sharing.method(), attribute.name());
 		}
@@ -635,6 +671,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 							(acquired) -> proceedHolding(invocation, attribute, adapter, acquired, observation)));
 				}));
 			}
+			ResultSharing sharing = attribute.resultSharing();
+			if (sharing != null) {
+				return adapter.fromPublisher(Mono.defer(() -> {
+					Observation observation = start(attribute);
+					return observed(observation, share(invocation, attribute, adapter, sharing, observation)).next();
+				}));
+			}
 			// One value: delivered once the lock is released, as a method's return value
 			// is
 			return adapter.fromPublisher(Mono.defer(() -> {
@@ -712,6 +755,141 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 					(held, failure) -> release(held), this::release);
 		}
 
+		/**
+		 * Single-flight, as {@link #invokeSharing} does for blocking methods, without
+		 * blocking a thread: note the id of the result already kept, try at once, else
+		 * wait as a follower. A follower that gets the lock returns a result kept after
+		 * it arrived, without invoking the method, or takes over when the holder left
+		 * none. The holder keeps its outcome next to the lock before releasing it; a
+		 * holder that is cancelled keeps nothing and releases.
+		 */
+		private Mono<Object> share(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+				ReactiveAdapter adapter, ResultSharing sharing, Observation observation) {
+			String key;
+			try {
+				key = attribute.keyResolver().resolve(invocation.getArguments());
+			}
+			catch (RuntimeException ex) {
+				return Mono.error(ex);
+			}
+			LockOptions options = attribute.sharedResultOptions(ExclusiveRequestInterceptor.this.defaults.get());
+			Mono<Optional<SharingStart>> started = this.locks.findResult(key)
+				.map((bytes) -> Optional.ofNullable(SharedResult.idOf(bytes)))
+				.defaultIfEmpty(Optional.empty())
+				.flatMap((seen) -> this.locks.tryAcquire(key, options.withWaitTime(Duration.ZERO))
+					.map((attempt) -> Optional.of(new SharingStart(seen.orElse(null), attempt))))
+				.onErrorResume(LockStoreException.class, (ex) -> {
+					if (ExclusiveRequestInterceptor.this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+						outcome(observation, Outcome.STORE_ERROR.tagValue());
+						return Mono.error(ex);
+					}
+					outcome(observation, "fail-open");
+					logFailOpen(attribute.name(), ex);
+					return Mono.just(Optional.empty());
+				});
+			return started.flatMap((start) -> {
+				if (start.isEmpty()) {
+					return Mono.from(proceed(invocation, adapter));
+				}
+				LockAttempt attempt = start.get().attempt();
+				if (attempt.isAcquired()) {
+					outcome(observation, Outcome.ACQUIRED.tagValue());
+					return holding(attempt.lease(), (lease) -> runAndShare(invocation, adapter, sharing, lease));
+				}
+				return follow(invocation, attribute, adapter, sharing, key, options, start.get().seen(), observation);
+			});
+		}
+
+		private Mono<Object> follow(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+				ReactiveAdapter adapter, ResultSharing sharing, String key, LockOptions options, @Nullable String seen,
+				Observation observation) {
+			return this.locks.tryAcquire(key, options).flatMap((attempt) -> {
+				if (!attempt.isAcquired()) {
+					outcome(observation, notAcquired(options));
+					return Mono.error(new LockConflictException(attribute.name(), attempt.retryAfter(),
+							attribute.conflictStatus()));
+				}
+				return holding(attempt.lease(),
+						(lease) -> this.locks.findResult(key)
+							.map((bytes) -> Optional.ofNullable(readRecord(bytes, sharing)))
+							.defaultIfEmpty(Optional.empty())
+							.flatMap((found) -> {
+								if (found.isPresent() && !found.get().id().equals(seen)) {
+									return Mono.just(new Found(found.get()));
+								}
+								outcome(observation, Outcome.ACQUIRED.tagValue());
+								return runAndShare(invocation, adapter, sharing, lease);
+							}));
+			}).flatMap((result) -> {
+				if (result instanceof Found found) {
+					notifyShared(attribute, observation);
+					return deliver(found.record(), attribute, sharing);
+				}
+				return Mono.just(result);
+			});
+		}
+
+		/**
+		 * Run while holding a lease, and release it when the work completes (before its
+		 * value is delivered), fails or is cancelled.
+		 */
+		private Mono<Object> holding(Lease lease, Function<Lease, Mono<Object>> work) {
+			return Mono.usingWhen(Mono.just(lease), work, this::release, (held, failure) -> release(held),
+					this::release);
+		}
+
+		/**
+		 * Invoke the method and keep its outcome next to the lock: the value, an empty
+		 * completion, or the failure (unless a waiting caller takes over on failure). A
+		 * value that cannot be serialized fails this caller like the waiting ones.
+		 */
+		private Mono<Object> runAndShare(MethodInvocation invocation, ReactiveAdapter adapter, ResultSharing sharing,
+				Lease lease) {
+			return Mono.from(proceed(invocation, adapter))
+				.onErrorResume((ex) -> sharing.takeOverOnFailure() ? Mono.error(ex)
+						: keep(sharing, lease, SharedFailures.record(ex)).then(Mono.error(ex)))
+				.flatMap((value) -> shareValue(sharing, lease, value).thenReturn(value))
+				.switchIfEmpty(Mono.defer(() -> keep(sharing, lease, SharedResult.completion()).then(Mono.empty())));
+		}
+
+		private Mono<Void> shareValue(ResultSharing sharing, Lease lease, Object value) {
+			if (sharing.voidResult()) {
+				return keep(sharing, lease, SharedResult.completion());
+			}
+			SharedResult record;
+			try {
+				record = SharedResult.value(codec(sharing).encode(value, sharing.resultType()));
+			}
+			catch (RuntimeException ex) {
+				IllegalStateException failure = unserializable(sharing, ex);
+				return keep(sharing, lease, SharedFailures.record(failure)).then(Mono.error(failure));
+			}
+			return keep(sharing, lease, record);
+		}
+
+		/** Keep a record; a failure to keep it is logged, never signalled. */
+		private Mono<Void> keep(ResultSharing sharing, Lease lease, SharedResult record) {
+			return Mono.defer(() -> this.locks.putResult(lease, record.toBytes(), resultTtl(sharing)))
+				.doOnNext((stored) -> {
+					if (!stored) {
+						logLostBeforeKept(sharing);
+					}
+				})
+				.onErrorResume((ex) -> {
+					logNotKept(sharing, ex);
+					return Mono.empty();
+				})
+				.then();
+		}
+
+		private Mono<Object> deliver(SharedResult found, ExclusiveRequestAttribute attribute, ResultSharing sharing) {
+			return switch (found.kind()) {
+				case VALUE -> Mono.fromCallable(() -> decodeValue(found, sharing));
+				case VOID -> Mono.empty();
+				case FAILURE -> Mono.error(SharedFailures.recreate(found, sharing.method(), attribute.name()));
+			};
+		}
+
 		private Flux<Object> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
 			Object result;
 			try {
@@ -721,6 +899,19 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				return Flux.error(ex);
 			}
 			return (result != null) ? Flux.from(adapter.toPublisher(result)) : Flux.empty();
+		}
+
+		/**
+		 * The id of the result kept before a single-flight call tried the lock, and that
+		 * first attempt.
+		 */
+		private record SharingStart(@Nullable String seen, LockAttempt attempt) {
+
+		}
+
+		/** A result kept by the run a follower waited for, to deliver once released. */
+		private record Found(SharedResult record) {
+
 		}
 
 		/** Release; a failure is logged and the lock expires with its time-to-live. */

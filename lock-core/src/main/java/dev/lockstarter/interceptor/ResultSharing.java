@@ -45,7 +45,8 @@ public final class ResultSharing {
 
 	/**
 	 * Return the type of the shared value: the method's generic return type, or the value
-	 * type of its {@link java.util.concurrent.CompletionStage}.
+	 * type of its {@link java.util.concurrent.CompletionStage} or single-value reactive
+	 * type (the {@code T} of a {@code Mono<T>}).
 	 * @return the result type
 	 */
 	public Type resultType() {
@@ -53,8 +54,8 @@ public final class ResultSharing {
 	}
 
 	/**
-	 * Return whether the method returns no value ({@code void}, or a stage of
-	 * {@code Void}).
+	 * Return whether the method returns no value ({@code void}, or a stage or
+	 * {@code Mono} of {@code Void}).
 	 * @return {@code true} if only the completion is shared
 	 */
 	public boolean voidResult() {

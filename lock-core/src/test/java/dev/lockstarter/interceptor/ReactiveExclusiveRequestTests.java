@@ -171,21 +171,22 @@ class ReactiveExclusiveRequestTests {
 	}
 
 	@Test
-	void resultSharingOnAMonoIsRejectedAtStartupNamingTheMethod() {
-		Method method = ReflectionUtils.findMethod(Unsupported.class, "sharedMono", String.class);
-		assertThatExceptionOfType(InvalidExclusiveRequestException.class)
-			.isThrownBy(() -> this.attributeSource.getAttribute(method, Unsupported.class))
-			.withMessageContaining("sharedMono")
-			.withMessageContaining("SHARE_RESULT is not supported yet for reactive return types (Mono)");
+	void resultSharingOnAMonoIsAcceptedAndSharesItsValueType() {
+		Method method = ReflectionUtils.findMethod(SharingDeclarations.class, "sharedMono", String.class);
+		ExclusiveRequestAttribute attribute = this.attributeSource.getAttribute(method, SharingDeclarations.class);
+		assertThat(attribute.reactiveAdapter().isMultiValue()).isFalse();
+		assertThat(attribute.resultSharing().resultType()).isEqualTo(String.class);
+		assertThat(attribute.resultSharing().voidResult()).isFalse();
 	}
 
 	@Test
 	void resultSharingOnAFluxIsRejectedAtStartupNamingTheMethod() {
-		Method method = ReflectionUtils.findMethod(Unsupported.class, "sharedFlux", String.class);
+		Method method = ReflectionUtils.findMethod(SharingDeclarations.class, "sharedFlux", String.class);
 		assertThatExceptionOfType(InvalidExclusiveRequestException.class)
-			.isThrownBy(() -> this.attributeSource.getAttribute(method, Unsupported.class))
+			.isThrownBy(() -> this.attributeSource.getAttribute(method, SharingDeclarations.class))
 			.withMessageContaining("sharedFlux")
-			.withMessageContaining("several values (Flux)");
+			.withMessageContaining("several values (Flux)")
+			.withMessageContaining("return a Mono of the collected values");
 	}
 
 	@Test
@@ -297,7 +298,7 @@ class ReactiveExclusiveRequestTests {
 
 	}
 
-	static class Unsupported {
+	static class SharingDeclarations {
 
 		@ExclusiveRequest(key = "#userName", onConflict = OnConflict.SHARE_RESULT)
 		public Mono<String> sharedMono(String userName) {

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
@@ -138,6 +140,22 @@ class ResultSharingAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(AsyncService.class).get().get()).isEqualTo("done");
 		});
+	}
+
+	@Test
+	void monoOfAValueIsAcceptedAndSharesItsValue() {
+		this.contextRunner.withUserConfiguration(ReactiveService.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ReactiveService service = context.getBean(ReactiveService.class);
+			assertThat(service.get("k").block(Duration.ofSeconds(10))).containsExactly("k", "1");
+			assertThat(context.getBean(dev.lockstarter.core.LockOperations.class).findResult("ReactiveService.get:k"))
+				.isPresent();
+		});
+	}
+
+	@Test
+	void fluxFailsStartupNamingTheMethod() {
+		assertInvalid(FluxService.class, "FluxService.get()", "not supported for a reactive stream of several values");
 	}
 
 	private void assertInvalid(Class<?> service, String method, String reason) {
@@ -329,6 +347,28 @@ class ResultSharingAutoConfigurationTests {
 		@ExclusiveRequest(onConflict = OnConflict.SHARE_RESULT)
 		public CompletableFuture<String> get() {
 			return CompletableFuture.completedFuture("done");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReactiveService {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@ExclusiveRequest(key = "#id", onConflict = OnConflict.SHARE_RESULT)
+		public Mono<List<String>> get(String id) {
+			return Mono.fromSupplier(() -> List.of(id, Integer.toString(this.runs.incrementAndGet())));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FluxService {
+
+		@ExclusiveRequest(onConflict = OnConflict.SHARE_RESULT)
+		public Flux<String> get() {
+			return Flux.just("x");
 		}
 
 	}

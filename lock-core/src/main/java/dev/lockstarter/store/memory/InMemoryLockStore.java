@@ -15,7 +15,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
-import dev.lockstarter.store.ReactiveLockStore;
+import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -43,8 +43,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class InMemoryLockStore
-		implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore, ReactiveLockStore {
+public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
+		ReactiveResultStoringLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -251,6 +251,16 @@ public class InMemoryLockStore
 	@Override
 	public Mono<Boolean> extendReactive(String key, String token, Duration ttl) {
 		return Mono.fromSupplier(() -> extend(key, token, ttl));
+	}
+
+	@Override
+	public Mono<Boolean> putResultReactive(String key, String token, byte[] result, Duration ttl) {
+		return Mono.fromSupplier(() -> putResult(key, token, result, ttl));
+	}
+
+	@Override
+	public Mono<byte[]> getResultReactive(String key) {
+		return Mono.fromSupplier(() -> getResult(key));
 	}
 
 	@Override

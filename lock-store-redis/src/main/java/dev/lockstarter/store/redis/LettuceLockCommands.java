@@ -100,16 +100,6 @@ final class LettuceLockCommands {
 	}
 
 	/**
-	 * Run a script without blocking, by {@code EVALSHA}, and by {@code EVAL} once if
-	 * Redis does not know it, on the factory's shared connection. Cancelling the returned
-	 * {@code Mono} cancels the command. Not bounded here: the caller sets the timeout.
-	 * @param script the script, answering a {@code Long} or a {@code List}
-	 * @param keys the script's {@code KEYS}
-	 * @param args the script's {@code ARGV}
-	 * @return the reply, or {@code null} when this factory does not share its connection
-	 * (the caller then runs the blocking path elsewhere)
-	 */
-	/**
 	 * Compute the SHA-1 of scripts ahead of their reactive use.
 	 * @param scripts the scripts
 	 */
@@ -128,24 +118,58 @@ final class LettuceLockCommands {
 		return sha1;
 	}
 
+	/**
+	 * Run a script without blocking, by {@code EVALSHA}, and by {@code EVAL} once if
+	 * Redis does not know it, on the factory's shared connection. Cancelling the returned
+	 * {@code Mono} cancels the command. Not bounded here: the caller sets the timeout.
+	 * @param script the script, answering a {@code Long} or a {@code List}
+	 * @param keys the script's {@code KEYS}
+	 * @param args the script's {@code ARGV}
+	 * @return the reply, or {@code null} when this factory does not share its connection
+	 * (the caller then runs the blocking path elsewhere)
+	 */
 	<T> @Nullable Mono<T> evalReactive(RedisScript<T> script, byte[][] keys, byte[][] args) {
-		if (!this.connectionFactory.getShareNativeConnection()) {
+		Mono<Shared> connection = sharedReactive();
+		if (connection == null) {
 			return null;
 		}
 		ScriptOutputType type = outputType(script);
-		// The shared connection is obtained on a thread of this class, never the
-		// subscriber's (whose wait for the factory's lock is moved off its thread too);
-		// cancelling does not cancel it, the next caller may use it
+		return connection.flatMap((shared) -> Mono
+			.<T>fromFuture(() -> shared.async().<T>evalsha(sha1(script), type, keys, args).toCompletableFuture())
+			.onErrorResume(RedisNoScriptException.class, (ex) -> Mono
+				.fromFuture(() -> shared.async().<T>eval(bytes(script), type, keys, args).toCompletableFuture())));
+	}
+
+	/**
+	 * Read a string key without blocking, on the factory's shared connection. Cancelling
+	 * the returned {@code Mono} cancels the command. Not bounded here: the caller sets
+	 * the timeout.
+	 * @param key the key
+	 * @return the value, empty if there is none, or {@code null} when this factory does
+	 * not share its connection (the caller then runs the blocking path elsewhere)
+	 */
+	@Nullable Mono<byte[]> getReactive(byte[] key) {
+		Mono<Shared> connection = sharedReactive();
+		if (connection == null) {
+			return null;
+		}
+		return connection.flatMap((shared) -> Mono.fromFuture(() -> shared.async().get(key).toCompletableFuture()));
+	}
+
+	/**
+	 * The shared connection, obtained on a thread of this class, never the subscriber's
+	 * (whose wait for the factory's lock is moved off its thread too); cancelling does
+	 * not cancel obtaining it, the next caller may use it. {@code null} when the factory
+	 * does not share its connection.
+	 */
+	private @Nullable Mono<Shared> sharedReactive() {
+		if (!this.connectionFactory.getShareNativeConnection()) {
+			return null;
+		}
 		Shared known = this.shared;
 		Mono<Shared> connection = (known != null && known.isUsable()) ? Mono.just(known)
 				: Mono.fromFuture(this::sharedAsync, true).subscribeOn(Schedulers.boundedElastic());
-		return connection.flatMap((shared) -> {
-			this.shared = shared;
-			return Mono
-				.<T>fromFuture(() -> shared.async().<T>evalsha(sha1(script), type, keys, args).toCompletableFuture())
-				.onErrorResume(RedisNoScriptException.class, (ex) -> Mono
-					.fromFuture(() -> shared.async().<T>eval(bytes(script), type, keys, args).toCompletableFuture()));
-		});
+		return connection.doOnNext((shared) -> this.shared = shared);
 	}
 
 	/**

@@ -25,6 +25,7 @@ import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveLockStore;
+import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -100,7 +101,8 @@ import org.springframework.util.ClassUtils;
  * classic channel above is used (a cluster broadcasts it to every node), or no
  * notification arrives at all: waiters always poll as well.
  * <p>
- * <b>Reactive callers</b> ({@link ReactiveLockStore}) send the same scripts on the same
+ * <b>Reactive callers</b> ({@link ReactiveLockStore},
+ * {@link ReactiveResultStoringLockStore}) send the same scripts and reads on the same
  * keys through Lettuce's asynchronous API, without blocking the subscriber's thread,
  * bounded by the same timeout, and get their answer on a parallel thread. A blocking and
  * a reactive caller of one key therefore exclude each other.
@@ -136,7 +138,7 @@ import org.springframework.util.ClassUtils;
  * @since 0.1.0
  */
 public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		ReactiveLockStore, DisposableBean {
+		ReactiveResultStoringLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -366,7 +368,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
 		if (this.lettuce != null) {
-			LettuceLockCommands.prepare(ACQUIRE, RELEASE, RELEASE_SHARDED, EXTEND);
+			LettuceLockCommands.prepare(ACQUIRE, RELEASE, RELEASE_SHARDED, EXTEND, PUT_RESULT);
 		}
 	}
 
@@ -705,6 +707,36 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	/**
 	 * {@inheritDoc}
 	 * <p>
+	 * The same script on the same keys as {@link #putResult}; sent and bounded as
+	 * {@link #tryAcquireReactive}.
+	 */
+	@Override
+	public Mono<Boolean> putResultReactive(String key, String token, byte[] result, Duration ttl) {
+		LettuceLockCommands lettuce = this.lettuce;
+		byte[][] redisKeys = { bytes(this.keys.lockKey(key)), bytes(this.keys.related(key, "result")) };
+		byte[][] args = { bytes(token), result, bytes(millis(ttl)) };
+		Mono<Long> answer = (lettuce != null) ? lettuce.evalReactive(PUT_RESULT, redisKeys, args) : null;
+		return (answer != null)
+				? bounded("store the result of", key, answer).map((value) -> value == 1L).defaultIfEmpty(false)
+				: blocking(() -> putResult(key, token, result, ttl));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A plain {@code GET}, as {@link #getResult}; sent and bounded as
+	 * {@link #tryAcquireReactive}.
+	 */
+	@Override
+	public Mono<byte[]> getResultReactive(String key) {
+		LettuceLockCommands lettuce = this.lettuce;
+		Mono<byte[]> answer = (lettuce != null) ? lettuce.getReactive(bytes(this.keys.related(key, "result"))) : null;
+		return (answer != null) ? bounded("read the result of", key, answer) : blocking(() -> getResult(key));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
 	 * Registers the listener and returns at once: the subscription to release
 	 * notifications is opened in the background on the first call, and until it is open
 	 * the listener is simply not called (waiters poll).
@@ -972,9 +1004,14 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			return null;
 		}
 		Mono<Long> reply = lettuce.evalReactive(script, bytes(keys), bytes(List.of(args)));
-		if (reply == null) {
-			return null;
-		}
+		return (reply != null) ? bounded(operation, key, reply) : null;
+	}
+
+	/**
+	 * Bound a reply sent through Lettuce by the timeout, signal it off Lettuce's I/O
+	 * thread, and turn its failures into {@link LockStoreException}s.
+	 */
+	private <T> Mono<T> bounded(String operation, String key, Mono<T> reply) {
 		Duration timeout = this.timeout;
 		// Replies arrive on a Lettuce I/O thread: what follows (the guarded work) runs
 		// on a parallel thread instead, so it can never hold up the replies of other

@@ -23,6 +23,8 @@ import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveLockStore;
+import dev.lockstarter.store.ReactiveResultStoringLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,7 +36,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * publisher runs, and releases when it completes, fails or is cancelled. A store that
  * implements {@link ReactiveLockStore} is also checked operation by operation, against
  * its own blocking operations; other stores are reached through the bounded elastic
- * scheduler and run the rest of the suite the same way.
+ * scheduler and run the rest of the suite the same way. A store that keeps results
+ * ({@link ResultStoringLockStore}) is checked to keep and find them reactively, with the
+ * semantics of the blocking operations, and a {@link ReactiveResultStoringLockStore}
+ * operation by operation.
  * <p>
  * Subclasses return the store from {@link #createStore()}, called before each test.
  *
@@ -352,6 +357,84 @@ public abstract class ReactiveLockOperationsContractTests {
 		reactive.tryAcquireReactive(key, "unsubscribed", LONG_TTL);
 		assertThat(this.store.tryAcquire(key, "other", LONG_TTL).isAcquired()).isTrue();
 		assertThat(this.store.release(key, "other")).isTrue();
+	}
+
+	@Test
+	void resultKeptReactivelyIsFoundByReactiveAndBlockingCallers() {
+		if (!this.locks.supportsResults()) {
+			return;
+		}
+		String key = uniqueKey("result");
+		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
+		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		byte[] result = { 1, 2, 3, 0, -1 };
+		assertThat(this.reactiveLocks.putResult(lease, result, LONG_TTL).block(BLOCK)).isTrue();
+		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
+		assertThat(this.reactiveLocks.findResult(key).block(BLOCK)).containsExactly(result);
+		assertThat(this.locks.findResult(key)).hasValueSatisfying((found) -> assertThat(found).containsExactly(result));
+		try (Lease blocking = this.locks.acquire(key, LONG_TTL)) {
+			assertThat(blocking.putResult(new byte[] { 7 }, LONG_TTL)).isTrue();
+		}
+		assertThat(this.reactiveLocks.findResult(key).block(BLOCK)).containsExactly(7);
+	}
+
+	@Test
+	void resultOfALeaseThatNoLongerHoldsItsLockIsNotKept() {
+		if (!this.locks.supportsResults()) {
+			return;
+		}
+		String key = uniqueKey("released-result");
+		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
+		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
+	}
+
+	@Test
+	void keptResultExpiresAfterItsTimeToLive() throws Exception {
+		if (!this.locks.supportsResults()) {
+			return;
+		}
+		String key = uniqueKey("expiring-result");
+		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
+		this.reactiveLocks.release(lease).block(BLOCK);
+		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isPresent();
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (this.reactiveLocks.findResult(key).blockOptional(BLOCK).isPresent()) {
+			assertThat(System.nanoTime() - deadline).as("result expired in time").isNegative();
+			Thread.sleep(50);
+		}
+	}
+
+	@Test
+	void storeThatKeepsNoResultsSignalsUnsupported() {
+		if (this.store instanceof ResultStoringLockStore) {
+			return;
+		}
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.reactiveLocks.findResult(uniqueKey("none")).block(BLOCK));
+	}
+
+	@Test
+	void reactiveResultOperationsMatchTheBlockingOnes() {
+		if (!(this.store instanceof ReactiveResultStoringLockStore reactive)) {
+			return;
+		}
+		String key = "reactive-result-" + UUID.randomUUID();
+		assertThat(reactive.getResultReactive(key).blockOptional(BLOCK)).isEmpty();
+		assertThat(reactive.putResultReactive(key, "nobody", new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(reactive.getResultReactive(key).blockOptional(BLOCK)).isEmpty();
+		assertThat(this.store.tryAcquire(key, "one", LONG_TTL).isAcquired()).isTrue();
+		assertThat(reactive.putResultReactive(key, "two", new byte[] { 2 }, LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(reactive.putResultReactive(key, "one", new byte[] { 1, 1 }, LONG_TTL).block(BLOCK)).isTrue();
+		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
+		assertThat(reactive.getResult(key)).containsExactly(1, 1);
+		reactive.putResultReactive(key, "one", new byte[] { 3 }, LONG_TTL);
+		assertThat(reactive.getResult(key)).as("lazy until subscribed").containsExactly(1, 1);
+		assertThat(this.store.release(key, "one")).isTrue();
+		assertThat(reactive.putResultReactive(key, "one", new byte[] { 4 }, LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
 	}
 
 	private ExclusionChecker.Handle reactiveHandle(String key) {
