@@ -291,8 +291,10 @@ public class ExclusiveRequestAttributeSource implements EmbeddedValueResolverAwa
 	 */
 	static Type sharedResultType(Method method) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
-			// The function's declared return type, not the Object its bytecode returns
-			return MethodParameter.forExecutable(method, -1).getGenericParameterType();
+			// The function's declared return type, not the Object its bytecode returns;
+			// Unit is no value, as Spring's coroutine support completes empty for it
+			Type declared = MethodParameter.forExecutable(method, -1).getGenericParameterType();
+			return declared.getTypeName().equals("kotlin.Unit") ? Void.class : declared;
 		}
 		Type type = method.getGenericReturnType();
 		Class<?> returnType = method.getReturnType();

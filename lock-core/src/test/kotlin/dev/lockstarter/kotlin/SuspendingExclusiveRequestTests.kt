@@ -2,6 +2,7 @@ package dev.lockstarter.kotlin
 
 import dev.lockstarter.annotation.ExclusiveJob
 import dev.lockstarter.annotation.ExclusiveRequest
+import dev.lockstarter.annotation.OnConflict
 import dev.lockstarter.core.LockConflictException
 import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
@@ -11,6 +12,7 @@ import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
 import dev.lockstarter.interceptor.InvalidExclusiveJobException
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException
+import dev.lockstarter.result.JacksonResultCodec
 import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.async
@@ -27,6 +29,7 @@ import org.assertj.core.api.Assertions.assertThatExceptionOfType
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
 import org.springframework.aop.framework.ProxyFactory
+import tools.jackson.databind.json.JsonMapper
 import org.springframework.aop.support.AopUtils
 import java.time.Duration
 import java.util.concurrent.atomic.AtomicInteger
@@ -47,6 +50,10 @@ class SuspendingExclusiveRequestTests {
 	private val target = Registrations(locks)
 
 	private val registrations = proxy(target)
+
+	init {
+		interceptor.setResultCodec { JacksonResultCodec(JsonMapper.builder().build()) }
+	}
 
 	@AfterEach
 	fun shutDown() = locks.destroy()
@@ -99,7 +106,8 @@ class SuspendingExclusiveRequestTests {
 		val declared = Registrations::class.java.declaredMethods
 			.filter { attributeSource.getAttribute(it, Registrations::class.java) != null }
 			.map { it.name }
-		assertThat(declared).containsExactlyInAnyOrder("register", "failing", "countArguments", "stream", "waiting")
+		assertThat(declared).containsExactlyInAnyOrder("register", "failing", "countArguments", "stream", "waiting",
+				"report", "refresh")
 		assertThat(AopUtils.canApply(ExclusiveRequestAdvisor(attributeSource, interceptor), Registrations::class.java))
 			.isTrue()
 	}
@@ -147,6 +155,24 @@ class SuspendingExclusiveRequestTests {
 		withTimeout(30_000) { calls.awaitAll() }
 		assertThat(mostInside).hasValue(1)
 		assertThat(target.runs).hasValue(40)
+	}
+
+	@Test
+	fun `single-flight suspend function runs once and every waiting caller gets its value`(): Unit = runBlocking {
+		val reports = (1..6).map {
+			async(kotlinx.coroutines.Dispatchers.Default) { registrations.report("r1") }
+		}
+		assertThat(withTimeout(30_000) { reports.awaitAll() }).containsOnly(listOf("r1", "built 1 time(s)"))
+		assertThat(target.reportRuns).hasValue(1)
+	}
+
+	@Test
+	fun `single-flight suspend function without a value shares its completion`(): Unit = runBlocking {
+		val refreshes = (1..4).map {
+			async(kotlinx.coroutines.Dispatchers.Default) { registrations.refresh("r2") }
+		}
+		withTimeout(30_000) { refreshes.awaitAll() }
+		assertThat(target.reportRuns).hasValue(1)
 	}
 
 	private fun isHeld(key: String): Boolean {
@@ -214,6 +240,21 @@ class SuspendingExclusiveRequestTests {
 		open suspend fun waiting(userName: String, work: suspend () -> Unit) {
 			runs.incrementAndGet()
 			work()
+		}
+
+		val reportRuns = AtomicInteger()
+
+		@ExclusiveRequest(name = "report", key = ["#id"], onConflict = OnConflict.SHARE_RESULT)
+		open suspend fun report(id: String): List<String> {
+			val runs = reportRuns.incrementAndGet()
+			delay(500)
+			return listOf(id, "built $runs time(s)")
+		}
+
+		@ExclusiveRequest(name = "report", key = ["#id"], onConflict = OnConflict.SHARE_RESULT)
+		open suspend fun refresh(id: String) {
+			reportRuns.incrementAndGet()
+			delay(500)
 		}
 
 		private fun held(key: String): Boolean {
