@@ -108,6 +108,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	private static final long FAIL_OPEN_LOG_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 
+	/**
+	 * The Reactor context key of the current observation, as Micrometer's
+	 * {@code ObservationThreadLocalAccessor.KEY}, which is not referenced so that
+	 * context-propagation stays optional.
+	 */
+	static final String OBSERVATION_CONTEXT_KEY = "micrometer.observation";
+
 	private final ExclusiveRequestAttributeSource attributeSource;
 
 	private final Supplier<LockOperations> locks;
@@ -665,35 +672,48 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 		@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
 			if (adapter.isMultiValue()) {
-				return adapter.fromPublisher(Flux.defer(() -> {
-					Observation observation = start(attribute);
-					return observed(observation, acquire(invocation, attribute, observation).flatMapMany(
-							(acquired) -> proceedHolding(invocation, attribute, adapter, acquired, observation)));
-				}));
+				return adapter.fromPublisher(
+						observing(attribute, (observation) -> acquire(invocation, attribute, observation).flatMapMany(
+								(acquired) -> proceedHolding(invocation, attribute, adapter, acquired, observation))));
 			}
 			ResultSharing sharing = attribute.resultSharing();
 			if (sharing != null) {
-				return adapter.fromPublisher(Mono.defer(() -> {
-					Observation observation = start(attribute);
-					return observed(observation, share(invocation, attribute, adapter, sharing, observation)).next();
-				}));
+				return adapter.fromPublisher(observing(attribute,
+						(observation) -> share(invocation, attribute, adapter, sharing, observation))
+					.next());
 			}
 			// One value: delivered once the lock is released, as a method's return value
 			// is
-			return adapter.fromPublisher(Mono.defer(() -> {
-				Observation observation = start(attribute);
-				return observed(observation, acquire(invocation, attribute, observation).flatMap(
-						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired, observation))))
-					.next();
-			}));
+			return adapter
+				.fromPublisher(
+						observing(attribute,
+								(observation) -> acquire(invocation, attribute, observation).flatMap((acquired) -> Mono
+									.from(proceedHolding(invocation, attribute, adapter, acquired, observation))))
+							.next());
 		}
 
-		private Observation start(ExclusiveRequestAttribute attribute) {
+		/**
+		 * On each subscription, start a {@code lock.request} observation, as a child of
+		 * the observation that the subscriber's Reactor context carries (the HTTP
+		 * request's, in WebFlux), and carry it in the context of the guarded publisher,
+		 * so that the method's own observations are its children.
+		 */
+		private Flux<Object> observing(ExclusiveRequestAttribute attribute,
+				Function<Observation, Publisher<Object>> guarded) {
+			return Flux.deferContextual((context) -> {
+				Observation observation = start(attribute, context.getOrDefault(OBSERVATION_CONTEXT_KEY, null));
+				return observed(observation, guarded.apply(observation))
+					.contextWrite((inner) -> inner.put(OBSERVATION_CONTEXT_KEY, observation));
+			});
+		}
+
+		private Observation start(ExclusiveRequestAttribute attribute, @Nullable Observation parent) {
 			return LockObservationDocumentation.EXCLUSIVE_REQUEST
 				.observation(ExclusiveRequestInterceptor.this.observationConvention.get(),
 						DefaultExclusiveRequestObservationConvention.INSTANCE,
 						() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()),
 						ExclusiveRequestInterceptor.this.observationRegistry.get())
+				.parentObservation(parent)
 				.start();
 		}
 

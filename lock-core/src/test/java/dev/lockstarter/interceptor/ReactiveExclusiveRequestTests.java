@@ -5,12 +5,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
@@ -113,6 +118,23 @@ class ReactiveExclusiveRequestTests {
 			.block(BLOCK);
 		assertThat(seen).containsExactly("0:true", "1:true", "2:true");
 		assertThat(isHeld("gina")).isFalse();
+	}
+
+	@Test
+	void lockRequestObservationIsAChildOfTheSubscribersAndTheParentOfTheMethods() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler((context) -> true);
+		this.interceptor.setObservationRegistry(() -> registry);
+		Observation request = Observation.start("http.server.requests", registry);
+		AtomicReference<@Nullable Object> seen = new AtomicReference<>();
+		assertThat(this.registrations.observed("olga", seen)
+			.contextWrite(Context.of(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, request))
+			.block(BLOCK)).isEqualTo("olga");
+		request.stop();
+		assertThat(seen.get()).isInstanceOfSatisfying(Observation.class, (lockRequest) -> {
+			assertThat(lockRequest.getContext().getName()).isEqualTo("lock.request");
+			assertThat(lockRequest.getContext().getParentObservation()).isSameAs(request);
+		});
 	}
 
 	@Test
@@ -284,6 +306,14 @@ class ReactiveExclusiveRequestTests {
 		@ExclusiveRequest(name = "account", key = { "#from", "#to" }, eachKey = true)
 		public Flux<String> transfer(String from, String to, Duration delay) {
 			return Mono.delay(delay).thenMany(Flux.just(from, to));
+		}
+
+		@ExclusiveRequest(name = "registration", key = "#userName")
+		public Mono<String> observed(String userName, AtomicReference<@Nullable Object> seen) {
+			return Mono.deferContextual((context) -> {
+				seen.set(context.getOrDefault(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, null));
+				return Mono.just(userName);
+			});
 		}
 
 		@ExclusiveRequest(name = "registration", key = "#userName")
