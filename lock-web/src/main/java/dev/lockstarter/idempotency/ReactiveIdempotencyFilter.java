@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -110,8 +111,10 @@ import org.springframework.web.server.WebFilterChain;
  * {@link Lease#putResult}) block, so they run on {@link Schedulers#boundedElastic()},
  * never on the thread of the exchange. The handler may produce its response in any way
  * ({@code Mono}, {@code Flux}, Kotlin {@code suspend} functions, plain values): only the
- * response written counts. It is buffered in full until the exchange completes, so
- * streaming responses are not suitable.
+ * response written counts. It is held back, buffered in full, until it is kept and the
+ * lock released (as the servlet side holds it until its request completes), so that a
+ * client that has it and retries at once gets the kept response; streaming responses are
+ * therefore not suitable.
  *
  * @since 0.1.0
  */
@@ -336,7 +339,10 @@ public class ReactiveIdempotencyFilter
 					(lease) -> release(locks, lease));
 		})
 			.onErrorResume((ex) -> !proceeding.get() && IdempotencyPolicy.outcomeOf(ex) != null,
-					(ex) -> reject(exchange, handlerName, ex, strategies));
+					(ex) -> reject(exchange, handlerName, ex, strategies).then(Mono.empty()))
+			// The response goes out once the lock is released, so that a client that
+			// has it and retries at once gets the kept response, never a conflict
+			.flatMap(Function.identity());
 	}
 
 	private Mono<Lease> acquire(ReactiveLockOperations locks, String lockKey) {
@@ -356,12 +362,19 @@ public class ReactiveIdempotencyFilter
 		}).then();
 	}
 
-	private Mono<Void> replay(ServerWebExchange exchange, String handlerName, StoredResponse stored,
+	/**
+	 * Check a kept response against the request, and return how to send it.
+	 */
+	private Mono<Mono<Void>> replay(ServerWebExchange exchange, String handlerName, StoredResponse stored,
 			byte[] fingerprint) {
 		if (!stored.matches(fingerprint)) {
 			return Mono.error(new IdempotencyKeyReusedException());
 		}
 		notify(handlerName, Outcome.REPLAYED);
+		return Mono.just(Mono.defer(() -> send(exchange, stored)));
+	}
+
+	private static Mono<Void> send(ServerWebExchange exchange, StoredResponse stored) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
 		HttpHeaders headers = response.getHeaders();
@@ -378,13 +391,19 @@ public class ReactiveIdempotencyFilter
 		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(stored.body())));
 	}
 
-	private Mono<Void> proceed(BufferedExchange buffered, WebFilterChain chain, String handlerName, Lease lease,
+	/**
+	 * Run the request down the filter chain, keep its response, and return how to send
+	 * it.
+	 */
+	private Mono<Mono<Void>> proceed(BufferedExchange buffered, WebFilterChain chain, String handlerName, Lease lease,
 			Duration retention, AtomicBoolean proceeding) {
 		CapturingResponse capturing = new CapturingResponse(buffered.getResponse());
 		ServerWebExchange running = buffered.mutate().response(capturing).build();
 		notify(handlerName, Outcome.EXECUTED);
 		proceeding.set(true);
-		return chain.filter(running).then(Mono.defer(() -> keep(capturing, buffered.fingerprint(), lease, retention)));
+		return chain.filter(running)
+			.then(Mono.defer(() -> keep(capturing, buffered.fingerprint(), lease, retention)))
+			.thenReturn(Mono.defer(capturing::send));
 	}
 
 	private Mono<Void> keep(CapturingResponse response, byte[] fingerprint, Lease lease, Duration retention) {
@@ -643,8 +662,9 @@ public class ReactiveIdempotencyFilter
 	}
 
 	/**
-	 * A response whose body is collected as it is written, to keep it once the exchange
-	 * completes.
+	 * A response held back until the exchange completes: its status and headers are set
+	 * on the response it decorates, but its body is collected, and nothing is sent before
+	 * {@link #send()}, once the response is kept and the lock released.
 	 */
 	private static final class CapturingResponse extends ServerHttpResponseDecorator {
 
@@ -656,22 +676,18 @@ public class ReactiveIdempotencyFilter
 
 		@Override
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-			return DataBufferUtils.join(body).map((joined) -> {
+			return Flux.from(body).doOnNext((buffer) -> {
 				try {
-					byte[] bytes = new byte[joined.readableByteCount()];
-					joined.read(bytes);
-					return bytes;
+					byte[] bytes = new byte[buffer.readableByteCount()];
+					buffer.read(bytes);
+					synchronized (this.body) {
+						this.body.writeBytes(bytes);
+					}
 				}
 				finally {
-					DataBufferUtils.release(joined);
+					DataBufferUtils.release(buffer);
 				}
-			}).defaultIfEmpty(new byte[0]).flatMap((bytes) -> {
-				synchronized (this.body) {
-					this.body.writeBytes(bytes);
-				}
-				return getDelegate().writeWith(
-						(bytes.length != 0) ? Mono.fromSupplier(() -> bufferFactory().wrap(bytes)) : Flux.empty());
-			});
+			}).then();
 		}
 
 		@Override
@@ -679,10 +695,28 @@ public class ReactiveIdempotencyFilter
 			return writeWith(Flux.from(body).concatMap(Flux::from));
 		}
 
+		@Override
+		public Mono<Void> setComplete() {
+			return Mono.empty();
+		}
+
+		@Override
+		public boolean isCommitted() {
+			return false;
+		}
+
 		byte[] body() {
 			synchronized (this.body) {
 				return this.body.toByteArray();
 			}
+		}
+
+		Mono<Void> send() {
+			byte[] bytes = body();
+			ServerHttpResponse response = getDelegate();
+			return (bytes.length != 0)
+					? response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)))
+					: response.setComplete();
 		}
 
 	}
