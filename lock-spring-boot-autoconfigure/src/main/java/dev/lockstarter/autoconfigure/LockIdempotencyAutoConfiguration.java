@@ -3,7 +3,6 @@ package dev.lockstarter.autoconfigure;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import javax.sql.DataSource;
 
@@ -218,14 +217,7 @@ public final class LockIdempotencyAutoConfiguration {
 				.map(HandlerMethod::getShortLogMessage)
 				.sorted()
 				.forEach(idempotent::add);
-			if (!idempotent.isEmpty() && !this.locks.getObject().supportsResults()) {
-				LockProperties.Store store = this.properties.getObject().getStore();
-				throw new InvalidConfigurationPropertyValueException("lock.store",
-						(store != null) ? store.name().toLowerCase(Locale.ROOT) : "(not set)",
-						"The lock store keeps no results, which @IdempotentRequest needs (on " + idempotent.get(0)
-								+ ((idempotent.size() > 1) ? " and " + (idempotent.size() - 1) + " more" : "")
-								+ "). Choose a store that keeps results, such as redis or memory.");
-			}
+			IdempotentHandlersCheck.check(idempotent, this.locks.getObject(), this.properties.getObject());
 		}
 
 	}

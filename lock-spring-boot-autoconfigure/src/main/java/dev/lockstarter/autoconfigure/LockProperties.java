@@ -326,7 +326,8 @@ public class LockProperties implements InitializingBean {
 	public static class Idempotency {
 
 		/**
-		 * Whether to enable @IdempotentRequest handling in servlet web applications.
+		 * Whether to enable @IdempotentRequest handling in servlet and reactive web
+		 * applications.
 		 */
 		private boolean enabled = true;
 
@@ -366,7 +367,8 @@ public class LockProperties implements InitializingBean {
 		 * transaction as the handler's own writes, so that a crash leaves both or
 		 * neither. Needs lock.store=jdbc and a transaction manager for its DataSource. A
 		 * response that is not kept (5xx, 408, 409, 425, 429, an unhandled exception)
-		 * then also rolls back the handler's writes.
+		 * then also rolls back the handler's writes. Servlet web applications only: a
+		 * reactive application with it fails at startup.
 		 */
 		private boolean transactional;
 

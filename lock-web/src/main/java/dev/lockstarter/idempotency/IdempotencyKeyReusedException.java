@@ -15,7 +15,7 @@ public class IdempotencyKeyReusedException extends LockException {
 	 * Create a new instance.
 	 */
 	public IdempotencyKeyReusedException() {
-		super(IdempotentRequestInterceptor.LOCK_NAME,
+		super(IdempotencyPolicy.LOCK_NAME,
 				"The idempotency key was already used for a request with a different payload");
 	}
 

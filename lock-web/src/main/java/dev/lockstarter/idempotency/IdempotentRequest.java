@@ -7,11 +7,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Makes a Spring MVC handler method idempotent for the requests that carry an
- * {@code Idempotency-Key} header: the first request with a key runs the method, and its
- * response (status, selected headers and body) is kept for the retention period; a later
- * request with the same key and the same payload gets that response again, with an
- * {@code Idempotent-Replayed: true} header, and the method does not run.
+ * Makes a Spring MVC or Spring WebFlux handler method idempotent for the requests that
+ * carry an {@code Idempotency-Key} header: the first request with a key runs the method,
+ * and its response (status, selected headers and body) is kept for the retention period;
+ * a later request with the same key and the same payload gets that response again, with
+ * an {@code Idempotent-Replayed: true} header, and the method does not run.
  *
  * <pre class="code">
  * &#64;PostMapping("/api/payments")
@@ -19,9 +19,9 @@ import java.lang.annotation.Target;
  * public ResponseEntity&lt;Payment&gt; pay(&#64;RequestBody PaymentRequest request) { ... }
  * </pre>
  *
- * Keys are scoped by the request's authenticated principal
- * ({@link jakarta.servlet.http.HttpServletRequest#getUserPrincipal()}), or shared by
- * every anonymous caller. Requests are rejected with RFC 9457 problem responses:
+ * Keys are scoped by the request's authenticated principal (the servlet request's user
+ * principal, or the WebFlux exchange's principal), or shared by every anonymous caller.
+ * Requests are rejected with RFC 9457 problem responses:
  * <ul>
  * <li>400 when the key is missing (and {@link #required()}) or malformed;</li>
  * <li>409 while a request with the same key is in progress;</li>
@@ -32,8 +32,11 @@ import java.lang.annotation.Target;
  * set, so a retry runs the method again; neither are 408, 409, 425 and 429 responses,
  * which ask the client to try again.
  * <p>
- * The method must complete its response synchronously: asynchronous return values such as
- * {@code Callable} or {@code DeferredResult} are not supported.
+ * In Spring MVC ({@link IdempotentRequestInterceptor}), the method must complete its
+ * response synchronously: asynchronous return values such as {@code Callable} or
+ * {@code DeferredResult} are not supported. In Spring WebFlux
+ * ({@link ReactiveIdempotencyFilter}), any return type is: {@code Mono}, {@code Flux},
+ * Kotlin {@code suspend} functions and plain values.
  *
  * @since 0.1.0
  */

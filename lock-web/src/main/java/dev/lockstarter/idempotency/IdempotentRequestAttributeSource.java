@@ -21,10 +21,12 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 
 /**
  * Finds and parses {@link IdempotentRequest} declarations of handler methods, once per
- * method, and caches the result. Parsing validates the declaration: an asynchronous
- * return type or a retention that is not a positive duration is reported as an
- * {@link IllegalStateException} naming the method, and is not cached, so that every
- * lookup reports it.
+ * method, and caches the result. Parsing validates the declaration: a retention that is
+ * not a positive duration, and for Spring MVC handlers an asynchronous return type, is
+ * reported as an {@link IllegalStateException} naming the method, and is not cached, so
+ * that every lookup reports it. WebFlux handlers may return anything, {@code Mono},
+ * {@code Flux} and Kotlin {@code suspend} functions included: the WebFlux filter keeps
+ * whatever response the handler ends up writing.
  */
 final class IdempotentRequestAttributeSource {
 
@@ -32,15 +34,29 @@ final class IdempotentRequestAttributeSource {
 
 	private final Duration defaultRetention;
 
+	private final boolean rejectAsynchronous;
+
 	private final Map<Method, IdempotentRequestAttribute> cache = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a new attribute source for Spring MVC handlers, which rejects asynchronous
+	 * return types.
+	 * @param defaultRetention the retention of methods whose declaration sets none
+	 */
+	IdempotentRequestAttributeSource(Duration defaultRetention) {
+		this(defaultRetention, true);
+	}
 
 	/**
 	 * Create a new attribute source.
 	 * @param defaultRetention the retention of methods whose declaration sets none
+	 * @param rejectAsynchronous whether to reject asynchronous return types, which Spring
+	 * MVC handlers must not have
 	 */
-	IdempotentRequestAttributeSource(Duration defaultRetention) {
+	IdempotentRequestAttributeSource(Duration defaultRetention, boolean rejectAsynchronous) {
 		Assert.notNull(defaultRetention, "'defaultRetention' must not be null");
 		this.defaultRetention = defaultRetention;
+		this.rejectAsynchronous = rejectAsynchronous;
 	}
 
 	/**
@@ -61,7 +77,7 @@ final class IdempotentRequestAttributeSource {
 
 	private IdempotentRequestAttribute parse(Method method, IdempotentRequest annotation) {
 		Class<?> returnType = method.getReturnType();
-		if (isAsynchronous(returnType)) {
+		if (this.rejectAsynchronous && isAsynchronous(returnType)) {
 			throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString() + " returns "
 					+ returnType.getName() + ": asynchronous handlers are not supported");
 		}

@@ -20,7 +20,7 @@ public class IdempotentRequestInProgressException extends LockException {
 	 * @param retryAfter the remaining time-to-live of the in-progress request's lock
 	 */
 	public IdempotentRequestInProgressException(Duration retryAfter) {
-		super(IdempotentRequestInterceptor.LOCK_NAME,
+		super(IdempotencyPolicy.LOCK_NAME,
 				"A request with the same idempotency key is in progress; retry after " + retryAfter);
 		this.retryAfter = retryAfter;
 	}

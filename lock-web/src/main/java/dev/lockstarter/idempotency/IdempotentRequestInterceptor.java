@@ -1,19 +1,15 @@
 package dev.lockstarter.idempotency;
 
 import java.io.IOException;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Enumeration;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import jakarta.servlet.DispatcherType;
@@ -28,7 +24,6 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
-import dev.lockstarter.store.LockStoreException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.Assert;
 import org.springframework.web.method.HandlerMethod;
@@ -83,8 +78,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
 	/** The default response headers kept and replayed, besides {@code Content-Type}. */
-	public static final List<String> DEFAULT_REPLAYED_HEADERS = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.LOCATION,
-			HttpHeaders.ETAG, HttpHeaders.CACHE_CONTROL);
+	public static final List<String> DEFAULT_REPLAYED_HEADERS = IdempotencyPolicy.DEFAULT_REPLAYED_HEADERS;
 
 	/** The default longest key, in characters. */
 	public static final int DEFAULT_MAX_KEY_LENGTH = 255;
@@ -92,14 +86,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	/** The default largest request body, in bytes: 1 MiB. */
 	public static final long DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
 
-	static final String LOCK_NAME = "idempotency";
-
 	private static final String IN_FLIGHT_ATTRIBUTE = IdempotentRequestInterceptor.class.getName() + ".IN_FLIGHT";
-
-	private static final Set<String> NEVER_REPLAYED = Set.of("set-cookie", "set-cookie2");
-
-	/** Statuses that ask the client to try again, so they are not kept. */
-	private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429);
 
 	/**
 	 * The problem (RFC 9457) sent when a transactional request's outcome could not be
@@ -118,13 +105,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 
 	private final IdempotentRequestAttributeSource attributeSource;
 
-	private List<String> replayedHeaders = DEFAULT_REPLAYED_HEADERS;
-
-	private boolean storeServerErrors;
-
-	private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
-
-	private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
+	private final IdempotencyPolicy policy = new IdempotencyPolicy();
 
 	private @Nullable IdempotentRequestListener listener;
 
@@ -153,15 +134,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @param replayedHeaders the header names, case-insensitive
 	 */
 	public void setReplayedHeaders(Collection<String> replayedHeaders) {
-		Assert.notNull(replayedHeaders, "'replayedHeaders' must not be null");
-		Set<String> names = new LinkedHashSet<>();
-		for (String name : replayedHeaders) {
-			Assert.hasText(name, "'replayedHeaders' must not contain blank names");
-			Assert.isTrue(!NEVER_REPLAYED.contains(name.strip().toLowerCase(Locale.ROOT)),
-					() -> "'replayedHeaders' must not contain " + name + ": cookies are never replayed");
-			names.add(name.strip());
-		}
-		this.replayedHeaders = List.copyOf(names);
+		this.policy.setReplayedHeaders(replayedHeaders);
 	}
 
 	/**
@@ -170,7 +143,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @param storeServerErrors {@code true} to keep server errors
 	 */
 	public void setStoreServerErrors(boolean storeServerErrors) {
-		this.storeServerErrors = storeServerErrors;
+		this.policy.setStoreServerErrors(storeServerErrors);
 	}
 
 	/**
@@ -178,8 +151,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @param maxKeyLength the longest key, in characters, positive
 	 */
 	public void setMaxKeyLength(int maxKeyLength) {
-		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, was " + maxKeyLength);
-		this.maxKeyLength = maxKeyLength;
+		this.policy.setMaxKeyLength(maxKeyLength);
 	}
 
 	/**
@@ -188,8 +160,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @param maxBodySize the largest body, in bytes, positive
 	 */
 	public void setMaxBodySize(long maxBodySize) {
-		Assert.isTrue(maxBodySize > 0, () -> "'maxBodySize' must be positive, was " + maxBodySize);
-		this.maxBodySize = maxBodySize;
+		this.policy.setMaxBodySize(maxBodySize);
 	}
 
 	/**
@@ -222,7 +193,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @return the lock options
 	 */
 	public LockOptions getLockOptions() {
-		return this.lockOptions.get().withWaitTime(Duration.ZERO).withName(LOCK_NAME);
+		return IdempotencyPolicy.lockOptions(this.lockOptions.get());
 	}
 
 	/**
@@ -305,26 +276,14 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 					: Outcome.REPLAYED;
 			return proceed;
 		}
-		catch (InvalidIdempotencyKeyException | IdempotentRequestTooLargeException ex) {
-			outcome = Outcome.INVALID;
-			throw ex;
-		}
-		catch (IdempotentRequestInProgressException ex) {
-			outcome = Outcome.IN_FLIGHT;
-			throw ex;
-		}
-		catch (IdempotencyKeyReusedException ex) {
-			outcome = Outcome.KEY_REUSED;
-			throw ex;
-		}
-		catch (LockStoreException ex) {
-			outcome = Outcome.STORE_ERROR;
+		catch (RuntimeException ex) {
+			outcome = IdempotencyPolicy.outcomeOf(ex);
 			throw ex;
 		}
 		finally {
 			if (outcome != null) {
 				listener.requestHandled(
-						handlerMethod.getBeanType().getSimpleName() + "." + handlerMethod.getMethod().getName(),
+						IdempotencyPolicy.handlerName(handlerMethod.getBeanType(), handlerMethod.getMethod().getName()),
 						outcome);
 			}
 		}
@@ -335,7 +294,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		String key = key(request);
 		if (key == null) {
 			if (attribute.required()) {
-				throw new InvalidIdempotencyKeyException("The request has no " + IDEMPOTENCY_KEY + " header.", true);
+				throw IdempotencyPolicy.missingKey();
 			}
 			return true;
 		}
@@ -346,7 +305,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			throw new IllegalStateException("@IdempotentRequest needs the " + IdempotencyFilter.class.getName()
 					+ " servlet filter in front of the dispatcher servlet");
 		}
-		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.maxBodySize);
+		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.policy.maxBodySize());
 		String lockKey = lockKey(request.getUserPrincipal(), key);
 		LockOperations locks = this.locks.get();
 		LockAttempt attempt = locks.tryAcquire(lockKey, getLockOptions());
@@ -405,7 +364,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		try (Lease lease = inFlight.lease()) {
 			ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
 					ContentCachingResponseWrapper.class);
-			if (ex != null || capturing == null || !isKept(capturing.getStatus())) {
+			if (ex != null || capturing == null || !this.policy.isKept(capturing.getStatus())) {
 				return;
 			}
 			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
@@ -428,7 +387,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			InFlight inFlight, HttpServletResponse response, @Nullable Exception ex) {
 		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
 				ContentCachingResponseWrapper.class);
-		if (ex != null || capturing == null || !isKept(capturing.getStatus())) {
+		if (ex != null || capturing == null || !this.policy.isKept(capturing.getStatus())) {
 			rollback(transaction);
 			return;
 		}
@@ -512,33 +471,18 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		}
 	}
 
-	private boolean isKept(int status) {
-		return (status < 500 || this.storeServerErrors) && !RETRYABLE_STATUSES.contains(status);
-	}
-
 	private StoredResponse capture(byte[] fingerprint, ContentCachingResponseWrapper response) {
-		List<Map.Entry<String, String>> headers = new ArrayList<>();
-		String contentType = response.getContentType();
-		if (contentType != null) {
-			headers.add(Map.entry(HttpHeaders.CONTENT_TYPE, contentType));
-		}
-		for (String name : this.replayedHeaders) {
-			if (!HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name)) {
-				for (String value : response.getHeaders(name)) {
-					headers.add(Map.entry(name, value));
-				}
-			}
-		}
-		return new StoredResponse(fingerprint, response.getStatus(), headers, response.getContentAsByteArray());
+		return this.policy.capture(fingerprint, response.getStatus(), response.getContentType(), response::getHeaders,
+				response.getContentAsByteArray());
 	}
 
 	private static void replay(StoredResponse stored, HttpServletResponse response) throws IOException {
 		response.setStatus(stored.status());
-		for (Map.Entry<String, String> header : stored.headers()) {
+		for (Map.Entry<String, String> header : IdempotencyPolicy.replayedHeaders(stored)) {
 			if (HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(header.getKey())) {
 				response.setContentType(header.getValue());
 			}
-			else if (!NEVER_REPLAYED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+			else {
 				response.addHeader(header.getKey(), header.getValue());
 			}
 		}
@@ -549,37 +493,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 
 	private @Nullable String key(HttpServletRequest request) {
 		Enumeration<String> values = request.getHeaders(IDEMPOTENCY_KEY);
-		if (values == null || !values.hasMoreElements()) {
-			return null;
-		}
-		String value = values.nextElement();
-		if (values.hasMoreElements()) {
-			throw new InvalidIdempotencyKeyException("The request has more than one " + IDEMPOTENCY_KEY + " header.",
-					false);
-		}
-		String key = IdempotencyKeys.parse(value);
-		if (key == null) {
-			throw new InvalidIdempotencyKeyException(
-					"The " + IDEMPOTENCY_KEY
-							+ " header must be a string of printable ASCII characters, such as \"8e03978e-40d5-43e8\".",
-					false);
-		}
-		if (key.length() > this.maxKeyLength) {
-			throw new InvalidIdempotencyKeyException(
-					"The " + IDEMPOTENCY_KEY + " header must have at most " + this.maxKeyLength + " characters.",
-					false);
-		}
-		return key;
+		return this.policy.key((values != null) ? Collections.list(values) : null);
 	}
 
 	static String lockKey(@Nullable Principal principal, String key) {
-		String name = (principal != null) ? principal.getName() : null;
-		if (name == null) {
-			return LOCK_NAME + ":anonymous:" + key;
-		}
-		// Encoded, so the name holds no ':' and distinct (name, key) pairs give distinct
-		// lock keys.
-		return LOCK_NAME + ":user:" + URLEncoder.encode(name, StandardCharsets.UTF_8) + ":" + key;
+		return IdempotencyPolicy.lockKey((principal != null) ? principal.getName() : null, key);
 	}
 
 	private static Duration positive(Duration duration, String name) {

@@ -18,7 +18,7 @@ public class IdempotentRequestTooLargeException extends LockException {
 	 * @param maxBodySize the largest body accepted, in bytes
 	 */
 	public IdempotentRequestTooLargeException(long maxBodySize) {
-		super(IdempotentRequestInterceptor.LOCK_NAME,
+		super(IdempotencyPolicy.LOCK_NAME,
 				"The body of an idempotent request must not exceed " + maxBodySize + " bytes");
 		this.maxBodySize = maxBodySize;
 	}

@@ -20,7 +20,7 @@ public class InvalidIdempotencyKeyException extends LockException {
 	 * @param missing whether the header is missing, rather than malformed
 	 */
 	public InvalidIdempotencyKeyException(String message, boolean missing) {
-		super(IdempotentRequestInterceptor.LOCK_NAME, message);
+		super(IdempotencyPolicy.LOCK_NAME, message);
 		this.missing = missing;
 	}
 

@@ -1,0 +1,148 @@
+package dev.lockstarter.autoconfigure;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.lockstarter.idempotency.IdempotencyFilter;
+import dev.lockstarter.idempotency.IdempotentRequest;
+import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
+import dev.lockstarter.idempotency.ReactiveIdempotencyFilter;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.method.HandlerMethod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LockReactiveIdempotencyAutoConfiguration}.
+ */
+class LockReactiveIdempotencyAutoConfigurationTests {
+
+	private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class, LockAutoConfiguration.class,
+				LockReactiveAutoConfiguration.class, LockWebAutoConfiguration.class,
+				LockIdempotencyAutoConfiguration.class, LockReactiveIdempotencyAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
+
+	@Test
+	void reactiveHandlersOfEveryReturnTypeAreAccepted() {
+		this.runner.withUserConfiguration(ReactiveHandlersConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(IdempotentRequestInterceptor.class);
+			assertThat(context).doesNotHaveBean(IdempotencyFilter.class);
+			assertThat(context.getBean(ReactiveIdempotencyFilter.class).getIdempotentHandlerMethods())
+				.extracting(HandlerMethod::getMethod)
+				.extracting(java.lang.reflect.Method::getName)
+				.containsExactlyInAnyOrder("mono", "flux", "future", "plain");
+		});
+	}
+
+	@Test
+	void applicationWithoutAnnotatedHandlersFindsNone() {
+		this.runner
+			.run((context) -> assertThat(context.getBean(ReactiveIdempotencyFilter.class).getIdempotentHandlerMethods())
+				.isEmpty());
+	}
+
+	@Test
+	void transactionalModeFailsAtStartupNamingTheProperty() {
+		this.runner.withUserConfiguration(ReactiveHandlersConfiguration.class)
+			.withPropertyValues("lock.idempotency.transactional=true")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("lock.idempotency.transactional")
+					.hasMessageContaining("servlet");
+			});
+	}
+
+	@Test
+	void invalidRetentionFailsAtStartupNamingTheMethod() {
+		this.runner.withUserConfiguration(InvalidHandlerConfiguration.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("invalid retention 'soon'")
+				.hasMessageContaining("InvalidHandler.invalid()");
+		});
+	}
+
+	@Test
+	void disabledIdempotencyGetsNoFilter() {
+		this.runner.withPropertyValues("lock.idempotency.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveIdempotencyFilter.class));
+	}
+
+	@Test
+	void servletApplicationGetsNoReactiveFilter() {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockReactiveAutoConfiguration.class,
+					LockReactiveIdempotencyAutoConfiguration.class))
+			.withPropertyValues("lock.store=memory")
+			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveIdempotencyFilter.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(ReactiveHandlers.class)
+	static class ReactiveHandlersConfiguration {
+
+	}
+
+	@RestController
+	static class ReactiveHandlers {
+
+		@PostMapping("/mono")
+		@IdempotentRequest
+		Mono<String> mono() {
+			return Mono.just("mono");
+		}
+
+		@PostMapping("/flux")
+		@IdempotentRequest(retention = "1h")
+		Flux<String> flux() {
+			return Flux.just("flux");
+		}
+
+		@PostMapping("/future")
+		@IdempotentRequest
+		CompletableFuture<String> future() {
+			return CompletableFuture.completedFuture("future");
+		}
+
+		@PostMapping("/plain")
+		@IdempotentRequest(required = false)
+		String plain() {
+			return "plain";
+		}
+
+		@PostMapping("/other")
+		String other() {
+			return "other";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(InvalidHandler.class)
+	static class InvalidHandlerConfiguration {
+
+	}
+
+	@RestController
+	static class InvalidHandler {
+
+		@PostMapping("/invalid")
+		@IdempotentRequest(retention = "soon")
+		Mono<String> invalid() {
+			return Mono.just("invalid");
+		}
+
+	}
+
+}
