@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
@@ -80,6 +81,11 @@ final class IdempotentRequestAttributeSource {
 		if (this.rejectAsynchronous && isAsynchronous(returnType)) {
 			throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString() + " returns "
 					+ returnType.getName() + ": asynchronous handlers are not supported");
+		}
+		if (this.rejectAsynchronous && KotlinDetector.isSuspendingFunction(method)) {
+			// Spring MVC runs a suspend handler asynchronously, as it does a Mono
+			throw new IllegalStateException("@IdempotentRequest method " + method.toGenericString()
+					+ " is a suspend function: asynchronous handlers are not supported in Spring MVC");
 		}
 		Duration retention = this.defaultRetention;
 		if (StringUtils.hasText(annotation.retention())) {
