@@ -750,15 +750,23 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				}
 				outcome(observation, Outcome.ACQUIRED.tagValue());
 				return Optional.of(attempt);
-			}).onErrorResume(LockStoreException.class, (ex) -> {
-				if (ExclusiveRequestInterceptor.this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
-					outcome(observation, Outcome.STORE_ERROR.tagValue());
-					return Mono.error(ex);
-				}
-				outcome(observation, "fail-open");
-				logFailOpen(attribute.name(), ex);
-				return Mono.just(Optional.empty());
-			});
+			}).onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
+		}
+
+		/**
+		 * The store failed to answer: an error signal, or, with
+		 * {@link StoreFailurePolicy#FAIL_OPEN}, empty, for the method to run without a
+		 * lock.
+		 */
+		private <T> Mono<Optional<T>> storeFailed(LockStoreException failure, ExclusiveRequestAttribute attribute,
+				Observation observation) {
+			if (ExclusiveRequestInterceptor.this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
+				outcome(observation, Outcome.STORE_ERROR.tagValue());
+				return Mono.error(failure);
+			}
+			outcome(observation, "fail-open");
+			logFailOpen(attribute.name(), failure);
+			return Mono.just(Optional.empty());
 		}
 
 		private Publisher<Object> proceedHolding(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
@@ -798,15 +806,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				.defaultIfEmpty(Optional.empty())
 				.flatMap((seen) -> this.locks.tryAcquire(key, options.withWaitTime(Duration.ZERO))
 					.map((attempt) -> Optional.of(new SharingStart(seen.orElse(null), attempt))))
-				.onErrorResume(LockStoreException.class, (ex) -> {
-					if (ExclusiveRequestInterceptor.this.storeFailurePolicy != StoreFailurePolicy.FAIL_OPEN) {
-						outcome(observation, Outcome.STORE_ERROR.tagValue());
-						return Mono.error(ex);
-					}
-					outcome(observation, "fail-open");
-					logFailOpen(attribute.name(), ex);
-					return Mono.just(Optional.empty());
-				});
+				.onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
 			return started.flatMap((start) -> {
 				if (start.isEmpty()) {
 					return Mono.from(proceed(invocation, adapter));
