@@ -1,6 +1,8 @@
 package dev.lockstarter.autoconfigure;
 
 import dev.lockstarter.web.LockExceptionHandler;
+import dev.lockstarter.web.LockProblemWebExceptionHandler;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -9,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.codec.ServerCodecConfigurer;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -16,7 +19,8 @@ import org.springframework.http.ProblemDetail;
  * servlet (Spring MVC) and reactive (Spring WebFlux). Both stacks use the one
  * {@link LockExceptionHandler}, whose {@code @ExceptionHandler} methods each stack's
  * annotated controllers consult, so the responses are the same whichever stack serves
- * them.
+ * them. In WebFlux, a {@link LockProblemWebExceptionHandler} answers the same for
+ * functional endpoints.
  *
  * @since 0.1.0
  */
@@ -51,6 +55,19 @@ public final class LockWebAutoConfiguration {
 		@ConditionalOnMissingBean
 		LockExceptionHandler lockExceptionHandler(LockProperties properties) {
 			return LockWebAutoConfiguration.lockExceptionHandler(properties);
+		}
+
+		/**
+		 * The problem responses of functional endpoints, whose errors reach no
+		 * {@code @ControllerAdvice}: written with the application's codecs, or the
+		 * defaults when it has none.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		LockProblemWebExceptionHandler lockProblemWebExceptionHandler(LockExceptionHandler problems,
+				ObjectProvider<ServerCodecConfigurer> codecs) {
+			return new LockProblemWebExceptionHandler(problems,
+					codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters());
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
@@ -100,6 +101,43 @@ public class LockExceptionHandler implements Ordered {
 	@Override
 	public int getOrder() {
 		return this.order;
+	}
+
+	/**
+	 * Answer any exception that this handler knows, through the same handler methods (so
+	 * that a subclass's overrides apply), for callers that are not exception handler
+	 * methods, such as {@link LockProblemWebExceptionHandler} for WebFlux functional
+	 * endpoints.
+	 * @param ex the exception
+	 * @return the problem response, or {@code null} if the exception is not one of those
+	 * listed above
+	 */
+	public @Nullable ResponseEntity<ProblemDetail> handleException(Throwable ex) {
+		if (ex instanceof LockConflictException conflict) {
+			return handleLockConflict(conflict);
+		}
+		if (ex instanceof InvalidLockKeyException invalidKey) {
+			return handleInvalidLockKey(invalidKey);
+		}
+		if (ex instanceof LockStoreException storeFailure) {
+			return handleLockStoreFailure(storeFailure);
+		}
+		if (ex instanceof InvalidIdempotencyKeyException invalidIdempotencyKey) {
+			return handleInvalidIdempotencyKey(invalidIdempotencyKey);
+		}
+		if (ex instanceof IdempotentRequestInProgressException inProgress) {
+			return handleIdempotentRequestInProgress(inProgress);
+		}
+		if (ex instanceof IdempotencyKeyReusedException reused) {
+			return handleIdempotencyKeyReused(reused);
+		}
+		if (ex instanceof IdempotentRequestTooLargeException tooLarge) {
+			return handleIdempotentRequestTooLarge(tooLarge);
+		}
+		if (ex instanceof SharedFailureException sharedFailure) {
+			return handleSharedFailure(sharedFailure);
+		}
+		return null;
 	}
 
 	/**
