@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -313,13 +313,16 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
-	private final ReentrantLock subscriberLock = new ReentrantLock();
-
-	private volatile @Nullable ChannelReleaseSubscriber channelSubscriber;
+	/**
+	 * Set once, without a lock: a reactive waiter reaches it on a thread that must not
+	 * block, even for a moment.
+	 */
+	private final AtomicReference<@Nullable ChannelReleaseSubscriber> channelSubscriber = new AtomicReference<>();
 
 	private volatile boolean destroyed;
 
-	private volatile @Nullable Topology topology;
+	/** Set once, without a lock, as {@link #channelSubscriber}. */
+	private final AtomicReference<@Nullable Topology> topology = new AtomicReference<>();
 
 	private volatile Duration timeout = DEFAULT_TIMEOUT;
 
@@ -779,9 +782,9 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * @since 0.1.0
 	 */
 	public SubscriptionState getSubscriptionState() {
-		Topology known = this.topology;
+		Topology known = this.topology.get();
 		ReleaseSubscriber subscriber = (known != null && known.sharded() != null) ? known.sharded()
-				: this.channelSubscriber;
+				: this.channelSubscriber.get();
 		return (subscriber != null) ? subscriber.state() : SubscriptionState.IDLE;
 	}
 
@@ -801,18 +804,13 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 */
 	@Override
 	public void destroy() {
-		this.subscriberLock.lock();
-		try {
-			this.destroyed = true;
-		}
-		finally {
-			this.subscriberLock.unlock();
-		}
-		ChannelReleaseSubscriber subscriber = this.channelSubscriber;
+		this.destroyed = true;
+		// A subscriber created meanwhile is closed by its creator, which sees the flag
+		ChannelReleaseSubscriber subscriber = this.channelSubscriber.get();
 		if (subscriber != null) {
 			subscriber.close();
 		}
-		Topology known = this.topology;
+		Topology known = this.topology.get();
 		if (known != null && known.sharded() != null) {
 			known.sharded().close();
 		}
@@ -822,21 +820,21 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	}
 
 	private @Nullable ChannelReleaseSubscriber channelSubscriber() {
-		ChannelReleaseSubscriber subscriber = this.channelSubscriber;
-		if (subscriber != null) {
+		ChannelReleaseSubscriber subscriber = this.channelSubscriber.get();
+		if (subscriber != null || this.destroyed) {
 			return subscriber;
 		}
-		this.subscriberLock.lock();
-		try {
-			if (this.channelSubscriber == null && !this.destroyed) {
-				this.channelSubscriber = new ChannelReleaseSubscriber(this.connectionFactory, this.channel,
-						this.listeners::released);
-			}
-			return this.channelSubscriber;
+		// Creating one does nothing until it is started, so a candidate that loses the
+		// race is dropped
+		ChannelReleaseSubscriber candidate = new ChannelReleaseSubscriber(this.connectionFactory, this.channel,
+				this.listeners::released);
+		if (!this.channelSubscriber.compareAndSet(null, candidate)) {
+			return this.channelSubscriber.get();
 		}
-		finally {
-			this.subscriberLock.unlock();
+		if (this.destroyed) {
+			candidate.close();
 		}
+		return candidate;
 	}
 
 	private AcquireResult tryAcquireAcknowledged(String key, String token, Duration ttl) {
@@ -936,20 +934,11 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * than Lettuce's, which tells without a connection, and holds no lock meanwhile.
 	 */
 	private Topology topology(String operation, String key) {
-		Topology known = this.topology;
+		Topology known = this.topology.get();
 		if (known == null) {
 			known = detectTopology(operation, key);
-			this.subscriberLock.lock();
-			try {
-				if (this.topology == null) {
-					this.topology = known;
-				}
-				else {
-					known = this.topology;
-				}
-			}
-			finally {
-				this.subscriberLock.unlock();
+			if (!this.topology.compareAndSet(null, known)) {
+				known = this.topology.get();
 			}
 		}
 		return known;

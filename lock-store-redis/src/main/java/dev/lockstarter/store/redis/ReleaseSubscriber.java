@@ -2,6 +2,7 @@ package dev.lockstarter.store.redis;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -53,6 +54,8 @@ abstract class ReleaseSubscriber {
 
 	private volatile boolean closed;
 
+	private final AtomicBoolean starting = new AtomicBoolean();
+
 	private @Nullable Thread thread;
 
 	/**
@@ -74,7 +77,9 @@ abstract class ReleaseSubscriber {
 	 * closed. Never blocks on Redis.
 	 */
 	final void start() {
-		if (this.state != SubscriptionState.IDLE || this.closed) {
+		// One caller goes on: the others, reactive waiters among them, never wait for the
+		// lock
+		if (this.state != SubscriptionState.IDLE || this.closed || !this.starting.compareAndSet(false, true)) {
 			return;
 		}
 		this.lock.lock();
