@@ -5,7 +5,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -31,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Lock exceptions of a WebFlux functional endpoint ({@code RouterFunction}), which reach
  * no {@code @ControllerAdvice}, get the same problem responses as those of annotated
  * controllers, through {@link LockProblemWebExceptionHandler}; other errors are left to
- * Spring Boot's error handler. On a real Netty server, with the in-memory store.
+ * Spring Boot's error handler. On a real Netty server, with the in-memory store, under
+ * BlockHound.
  */
 class WebFluxFunctionalEndpointTests {
 
@@ -41,6 +44,8 @@ class WebFluxFunctionalEndpointTests {
 
 	@BeforeAll
 	static void start() {
+		// Before any Reactor thread exists, as in every WebFlux test of this execution
+		BlockingCalls.install();
 		app = new SpringApplicationBuilder(FunctionalApp.class).web(WebApplicationType.REACTIVE)
 			.run("--server.port=0", "--spring.main.banner-mode=off", "--lock.store=memory");
 		int port = ((WebServerApplicationContext) app).getWebServer().getPort();
@@ -53,6 +58,16 @@ class WebFluxFunctionalEndpointTests {
 	@AfterAll
 	static void stop() {
 		app.close();
+	}
+
+	@BeforeEach
+	void clearBlockingCalls() {
+		BlockingCalls.clear();
+	}
+
+	@AfterEach
+	void checkForBlockingCalls() {
+		assertThat(BlockingCalls.detected()).as("blocking calls on non-blocking threads").isEmpty();
 	}
 
 	@Test
