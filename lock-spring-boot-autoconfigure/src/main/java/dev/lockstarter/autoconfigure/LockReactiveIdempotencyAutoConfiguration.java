@@ -41,10 +41,9 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<ReactiveLockOperations> reactiveLocks,
-			ObjectProvider<LockOperations> locks, LockProperties properties,
-			ObjectProvider<IdempotentRequestListener> listeners) {
+			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners) {
 		LockProperties.Idempotency idempotency = properties.getIdempotency();
-		ReactiveIdempotencyFilter filter = new ReactiveIdempotencyFilter(reactiveLocks::getObject, locks::getObject,
+		ReactiveIdempotencyFilter filter = new ReactiveIdempotencyFilter(reactiveLocks::getObject,
 				properties::toDefaultOptions, idempotency.getRetention());
 		filter.setReplayedHeaders(idempotency.getReplayedHeaders());
 		filter.setStoreServerErrors(idempotency.isStoreServerErrors());

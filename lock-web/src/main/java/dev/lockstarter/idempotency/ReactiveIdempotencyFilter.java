@@ -21,11 +21,8 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
@@ -107,9 +104,10 @@ import org.springframework.web.server.WebFilterChain;
  * {@code DispatcherHandler} answers its own errors; without them, the error reaches the
  * server's exception handlers.
  * <p>
- * The lock store's result calls ({@link LockOperations#findResult} and
- * {@link Lease#putResult}) block, so they run on {@link Schedulers#boundedElastic()},
- * never on the thread of the exchange. The handler may produce its response in any way
+ * Kept responses are read and written through {@link ReactiveLockOperations#findResult}
+ * and {@link ReactiveLockOperations#putResult}, which never block the thread of the
+ * exchange (on Redis and in memory they do not block at all; other stores are called on a
+ * bounded-elastic scheduler). The handler may produce its response in any way
  * ({@code Mono}, {@code Flux}, Kotlin {@code suspend} functions, plain values): only the
  * response written counts. It is held back, buffered in full, until it is kept and the
  * lock released (as the servlet side holds it until its request completes), so that a
@@ -137,15 +135,11 @@ public class ReactiveIdempotencyFilter
 
 	private final Supplier<ReactiveLockOperations> locks;
 
-	private final Supplier<LockOperations> results;
-
 	private final Supplier<LockOptions> lockOptions;
 
 	private final IdempotentRequestAttributeSource attributeSource;
 
 	private final IdempotencyPolicy policy = new IdempotencyPolicy();
-
-	private Scheduler blockingScheduler = Schedulers.boundedElastic();
 
 	private @Nullable IdempotentRequestListener listener;
 
@@ -157,23 +151,20 @@ public class ReactiveIdempotencyFilter
 
 	/**
 	 * Create a new filter.
-	 * @param locks the reactive lock operations, resolved on first use
-	 * @param results the blocking lock operations on the same store, resolved on first
-	 * use, for the kept responses; their store must keep results
+	 * @param locks the reactive lock operations, resolved on first use; their store must
+	 * keep results
 	 * @param lockOptions the options of the lock held while a request runs; waiting
 	 * options are ignored: a request never waits for another with the same key
 	 * @param retention how long a response is kept for replays when its method sets none
 	 */
-	public ReactiveIdempotencyFilter(Supplier<ReactiveLockOperations> locks, Supplier<LockOperations> results,
-			Supplier<LockOptions> lockOptions, Duration retention) {
+	public ReactiveIdempotencyFilter(Supplier<ReactiveLockOperations> locks, Supplier<LockOptions> lockOptions,
+			Duration retention) {
 		Assert.notNull(locks, "'locks' must not be null");
-		Assert.notNull(results, "'results' must not be null");
 		Assert.notNull(lockOptions, "'lockOptions' must not be null");
 		Assert.notNull(retention, "'retention' must not be null");
 		Assert.isTrue(!retention.isNegative() && !retention.isZero(),
 				() -> "'retention' must be positive, was " + retention);
 		this.locks = locks;
-		this.results = results;
 		this.lockOptions = lockOptions;
 		this.attributeSource = new IdempotentRequestAttributeSource(retention, false);
 	}
@@ -219,16 +210,6 @@ public class ReactiveIdempotencyFilter
 	 */
 	public void setListener(@Nullable IdempotentRequestListener listener) {
 		this.listener = listener;
-	}
-
-	/**
-	 * Set the scheduler of the lock store's blocking result calls.
-	 * @param blockingScheduler the scheduler, {@link Schedulers#boundedElastic()} by
-	 * default
-	 */
-	public void setBlockingScheduler(Scheduler blockingScheduler) {
-		Assert.notNull(blockingScheduler, "'blockingScheduler' must not be null");
-		this.blockingScheduler = blockingScheduler;
 	}
 
 	/**
@@ -331,7 +312,7 @@ public class ReactiveIdempotencyFilter
 			String lockKey = IdempotencyPolicy.lockKey(buffered.getT2().orElse(null), key);
 			ReactiveLockOperations locks = this.locks.get();
 			return Mono.usingWhen(acquire(locks, lockKey),
-					(lease) -> findResult(lockKey).flatMap((kept) -> kept.isPresent()
+					(lease) -> findResult(locks, lockKey).flatMap((kept) -> kept.isPresent()
 							? replay(exchange, handlerName, StoredResponse.fromBytes(kept.get()),
 									buffered.getT1().fingerprint())
 							: proceed(buffered.getT1(), chain, handlerName, lease, attribute.retention(), proceeding)),
@@ -351,8 +332,8 @@ public class ReactiveIdempotencyFilter
 					: Mono.error(new IdempotentRequestInProgressException(attempt.retryAfter())));
 	}
 
-	private Mono<Optional<byte[]>> findResult(String lockKey) {
-		return Mono.fromCallable(() -> this.results.get().findResult(lockKey)).subscribeOn(this.blockingScheduler);
+	private static Mono<Optional<byte[]>> findResult(ReactiveLockOperations locks, String lockKey) {
+		return locks.findResult(lockKey).map(Optional::of).defaultIfEmpty(Optional.empty());
 	}
 
 	private Mono<Void> release(ReactiveLockOperations locks, Lease lease) {
@@ -415,19 +396,15 @@ public class ReactiveIdempotencyFilter
 		HttpHeaders headers = response.getHeaders();
 		StoredResponse stored = this.policy.capture(fingerprint, status, headers.getFirst(HttpHeaders.CONTENT_TYPE),
 				headers::get, response.body());
-		return Mono.fromCallable(() -> lease.putResult(stored.toBytes(), retention))
-			.subscribeOn(this.blockingScheduler)
-			.doOnNext((kept) -> {
-				if (!kept) {
-					logger.warn("Response of an idempotent request not kept: its lock expired before the request "
-							+ "completed; a retry will run the request again");
-				}
-			})
-			.onErrorResume((ex) -> {
-				logger.warn("Response of an idempotent request not kept; a retry will run the request again", ex);
-				return Mono.empty();
-			})
-			.then();
+		return this.locks.get().putResult(lease, stored.toBytes(), retention).doOnNext((kept) -> {
+			if (!kept) {
+				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
+						+ "completed; a retry will run the request again");
+			}
+		}).onErrorResume((ex) -> {
+			logger.warn("Response of an idempotent request not kept; a retry will run the request again", ex);
+			return Mono.empty();
+		}).then();
 	}
 
 	/**
