@@ -132,7 +132,7 @@ class VirtualThreadPinningTests {
 			List<RecordedEvent> pinned = recordPinning(() -> {
 				acquired.addAndGet(waitForHeldLocks(locks, "key-", WAITERS));
 				acquired.addAndGet(queueForOneKey(locks, "queue", QUEUED));
-			});
+			}).stream().filter((event) -> !isJdkClassInitialization(event)).toList();
 			assertThat(pinned).as(() -> "pinned virtual threads:\n" + describe(pinned)).isEmpty();
 			assertThat(acquired).hasValue(WAITERS + QUEUED);
 		}
@@ -234,6 +234,21 @@ class VirtualThreadPinningTests {
 		finally {
 			Files.deleteIfExists(file);
 		}
+	}
+
+	/**
+	 * Whether the event is a virtual thread waiting while another thread initializes a
+	 * JDK class, such as {@code ReentrantReadWriteLock$Sync$HoldCounter}, which the JDK
+	 * loads the first time two readers contend. That happens once per class and JVM,
+	 * whichever code triggers it, so the warm-up cannot be sure to have covered every
+	 * such class; it says nothing about how the lock's code waits.
+	 */
+	private static boolean isJdkClassInitialization(RecordedEvent event) {
+		if (!event.hasField("pinnedReason")) {
+			return false;
+		}
+		String reason = event.getString("pinnedReason");
+		return reason != null && reason.startsWith("Waited for initialization of java.");
 	}
 
 	private static String describe(List<RecordedEvent> events) {
