@@ -88,4 +88,20 @@ public interface LockStore {
 		return extended;
 	}
 
+	/**
+	 * Return how long the lock on {@code key} is still held, whoever holds it; this reads
+	 * the lock and never changes it. It serves status queries that must not reveal or
+	 * need the owner token, such as those of a lock service.
+	 * @param key the full store key
+	 * @return the holder's remaining time-to-live, or {@link Duration#ZERO} if no one
+	 * holds the lock
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 * @throws UnsupportedOperationException if the store cannot tell; every store of this
+	 * project can
+	 */
+	default Duration timeToExpiry(String key) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not report the time-to-live of a lock");
+	}
+
 }

@@ -206,6 +206,14 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	}
 
 	@Override
+	public Duration timeToExpiry(String key) {
+		Entry existing = this.locks.get(key);
+		long now = this.nanoClock.getAsLong();
+		return (existing == null || existing.isExpired(now)) ? Duration.ZERO
+				: Duration.ofNanos(existing.expiresAt - now);
+	}
+
+	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
 		Result kept = new Result(result.clone(), now + ttl.toNanos());
