@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -309,6 +310,80 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	}
 
 	/**
+	 * Acquire a lock for an owner outside this JVM, such as the client of a lock service,
+	 * waiting as the options say: the lease is a {@link DetachedLease}, owned by whoever
+	 * has its owner token, which this template neither renews nor lists among its held
+	 * locks. The lock is the same as the one {@link #tryAcquire(String, LockOptions)}
+	 * takes on the key, so both exclude each other. The acquisition is observed and told
+	 * to the listeners as any other.
+	 * @param key the key
+	 * @param options the options; renewal, a minimum hold and a maximum hold do not apply
+	 * and must not be set
+	 * @return the attempt, whose lease is a {@link DetachedLease} when acquired
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public LockAttempt tryAcquireDetached(String key, LockOptions options) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		Assert.isTrue(options.getHoldAtLeast().isZero() && options.getMaxHold() == null,
+				"A detached lease has no minimum or maximum hold");
+		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(),
+				options.withRenewal(false));
+		attempt.detached = true;
+		return tryAcquire(attempt, key);
+	}
+
+	/**
+	 * Reset the time-to-live of a detached lease's lock, if its owner token still holds
+	 * it.
+	 * @param key the key
+	 * @param ownerToken the lease's {@linkplain DetachedLease#ownerToken() owner token}
+	 * @param ttl the new time-to-live, counted from now, positive
+	 * @return whether the token held the lock, which is now extended; {@code false}
+	 * changed nothing
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public boolean extendDetached(String key, String ownerToken, Duration ttl) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.isTrue(StringUtils.hasText(ownerToken), "'ownerToken' must not be blank");
+		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		return this.store.extend(this.storeKeys.storeKey(key), ownerToken, ttl);
+	}
+
+	/**
+	 * Release a detached lease's lock, if its owner token still holds it; waiters on any
+	 * instance are told as for any release.
+	 * @param key the key
+	 * @param ownerToken the lease's {@linkplain DetachedLease#ownerToken() owner token}
+	 * @return whether the token held the lock, which is now released; {@code false}
+	 * changed nothing
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public boolean releaseDetached(String key, String ownerToken) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.isTrue(StringUtils.hasText(ownerToken), "'ownerToken' must not be blank");
+		return this.store.release(this.storeKeys.storeKey(key), ownerToken);
+	}
+
+	/**
+	 * Return how long the lock on a key is still held, by any owner, without changing it
+	 * and without needing or revealing the owner token.
+	 * @param key the key
+	 * @return the holder's remaining time-to-live, or {@link Duration#ZERO} if the lock
+	 * is free
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 * @see LockStore#timeToExpiry(String)
+	 */
+	public Duration timeToExpiry(String key) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		return this.store.timeToExpiry(this.storeKeys.storeKey(key));
+	}
+
+	/**
 	 * Stop renewing every lease and the renewal thread, and stop cleaning up failed
 	 * acquisitions. Held locks then expire at the end of their time-to-live unless
 	 * released.
@@ -519,6 +594,9 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		private boolean waited;
 
+		/** Whether an acquired lock becomes a {@link DetachedLease}. */
+		private boolean detached;
+
 		Attempt(List<String> keys, List<String> storeKeys, String token, LockOptions options) {
 			this.keys = keys;
 			this.storeKeys = storeKeys;
@@ -643,6 +721,13 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				Duration remaining = this.result.holderRemainingTtl();
 				return LockAttempt.held(this.keys.get(this.heldIndex), remaining,
 						LockTemplate.this.holdTimes.retryAfter(nameOf(this.options), remaining));
+			}
+			if (this.detached) {
+				Instant expiresAt = Instant.now()
+					.minusNanos(System.nanoTime() - this.sentAt)
+					.plus(this.options.getTtl());
+				return LockAttempt.acquired(new DetachedLease(LockTemplate.this.store, this.keys.get(0),
+						this.storeKeys.get(0), this.token, this.result.fencingToken(), expiresAt));
 			}
 			List<StoreLease> parts = new ArrayList<>(this.keys.size());
 			for (int i = 0; i < this.keys.size(); i++) {

@@ -1,0 +1,109 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import org.springframework.util.Assert;
+
+/**
+ * A lease this JVM hands over to an owner outside it, such as the client of a lock
+ * service: whoever has its {@linkplain #ownerToken() owner token} owns the lock, and any
+ * instance that shares the store can extend or release it by key and token
+ * ({@link LockTemplate#extendDetached}, {@link LockTemplate#releaseDetached}). The
+ * template does not renew it, does not list it among its held locks, and does not tell
+ * its listeners of its release; the lock ends when its owner releases it or its
+ * time-to-live passes.
+ *
+ * @since 0.1.0
+ * @see LockTemplate#tryAcquireDetached(String, LockOptions)
+ */
+public final class DetachedLease implements Lease {
+
+	private final LockStore store;
+
+	private final String key;
+
+	private final String storeKey;
+
+	private final String ownerToken;
+
+	private final long fencingToken;
+
+	private final Instant expiresAt;
+
+	DetachedLease(LockStore store, String key, String storeKey, String ownerToken, long fencingToken,
+			Instant expiresAt) {
+		this.store = store;
+		this.key = key;
+		this.storeKey = storeKey;
+		this.ownerToken = ownerToken;
+		this.fencingToken = fencingToken;
+		this.expiresAt = expiresAt;
+	}
+
+	@Override
+	public String key() {
+		return this.key;
+	}
+
+	/**
+	 * Return the owner token: 128 random bits, Base64 URL-encoded. It is the only proof
+	 * of ownership, so hand it only to the owner, and never log it.
+	 * @return the owner token
+	 */
+	public String ownerToken() {
+		return this.ownerToken;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.fencingToken;
+	}
+
+	/**
+	 * Return when the lock expires unless extended, by this JVM's clock: the time the
+	 * acquisition was sent plus the time-to-live, so never later than the store's expiry.
+	 * @return the expiry
+	 */
+	public Instant expiresAt() {
+		return this.expiresAt;
+	}
+
+	/**
+	 * Whether the lock has not expired by this JVM's clock; it may have been released
+	 * elsewhere meanwhile.
+	 */
+	@Override
+	public boolean isHeld() {
+		return Instant.now().isBefore(this.expiresAt);
+	}
+
+	@Override
+	public boolean putResult(byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		if (!(this.store instanceof ResultStoringLockStore results)) {
+			throw new UnsupportedOperationException(
+					"Lock store " + this.store.getClass().getName() + " keeps no results");
+		}
+		return results.putResult(this.storeKey, this.ownerToken, result, ttl);
+	}
+
+	@Override
+	public boolean release() {
+		return this.store.release(this.storeKey, this.ownerToken);
+	}
+
+	@Override
+	public void close() {
+		release();
+	}
+
+	@Override
+	public String toString() {
+		return "DetachedLease[" + this.key + ", expires at " + this.expiresAt + "]";
+	}
+
+}
