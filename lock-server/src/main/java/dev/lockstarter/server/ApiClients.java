@@ -1,0 +1,120 @@
+package dev.lockstarter.server;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * The configured clients and their API keys, kept as SHA-256 hashes. A presented key is
+ * hashed and compared with every configured hash in constant time, all of them, so the
+ * time taken tells nothing about which hash, or how much of one, matched.
+ * <p>
+ * API keys are meant to be long random strings (at least 128 bits), for which a fast hash
+ * is as strong as a slow one; a password-like key would need a slow hash instead.
+ *
+ * @since 0.1.0
+ */
+public final class ApiClients {
+
+	/** A namespace as it may appear in a path. */
+	static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+	private static final Pattern SHA_256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
+
+	private final List<ApiClient> clients;
+
+	ApiClients(List<LockServerProperties.Client> configured) {
+		List<ApiClient> clients = new ArrayList<>();
+		for (int i = 0; i < configured.size(); i++) {
+			LockServerProperties.Client client = configured.get(i);
+			String property = "lock.server.clients[" + i + "]";
+			String hash = client.getApiKeySha256();
+			if (hash == null || !SHA_256_HEX.matcher(hash).matches()) {
+				throw new IllegalStateException(property + ".api-key-sha256 must be the SHA-256 of the API key, "
+						+ "64 hexadecimal digits (printf %s \"$KEY\" | sha256sum)");
+			}
+			String namespace = client.getNamespace();
+			if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+				throw new IllegalStateException(property
+						+ ".namespace must be 1 to 64 letters, digits, '.', '_' or '-', was " + quote(namespace));
+			}
+			String name = StringUtils.hasText(client.getName()) ? client.getName() : "client " + i;
+			byte[] digest = HexFormat.of().parseHex(hash.toLowerCase(Locale.ROOT));
+			for (ApiClient other : clients) {
+				if (MessageDigest.isEqual(other.digest, digest)) {
+					throw new IllegalStateException(property + ".api-key-sha256 repeats the key of '" + other.name()
+							+ "': give each client its own API key");
+				}
+			}
+			clients.add(new ApiClient(name, namespace, digest));
+		}
+		this.clients = List.copyOf(clients);
+	}
+
+	/**
+	 * Return the client whose API key this is.
+	 * @param apiKey the presented key
+	 * @return the client, or {@code null} if no client has this key
+	 */
+	@Nullable ApiClient authenticate(String apiKey) {
+		byte[] digest = sha256(apiKey);
+		ApiClient found = null;
+		for (ApiClient client : this.clients) {
+			if (MessageDigest.isEqual(client.digest, digest) && found == null) {
+				found = client;
+			}
+		}
+		return found;
+	}
+
+	/**
+	 * Return the namespaces that clients are bound to.
+	 * @return the namespaces
+	 */
+	List<String> namespaces() {
+		return this.clients.stream().map(ApiClient::namespace).distinct().toList();
+	}
+
+	boolean isEmpty() {
+		return this.clients.isEmpty();
+	}
+
+	private static byte[] sha256(String value) {
+		try {
+			return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
+		}
+	}
+
+	private static String quote(@Nullable String value) {
+		return (value != null) ? "'" + value + "'" : "nothing";
+	}
+
+	/**
+	 * An authenticated client.
+	 *
+	 * @param name the client's configured name
+	 * @param namespace the namespace the client is bound to
+	 * @param digest the SHA-256 of its API key
+	 */
+	record ApiClient(String name, String namespace, byte[] digest) {
+
+		@Override
+		public String toString() {
+			return "ApiClient[" + this.name + ", " + this.namespace + "]";
+		}
+
+	}
+
+}

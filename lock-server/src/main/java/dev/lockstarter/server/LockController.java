@@ -1,0 +1,298 @@
+package dev.lockstarter.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.lockstarter.core.DetachedLease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriUtils;
+
+/**
+ * The lock resource, {@code /v1/namespaces/{namespace}/locks/{key}}, as
+ * {@code classpath:static/v1/openapi.yaml} describes it: {@code POST} acquires (waiting
+ * up to {@code waitMillis}, woken by the release on any instance), {@code PUT} renews and
+ * {@code DELETE} releases with the {@code Lock-Owner-Token} header, {@code GET} tells
+ * whether the lock is held, and for how long, without the token.
+ * <p>
+ * The key is the path segment after {@code locks/}, percent-decoded here as strict UTF-8
+ * (a malformed sequence is refused, never replaced), so that it can hold any character
+ * but a control character, {@code /} included (as {@code %2F}).
+ *
+ * @since 0.1.0
+ */
+@RestController
+@RequestMapping(ApiKeyFilter.PREFIX + "{namespace}/locks/{key}")
+class LockController {
+
+	static final String OWNER_TOKEN = "Lock-Owner-Token";
+
+	private static final Pattern OWNER_TOKEN_FORMAT = Pattern.compile("[A-Za-z0-9_-]{22}");
+
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
+				DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+		.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+		.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+		.build();
+
+	private final NamespaceLocks locks;
+
+	private final LockServerProperties properties;
+
+	LockController(NamespaceLocks locks, LockServerProperties properties) {
+		this.locks = locks;
+		this.properties = properties;
+	}
+
+	@PostMapping
+	ResponseEntity<AcquiredLock> acquire(HttpServletRequest request) throws IOException {
+		LockPath path = path(request);
+		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
+		Duration ttl = ttl(body.ttlMillis());
+		Duration wait = Duration.ofMillis(check("waitMillis", body.waitMillis(), 0, this.properties.getMaxWait()));
+		LockAttempt attempt = path.template()
+			.tryAcquireDetached(path.key(),
+					LockOptions.ttl(ttl).withWaitTime(wait).withName("lock-server." + path.namespace()));
+		if (!attempt.isAcquired()) {
+			Duration left = attempt.holderRemainingTtl();
+			throw new LockRequestException(HttpStatus.CONFLICT, "lock-conflict", "Lock held",
+					"The lock is held by another owner" + (wait.isZero() ? "" : ", also after the wait"),
+					Map.of("timeToExpiryMillis", left.toMillis()), Math.max(1, (left.toMillis() + 999) / 1000));
+		}
+		DetachedLease lease = (DetachedLease) attempt.lease();
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.header(HttpHeaders.LOCATION, path.location())
+			.body(new AcquiredLock(path.namespace(), path.key(), lease.ownerToken(), lease.fencingToken(),
+					lease.expiresAt().toString(), ttl.toMillis()));
+	}
+
+	@PutMapping
+	RenewedLock renew(HttpServletRequest request, @RequestHeader(name = OWNER_TOKEN, required = false) String token)
+			throws IOException {
+		LockPath path = path(request);
+		String ownerToken = ownerToken(token);
+		RenewRequest body = body(request, RenewRequest.class, new RenewRequest(null));
+		Duration ttl = ttl(body.ttlMillis());
+		Instant sentAt = Instant.now();
+		if (!path.template().extendDetached(path.key(), ownerToken, ttl)) {
+			throw notOwned(path, "renewed");
+		}
+		return new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis());
+	}
+
+	@DeleteMapping
+	ResponseEntity<Void> release(HttpServletRequest request,
+			@RequestHeader(name = OWNER_TOKEN, required = false) String token) {
+		LockPath path = path(request);
+		String ownerToken = ownerToken(token);
+		if (!path.template().releaseDetached(path.key(), ownerToken)) {
+			throw notOwned(path, "released");
+		}
+		return ResponseEntity.noContent().build();
+	}
+
+	@GetMapping
+	LockStatus status(HttpServletRequest request) {
+		LockPath path = path(request);
+		Duration left = path.template().timeToExpiry(path.key());
+		return new LockStatus(path.namespace(), path.key(), !left.isZero(),
+				left.isZero() ? 0 : Math.max(1, left.toMillis()));
+	}
+
+	/**
+	 * A renewal or release changed nothing: tell whether another owner holds the lock now
+	 * (409) or no one does (410), never who.
+	 */
+	private LockRequestException notOwned(LockPath path, String action) {
+		if (!path.template().timeToExpiry(path.key()).isZero()) {
+			return new LockRequestException(HttpStatus.CONFLICT, "lock-not-owned", "Not the owner",
+					"The lock is held under another owner token: it was not " + action
+							+ " (this token's lock expired and was taken again, or the token is wrong)");
+		}
+		return new LockRequestException(HttpStatus.GONE, "lock-not-held", "Lock not held",
+				"The lock is not held: it expired or was released before this request, and was not " + action);
+	}
+
+	private LockPath path(HttpServletRequest request) {
+		String uri = request.getRequestURI();
+		int locks = uri.indexOf("/locks/", ApiKeyFilter.PREFIX.length());
+		String namespace = uri.substring(ApiKeyFilter.PREFIX.length(), locks);
+		String raw = uri.substring(locks + "/locks/".length());
+		if (raw.length() > this.properties.getMaxKeyBytes() * 3) {
+			throw tooLongKey();
+		}
+		String key = decode(raw);
+		if (key.getBytes(StandardCharsets.UTF_8).length > this.properties.getMaxKeyBytes()) {
+			throw tooLongKey();
+		}
+		if (key.isBlank() || key.chars().anyMatch(Character::isISOControl)) {
+			throw LockRequestException.badRequest("The key must not be blank or contain control characters");
+		}
+		ApiClients.ApiClient client = (ApiClients.ApiClient) request.getAttribute(ApiKeyFilter.CLIENT);
+		if (client == null || !client.namespace().equals(namespace)) {
+			throw new IllegalStateException("The request did not pass the API key filter");
+		}
+		return new LockPath(namespace, key, this.locks.get(namespace));
+	}
+
+	private LockRequestException tooLongKey() {
+		return LockRequestException
+			.tooLarge("The key is longer than " + this.properties.getMaxKeyBytes() + " bytes of UTF-8");
+	}
+
+	/** Percent-decode one path segment as strict UTF-8. */
+	private static String decode(String raw) {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
+		for (int i = 0; i < raw.length(); i++) {
+			char c = raw.charAt(i);
+			if (c == '%') {
+				if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0
+						|| Character.digit(raw.charAt(i + 2), 16) < 0) {
+					throw LockRequestException.badRequest("The key has a malformed percent-encoding");
+				}
+				bytes.write(Character.digit(raw.charAt(i + 1), 16) * 16 + Character.digit(raw.charAt(i + 2), 16));
+				i += 2;
+			}
+			else if (c < 0x80) {
+				bytes.write(c);
+			}
+			else {
+				throw LockRequestException.badRequest("The key must be percent-encoded UTF-8");
+			}
+		}
+		try {
+			return StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.decode(ByteBuffer.wrap(bytes.toByteArray()))
+				.toString();
+		}
+		catch (CharacterCodingException ex) {
+			throw LockRequestException.badRequest("The key is not valid UTF-8");
+		}
+	}
+
+	private static String ownerToken(@Nullable String token) {
+		if (token == null || token.isEmpty()) {
+			throw LockRequestException.badRequest("Send the owner token in the '" + OWNER_TOKEN + "' header");
+		}
+		if (!OWNER_TOKEN_FORMAT.matcher(token).matches()) {
+			throw LockRequestException.badRequest("The '" + OWNER_TOKEN + "' header is not an owner token");
+		}
+		return token;
+	}
+
+	private Duration ttl(@Nullable Long ttlMillis) {
+		if (ttlMillis == null) {
+			return this.properties.getDefaultTtl();
+		}
+		return Duration.ofMillis(check("ttlMillis", ttlMillis, 1, this.properties.getMaxTtl()));
+	}
+
+	private static long check(String field, @Nullable Long value, long min, Duration max) {
+		if (value == null) {
+			return min;
+		}
+		if (value < min || value > max.toMillis()) {
+			throw LockRequestException
+				.badRequest("'" + field + "' must be between " + min + " and " + max.toMillis() + ", was " + value);
+		}
+		return value;
+	}
+
+	/**
+	 * Read a JSON body of at most {@code lock.server.max-body-bytes}; none gives the
+	 * default.
+	 */
+	private <T> T body(HttpServletRequest request, Class<T> type, T none) throws IOException {
+		int max = this.properties.getMaxBodyBytes();
+		if (request.getContentLengthLong() > max) {
+			throw LockRequestException.tooLarge("The body is longer than " + max + " bytes");
+		}
+		byte[] body;
+		try (InputStream in = request.getInputStream()) {
+			body = in.readNBytes(max + 1);
+		}
+		if (body.length > max) {
+			throw LockRequestException.tooLarge("The body is longer than " + max + " bytes");
+		}
+		if (body.length == 0) {
+			return none;
+		}
+		String contentType = request.getContentType();
+		if (contentType == null
+				|| !MediaType.APPLICATION_JSON.isCompatibleWith(MediaType.parseMediaType(contentType))) {
+			throw new LockRequestException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
+					"Unsupported media type", "Send the body as application/json");
+		}
+		try {
+			return JSON.readValue(body, type);
+		}
+		catch (JacksonException ex) {
+			// The parser's message may quote the body, so it is not passed on
+			throw LockRequestException.badRequest("The body must be a JSON object with only the fields "
+					+ String.join(", ", fields(type)) + ", each an integer");
+		}
+	}
+
+	private static String[] fields(Class<?> type) {
+		return java.util.Arrays.stream(type.getRecordComponents())
+			.map(java.lang.reflect.RecordComponent::getName)
+			.toArray(String[]::new);
+	}
+
+	private record LockPath(String namespace, String key, LockTemplate template) {
+
+		String location() {
+			return ApiKeyFilter.PREFIX + this.namespace + "/locks/"
+					+ UriUtils.encodePathSegment(this.key, StandardCharsets.UTF_8);
+		}
+
+	}
+
+	record AcquireRequest(@Nullable Long ttlMillis, @Nullable Long waitMillis) {
+	}
+
+	record RenewRequest(@Nullable Long ttlMillis) {
+	}
+
+	record AcquiredLock(String namespace, String key, String ownerToken, long fencingToken, String expiresAt,
+			long ttlMillis) {
+	}
+
+	record RenewedLock(String namespace, String key, String expiresAt, long ttlMillis) {
+	}
+
+	record LockStatus(String namespace, String key, boolean held, long timeToExpiryMillis) {
+	}
+
+}

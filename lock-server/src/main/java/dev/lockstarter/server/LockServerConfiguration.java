@@ -1,0 +1,116 @@
+package dev.lockstarter.server;
+
+import java.time.Duration;
+
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.catalina.core.StandardHost;
+import org.apache.tomcat.util.buf.EncodedSolidusHandling;
+
+import dev.lockstarter.store.LockStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/**
+ * The lock server's beans. Settings that cannot work fail at startup, naming the property
+ * to fix.
+ *
+ * @since 0.1.0
+ */
+@Configuration(proxyBeanMethods = false)
+class LockServerConfiguration {
+
+	private static final Log logger = LogFactory.getLog(LockServerConfiguration.class);
+
+	@Bean
+	ApiClients apiClients(LockServerProperties properties) {
+		check(properties);
+		ApiClients clients = new ApiClients(properties.getClients());
+		if (clients.isEmpty()) {
+			logger.warn("No client is configured (lock.server.clients): every lock request will be refused with 401");
+		}
+		return clients;
+	}
+
+	@Bean
+	NamespaceLocks namespaceLocks(LockStore store, ApiClients clients, LockServerProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
+		return new NamespaceLocks(store, clients, properties,
+				observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+	}
+
+	@Bean
+	FilterRegistrationBean<ApiKeyFilter> apiKeyFilter(ApiClients clients, LockServerProperties properties) {
+		RateLimiter rateLimiter = new RateLimiter(properties.getRateLimit().getRequestsPerSecond(),
+				properties.getRateLimit().getBurst(), System::nanoTime);
+		FilterRegistrationBean<ApiKeyFilter> registration = new FilterRegistrationBean<>(
+				new ApiKeyFilter(clients, rateLimiter));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+		return registration;
+	}
+
+	/**
+	 * Let an encoded {@code /} ({@code %2F}) through in a key: Tomcat refuses it by
+	 * default. The controller decodes the key itself, one path segment.
+	 */
+	@Bean
+	TomcatConnectorCustomizer encodedSlashesInKeys() {
+		return (connector) -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+	}
+
+	/**
+	 * Errors that Tomcat answers itself, before the application (a URI that is not valid
+	 * UTF-8, a malformed header), are problem responses too.
+	 */
+	@Bean
+	TomcatContextCustomizer problemErrorReports() {
+		return (context) -> {
+			if (context.getParent() instanceof StandardHost host) {
+				host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+			}
+		};
+	}
+
+	private static void check(LockServerProperties properties) {
+		positive("lock.server.default-ttl", properties.getDefaultTtl());
+		positive("lock.server.max-ttl", properties.getMaxTtl());
+		if (properties.getDefaultTtl().compareTo(properties.getMaxTtl()) > 0) {
+			throw new IllegalStateException("lock.server.default-ttl (" + properties.getDefaultTtl()
+					+ ") must not exceed lock.server.max-ttl (" + properties.getMaxTtl() + ")");
+		}
+		if (properties.getMaxWait() == null || properties.getMaxWait().isNegative()) {
+			throw new IllegalStateException("lock.server.max-wait must be zero or positive");
+		}
+		if (properties.getMaxKeyBytes() < 1 || properties.getMaxKeyBytes() > 1024) {
+			throw new IllegalStateException("lock.server.max-key-bytes must be between 1 and 1024");
+		}
+		if (properties.getMaxBodyBytes() < 64) {
+			throw new IllegalStateException("lock.server.max-body-bytes must be at least 64");
+		}
+		if (properties.getRateLimit().getRequestsPerSecond() < 0) {
+			throw new IllegalStateException("lock.server.rate-limit.requests-per-second must be 0 (off) or positive");
+		}
+		if (properties.getRateLimit().getRequestsPerSecond() > 0 && properties.getRateLimit().getBurst() < 1) {
+			throw new IllegalStateException("lock.server.rate-limit.burst must be at least 1");
+		}
+		properties.getNamespaces().forEach((namespace, settings) -> {
+			if (!ApiClients.NAMESPACE.matcher(namespace).matches()) {
+				throw new IllegalStateException("lock.server.namespaces." + namespace
+						+ " must be named with 1 to 64 letters, digits, '.', '_' or '-'");
+			}
+		});
+	}
+
+	private static void positive(String property, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new IllegalStateException(property + " must be positive, was " + value);
+		}
+	}
+
+}

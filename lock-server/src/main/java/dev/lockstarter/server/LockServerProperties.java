@@ -1,0 +1,227 @@
+package dev.lockstarter.server;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The lock server's settings, under {@code lock.server}.
+ *
+ * @since 0.1.0
+ */
+@ConfigurationProperties("lock.server")
+public class LockServerProperties {
+
+	/**
+	 * The clients allowed to call the server, each with an API key and a namespace.
+	 */
+	private List<Client> clients = new ArrayList<>();
+
+	/**
+	 * Settings per namespace, by namespace; a namespace that a client names but that has
+	 * no entry here uses the defaults.
+	 */
+	private Map<String, Namespace> namespaces = new LinkedHashMap<>();
+
+	/**
+	 * Time-to-live of a lock whose request gives none.
+	 */
+	private Duration defaultTtl = Duration.ofSeconds(30);
+
+	/**
+	 * Longest time-to-live a request may ask for; longer is refused (400).
+	 */
+	private Duration maxTtl = Duration.ofHours(1);
+
+	/**
+	 * Longest wait an acquisition may ask for; longer is refused (400). Each waiting
+	 * request holds a request thread meanwhile.
+	 */
+	private Duration maxWait = Duration.ofSeconds(30);
+
+	/**
+	 * Longest lock key, in bytes of UTF-8; longer is refused (413).
+	 */
+	private int maxKeyBytes = 200;
+
+	/**
+	 * Longest request body, in bytes; longer is refused (413).
+	 */
+	private int maxBodyBytes = 1024;
+
+	/**
+	 * The rate limit of each API key.
+	 */
+	private final RateLimit rateLimit = new RateLimit();
+
+	public List<Client> getClients() {
+		return this.clients;
+	}
+
+	public void setClients(List<Client> clients) {
+		this.clients = clients;
+	}
+
+	public Map<String, Namespace> getNamespaces() {
+		return this.namespaces;
+	}
+
+	public void setNamespaces(Map<String, Namespace> namespaces) {
+		this.namespaces = namespaces;
+	}
+
+	public Duration getDefaultTtl() {
+		return this.defaultTtl;
+	}
+
+	public void setDefaultTtl(Duration defaultTtl) {
+		this.defaultTtl = defaultTtl;
+	}
+
+	public Duration getMaxTtl() {
+		return this.maxTtl;
+	}
+
+	public void setMaxTtl(Duration maxTtl) {
+		this.maxTtl = maxTtl;
+	}
+
+	public Duration getMaxWait() {
+		return this.maxWait;
+	}
+
+	public void setMaxWait(Duration maxWait) {
+		this.maxWait = maxWait;
+	}
+
+	public int getMaxKeyBytes() {
+		return this.maxKeyBytes;
+	}
+
+	public void setMaxKeyBytes(int maxKeyBytes) {
+		this.maxKeyBytes = maxKeyBytes;
+	}
+
+	public int getMaxBodyBytes() {
+		return this.maxBodyBytes;
+	}
+
+	public void setMaxBodyBytes(int maxBodyBytes) {
+		this.maxBodyBytes = maxBodyBytes;
+	}
+
+	public RateLimit getRateLimit() {
+		return this.rateLimit;
+	}
+
+	/**
+	 * A client of the server.
+	 */
+	public static class Client {
+
+		/**
+		 * The client's name, for logs; never the key itself.
+		 */
+		private @Nullable String name;
+
+		/**
+		 * The SHA-256 of the client's API key, 64 hexadecimal digits (for example the
+		 * output of {@code printf %s "$KEY" | sha256sum}). The key itself is never
+		 * configured.
+		 */
+		private @Nullable String apiKeySha256;
+
+		/**
+		 * The only namespace whose locks the client may acquire, renew, release and see.
+		 */
+		private @Nullable String namespace;
+
+		public @Nullable String getName() {
+			return this.name;
+		}
+
+		public void setName(@Nullable String name) {
+			this.name = name;
+		}
+
+		public @Nullable String getApiKeySha256() {
+			return this.apiKeySha256;
+		}
+
+		public void setApiKeySha256(@Nullable String apiKeySha256) {
+			this.apiKeySha256 = apiKeySha256;
+		}
+
+		public @Nullable String getNamespace() {
+			return this.namespace;
+		}
+
+		public void setNamespace(@Nullable String namespace) {
+			this.namespace = namespace;
+		}
+
+	}
+
+	/**
+	 * The settings of one namespace.
+	 */
+	public static class Namespace {
+
+		/**
+		 * The prefix of the namespace's keys in the lock store. Defaults to
+		 * {@code lock-server:<namespace>:}, so that namespaces never share a lock; set it
+		 * to an application's {@code lock.key-prefix} (by default {@code lock:}) to share
+		 * locks with its {@code @ExclusiveRequest} methods.
+		 */
+		private @Nullable String keyPrefix;
+
+		public @Nullable String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(@Nullable String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+	}
+
+	/**
+	 * A token bucket per API key.
+	 */
+	public static class RateLimit {
+
+		/**
+		 * Requests each API key may make per second, on average; 0 turns the limit off.
+		 */
+		private int requestsPerSecond = 100;
+
+		/**
+		 * Requests an API key may make at once after being idle.
+		 */
+		private int burst = 200;
+
+		public int getRequestsPerSecond() {
+			return this.requestsPerSecond;
+		}
+
+		public void setRequestsPerSecond(int requestsPerSecond) {
+			this.requestsPerSecond = requestsPerSecond;
+		}
+
+		public int getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(int burst) {
+			this.burst = burst;
+		}
+
+	}
+
+}
