@@ -32,7 +32,7 @@ public final class ApiClients {
 
 	private final List<ApiClient> clients;
 
-	ApiClients(List<LockServerProperties.Client> configured) {
+	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties.RateLimit rateLimit) {
 		List<ApiClient> clients = new ArrayList<>();
 		for (int i = 0; i < configured.size(); i++) {
 			LockServerProperties.Client client = configured.get(i);
@@ -48,6 +48,11 @@ public final class ApiClients {
 						+ ".namespace must be 1 to 64 letters, digits, '.', '_' or '-', was " + quote(namespace));
 			}
 			String name = StringUtils.hasText(client.getName()) ? client.getName() : "client " + i;
+			for (ApiClient other : clients) {
+				if (other.name().equals(name)) {
+					throw new IllegalStateException(property + ".name repeats the name '" + name + "'");
+				}
+			}
 			byte[] digest = HexFormat.of().parseHex(hash.toLowerCase(Locale.ROOT));
 			for (ApiClient other : clients) {
 				if (MessageDigest.isEqual(other.digest, digest)) {
@@ -55,7 +60,14 @@ public final class ApiClients {
 							+ "': give each client its own API key");
 				}
 			}
-			clients.add(new ApiClient(name, namespace, digest));
+			int requestsPerSecond = (client.getRequestsPerSecond() != null) ? client.getRequestsPerSecond()
+					: rateLimit.getRequestsPerSecond();
+			int burst = (client.getBurst() != null) ? client.getBurst() : rateLimit.getBurst();
+			if (requestsPerSecond < 0 || (requestsPerSecond > 0 && burst < 1)) {
+				throw new IllegalStateException(
+						property + ": requests-per-second must be 0 (no limit) or positive, " + "and burst at least 1");
+			}
+			clients.add(new ApiClient(name, namespace, digest, requestsPerSecond, burst));
 		}
 		this.clients = List.copyOf(clients);
 	}
@@ -107,8 +119,10 @@ public final class ApiClients {
 	 * @param name the client's configured name
 	 * @param namespace the namespace the client is bound to
 	 * @param digest the SHA-256 of its API key
+	 * @param requestsPerSecond its rate limit, 0 for none
+	 * @param burst the requests it may make at once
 	 */
-	record ApiClient(String name, String namespace, byte[] digest) {
+	record ApiClient(String name, String namespace, byte[] digest, int requestsPerSecond, int burst) {
 
 		@Override
 		public String toString() {

@@ -64,7 +64,7 @@ class ApiKeyFilter extends OncePerRequestFilter {
 					"Namespace forbidden", "This API key is not allowed in this namespace"), request, response);
 			return;
 		}
-		long waitNanos = this.rateLimiter.take(client.name());
+		long waitNanos = this.rateLimiter.take(client);
 		if (waitNanos > 0) {
 			long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + TimeUnit.SECONDS.toNanos(1) - 1));
 			ProblemResponses.write(new LockRequestException(HttpStatus.TOO_MANY_REQUESTS, "rate-limited",

@@ -31,7 +31,7 @@ class LockServerConfiguration {
 	@Bean
 	ApiClients apiClients(LockServerProperties properties) {
 		check(properties);
-		ApiClients clients = new ApiClients(properties.getClients());
+		ApiClients clients = new ApiClients(properties.getClients(), properties.getRateLimit());
 		if (clients.isEmpty()) {
 			logger.warn("No client is configured (lock.server.clients): every lock request will be refused with 401");
 		}
@@ -47,8 +47,7 @@ class LockServerConfiguration {
 
 	@Bean
 	FilterRegistrationBean<ApiKeyFilter> apiKeyFilter(ApiClients clients, LockServerProperties properties) {
-		RateLimiter rateLimiter = new RateLimiter(properties.getRateLimit().getRequestsPerSecond(),
-				properties.getRateLimit().getBurst(), System::nanoTime);
+		RateLimiter rateLimiter = new RateLimiter(System::nanoTime);
 		FilterRegistrationBean<ApiKeyFilter> registration = new FilterRegistrationBean<>(
 				new ApiKeyFilter(clients, rateLimiter));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
@@ -96,7 +95,7 @@ class LockServerConfiguration {
 		if (properties.getRateLimit().getRequestsPerSecond() < 0) {
 			throw new IllegalStateException("lock.server.rate-limit.requests-per-second must be 0 (off) or positive");
 		}
-		if (properties.getRateLimit().getRequestsPerSecond() > 0 && properties.getRateLimit().getBurst() < 1) {
+		if (properties.getRateLimit().getBurst() < 1) {
 			throw new IllegalStateException("lock.server.rate-limit.burst must be at least 1");
 		}
 		properties.getNamespaces().forEach((namespace, settings) -> {

@@ -142,8 +142,36 @@ public class LockServerProperties {
 		 */
 		private @Nullable String namespace;
 
+		/**
+		 * The client's own rate limit, in requests per second; the server's
+		 * {@code lock.server.rate-limit} when not set.
+		 */
+		private @Nullable Integer requestsPerSecond;
+
+		/**
+		 * The client's own burst; the server's {@code lock.server.rate-limit.burst} when
+		 * not set.
+		 */
+		private @Nullable Integer burst;
+
 		public @Nullable String getName() {
 			return this.name;
+		}
+
+		public @Nullable Integer getRequestsPerSecond() {
+			return this.requestsPerSecond;
+		}
+
+		public void setRequestsPerSecond(@Nullable Integer requestsPerSecond) {
+			this.requestsPerSecond = requestsPerSecond;
+		}
+
+		public @Nullable Integer getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(@Nullable Integer burst) {
+			this.burst = burst;
 		}
 
 		public void setName(@Nullable String name) {

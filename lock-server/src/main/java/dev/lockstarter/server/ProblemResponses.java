@@ -1,17 +1,22 @@
 package dev.lockstarter.server;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
@@ -26,6 +31,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 class ProblemResponses {
 
+	private static final Log logger = LogFactory.getLog(ProblemResponses.class);
+
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@ExceptionHandler
@@ -33,7 +40,7 @@ class ProblemResponses {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
 		problem.setType(ex.type());
 		problem.setTitle(ex.title());
-		problem.setInstance(java.net.URI.create(request.getRequestURI()));
+		problem.setInstance(URI.create(request.getRequestURI()));
 		ex.properties().forEach(problem::setProperty);
 		ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status())
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
@@ -41,6 +48,29 @@ class ProblemResponses {
 			response.header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfterSeconds()));
 		}
 		return response.body(problem);
+	}
+
+	/**
+	 * Anything else is a fault of the server: a 500 problem that tells nothing of it (the
+	 * log has the exception). Lock store failures never get here: the starter's handler,
+	 * ordered first, answers them with 503.
+	 * @param ex the exception
+	 * @param request the request
+	 * @return the problem response
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> handle(Exception ex, HttpServletRequest request) {
+		if (ex instanceof ErrorResponse error) {
+			return ResponseEntity.status(error.getStatusCode())
+				.headers(error.getHeaders())
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.body(error.getBody());
+		}
+		logger.error("Request " + request.getMethod() + " " + request.getRequestURI() + " failed", ex);
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+				"The server failed to handle the request");
+		problem.setInstance(URI.create(request.getRequestURI()));
+		return ResponseEntity.internalServerError().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}
 
 	/**
