@@ -42,7 +42,7 @@ import org.springframework.util.Assert;
  * the lock key. Its attributes: {@value #OWNER} (the owner token), {@value #EXPIRES_AT}
  * (the expiry time, epoch milliseconds), {@value #FENCE} (the fencing counter) and
  * {@value #TTL} (epoch seconds, for DynamoDB's Time to Live). Each operation is one
- * conditional {@code UpdateItem} request:
+ * conditional {@code UpdateItem} request, except the reads:
  * <ul>
  * <li>acquire: sets the owner and expiry time and increments the fencing counter, on the
  * condition {@code attribute_not_exists(owner) OR expiresAt < :now}. The new fencing
@@ -58,6 +58,9 @@ import org.springframework.util.Assert;
  * milliseconds) on the same condition, so only the holder stores one; the release leaves
  * them, and {@link #getResult} reads them with a strongly consistent {@code GetItem}. A
  * result is limited by DynamoDB's item size (400 KB with the rest of the item).</li>
+ * <li>time to expiry: a strongly consistent {@code GetItem} of the owner and expiry time,
+ * which changes nothing; the lock is free when the item or its owner is absent or its
+ * expiry time has passed.</li>
  * </ul>
  * <p>
  * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision: the
@@ -333,6 +336,31 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			return null;
 		}
 		return result.b().asByteArray();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A strongly consistent {@code GetItem} of the lock's owner and expiry time, which
+	 * changes nothing; the expiry time is compared with this store's clock as
+	 * {@link #tryAcquire} compares it, so a lock reported free here is one that
+	 * {@code tryAcquire} would take. The call blocks for at most the client's API call
+	 * timeout and retries.
+	 */
+	@Override
+	public Duration timeToExpiry(String key) {
+		Map<String, AttributeValue> item = call("read the time to expiry of", key,
+				() -> this.client.getItem((get) -> get.tableName(this.tableName)
+					.key(key(key))
+					.consistentRead(true)
+					.projectionExpression("#owner, #expiresAt")
+					.expressionAttributeNames(HOLDER_NAMES)))
+			.item();
+		if (item == null || stringValue(item, OWNER) == null) {
+			return Duration.ZERO;
+		}
+		long remaining = longValue(item, EXPIRES_AT) - this.clock.millis();
+		return (remaining > 0) ? Duration.ofMillis(remaining) : Duration.ZERO;
 	}
 
 	/**

@@ -44,6 +44,9 @@ import org.springframework.util.Assert;
  * the item in between, and the store reads it again.</li>
  * <li>extend: {@code gets}, then a {@code cas} that replaces the expiry time, only if the
  * value holds the caller's token.</li>
+ * <li>time to expiry: a {@code get} of the lock item, changing nothing, answering the
+ * time left until the expiry time it holds, or zero if the item is absent or its expiry
+ * time has passed.</li>
  * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token, a
  * {@code set} of the result item {@code "#result:" + base64url(sha256(key))}, whose value
  * is the result's expiry time (8 bytes, epoch milliseconds) followed by the result. The
@@ -244,6 +247,24 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 			// Changed since the gets: read again
 		}
 		return false;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A {@code get} of the lock item, which changes nothing, bounded by the client's
+	 * operation timeout; the expiry time it holds is compared with this store's clock, as
+	 * {@link #tryAcquire} does. An item this store did not write, which no one can
+	 * acquire, has no expiry time to tell and answers {@link Duration#ZERO} too.
+	 */
+	@Override
+	public Duration timeToExpiry(String key) {
+		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		String value = call("read the time to expiry of", key,
+				() -> this.client.get(memcachedKey, timeout(), TRANSCODER));
+		Holder holder = Holder.parse(value);
+		long now = this.clock.millis();
+		return (holder == null || holder.isExpired(now)) ? Duration.ZERO : Duration.ofMillis(holder.expiresAt - now);
 	}
 
 	@Override

@@ -57,6 +57,7 @@ import org.springframework.util.ClassUtils;
  * then {@code PUBLISH} of the key on the release channel;</li>
  * <li>extend: compare-and-extend, {@code PEXPIRE} only if the value is the caller's
  * token; any number of locks in one script with {@link #extendAll}.</li>
+ * <li>time to expiry: {@code PTTL} of the lock's key, read only, whoever holds it;</li>
  * <li>several keys ({@link MultiKeyLockStore}): when they share a hash slot, one script
  * checks that none is held, then sets them all with a fencing token each, so that no one
  * ever sees part of the set held; {@link #releaseAll} is one compare-and-delete script
@@ -214,6 +215,18 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 			end
 			return 0
+			""", Long.class);
+
+	/**
+	 * Returns the lock's {@code PTTL} in milliseconds, whoever holds it, or 0 when the
+	 * key does not exist (or has no expiry, which no lock of this store lacks).
+	 */
+	static final RedisScript<Long> TIME_TO_EXPIRY = RedisScript.of("""
+			local ttl = redis.call('PTTL', KEYS[1])
+			if ttl < 0 then
+			  return 0
+			end
+			return ttl
 			""", Long.class);
 
 	/** Returns 1 when the caller holds the lock and its result is stored, else 0. */
@@ -450,6 +463,21 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	public boolean extend(String key, String token, Duration ttl) {
 		Long answer = run("extend", key, EXTEND, List.of(this.keys.lockKey(key)), token, millis(ttl));
 		return answer != null && answer == 1L;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script that reads the {@code PTTL} of the lock's key, changing nothing; a key
+	 * that does not exist (free, released or expired) answers {@link Duration#ZERO}. As
+	 * every operation, it waits for Redis for at most the
+	 * {@linkplain #setTimeout(Duration) timeout} on a {@link LettuceConnectionFactory},
+	 * and for the factory's own timeouts otherwise.
+	 */
+	@Override
+	public Duration timeToExpiry(String key) {
+		Long answer = run("read the time to expiry of", key, TIME_TO_EXPIRY, List.of(this.keys.lockKey(key)));
+		return (answer != null && answer > 0) ? Duration.ofMillis(answer) : Duration.ZERO;
 	}
 
 	/**

@@ -672,6 +672,11 @@ public abstract class LockOperationsContractTests {
 			return this.delegate.extendAll(keys, tokens, ttl);
 		}
 
+		@Override
+		public Duration timeToExpiry(String key) {
+			return this.delegate.timeToExpiry(key);
+		}
+
 		private static class Notifying extends TokenRecordingStore implements ReleaseNotifyingLockStore {
 
 			private final ReleaseNotifyingLockStore notifying;

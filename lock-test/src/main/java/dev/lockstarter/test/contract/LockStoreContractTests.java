@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * The contract every {@link LockStore} must pass: acquisition and conflict, expiry,
  * owner-only release and extension (including by a stale holder whose lock expired and
- * was taken over), independence of keys, binary-safe keys, and mutual exclusion under
- * contention.
+ * was taken over), the read-only {@link LockStore#timeToExpiry(String) time to expiry} of
+ * free, held, extended, released and expired locks, independence of keys, binary-safe
+ * keys, and mutual exclusion under contention.
  * <p>
  * Keys are arbitrary strings: keys with spaces, line breaks, control or non-ASCII
  * characters, keys that spell protocol commands (such as {@code "\r\nflush_all"}), keys
@@ -359,6 +360,81 @@ public abstract class LockStoreContractTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was free again")
 			.isGreaterThanOrEqualTo(ttl.minus(EXPIRY_TOLERANCE))
 			.isLessThan(ttl.plusSeconds(2));
+	}
+
+	@Test
+	void timeToExpiryOfAFreeKeyIsZero() {
+		assertThat(this.store.timeToExpiry(uniqueKey("tte-free"))).isZero();
+	}
+
+	@Test
+	void timeToExpiryOfAHeldKeyIsTheHoldersRemainingTimeToLive() {
+		String key = uniqueKey("tte-held");
+		String owner = uniqueToken();
+		assertThat(this.store.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(this.store.timeToExpiry(key)).as("time to expiry of a key held for %s", LONG_TTL)
+			.isPositive()
+			.isLessThanOrEqualTo(LONG_TTL)
+			.isGreaterThan(LONG_TTL.minusSeconds(2));
+		assertThat(this.store.release(key, owner)).isTrue();
+		assertThat(this.store.timeToExpiry(key)).as("time to expiry after the release").isZero();
+	}
+
+	@Test
+	void timeToExpiryIsZeroOnceTheTimeToLivePasses() {
+		String key = uniqueKey("tte-expiry");
+		long start = System.nanoTime();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
+		assertThat(this.store.timeToExpiry(key)).isPositive().isLessThanOrEqualTo(SHORT_TTL);
+		long deadline = start + EXPIRY_DEADLINE.toNanos();
+		while (!this.store.timeToExpiry(key).isZero()) {
+			if (System.nanoTime() - deadline > 0) {
+				fail("Lock %s was still reported held %s after it was taken for %s", printable(key), EXPIRY_DEADLINE,
+						SHORT_TTL);
+			}
+			sleep(Duration.ofMillis(5));
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was reported free")
+			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
+		assertThat(this.store.timeToExpiry(key)).as("time to expiry once the lock expired").isZero();
+		awaitAcquired(key, uniqueToken(), LONG_TTL);
+	}
+
+	@Test
+	void timeToExpiryFollowsAnExtension() {
+		String key = uniqueKey("tte-extend");
+		String owner = uniqueToken();
+		Duration ttl = Duration.ofSeconds(10);
+		assertThat(this.store.tryAcquire(key, owner, ttl).isAcquired()).isTrue();
+		Duration before = this.store.timeToExpiry(key);
+		assertThat(before).isPositive().isLessThanOrEqualTo(ttl);
+		assertThat(this.store.extend(key, owner, LONG_TTL)).isTrue();
+		assertThat(this.store.timeToExpiry(key)).as("time to expiry after an extension to %s", LONG_TTL)
+			.isGreaterThan(before)
+			.isGreaterThan(LONG_TTL.minusSeconds(2))
+			.isLessThanOrEqualTo(LONG_TTL);
+		assertThat(this.store.release(key, owner)).isTrue();
+	}
+
+	@Test
+	void readingTheTimeToExpiryLeavesTheLockAlone() {
+		String key = uniqueKey("tte-read-only");
+		String owner = uniqueToken();
+		Duration ttl = Duration.ofSeconds(10);
+		assertThat(this.store.tryAcquire(key, owner, ttl).isAcquired()).isTrue();
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.store.timeToExpiry(key)).isPositive().isLessThanOrEqualTo(ttl);
+		}
+		assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
+			.as("another owner's acquisition after the time to expiry was read")
+			.isFalse();
+		assertThat(holderRemainingTtl(key)).as("holder's time-to-live after the time to expiry was read")
+			.isLessThanOrEqualTo(ttl);
+		assertThat(this.store.timeToExpiry(uniqueKey("tte-other"))).isZero();
+		assertThat(this.store.release(key, owner)).as("release by the holder after the time to expiry was read")
+			.isTrue();
+		assertThat(this.store.timeToExpiry(key)).isZero();
+		assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired()).isTrue();
 	}
 
 	@Test

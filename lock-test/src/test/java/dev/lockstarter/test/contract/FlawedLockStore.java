@@ -78,6 +78,21 @@ final class FlawedLockStore implements LockStore {
 		return extended[0];
 	}
 
+	@Override
+	public Duration timeToExpiry(String key) {
+		long now = System.nanoTime();
+		Entry existing = this.locks.get(key);
+		if (existing == null) {
+			return Duration.ZERO;
+		}
+		if (existing.isExpired(now)) {
+			// EXPIRED_LOCK_REPORTED_HELD looks only for the entry, as a store that
+			// forgets to compare its expiry with the clock would
+			return (this.flaw == Flaw.EXPIRED_LOCK_REPORTED_HELD) ? Duration.ofMillis(1) : Duration.ZERO;
+		}
+		return Duration.ofNanos(existing.expiresAt - now);
+	}
+
 	private static void pause() {
 		try {
 			Thread.sleep(1);
@@ -99,7 +114,10 @@ final class FlawedLockStore implements LockStore {
 		OWNER_BLIND_EXTEND,
 
 		/** A rejected acquisition resets the holder's time-to-live to its own. */
-		FAILED_ACQUIRE_RESETS_TTL
+		FAILED_ACQUIRE_RESETS_TTL,
+
+		/** The time to expiry of a lock whose time-to-live passed is not zero. */
+		EXPIRED_LOCK_REPORTED_HELD
 
 	}
 

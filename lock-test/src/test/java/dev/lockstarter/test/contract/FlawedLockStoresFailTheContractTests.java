@@ -43,6 +43,12 @@ class FlawedLockStoresFailTheContractTests {
 	}
 
 	@Test
+	void timeToExpiryThatIgnoresTheExpiryIsCaught() {
+		assertFails(ExpiredLockReportedHeld.class, "timeToExpiryIsZeroOnceTheTimeToLivePasses");
+		assertPasses(ExpiredLockReportedHeld.class, "timeToExpiryOfAHeldKeyIsTheHoldersRemainingTimeToLive");
+	}
+
+	@Test
 	void multiKeyStoreThatKeepsWhatItTookBeforeAHeldKeyIsCaught() {
 		assertFails(MultiKeyWithoutRollback.class, "multiKeyStoreTakesNothingWhenAnyKeyIsHeld");
 		assertPasses(MultiKeyWithoutRollback.class, "multiKeyStoreAcquiresEveryFreeKeyWithAFencingTokenEach");
@@ -59,6 +65,8 @@ class FlawedLockStoresFailTheContractTests {
 		assertPasses(OwnerBlindRelease.class, "onlyTheOwnerCanExtend");
 		assertPasses(OwnerBlindExtend.class, "onlyTheOwnerCanRelease");
 		assertPasses(FailedAcquireResetsTtl.class, "releasedLockCanBeAcquiredAgain");
+		assertPasses(FailedAcquireResetsTtl.class, "timeToExpiryIsZeroOnceTheTimeToLivePasses");
+		assertPasses(MultiKeyWithoutRollback.class, "readingTheTimeToExpiryLeavesTheLockAlone");
 	}
 
 	private static void assertFails(Class<? extends LockStoreContractTests> suite, String test) {
@@ -125,6 +133,16 @@ class FlawedLockStoresFailTheContractTests {
 		@Override
 		protected LockStore createStore() {
 			return new FlawedMultiKeyLockStore(FlawedMultiKeyLockStore.Flaw.CHECKS_FIRST_KEY_ONLY);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class ExpiredLockReportedHeld extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.EXPIRED_LOCK_REPORTED_HELD);
 		}
 
 	}

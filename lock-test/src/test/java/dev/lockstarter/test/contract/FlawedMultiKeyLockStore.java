@@ -62,6 +62,11 @@ final class FlawedMultiKeyLockStore implements MultiKeyLockStore {
 		return this.delegate.extend(key, token, ttl);
 	}
 
+	@Override
+	public Duration timeToExpiry(String key) {
+		return this.delegate.timeToExpiry(key);
+	}
+
 	enum Flaw {
 
 		/** Takes keys one by one and keeps those taken when a later one is held. */

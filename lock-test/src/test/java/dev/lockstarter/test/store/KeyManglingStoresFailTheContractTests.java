@@ -157,6 +157,11 @@ class KeyManglingStoresFailTheContractTests {
 			return this.delegate.extend(this.mapping.apply(key), token, ttl);
 		}
 
+		@Override
+		public Duration timeToExpiry(String key) {
+			return this.delegate.timeToExpiry(this.mapping.apply(key));
+		}
+
 	}
 
 }
