@@ -33,15 +33,20 @@ abstract class JdbcDialect {
 
 	private final String held;
 
+	private final String remainingMicros;
+
 	/**
 	 * Create a dialect.
 	 * @param now the database's current time
 	 * @param plusTtl the database's current time plus a time-to-live parameter in µs
+	 * @param remainingMicros the µs from the database's current time to
+	 * {@code expires_at}, as a {@code BIGINT}
 	 */
-	JdbcDialect(String now, String plusTtl) {
+	JdbcDialect(String now, String plusTtl, String remainingMicros) {
 		this.now = now;
 		this.plusTtl = plusTtl;
 		this.held = "lock_key = ? AND owner_token = ? AND expires_at > " + now;
+		this.remainingMicros = remainingMicros;
 	}
 
 	/**
@@ -101,6 +106,16 @@ abstract class JdbcDialect {
 				table);
 	}
 
+	/**
+	 * Parameters: key. One column, the holder's remaining time-to-live in µs; no row when
+	 * no one holds the lock (the same expiry rule as the held condition of the other
+	 * statements).
+	 */
+	final String timeToExpiry(String table) {
+		return sql("SELECT " + this.remainingMicros + " FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL"
+				+ " AND expires_at > " + this.now, table);
+	}
+
 	/** Parameters: key. One column, the result. */
 	final String getResult(String table) {
 		return sql("SELECT result_data FROM %1$s WHERE lock_key = ? AND result_expires_at > " + this.now, table);
@@ -136,6 +151,9 @@ abstract class JdbcDialect {
 
 		private static final String PLUS_TTL = "clock_timestamp() + ? * INTERVAL '1 microsecond'";
 
+		private static final String REMAINING_MICROS = "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp()))"
+				+ " * 1000000 AS BIGINT)";
+
 		private static final String ACQUIRE = """
 				WITH acquired AS (
 					INSERT INTO %1$s AS l (lock_key, owner_token, expires_at, fence)
@@ -153,7 +171,7 @@ abstract class JdbcDialect {
 				WHERE h.lock_key = ? AND h.owner_token IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acquired)""";
 
 		PostgreSql() {
-			super(NOW, PLUS_TTL);
+			super(NOW, PLUS_TTL, REMAINING_MICROS);
 		}
 
 		@Override
@@ -218,6 +236,8 @@ abstract class JdbcDialect {
 
 		private static final String PLUS_TTL = "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
 
+		private static final String REMAINING_MICROS = "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
+
 		private static final String TAKE_OVER = "SELECT fence FROM FINAL TABLE (UPDATE %1$s SET owner_token = ?, "
 				+ "expires_at = " + PLUS_TTL + ", fence = NEXT VALUE FOR %2$s "
 				+ "WHERE lock_key = ? AND (owner_token IS NULL OR expires_at <= CURRENT_TIMESTAMP))";
@@ -229,7 +249,7 @@ abstract class JdbcDialect {
 				+ "FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL";
 
 		H2() {
-			super(NOW, PLUS_TTL);
+			super(NOW, PLUS_TTL, REMAINING_MICROS);
 		}
 
 		@Override

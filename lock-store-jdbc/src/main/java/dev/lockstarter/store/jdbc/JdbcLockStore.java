@@ -56,6 +56,9 @@ import org.springframework.util.Assert;
  * condition that the caller's token holds it and it has not expired. The row stays, so
  * its result outlives the release.</li>
  * <li>extend and put result: an {@code UPDATE} on the same condition.</li>
+ * <li>time to expiry: a {@code SELECT} of the row's expiry time less the database's
+ * clock, on the condition that an owner holds the row and it has not expired; it changes
+ * nothing.</li>
  * </ul>
  * <p>
  * <b>Expiry</b> is decided by the database server's clock ({@code clock_timestamp()} on
@@ -434,6 +437,29 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 				statement.setString(1, storedKey);
 				try (ResultSet rows = statement.executeQuery()) {
 					return rows.next() ? rows.getBytes(1) : null;
+				}
+			}
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One {@code SELECT} of the row's expiry time less the database's clock, which
+	 * changes nothing, on the condition under which {@link #release} and {@link #extend}
+	 * count the row held: an owner and an expiry time still ahead of the database's
+	 * clock. It is bounded by the store's {@linkplain #getTimeout() timeout}, as every
+	 * call.
+	 */
+	@Override
+	public Duration timeToExpiry(String key) {
+		String storedKey = storedKey(key);
+		return call("read the time to expiry of", key, (connection) -> {
+			try (PreparedStatement statement = prepare(connection, dialect(connection).timeToExpiry(this.tableName))) {
+				statement.setString(1, storedKey);
+				try (ResultSet rows = statement.executeQuery()) {
+					long remaining = rows.next() ? rows.getLong(1) : 0;
+					return (remaining > 0) ? Duration.ofNanos(remaining * 1000) : Duration.ZERO;
 				}
 			}
 		});
