@@ -88,7 +88,11 @@ final class LockServers implements AutoCloseable {
 	}
 
 	String url(int instance) {
-		return "http://127.0.0.1:" + this.contexts.get(instance).getEnvironment().getProperty("local.server.port");
+		return url(instance, "http");
+	}
+
+	String url(int instance, String scheme) {
+		return scheme + "://127.0.0.1:" + this.contexts.get(instance).getEnvironment().getProperty("local.server.port");
 	}
 
 	ConfigurableApplicationContext context(int instance) {
