@@ -275,7 +275,7 @@ class LockServerHttpTests {
 				new Object[] { "POST", key, "{\"ttlMillis\":99999999999999999999}", 400 },
 				new Object[] { "POST", key, "{\"ttlMillis\":1.5}", 400 },
 				new Object[] { "POST", key, "{\"ttlMillis\":\"1000\"}", 400 },
-				new Object[] { "POST", key, "{\"waitMillis\":20001}", 400 },
+				new Object[] { "POST", key, "{\"waitMillis\":30001}", 400 },
 				new Object[] { "POST", key, "[1000]", 400 }, new Object[] { "POST", key, "{} {}", 400 },
 				new Object[] { "POST", "a%0D%0ASet-Cookie:%20x", null, 400 },
 				new Object[] { "POST", "tab%09key", null, 400 }, new Object[] { "POST", "%C3%28", null, 400 },

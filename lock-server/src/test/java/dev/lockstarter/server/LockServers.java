@@ -55,7 +55,6 @@ final class LockServers implements AutoCloseable {
 				args.addAll(client(4, "shared", SHARED_KEY, "shared"));
 				args.add("--lock.server.namespaces.shared.key-prefix=lock:");
 				args.add("--lock.server.max-ttl=10m");
-				args.add("--lock.server.max-wait=20s");
 				for (String property : extra) {
 					args.add("--" + property);
 				}
