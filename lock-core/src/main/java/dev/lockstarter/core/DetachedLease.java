@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.ResultStoringLockStore;
-import org.springframework.util.Assert;
 
 /**
  * A lease this JVM hands over to an owner outside it, such as the client of a lock
@@ -82,13 +80,7 @@ public final class DetachedLease implements Lease {
 
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
-		Assert.notNull(result, "'result' must not be null");
-		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
-		if (!(this.store instanceof ResultStoringLockStore results)) {
-			throw new UnsupportedOperationException(
-					"Lock store " + this.store.getClass().getName() + " keeps no results");
-		}
-		return results.putResult(this.storeKey, this.ownerToken, result, ttl);
+		return StoreLease.putResult(this.store, this.storeKey, this.ownerToken, result, ttl);
 	}
 
 	@Override

@@ -115,16 +115,25 @@ final class StoreLease implements Lease, HeldLock {
 
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
+		ResultStoringLockStore results = checkResult(this.store, result, ttl);
+		return this.state.get() == State.HELD && results.putResult(this.storeKey, this.token, result, ttl);
+	}
+
+	/**
+	 * Store a lease's result by its store key and owner token, checking the arguments and
+	 * that the store keeps results; shared with {@link DetachedLease}.
+	 */
+	static boolean putResult(LockStore store, String storeKey, String token, byte[] result, Duration ttl) {
+		return checkResult(store, result, ttl).putResult(storeKey, token, result, ttl);
+	}
+
+	private static ResultStoringLockStore checkResult(LockStore store, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
 		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
-		if (!(this.store instanceof ResultStoringLockStore results)) {
-			throw new UnsupportedOperationException(
-					"Lock store " + this.store.getClass().getName() + " keeps no results");
+		if (!(store instanceof ResultStoringLockStore results)) {
+			throw new UnsupportedOperationException("Lock store " + store.getClass().getName() + " keeps no results");
 		}
-		if (this.state.get() != State.HELD) {
-			return false;
-		}
-		return results.putResult(this.storeKey, this.token, result, ttl);
+		return results;
 	}
 
 	@Override

@@ -93,6 +93,19 @@ class DetachedLeaseTests {
 	}
 
 	@Test
+	void aDetachedLeaseStoresAResultWhileItsTokenHoldsTheLock() {
+		DetachedLease lease = (DetachedLease) this.locks
+			.tryAcquireDetached("order:6", LockOptions.ttl(Duration.ofSeconds(30)))
+			.lease();
+		assertThat(lease.putResult("done".getBytes(), Duration.ofMinutes(1))).isTrue();
+		assertThat(this.otherInstance.findResult("order:6"))
+			.hasValueSatisfying((result) -> assertThat(new String(result)).isEqualTo("done"));
+		assertThat(lease.release()).isTrue();
+		assertThat(lease.putResult("late".getBytes(), Duration.ofMinutes(1))).isFalse();
+		assertThatIllegalArgumentException().isThrownBy(() -> lease.putResult("x".getBytes(), Duration.ZERO));
+	}
+
+	@Test
 	void holdBoundsDoNotApplyToADetachedLease() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.locks.tryAcquireDetached("order:5",
