@@ -1,11 +1,15 @@
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
@@ -22,7 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <ul>
  * <li>{@code direct}: {@code LockTemplate.acquire} and {@code Lease.close} on a Redis store;</li>
  * <li>{@code http}: {@code POST} then {@code DELETE} with the owner token against the lock
- * server (JDK HttpClient, HTTP/1.1 keep-alive).</li>
+ * server, on one keep-alive HTTP/1.1 connection per thread.</li>
  * </ul>
  * Usage: {@code java -cp <lock-server classpath> LockCycleLoad.java direct|http <target>
  * <threads> <seconds>}, where the target is {@code host:port} of Redis or the server's
@@ -61,30 +65,115 @@ public class LockCycleLoad {
 		}
 		else {
 			String apiKey = System.getenv("LOCK_SERVER_API_KEY");
+			URI base = URI.create(target);
 			run(mode, threads, seconds, (thread) -> {
-				HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+				Connection http = new Connection(base.getHost(), base.getPort());
 				int[] next = { 0 };
 				return () -> {
-					URI uri = URI.create(target + "/v1/namespaces/load/locks/load-" + thread + "-" + (next[0]++ % 1000));
-					HttpResponse<String> acquired = http.send(HttpRequest.newBuilder(uri)
-						.header("Authorization", "Bearer " + apiKey)
-						.POST(HttpRequest.BodyPublishers.noBody())
-						.build(), HttpResponse.BodyHandlers.ofString());
-					Matcher token = TOKEN.matcher(acquired.body());
-					if (acquired.statusCode() != 201 || !token.find()) {
-						throw new IllegalStateException("acquire answered " + acquired.statusCode() + " " + acquired.body());
+					String path = "/v1/namespaces/load/locks/load-" + thread + "-" + (next[0]++ % 1000);
+					String acquired = http.send("POST " + path, "Authorization: Bearer " + apiKey, 201);
+					Matcher token = TOKEN.matcher(acquired);
+					if (!token.find()) {
+						throw new IllegalStateException("acquire answered " + acquired);
 					}
-					HttpResponse<Void> released = http.send(HttpRequest.newBuilder(uri)
-						.header("Authorization", "Bearer " + apiKey)
-						.header("Lock-Owner-Token", token.group(1))
-						.DELETE()
-						.build(), HttpResponse.BodyHandlers.discarding());
-					if (released.statusCode() != 204) {
-						throw new IllegalStateException("release answered " + released.statusCode());
-					}
+					http.send("DELETE " + path,
+							"Authorization: Bearer " + apiKey + "\r\nLock-Owner-Token: " + token.group(1), 204);
 				};
 			});
 		}
+	}
+
+	/**
+	 * One keep-alive HTTP/1.1 connection, with as little client work as a request needs:
+	 * the figures are the server's, not a client library's.
+	 */
+	static final class Connection {
+
+		private final String host;
+
+		private final int port;
+
+		private Socket socket;
+
+		private BufferedInputStream in;
+
+		private OutputStream out;
+
+		Connection(String host, int port) {
+			this.host = host;
+			this.port = port;
+			try {
+				connect();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		/** (Re)connect: Tomcat closes a keep-alive connection after 100 requests. */
+		private void connect() throws IOException {
+			if (this.socket != null) {
+				this.socket.close();
+			}
+			this.socket = new Socket(this.host, this.port);
+			this.socket.setTcpNoDelay(true);
+			this.in = new BufferedInputStream(this.socket.getInputStream());
+			this.out = this.socket.getOutputStream();
+		}
+
+		String send(String requestLine, String headers, int expected) throws IOException {
+			this.out.write((requestLine + " HTTP/1.1\r\nHost: load\r\n" + headers + "\r\nContent-Length: 0\r\n\r\n")
+				.getBytes(StandardCharsets.ISO_8859_1));
+			this.out.flush();
+			String status = line();
+			int contentLength = -1;
+			boolean chunked = false;
+			boolean close = false;
+			for (String header = line(); !header.isEmpty(); header = line()) {
+				String lower = header.toLowerCase(Locale.ROOT);
+				if (lower.startsWith("content-length:")) {
+					contentLength = Integer.parseInt(lower.substring(15).trim());
+				}
+				else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+					chunked = true;
+				}
+				else if (lower.startsWith("connection:") && lower.contains("close")) {
+					close = true;
+				}
+			}
+			StringBuilder body = new StringBuilder();
+			if (chunked) {
+				for (int size = Integer.parseInt(line().trim(), 16); size > 0; size = Integer.parseInt(line().trim(), 16)) {
+					body.append(new String(this.in.readNBytes(size), StandardCharsets.UTF_8));
+					line();
+				}
+				line();
+			}
+			else if (contentLength > 0) {
+				body.append(new String(this.in.readNBytes(contentLength), StandardCharsets.UTF_8));
+			}
+			if (close) {
+				connect();
+			}
+			if (!status.startsWith("HTTP/1.1 " + expected)) {
+				throw new IllegalStateException(requestLine + " answered " + status + " " + body);
+			}
+			return body.toString();
+		}
+
+		private String line() throws IOException {
+			StringBuilder line = new StringBuilder();
+			for (int c = this.in.read(); c != '\n'; c = this.in.read()) {
+				if (c < 0) {
+					throw new IOException("Connection closed");
+				}
+				if (c != '\r') {
+					line.append((char) c);
+				}
+			}
+			return line.toString();
+		}
+
 	}
 
 	interface Cycle {
