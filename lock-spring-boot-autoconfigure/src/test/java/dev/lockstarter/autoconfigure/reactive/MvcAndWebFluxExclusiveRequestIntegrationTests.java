@@ -1,9 +1,7 @@
 package dev.lockstarter.autoconfigure.reactive;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +9,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -40,36 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Reactor Netty) lock the same key on one real Redis: whichever stack a request reaches,
  * exactly one registration of a name runs at a time.
  */
-class MvcAndWebFluxExclusiveRequestIntegrationTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
-
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@BeforeAll
-	static void installBlockHound() {
-		BlockingCalls.install();
-	}
-
-	@BeforeEach
-	void reset() {
-		redis.server().command("FLUSHALL");
-		BlockingCalls.clear();
-	}
-
-	@AfterEach
-	void closeContexts() {
-		this.contexts.forEach(ConfigurableApplicationContext::close);
-		assertThat(BlockingCalls.detected()).as("blocking calls on non-blocking threads").isEmpty();
-	}
+class MvcAndWebFluxExclusiveRequestIntegrationTests extends InstancesOnRedis {
 
 	@Test
 	void blockingAndReactiveInstancesLockingOneKeyRunOneRegistration() throws Exception {
-		int mvc = start(MvcRegistrationApp.class, WebApplicationType.SERVLET);
-		int webflux = start(ReactiveRegistrationApp.class, WebApplicationType.REACTIVE);
+		int mvc = start(this.contexts, MvcRegistrationApp.class, WebApplicationType.SERVLET);
+		int webflux = start(this.contexts, ReactiveRegistrationApp.class, WebApplicationType.REACTIVE);
 		assertThat(serverName(0)).contains("Tomcat");
 		assertThat(serverName(1)).contains("Netty");
 		List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>();
@@ -95,16 +62,6 @@ class MvcAndWebFluxExclusiveRequestIntegrationTests {
 
 	private String serverName(int index) {
 		return ((WebServerApplicationContext) this.contexts.get(index)).getWebServer().getClass().getSimpleName();
-	}
-
-	private int start(Class<?> application, WebApplicationType type) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(application).web(type)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
-			.run();
-		this.contexts.add(context);
-		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	/**

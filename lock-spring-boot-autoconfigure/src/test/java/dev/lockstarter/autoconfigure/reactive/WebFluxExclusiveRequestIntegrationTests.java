@@ -2,7 +2,6 @@ package dev.lockstarter.autoconfigure.reactive;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -13,17 +12,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockstarter.test.redis.RedisServerExtension;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,31 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * {@code Mono}s: two application instances on Reactor Netty share one real Redis, and
  * BlockHound records any blocking call on an event-loop thread.
  */
-class WebFluxExclusiveRequestIntegrationTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
-
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@BeforeAll
-	static void installBlockHound() {
-		BlockingCalls.install();
-	}
-
-	@BeforeEach
-	void reset() {
-		redis.server().command("FLUSHALL");
-		BlockingCalls.clear();
-	}
-
-	@AfterEach
-	void closeContextsAndCheckForBlockingCalls() {
-		this.contexts.forEach(ConfigurableApplicationContext::close);
-		assertThat(BlockingCalls.detected()).as("blocking calls on non-blocking threads").isEmpty();
-	}
+class WebFluxExclusiveRequestIntegrationTests extends InstancesOnRedis {
 
 	@Test
 	void onlyOneOfTwentySimultaneousRequestsAcrossTwoInstancesRegisters() throws Exception {
@@ -162,18 +129,6 @@ class WebFluxExclusiveRequestIntegrationTests {
 			redis.server().resume();
 		}
 		assertThat(redis.server().command("LLEN", ReactiveRegistrationApp.usersKey("grace"))).isEqualTo("0");
-	}
-
-	private int start(String... properties) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReactiveRegistrationApp.class)
-			.web(WebApplicationType.REACTIVE)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
-			.properties(properties)
-			.run();
-		this.contexts.add(context);
-		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	private List<HttpResponse<String>> fireSimultaneously(int count, int firstPort, int secondPort, String userName)

@@ -1,7 +1,6 @@
 package dev.lockstarter.autoconfigure.reactive;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -9,16 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import dev.lockstarter.test.redis.RedisServerExtension;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,31 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one real Redis, and BlockHound records any blocking call on an event-loop thread, the
  * reads and writes of the shared result included.
  */
-class WebFluxSingleFlightIntegrationTests {
-
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
-
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@BeforeAll
-	static void installBlockHound() {
-		BlockingCalls.install();
-	}
-
-	@BeforeEach
-	void reset() {
-		redis.server().command("FLUSHALL");
-		BlockingCalls.clear();
-	}
-
-	@AfterEach
-	void closeContextsAndCheckForBlockingCalls() {
-		this.contexts.forEach(ConfigurableApplicationContext::close);
-		assertThat(BlockingCalls.detected()).as("blocking calls on non-blocking threads").isEmpty();
-	}
+class WebFluxSingleFlightIntegrationTests extends InstancesOnRedis {
 
 	@Test
 	void twelveSimultaneousRequestsAcrossTwoInstancesRunTheMethodOnceAndAllGetItsValue() throws Exception {
@@ -89,18 +55,6 @@ class WebFluxSingleFlightIntegrationTests {
 		assertThat(before.body()).contains("\"run\":1");
 		assertThat(after.body()).contains("\"run\":2");
 		assertThat(redis.server().command("GET", ReactiveRegistrationApp.runsKey("daily"))).isEqualTo("2");
-	}
-
-	private int start(String... properties) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReactiveRegistrationApp.class)
-			.web(WebApplicationType.REACTIVE)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
-			.properties(properties)
-			.run();
-		this.contexts.add(context);
-		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	private static HttpRequest report(int port, String id, int callers) {
