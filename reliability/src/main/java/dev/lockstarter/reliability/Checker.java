@@ -24,7 +24,11 @@ import java.util.Map;
  * time-to-live;</li>
  * <li><em>lost</em>: one of them was not valid, without a nemesis pause (for example a
  * holder starved of CPU past its time-to-live): reported by the lease, outside the
- * promise too, but counted apart.</li>
+ * promise too, but counted apart;</li>
+ * <li><em>store lost</em>: on a store whose fault may lose granted locks (a memcached
+ * restart, a failover to a replica that had not received the lock), one of them entered
+ * before such a fault and the other after it: the documented limit "while the store keeps
+ * its data". On a store that keeps its data the same overlap is real.</li>
  * </ul>
  * <b>Lost updates</b>: per key, counter writes minus the counter's final value. Each is
  * traced to the section that clobbered it (another section's write fell between its read
@@ -42,12 +46,15 @@ final class Checker {
 	 * @param finished whether the workload has stopped: while it runs, a section whose
 	 * lease was not asked yet is not counted as valid, so that only finished sections can
 	 * make an overlap real
+	 * @param faultLosesLocks whether the store's faults ({@code restart} marks) may lose
+	 * granted locks, so that overlaps across one are classified {@link Cause#STORE_LOST}
 	 * @return the findings
 	 */
-	static Findings check(List<String> events, Map<String, Long> counters, boolean finished) {
+	static Findings check(List<String> events, Map<String, Long> counters, boolean finished, boolean faultLosesLocks) {
 		Map<String, Section> sections = new HashMap<>();
 		Map<String, List<long[]>> pauses = new HashMap<>();
 		List<String[]> kills = new ArrayList<>();
+		List<Long> storeLosses = new ArrayList<>();
 		Findings findings = new Findings();
 		for (String event : events) {
 			String[] f = event.split(" ");
@@ -109,7 +116,12 @@ final class Checker {
 							kills.add(f);
 							findings.kills++;
 						}
-						case "restart" -> findings.restarts++;
+						case "restart" -> {
+							findings.restarts++;
+							if (faultLosesLocks) {
+								storeLosses.add(seq);
+							}
+						}
 						case "crash" -> findings.crashes++;
 						default -> {
 						}
@@ -124,8 +136,8 @@ final class Checker {
 		}
 		for (List<Section> keySections : byKey.values()) {
 			keySections.sort(Comparator.comparingLong((Section s) -> s.entrySeq));
-			findOverlaps(keySections, pauses, findings);
-			findClobbers(keySections, pauses, findings);
+			findOverlaps(keySections, pauses, storeLosses, findings);
+			findClobbers(keySections, pauses, storeLosses, findings);
 		}
 		long writes = 0;
 		for (Map.Entry<String, List<Section>> entry : byKey.entrySet()) {
@@ -136,14 +148,15 @@ final class Checker {
 		return findings;
 	}
 
-	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses, Findings findings) {
+	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses,
+			List<Long> storeLosses, Findings findings) {
 		List<Section> inside = new ArrayList<>();
 		for (Section newcomer : keySections) {
 			inside.removeIf((s) -> s.exitSeq < newcomer.entrySeq);
 			if (!inside.isEmpty()) {
 				Cause worst = Cause.PAUSE;
 				for (Section holder : inside) {
-					Cause cause = cause(holder, newcomer, pauses);
+					Cause cause = cause(holder, newcomer, pauses, storeLosses);
 					if (cause.ordinal() > worst.ordinal()) {
 						worst = cause;
 					}
@@ -158,7 +171,8 @@ final class Checker {
 		}
 	}
 
-	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses, Findings findings) {
+	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses,
+			List<Long> storeLosses, Findings findings) {
 		List<Section> writers = keySections.stream()
 			.filter((s) -> s.writeSeq > 0)
 			.sorted(Comparator.comparingLong((Section s) -> s.writeSeq))
@@ -171,20 +185,35 @@ final class Checker {
 				// Classified as the overlap of the two sections: by the one that entered
 				// first
 				Section clobbered = writers.get(i);
-				findings.clobbers[cause(clobbered, writer, pauses).ordinal()]++;
+				findings.clobbers[cause(clobbered, writer, pauses, storeLosses).ordinal()]++;
 			}
 		}
 	}
 
 	/** Why two sections were inside at once. */
-	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses) {
-		if (one.valid && other.valid) {
-			return Cause.REAL;
-		}
+	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses, List<Long> storeLosses) {
 		if ((!one.valid && paused(one, pauses)) || (!other.valid && paused(other, pauses))) {
 			return Cause.PAUSE;
 		}
-		return Cause.LOST;
+		if (storeLostBetween(one, other, storeLosses)) {
+			return Cause.STORE_LOST;
+		}
+		return (one.valid && other.valid) ? Cause.REAL : Cause.LOST;
+	}
+
+	/**
+	 * Whether a fault that may lose locks came after the entry of one section and before
+	 * the entry of the other.
+	 */
+	private static boolean storeLostBetween(Section one, Section other, List<Long> storeLosses) {
+		long first = Math.min(one.entrySeq, other.entrySeq);
+		long second = Math.max(one.entrySeq, other.entrySeq);
+		for (long loss : storeLosses) {
+			if (first < loss && loss < second) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -237,7 +266,7 @@ final class Checker {
 	 */
 	enum Cause {
 
-		PAUSE, LOST, REAL
+		PAUSE, LOST, STORE_LOST, REAL
 
 	}
 

@@ -79,13 +79,15 @@ final class Findings {
 	@Override
 	public String toString() {
 		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
-				+ " killed inside, overlaps real/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
-				+ overlaps(Checker.Cause.LOST) + "/" + overlaps(Checker.Cause.PAUSE) + ", occupancy violations "
-				+ this.occupancyViolations + ", lost updates " + this.lostUpdates + " (clobbers real/lost/pause "
-				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.LOST) + "/"
-				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", pauses " + this.pauses
-				+ ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
-				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
+				+ " killed inside, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
+				+ overlaps(Checker.Cause.STORE_LOST) + "/" + overlaps(Checker.Cause.LOST) + "/"
+				+ overlaps(Checker.Cause.PAUSE) + ", occupancy violations " + this.occupancyViolations
+				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "
+				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.STORE_LOST) + "/"
+				+ clobbers(Checker.Cause.LOST) + "/" + clobbers(Checker.Cause.PAUSE) + "), stale rejected "
+				+ this.staleRejected + ", pauses " + this.pauses + ", kills " + this.kills + ", restarts "
+				+ this.restarts + ", crashes " + this.crashes + ", no-expiry seen " + this.locksWithoutExpirySeen
+				+ ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}
 

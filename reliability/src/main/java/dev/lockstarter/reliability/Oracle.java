@@ -185,6 +185,15 @@ final class Oracle implements AutoCloseable {
 		return this.redis.execute(CLOSE_KILLED, redisKeys, worker, Long.toString(System.currentTimeMillis()));
 	}
 
+	/** The sections inside now, on any of the keys. */
+	java.util.Set<String> openSections(List<String> keys) {
+		java.util.Set<String> open = new java.util.HashSet<>();
+		for (String key : keys) {
+			open.addAll(this.redis.<String, String>opsForHash().keys("open:" + key));
+		}
+		return open;
+	}
+
 	long entered(String key) {
 		return longValue("entered:" + key);
 	}

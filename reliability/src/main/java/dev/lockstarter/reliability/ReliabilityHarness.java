@@ -8,20 +8,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
 /**
- * The reliability harness: runs this starter's lock and three deliberately broken locks
- * under the same workload, each in its own {@link Scenario}, and collects what the
- * {@link Checker} found.
+ * The reliability harness: runs this starter's lock on every store ({@link Backend}) and
+ * three deliberately broken locks under the same workload, each in its own
+ * {@link Scenario}, and collects what the {@link Checker} found.
  * <p>
  * The <em>short</em> form (no duration given) runs this starter's lock for
- * {@value #SHORT_OURS_SECONDS} seconds and each broken lock until it is caught, at most
+ * {@link #SHORT_SECONDS} on each store and each broken lock until it is caught, at most
  * {@value #SHORT_CONTROL_SECONDS} seconds. The <em>long</em> form gives this starter's
- * lock 70% of the duration and each broken lock 10%, for the whole of it.
+ * lock 80% of the duration, split evenly over the stores, and the broken locks 20%, for
+ * the whole of it.
  *
  * @since 0.1.0
  */
@@ -39,12 +42,27 @@ public final class ReliabilityHarness {
 	 */
 	public static final String SCENARIOS_PROPERTY = "reliability.scenarios";
 
-	static final int SHORT_OURS_SECONDS = 45;
+	/**
+	 * How long the short form runs this starter's lock on each store: long enough for
+	 * every nemesis to act at least once (a Sentinel failover takes a few seconds).
+	 */
+	static final Map<Backend, Integer> SHORT_SECONDS = Map.of(Backend.REDIS, 25, Backend.SENTINEL, 22,
+			Backend.MEMCACHED, 14, Backend.DYNAMODB, 14);
 
-	static final int SHORT_CONTROL_SECONDS = 45;
+	/**
+	 * The longest the short form runs a broken lock: it stops once the lock is caught.
+	 */
+	static final int SHORT_CONTROL_SECONDS = 40;
 
-	static final ScenarioRun.Settings SETTINGS = new ScenarioRun.Settings(3, 4, List.of("k0", "k1", "k2"),
-			Duration.ofSeconds(1), 20);
+	static final ScenarioRun.Settings SETTINGS = new ScenarioRun.Settings(3, 4,
+			List.of("k0", "k1", "k2", "k3", "k4", "k5"), Duration.ofSeconds(1), 10);
+
+	/**
+	 * The workload of the broken locks: the same, on two keys, so that a lock deleted by
+	 * the wrong owner is taken again at once, while its holder is still inside.
+	 */
+	static final ScenarioRun.Settings CONTROL_SETTINGS = new ScenarioRun.Settings(SETTINGS.workers(),
+			SETTINGS.threads(), SETTINGS.keys().subList(0, 2), SETTINGS.ttl(), SETTINGS.maxSleepMillis());
 
 	private ReliabilityHarness() {
 	}
@@ -85,21 +103,35 @@ public final class ReliabilityHarness {
 
 	static List<Scenario> scenarios(@Nullable Duration longDuration) {
 		boolean shortForm = longDuration == null;
-		Duration ours = shortForm ? Duration.ofSeconds(SHORT_OURS_SECONDS) : longDuration.multipliedBy(7).dividedBy(10);
-		Duration control = shortForm ? Duration.ofSeconds(SHORT_CONTROL_SECONDS) : longDuration.dividedBy(10);
-		return List.of(
-				new Scenario("ours", Worker.OURS,
-						"`LockTemplate` on `RedisLockStore`: wait up to 2 × TTL, renewal on, fencing tokens", ours,
-						false, true, true, true, true),
-				new Scenario("plain-del", BrokenLockStore.Flaw.PLAIN_DEL.name(),
-						"release by plain `DEL`, no owner check", control, shortForm, true, false, false, false),
-				new Scenario("get-then-del", BrokenLockStore.Flaw.GET_THEN_DEL.name(),
-						"release by `GET`, compare in the client, then `DEL` (" + BrokenLockStore.STEP_GAP.toMillis()
-								+ " ms apart)",
-						control, shortForm, true, false, false, false),
-				new Scenario("setnx-then-expire", BrokenLockStore.Flaw.SETNX_THEN_EXPIRE.name(),
-						"acquire by `SETNX`, then `EXPIRE` (" + BrokenLockStore.STEP_GAP.toMillis() + " ms apart)",
-						control, shortForm, false, false, false, true));
+		List<Scenario> scenarios = new ArrayList<>();
+		for (Backend backend : Backend.values()) {
+			// The long form gives 80% of its time to this starter's lock, split evenly
+			Duration duration = shortForm ? Duration.ofSeconds(SHORT_SECONDS.get(backend))
+					: longDuration.multipliedBy(4).dividedBy(5).dividedBy(Backend.values().length);
+			String name = (backend == Backend.REDIS) ? "ours" : backend.name().toLowerCase(Locale.ROOT);
+			scenarios.add(new Scenario(name, Worker.OURS, backend,
+					backend.description() + ": `LockTemplate`, wait up to 2 × TTL, renewal on, fencing tokens read",
+					duration, false, true, true, true, backend.isRedis()));
+		}
+		Duration control = shortForm ? Duration.ofSeconds(SHORT_CONTROL_SECONDS)
+				: longDuration.dividedBy(5).dividedBy(BrokenLockStore.Flaw.values().length + 2);
+		scenarios.add(new Scenario("plain-del", BrokenLockStore.Flaw.PLAIN_DEL.name(), Backend.REDIS,
+				"release by plain `DEL`, no owner check", control, shortForm, true, false, false, false));
+		scenarios.add(new Scenario("get-then-del", BrokenLockStore.Flaw.GET_THEN_DEL.name(), Backend.REDIS,
+				"release by `GET`, compare in the client, then `DEL` (" + BrokenLockStore.STEP_GAP.toMillis()
+						+ " ms apart)",
+				control, shortForm, true, false, false, false));
+		scenarios.add(new Scenario("setnx-then-expire", BrokenLockStore.Flaw.SETNX_THEN_EXPIRE.name(), Backend.REDIS,
+				"acquire by `SETNX`, then `EXPIRE` (" + BrokenLockStore.STEP_GAP.toMillis() + " ms apart)", control,
+				shortForm, false, false, false, true));
+		for (Backend backend : List.of(Backend.MEMCACHED, Backend.DYNAMODB)) {
+			String store = backend.name().toLowerCase(Locale.ROOT);
+			scenarios.add(new Scenario(store + "-owner-blind", Worker.OWNER_BLIND, backend,
+					"release on " + store + " without the owner check ("
+							+ ((backend == Backend.MEMCACHED) ? "`delete`" : "`DeleteItem` without a condition") + ")",
+					control, shortForm, true, false, false, false));
+		}
+		return scenarios;
 	}
 
 	static Run run(@Nullable Duration longDuration, Path logs) {
@@ -118,7 +150,7 @@ public final class ReliabilityHarness {
 			if (!only.isBlank() && !List.of(only.split(",")).contains(scenario.name())) {
 				continue;
 			}
-			Findings findings = ScenarioRun.run(scenario, SETTINGS, logs);
+			Findings findings = ScenarioRun.run(scenario, scenario.isOurs() ? SETTINGS : CONTROL_SETTINGS, logs);
 			System.err.println("[" + scenario.name() + "] " + findings);
 			results.add(new Result(scenario, findings));
 		}
@@ -138,12 +170,12 @@ public final class ReliabilityHarness {
 	record Run(Instant startedAt, Duration elapsed, @Nullable Duration longDuration, List<Result> results,
 			String loadBefore, String loadAfter) {
 
-		Result ours() {
-			return this.results.get(0);
+		List<Result> ours() {
+			return this.results.stream().filter((result) -> result.scenario().isOurs()).toList();
 		}
 
 		List<Result> controls() {
-			return this.results.subList(1, this.results.size());
+			return this.results.stream().filter((result) -> !result.scenario().isOurs()).toList();
 		}
 
 	}

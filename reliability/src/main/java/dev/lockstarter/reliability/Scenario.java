@@ -7,22 +7,30 @@ import java.time.Duration;
  * during it, and how long it lasts.
  *
  * @param name short name, used in the report and the worker log file names
- * @param store {@link Worker#OURS} or a {@link BrokenLockStore.Flaw} name
+ * @param store {@link Worker#OURS}, {@link Worker#OWNER_BLIND} or a
+ * {@link BrokenLockStore.Flaw} name
+ * @param backend the store the lock runs on; {@link Backend#REDIS} for a
+ * {@link BrokenLockStore}
  * @param description what the scenario shows, for the report
  * @param duration how long the workload runs at most
  * @param stopWhenCaught whether to end as soon as the checker finds the lock broken
  * @param pauses whether to {@code SIGSTOP} a lock-holding worker past the time-to-live
  * @param kills whether to {@code kill -9} lock-holding workers (and start replacements)
- * @param restarts whether to restart the lock Redis, which runs with
- * {@code appendfsync always}
+ * @param restarts whether to inflict the store's fault ({@link Backend#fault()}): a
+ * restart, or a failover
  * @param crashOnLockWithoutExpiry whether to {@code kill -9} every worker at once as soon
  * as a lock key without expiry is seen
  */
-record Scenario(String name, String store, String description, Duration duration, boolean stopWhenCaught,
-		boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry) {
+record Scenario(String name, String store, Backend backend, String description, Duration duration,
+		boolean stopWhenCaught, boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry) {
 
 	boolean isOurs() {
 		return Worker.OURS.equals(this.store);
+	}
+
+	/** Whether overlaps across a fault of the store are outside the promise. */
+	boolean faultLosesLocks() {
+		return this.restarts && this.backend.faultLosesLocks();
 	}
 
 	String nemeses() {
@@ -34,7 +42,7 @@ record Scenario(String name, String store, String description, Duration duration
 			nemeses.append("kill -9 of a holder; ");
 		}
 		if (this.restarts) {
-			nemeses.append("lock Redis restart (AOF, fsync always); ");
+			nemeses.append(this.backend.fault()).append("; ");
 		}
 		if (this.crashOnLockWithoutExpiry) {
 			nemeses.append("kill -9 of every worker when a lock without expiry is seen; ");

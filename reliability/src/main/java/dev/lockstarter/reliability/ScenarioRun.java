@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -18,22 +20,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.redis.RedisServer;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs one {@link Scenario}: starts a lock Redis and an oracle Redis, the worker
- * processes, the nemeses and a watcher of the lock keys, then stops everything and checks
- * the oracle's record.
+ * Runs one {@link Scenario}: starts the lock store ({@link StoreUnderTest}) and an oracle
+ * Redis, the worker processes, the nemeses and (on Redis) a watcher of the lock keys,
+ * then stops everything and checks the oracle's record.
  * <p>
  * The nemeses act one at a time, in turn: pause (the worker stays stopped for twice the
- * time-to-live), kill (a replacement worker starts at once) and restart of the lock
- * Redis. They pick a worker that holds a lock, as the worker reports in the oracle, and
- * record what they do there. The watcher reads the {@code PTTL} of every lock key every
- * 20 ms: a key without expiry is counted, and one that stays so for more than five times
- * the time-to-live with no section entered on it meanwhile is a liveness violation (the
- * lock blocks forever).
+ * time-to-live), kill (a replacement worker starts at once) and the store's fault (a
+ * restart or a failover, see {@link Backend#fault()}). They pick a worker that holds a
+ * lock, as the worker reports in the oracle, and record what they do there. The watcher
+ * reads the {@code PTTL} of every lock key every 20 ms: a key without expiry is counted,
+ * and one that stays so for more than five times the time-to-live with no section entered
+ * on it meanwhile is a liveness violation (the lock blocks forever).
  */
 final class ScenarioRun {
 
@@ -48,6 +51,10 @@ final class ScenarioRun {
 
 	private static final long WATCH_INTERVAL_MILLIS = 20;
 
+	private static final long LONG_SECTION_MILLIS = 100;
+
+	private static final long LONG_SECTION_WAIT_MILLIS = 5000;
+
 	private final Scenario scenario;
 
 	private final Settings settings;
@@ -60,7 +67,7 @@ final class ScenarioRun {
 
 	private volatile boolean running = true;
 
-	private @Nullable RedisServer lockServer;
+	private @Nullable StoreUnderTest lockServer;
 
 	private @Nullable Oracle oracle;
 
@@ -83,8 +90,7 @@ final class ScenarioRun {
 	}
 
 	private Findings run() {
-		RedisServer lock = this.scenario.restarts()
-				? RedisServer.start("--appendonly", "yes", "--appendfsync", "always") : RedisServer.start();
+		StoreUnderTest lock = StoreUnderTest.start(this.scenario.backend(), this.scenario.restarts());
 		this.lockServer = lock;
 		LettuceConnectionFactory lockConnections = null;
 		try (RedisServer oracleServer = RedisServer.start()) {
@@ -92,12 +98,16 @@ final class ScenarioRun {
 			this.oraclePort = oracleServer.port();
 			Oracle oracle = new Oracle(this.oracleHost, this.oraclePort);
 			this.oracle = oracle;
-			lockConnections = Oracle.connectionFactory(lock.host(), lock.port(), Duration.ofSeconds(2));
-			StringRedisTemplate lockRedis = new StringRedisTemplate(lockConnections);
+			lockConnections = lock.watchConnections();
+			StringRedisTemplate lockRedis = (lockConnections != null) ? new StringRedisTemplate(lockConnections) : null;
 			startWorkers(this.settings.workers());
 			long started = System.nanoTime();
 			Thread nemesis = daemon(this::nemeses, "nemesis");
-			Thread watcher = daemon(() -> watch(lockRedis), "lock-key-watcher");
+			Thread watcher = daemon(() -> {
+				if (lockRedis != null) {
+					watch(lockRedis);
+				}
+			}, "lock-key-watcher");
 			long deadline = started + this.scenario.duration().toNanos();
 			while (System.nanoTime() - deadline < 0) {
 				Thread.sleep(Math.max(1, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
@@ -140,7 +150,7 @@ final class ScenarioRun {
 			counters.put(key, oracle.counter(key));
 		}
 		List<String> events = oracle.events();
-		Findings findings = Checker.check(events, counters, !this.running);
+		Findings findings = Checker.check(events, counters, !this.running, this.scenario.faultLosesLocks());
 		if (!this.running) {
 			try {
 				Files.write(this.logs.resolve(this.scenario.name() + "-events.txt"), events);
@@ -155,21 +165,22 @@ final class ScenarioRun {
 	}
 
 	private void nemeses() {
-		List<Runnable> actions = new ArrayList<>();
-		if (this.scenario.pauses()) {
-			actions.add(this::pause);
-		}
-		if (this.scenario.kills()) {
-			actions.add(this::kill);
-		}
-		if (this.scenario.pauses()) {
-			actions.add(this::pause);
-		}
-		if (this.scenario.kills()) {
-			actions.add(this::kill);
-		}
+		List<Nemesis> actions = new ArrayList<>();
 		if (this.scenario.restarts()) {
-			actions.add(this::restartLockServer);
+			// First, so that a short run sees it too
+			actions.add(this::faultStore);
+		}
+		if (this.scenario.pauses()) {
+			actions.add(this::pause);
+		}
+		if (this.scenario.kills()) {
+			actions.add(this::kill);
+		}
+		if (this.scenario.pauses()) {
+			actions.add(this::pause);
+		}
+		if (this.scenario.kills()) {
+			actions.add(this::kill);
 		}
 		for (int i = 0; this.running && !actions.isEmpty(); i++) {
 			try {
@@ -212,10 +223,33 @@ final class ScenarioRun {
 		}
 	}
 
-	private void restartLockServer() {
-		oracle().mark("restart", "lock-redis");
-		lockServer().restart();
-		oracle().mark("restarted", "lock-redis");
+	private void faultStore() throws InterruptedException {
+		if (this.scenario.faultLosesLocks()) {
+			awaitLongSection();
+		}
+		String store = this.scenario.backend().name().toLowerCase(Locale.ROOT);
+		oracle().mark("restart", store);
+		lockServer().fault();
+		oracle().mark("restarted", store);
+	}
+
+	/**
+	 * Wait, at most {@value #LONG_SECTION_WAIT_MILLIS} ms, until a section has been
+	 * inside for longer than {@value #LONG_SECTION_MILLIS} ms (a long one, see
+	 * {@link Worker#sleepInside}), so that a fault that loses locks hits a holder in the
+	 * middle of its work, as the pause nemesis does.
+	 */
+	private void awaitLongSection() throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LONG_SECTION_WAIT_MILLIS);
+		Set<String> before = oracle().openSections(this.settings.keys());
+		while (this.running && System.nanoTime() - deadline < 0) {
+			Thread.sleep(LONG_SECTION_MILLIS);
+			Set<String> now = oracle().openSections(this.settings.keys());
+			if (now.stream().anyMatch(before::contains)) {
+				return;
+			}
+			before = now;
+		}
 	}
 
 	private void crash() {
@@ -345,11 +379,11 @@ final class ScenarioRun {
 	private WorkerProcess startWorker() {
 		String id = "w" + this.workerIds.incrementAndGet();
 		Path log = this.logs.resolve(this.scenario.name() + "-" + id + ".log");
-		RedisServer lock = lockServer();
+		StoreUnderTest lock = lockServer();
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), Worker.class.getName(), lock.host(),
-				Integer.toString(lock.port()), this.oracleHost, Integer.toString(this.oraclePort), id,
+				System.getProperty("java.class.path"), Worker.class.getName(), this.scenario.backend().name(),
+				lock.address(), this.oracleHost, Integer.toString(this.oraclePort), id,
 				Integer.toString(this.settings.threads()), String.join(",", this.settings.keys()),
 				this.scenario.store(), Long.toString(this.settings.ttl().toMillis()),
 				Integer.toString(this.settings.maxSleepMillis()));
@@ -397,10 +431,10 @@ final class ScenarioRun {
 		return oracle;
 	}
 
-	private RedisServer lockServer() {
-		RedisServer server = this.lockServer;
+	private StoreUnderTest lockServer() {
+		StoreUnderTest server = this.lockServer;
 		if (server == null) {
-			throw new IllegalStateException("Lock Redis not started");
+			throw new IllegalStateException("Lock store not started");
 		}
 		return server;
 	}
@@ -439,6 +473,13 @@ final class ScenarioRun {
 	}
 
 	private record WorkerProcess(String id, Process process) {
+	}
+
+	@FunctionalInterface
+	private interface Nemesis {
+
+		void run() throws InterruptedException;
+
 	}
 
 	/**

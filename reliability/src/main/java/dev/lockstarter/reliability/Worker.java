@@ -13,7 +13,6 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -24,14 +23,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * (occupancy and sequence number), read the counter, sleep a little, write the counter +
  * 1, write the lease's fencing token to the fenced register, exit.
  * <p>
- * With store {@code ours}, locks come from {@link LockTemplate} on {@link RedisLockStore}
- * (waiting for up to twice the time-to-live, renewal on). With a
+ * With store {@code ours}, locks come from {@link LockTemplate} on the {@link Backend}'s
+ * store (waiting for up to twice the time-to-live, renewal on). With a
  * {@link BrokenLockStore.Flaw} name, locks come from that broken store, used as a
- * hand-written lock would be: try, poll every 5 ms, release at the end, no renewal.
+ * hand-written lock would be: try, poll every 5 ms, release at the end, no renewal; so is
+ * {@value #OWNER_BLIND} ({@link OwnerBlindLockStore}).
  * <p>
- * Arguments: lock Redis host and port, oracle Redis host and port, worker id, threads,
- * keys (comma-separated), store, time-to-live in milliseconds, longest sleep inside a
- * section in milliseconds. Prints {@value #READY} once its threads run.
+ * Arguments: the {@link Backend}, the store's address (see {@link WorkerStores}; a broken
+ * lock always runs on one Redis, {@code host:port}), oracle Redis host and port, worker
+ * id, threads, keys (comma-separated), store, time-to-live in milliseconds, longest sleep
+ * inside a section in milliseconds. Prints {@value #READY} once its threads run.
  *
  * @since 0.1.0
  */
@@ -43,6 +44,14 @@ public final class Worker {
 	/** The store argument that selects this starter's lock. */
 	public static final String OURS = "ours";
 
+	/**
+	 * The store argument that selects {@link OwnerBlindLockStore} on the backend's store.
+	 */
+	public static final String OWNER_BLIND = "owner-blind";
+
+	/** One section in this many is a long one, see {@link #sleepInside}. */
+	static final int LONG_SECTION_EVERY = 800;
+
 	private static final String KEY_PREFIX = "lock:";
 
 	private Worker() {
@@ -51,11 +60,12 @@ public final class Worker {
 	/**
 	 * Run the worker until the oracle says stop.
 	 * @param args see the class description
-	 * @throws InterruptedException if interrupted while waiting for the threads
+	 * @throws Exception if interrupted while waiting for the threads, or the store cannot
+	 * be closed
 	 */
-	public static void main(String[] args) throws InterruptedException {
-		String lockHost = args[0];
-		int lockPort = Integer.parseInt(args[1]);
+	public static void main(String[] args) throws Exception {
+		Backend backend = Backend.valueOf(args[0]);
+		String address = args[1];
 		Oracle oracle = new Oracle(args[2], Integer.parseInt(args[3]));
 		String worker = args[4];
 		int threads = Integer.parseInt(args[5]);
@@ -63,11 +73,13 @@ public final class Worker {
 		String store = args[7];
 		Duration ttl = Duration.ofMillis(Long.parseLong(args[8]));
 		int maxSleep = Integer.parseInt(args[9]);
-		LettuceConnectionFactory lockConnections = Oracle.connectionFactory(lockHost, lockPort, Duration.ofSeconds(5));
 		LockTemplate template = null;
+		AutoCloseable resources;
 		Locker locker;
 		if (OURS.equals(store)) {
-			LockTemplate locks = new LockTemplate(new RedisLockStore(lockConnections), KEY_PREFIX);
+			WorkerStores.Opened opened = WorkerStores.open(backend, address);
+			resources = opened.resources();
+			LockTemplate locks = new LockTemplate(opened.store(), KEY_PREFIX);
 			LockOptions options = LockOptions.ttl(ttl).withWaitTime(ttl.multipliedBy(2));
 			locker = (key) -> {
 				LockAttempt attempt = locks.tryAcquire(key, options);
@@ -75,7 +87,16 @@ public final class Worker {
 			};
 			template = locks;
 		}
+		else if (OWNER_BLIND.equals(store)) {
+			WorkerStores.Opened opened = WorkerStores.openOwnerBlind(backend, address);
+			resources = opened.resources();
+			locker = (key) -> RawHeld.acquire(opened.store(), KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
+		}
 		else {
+			String[] hostPort = address.split(":");
+			LettuceConnectionFactory lockConnections = Oracle.connectionFactory(hostPort[0],
+					Integer.parseInt(hostPort[1]), StoreUnderTest.STORE_TIMEOUT);
+			resources = lockConnections::destroy;
 			LockStore broken = new BrokenLockStore(BrokenLockStore.Flaw.valueOf(store),
 					new StringRedisTemplate(lockConnections));
 			locker = (key) -> RawHeld.acquire(broken, KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
@@ -106,7 +127,8 @@ public final class Worker {
 		List<Thread> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			String prefix = worker + "-" + t + "-";
-			Thread thread = new Thread(() -> run(oracle, locker, worker, prefix, keys, maxSleep), prefix + "sections");
+			Thread thread = new Thread(() -> run(oracle, locker, worker, prefix, keys, maxSleep, ttl.toMillis()),
+					prefix + "sections");
 			running.add(thread);
 			thread.start();
 		}
@@ -118,13 +140,13 @@ public final class Worker {
 		if (template != null) {
 			template.destroy();
 		}
-		lockConnections.destroy();
+		resources.close();
 		oracle.close();
 		System.exit(0);
 	}
 
 	private static void run(Oracle oracle, Locker locker, String worker, String sidPrefix, List<String> keys,
-			int maxSleep) {
+			int maxSleep, long ttlMillis) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		long sections = 0;
 		while (!Stop.requested) {
@@ -140,7 +162,7 @@ public final class Worker {
 					String sid = sidPrefix + (sections++);
 					oracle.enter(key, sid, worker, held.fencingToken(), attemptMillis);
 					long value = oracle.read(key, sid);
-					Thread.sleep(1 + random.nextInt(maxSleep));
+					Thread.sleep(sleepInside(random, maxSleep, ttlMillis));
 					oracle.write(key, sid, value + 1);
 					oracle.fencedWrite(key, sid, held.fencingToken());
 					oracle.exit(key, sid);
@@ -167,6 +189,19 @@ public final class Worker {
 				}
 			}
 		}
+	}
+
+	/**
+	 * How long a section sleeps between the counter's read and write: 1 to
+	 * {@code maxSleep} ms, except one section in {@value #LONG_SECTION_EVERY}, which
+	 * takes a quarter to three quarters of the time-to-live, so that some sections are in
+	 * progress when the store fails or its locks are renewed.
+	 */
+	static long sleepInside(ThreadLocalRandom random, int maxSleep, long ttlMillis) {
+		if (random.nextInt(LONG_SECTION_EVERY) == 0) {
+			return ttlMillis / 4 + random.nextLong(ttlMillis / 2);
+		}
+		return 1 + random.nextInt(maxSleep);
 	}
 
 	/**

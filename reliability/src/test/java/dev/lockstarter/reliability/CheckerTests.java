@@ -99,10 +99,46 @@ class CheckerTests {
 	void whileRunningASectionNotYetCheckedNeverMakesAnOverlapReal() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.enter("b", "k", "w2", 2);
-		Findings running = Checker.check(this.log.events, Map.of("k", 0L), false);
+		Findings running = Checker.check(this.log.events, Map.of("k", 0L), false, false);
 		assertThat(running.overlaps(Cause.REAL)).isZero();
 		assertThat(running.overlaps(Cause.LOST)).isEqualTo(1);
-		assertThat(Checker.check(this.log.events, Map.of("k", 0L), true).overlaps(Cause.REAL)).isEqualTo(1);
+		assertThat(Checker.check(this.log.events, Map.of("k", 0L), true, false).overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
+	void overlapAcrossAStoreFaultThatLosesLocksIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.read("a", 0);
+		this.log.mark("restart", "memcached");
+		this.log.mark("restarted", "memcached");
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.write("a");
+		this.log.exit("a", true);
+		Findings findings = check(1, true);
+		assertThat(findings.overlaps(Cause.STORE_LOST)).isEqualTo(1);
+		assertThat(findings.clobbers(Cause.STORE_LOST)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isZero();
+		assertThat(findings.restarts).isEqualTo(1);
+		assertThat(findings.caughtBroken()).isFalse();
+	}
+
+	@Test
+	void overlapAcrossARestartOfAStoreThatKeepsItsDataIsReal() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.mark("restart", "redis");
+		this.log.mark("restarted", "redis");
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", true);
+		assertThat(check(1, false).overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
+	void overlapOfTwoSectionsEnteredAfterTheSameStoreFaultIsReal() {
+		this.log.mark("restart", "memcached");
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", true);
+		assertThat(check(1, true).overlaps(Cause.REAL)).isEqualTo(1);
 	}
 
 	@Test
@@ -119,7 +155,11 @@ class CheckerTests {
 	}
 
 	private Findings check(long counter) {
-		return Checker.check(this.log.events, Map.of("k", counter), true);
+		return check(counter, false);
+	}
+
+	private Findings check(long counter, boolean faultLosesLocks) {
+		return Checker.check(this.log.events, Map.of("k", counter), true, faultLosesLocks);
 	}
 
 	/**

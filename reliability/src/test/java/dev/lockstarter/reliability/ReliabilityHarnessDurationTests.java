@@ -1,6 +1,7 @@
 package dev.lockstarter.reliability;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +31,20 @@ class ReliabilityHarnessDurationTests {
 	}
 
 	@Test
-	void longFormGivesMostOfTheTimeToThisStartersLock() {
-		assertThat(ReliabilityHarness.scenarios(Duration.ofMinutes(10))).extracting(Scenario::duration)
-			.containsExactly(Duration.ofMinutes(7), Duration.ofMinutes(1), Duration.ofMinutes(1),
-					Duration.ofMinutes(1));
+	void longFormGivesMostOfTheTimeToThisStartersLockOnEveryStore() {
+		List<Scenario> scenarios = ReliabilityHarness.scenarios(Duration.ofMinutes(20));
+		assertThat(scenarios).filteredOn(Scenario::isOurs)
+			.extracting(Scenario::backend)
+			.containsExactlyInAnyOrder(Backend.values());
+		assertThat(scenarios).filteredOn(Scenario::isOurs)
+			.extracting(Scenario::duration)
+			.containsOnly(Duration.ofMinutes(4));
+		assertThat(scenarios).filteredOn((scenario) -> !scenario.isOurs())
+			.extracting(Scenario::duration)
+			.hasSize(5)
+			.containsOnly(Duration.ofSeconds(48));
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn(Scenario::isOurs)
-			.singleElement()
-			.satisfies((ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts()).isTrue());
+			.allSatisfy((ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts()).isTrue());
 	}
 
 }

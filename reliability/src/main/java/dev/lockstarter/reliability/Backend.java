@@ -1,0 +1,79 @@
+package dev.lockstarter.reliability;
+
+/**
+ * The lock stores the harness runs this starter's lock on, each with the fault of the
+ * store that applies to it.
+ */
+enum Backend {
+
+	/** {@code RedisLockStore} on one {@code redis-server} with AOF and fsync always. */
+	REDIS("`RedisLockStore` on one Redis (AOF, fsync always)", "restart of the lock Redis (AOF, fsync always)",
+			"lock Redis restarts", false, true),
+
+	/**
+	 * {@code RedisLockStore} on a primary, a replica and three sentinels; the fault kills
+	 * the primary and waits for the sentinels to promote the replica.
+	 */
+	SENTINEL("`RedisLockStore` on Redis Sentinel (a primary, a replica, three sentinels)",
+			"`kill -9` of the primary, replica promoted by the sentinels", "Sentinel failovers", true, true),
+
+	/**
+	 * {@code MemcachedLockStore} on one {@code memcached}; a restart loses every lock.
+	 */
+	MEMCACHED("`MemcachedLockStore` on one memcached", "restart of memcached (keeps nothing)", "memcached restarts",
+			true, false),
+
+	/**
+	 * {@code DynamoDbLockStore} on DynamoDB Local with its data in a file, which a
+	 * restart keeps.
+	 */
+	DYNAMODB("`DynamoDbLockStore` on DynamoDB Local (data in a file)", "restart of DynamoDB Local (keeps its file)",
+			"DynamoDB Local restarts", false, false);
+
+	private final String description;
+
+	private final String fault;
+
+	private final String faultsRow;
+
+	private final boolean faultLosesLocks;
+
+	private final boolean redis;
+
+	Backend(String description, String fault, String faultsRow, boolean faultLosesLocks, boolean redis) {
+		this.description = description;
+		this.fault = fault;
+		this.faultsRow = faultsRow;
+		this.faultLosesLocks = faultLosesLocks;
+		this.redis = redis;
+	}
+
+	/** What runs the lock, for the report. */
+	String description() {
+		return this.description;
+	}
+
+	/** The fault of the store, for the report's list of nemeses. */
+	String fault() {
+		return this.fault;
+	}
+
+	/** The report's name for the number of faults of the store. */
+	String faultsRow() {
+		return this.faultsRow;
+	}
+
+	/**
+	 * Whether the store's fault may lose locks that were granted: overlaps across it are
+	 * outside the promise ("while the store keeps its data").
+	 */
+	boolean faultLosesLocks() {
+		return this.faultLosesLocks;
+	}
+
+	/** Whether lock keys can be watched with {@code PTTL}. */
+	boolean isRedis() {
+		return this.redis;
+	}
+
+}

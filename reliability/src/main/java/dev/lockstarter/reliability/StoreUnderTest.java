@@ -1,0 +1,213 @@
+package dev.lockstarter.reliability;
+
+import java.time.Duration;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
+import dev.lockstarter.test.memcached.MemcachedServer;
+import dev.lockstarter.test.redis.RedisSentinel;
+import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The servers of one {@link Backend}, started for a scenario: how workers reach them
+ * ({@link #address()}), the store's fault ({@link #fault()}) and, for Redis, a connection
+ * for the watcher of the lock keys.
+ */
+abstract class StoreUnderTest implements AutoCloseable {
+
+	/** The longest a worker's store call waits for an answer. */
+	static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
+
+	static StoreUnderTest start(Backend backend, boolean persistent) {
+		return switch (backend) {
+			case REDIS -> new SingleRedis(persistent
+					? RedisServer.start("--appendonly", "yes", "--appendfsync", "always") : RedisServer.start());
+			case SENTINEL -> new Sentinel(RedisSentinel.start());
+			case MEMCACHED -> new Memcached(MemcachedServer.start());
+			case DYNAMODB -> new DynamoDb(DynamoDbLocalServer.startPersistent());
+		};
+	}
+
+	/** The address a worker connects to, in the form {@link WorkerStores} reads. */
+	abstract String address();
+
+	/** Inflict the store's fault and return once the store serves again. */
+	abstract void fault();
+
+	/** A connection factory to the lock keys' server, or {@code null} if not Redis. */
+	@Nullable LettuceConnectionFactory watchConnections() {
+		return null;
+	}
+
+	@Override
+	public abstract void close();
+
+	/**
+	 * Connections to the primary that the sentinels name.
+	 * @param sentinels the sentinels' {@code host:port} addresses, comma-separated
+	 * @param timeout the longest a command waits for an answer
+	 * @return a started connection factory
+	 */
+	static LettuceConnectionFactory sentinelConnections(String sentinels, Duration timeout) {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(timeout).build();
+		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration(RedisSentinel.MASTER_NAME,
+				Set.of(sentinels.split(",")));
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static final class SingleRedis extends StoreUnderTest {
+
+		private final RedisServer server;
+
+		SingleRedis(RedisServer server) {
+			this.server = server;
+		}
+
+		@Override
+		String address() {
+			return this.server.host() + ":" + this.server.port();
+		}
+
+		@Override
+		void fault() {
+			this.server.restart();
+		}
+
+		@Override
+		LettuceConnectionFactory watchConnections() {
+			return Oracle.connectionFactory(this.server.host(), this.server.port(), STORE_TIMEOUT);
+		}
+
+		@Override
+		public void close() {
+			this.server.close();
+		}
+
+	}
+
+	private static final class Sentinel extends StoreUnderTest {
+
+		private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+
+		private final RedisSentinel sentinel;
+
+		Sentinel(RedisSentinel sentinel) {
+			this.sentinel = sentinel;
+		}
+
+		@Override
+		String address() {
+			return String.join(",", this.sentinel.sentinelAddresses());
+		}
+
+		/**
+		 * Kill the primary at once (no save, no wait for the replica), wait for the
+		 * sentinels to promote the replica, then start the old primary again, empty: the
+		 * sentinels turn it into a replica of the new primary, ready for the next
+		 * failover.
+		 */
+		@Override
+		void fault() {
+			RedisServer primary = this.sentinel.primary();
+			primary.stop();
+			this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT);
+			primary.restart();
+			awaitReplicaInSync(primary);
+		}
+
+		private static void awaitReplicaInSync(RedisServer replica) {
+			long deadline = System.nanoTime() + FAILOVER_TIMEOUT.toNanos();
+			while (System.nanoTime() - deadline < 0) {
+				try {
+					String replication = String.valueOf(replica.command("INFO", "replication"));
+					if (replication.contains("role:slave") && replication.contains("master_link_status:up")) {
+						return;
+					}
+				}
+				catch (RuntimeException ex) {
+					// Not answering yet
+				}
+				try {
+					Thread.sleep(50);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+		}
+
+		@Override
+		LettuceConnectionFactory watchConnections() {
+			return sentinelConnections(address(), STORE_TIMEOUT);
+		}
+
+		@Override
+		public void close() {
+			this.sentinel.close();
+		}
+
+	}
+
+	private static final class Memcached extends StoreUnderTest {
+
+		private final MemcachedServer server;
+
+		Memcached(MemcachedServer server) {
+			this.server = server;
+		}
+
+		@Override
+		String address() {
+			return this.server.address();
+		}
+
+		@Override
+		void fault() {
+			this.server.restart();
+		}
+
+		@Override
+		public void close() {
+			this.server.close();
+		}
+
+	}
+
+	private static final class DynamoDb extends StoreUnderTest {
+
+		private final DynamoDbLocalServer server;
+
+		DynamoDb(DynamoDbLocalServer server) {
+			this.server = server;
+			try (var client = server.createClient()) {
+				WorkerStores.dynamoDb(client).createTableIfNotExists();
+			}
+		}
+
+		@Override
+		String address() {
+			return this.server.endpoint().toString();
+		}
+
+		@Override
+		void fault() {
+			this.server.restart();
+		}
+
+		@Override
+		public void close() {
+			this.server.close();
+		}
+
+	}
+
+}

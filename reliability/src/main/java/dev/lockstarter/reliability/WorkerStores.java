@@ -1,0 +1,142 @@
+package dev.lockstarter.reliability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import net.rubyeye.xmemcached.MemcachedClient;
+import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.exception.MemcachedException;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
+import dev.lockstarter.store.memcached.MemcachedLockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
+import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * How a worker builds the lock store of a {@link Backend} from the address the harness
+ * gives it ({@link StoreUnderTest#address()}), every call bounded by
+ * {@link StoreUnderTest#STORE_TIMEOUT}.
+ */
+final class WorkerStores {
+
+	static final String DYNAMODB_TABLE = "reliability_locks";
+
+	private WorkerStores() {
+	}
+
+	/**
+	 * A store and what to close after it.
+	 */
+	record Opened(LockStore store, AutoCloseable resources) {
+	}
+
+	static Opened open(Backend backend, String address) {
+		Duration timeout = StoreUnderTest.STORE_TIMEOUT;
+		return switch (backend) {
+			case REDIS -> {
+				String[] hostPort = address.split(":");
+				LettuceConnectionFactory connections = Oracle.connectionFactory(hostPort[0],
+						Integer.parseInt(hostPort[1]), timeout);
+				yield redis(connections);
+			}
+			case SENTINEL -> {
+				yield redis(StoreUnderTest.sentinelConnections(address, timeout));
+			}
+			case MEMCACHED -> {
+				String[] hostPort = address.split(":");
+				MemcachedLockStore store = MemcachedLockStore.create(
+						List.of(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))), timeout, timeout);
+				yield new Opened(store, store::destroy);
+			}
+			case DYNAMODB -> {
+				DynamoDbClient client = dynamoDbClient(address, timeout);
+				yield new Opened(dynamoDb(client), client::close);
+			}
+		};
+	}
+
+	/**
+	 * Open the store of a backend as {@link OwnerBlindLockStore}, the negative control
+	 * whose release skips the owner check.
+	 * @param backend {@link Backend#MEMCACHED} or {@link Backend#DYNAMODB}
+	 * @param address the store's address
+	 * @return the broken store
+	 */
+	static Opened openOwnerBlind(Backend backend, String address) {
+		Duration timeout = StoreUnderTest.STORE_TIMEOUT;
+		if (backend == Backend.MEMCACHED) {
+			String[] hostPort = address.split(":");
+			XMemcachedClientBuilder builder = new XMemcachedClientBuilder(
+					List.of(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]))));
+			builder.setCommandFactory(new BinaryCommandFactory());
+			builder.setConnectTimeout(timeout.toMillis());
+			builder.setOpTimeout(timeout.toMillis());
+			MemcachedClient client;
+			try {
+				client = builder.build();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			LockStore store = new OwnerBlindLockStore(new MemcachedLockStore(client), (key) -> {
+				try {
+					client.delete(MemcachedLockStore.memcachedKey(key));
+				}
+				catch (TimeoutException | MemcachedException ex) {
+					throw new IllegalStateException("Could not delete " + key, ex);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while deleting " + key, ex);
+				}
+			});
+			return new Opened(store, client::shutdown);
+		}
+		if (backend == Backend.DYNAMODB) {
+			DynamoDbClient client = dynamoDbClient(address, timeout);
+			LockStore store = new OwnerBlindLockStore(dynamoDb(client),
+					(key) -> client.deleteItem((request) -> request.tableName(DYNAMODB_TABLE)
+						.key(Map.of(DynamoDbLockStore.PARTITION_KEY,
+								AttributeValue.fromS(DynamoDbLockStore.partitionKey(key))))));
+			return new Opened(store, client::close);
+		}
+		throw new IllegalArgumentException("No owner-blind control on " + backend);
+	}
+
+	private static DynamoDbClient dynamoDbClient(String address, Duration timeout) {
+		return DynamoDbClient.builder()
+			.endpointOverride(URI.create(address))
+			.region(Region.of(DynamoDbLocalServer.REGION))
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+			.overrideConfiguration((configuration) -> configuration.apiCallTimeout(timeout))
+			.build();
+	}
+
+	private static Opened redis(LettuceConnectionFactory connections) {
+		RedisLockStore store = new RedisLockStore(connections);
+		return new Opened(store, () -> {
+			store.destroy();
+			connections.destroy();
+		});
+	}
+
+	static DynamoDbLockStore dynamoDb(DynamoDbClient client) {
+		return new DynamoDbLockStore(client, DYNAMODB_TABLE);
+	}
+
+}
