@@ -197,9 +197,9 @@ final class ReliabilityReport {
 			.append(" ms between the counter's read and write (one section in ")
 			.append(Worker.LONG_SECTION_EVERY)
 			.append(": ")
-			.append(ttl / 2)
+			.append(ttl * Worker.LONG_SECTION_MIN_TTLS)
 			.append(" to ")
-			.append(ttl * 3 / 2)
+			.append(ttl * Worker.LONG_SECTION_MAX_TTLS)
 			.append(" ms, renewed); the broken locks run the same workload on ")
 			.append(ReliabilityHarness.CONTROL_SETTINGS.keys().size())
 			.append(" keys\n");
@@ -215,8 +215,8 @@ final class ReliabilityReport {
 			`redis-server` and on Redis Sentinel (a primary, a replica, three sentinels), `MemcachedLockStore` on
 			one `memcached`, `DynamoDbLockStore` on DynamoDB Local. Every store call of a worker is bounded by a
 			2 s timeout. A broken lock is used as a hand-written lock would be (try, poll every 5 ms, release at
-			the end, no renewal). One section in 800 lasts half to one and a half TTL, so that its lock is renewed
-			and some sections are in progress when the store fails.
+			the end, no renewal). One section in 1,500 lasts two to three TTL, so that its lock is renewed and
+			some sections are in progress when the store fails.
 
 			**Oracle.** A second `redis-server`, never faulted, records every section, each step one Lua script that
 			also draws a global sequence number:
@@ -239,8 +239,8 @@ final class ReliabilityReport {
 			    that had not reached the replica is lost (not promised, see the README's "Guarantees under
 			    failover"); overlaps across a failover are counted apart;
 			  - Memcached: a restart, which loses every lock (Memcached is a cache; not promised). The harness
-			    waits until a long section is inside, so that the loss meets a holder at work; overlaps across a
-			    restart are counted apart;
+			    waits until a long section has just started, so that the loss meets a holder with most of its work
+			    ahead (the clients reconnect after about a second); overlaps across a restart are counted apart;
 			  - DynamoDB Local: a restart; it keeps its data in a file, so the locks must hold;
 			- *crash on a lock without expiry* (Redis only): a watcher reads the `PTTL` of every lock key every
 			  20 ms; when one has none, every worker is killed at once. Our locks always have an expiry, so it

@@ -51,9 +51,9 @@ final class ScenarioRun {
 
 	private static final long WATCH_INTERVAL_MILLIS = 20;
 
-	private static final long LONG_SECTION_MILLIS = 100;
+	private static final long LONG_SECTION_MILLIS = 150;
 
-	private static final long LONG_SECTION_WAIT_MILLIS = 5000;
+	private static final long LONG_SECTION_WAIT_MILLIS = 15000;
 
 	private final Scenario scenario;
 
@@ -231,24 +231,38 @@ final class ScenarioRun {
 		oracle().mark("restart", store);
 		lockServer().fault();
 		oracle().mark("restarted", store);
+		if (this.scenario.faultLosesLocks()) {
+			// The next nemesis would pause or kill the holder caught by the fault, which
+			// is the likeliest holder to pick: let its section play out first
+			Thread.sleep(this.settings.ttl().toMillis() * Worker.LONG_SECTION_MAX_TTLS);
+		}
 	}
 
 	/**
-	 * Wait, at most {@value #LONG_SECTION_WAIT_MILLIS} ms, until a section has been
-	 * inside for longer than {@value #LONG_SECTION_MILLIS} ms (a long one, see
-	 * {@link Worker#sleepInside}), so that a fault that loses locks hits a holder in the
-	 * middle of its work, as the pause nemesis does.
+	 * Wait, at most {@value #LONG_SECTION_WAIT_MILLIS} ms, until a long section (see
+	 * {@link Worker#sleepInside}) has just started, so that a fault that loses locks hits
+	 * a holder with most of its work ahead, as the pause nemesis does: a section that was
+	 * not inside at one look, then is at the next three, {@value #LONG_SECTION_MILLIS} ms
+	 * apart. Three looks rather than two tell it from a normal section whose worker
+	 * stalled for a moment.
 	 */
 	private void awaitLongSection() throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LONG_SECTION_WAIT_MILLIS);
-		Set<String> before = oracle().openSections(this.settings.keys());
+		List<Set<String>> looks = new ArrayList<>();
+		looks.add(oracle().openSections(this.settings.keys()));
 		while (this.running && System.nanoTime() - deadline < 0) {
 			Thread.sleep(LONG_SECTION_MILLIS);
-			Set<String> now = oracle().openSections(this.settings.keys());
-			if (now.stream().anyMatch(before::contains)) {
-				return;
+			looks.add(oracle().openSections(this.settings.keys()));
+			if (looks.size() > 4) {
+				looks.remove(0);
 			}
-			before = now;
+			if (looks.size() == 4) {
+				for (String sid : looks.get(3)) {
+					if (!looks.get(0).contains(sid) && looks.get(1).contains(sid) && looks.get(2).contains(sid)) {
+						return;
+					}
+				}
+			}
 		}
 	}
 

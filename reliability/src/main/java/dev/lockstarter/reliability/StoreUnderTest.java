@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.memcached.MemcachedServer;
@@ -28,8 +29,8 @@ abstract class StoreUnderTest implements AutoCloseable {
 			case REDIS -> new SingleRedis(persistent
 					? RedisServer.start("--appendonly", "yes", "--appendfsync", "always") : RedisServer.start());
 			case SENTINEL -> new Sentinel(RedisSentinel.start());
-			case MEMCACHED -> new Memcached(MemcachedServer.start());
-			case DYNAMODB -> new DynamoDb(DynamoDbLocalServer.startPersistent());
+			case MEMCACHED -> Restarted.memcached(MemcachedServer.start());
+			case DYNAMODB -> Restarted.dynamoDb(DynamoDbLocalServer.startPersistent());
 		};
 	}
 
@@ -157,55 +158,51 @@ abstract class StoreUnderTest implements AutoCloseable {
 
 	}
 
-	private static final class Memcached extends StoreUnderTest {
+	/**
+	 * A store of one server whose fault is a restart.
+	 */
+	private static final class Restarted extends StoreUnderTest {
 
-		private final MemcachedServer server;
+		private final String address;
 
-		Memcached(MemcachedServer server) {
-			this.server = server;
+		private final Runnable restart;
+
+		private final Runnable close;
+
+		Restarted(String address, Runnable restart, Runnable close) {
+			this.address = address;
+			this.restart = restart;
+			this.close = close;
 		}
 
-		@Override
-		String address() {
-			return this.server.address();
+		static Restarted memcached(MemcachedServer server) {
+			return new Restarted(server.address(), server::restart, server::close);
 		}
 
-		@Override
-		void fault() {
-			this.server.restart();
-		}
-
-		@Override
-		public void close() {
-			this.server.close();
-		}
-
-	}
-
-	private static final class DynamoDb extends StoreUnderTest {
-
-		private final DynamoDbLocalServer server;
-
-		DynamoDb(DynamoDbLocalServer server) {
-			this.server = server;
-			try (var client = server.createClient()) {
+		static Restarted dynamoDb(DynamoDbLocalServer server) {
+			try (DynamoDbClient client = server.createClient()) {
 				WorkerStores.dynamoDb(client).createTableIfNotExists();
 			}
+			catch (RuntimeException ex) {
+				server.close();
+				throw ex;
+			}
+			return new Restarted(server.endpoint().toString(), server::restart, server::close);
 		}
 
 		@Override
 		String address() {
-			return this.server.endpoint().toString();
+			return this.address;
 		}
 
 		@Override
 		void fault() {
-			this.server.restart();
+			this.restart.run();
 		}
 
 		@Override
 		public void close() {
-			this.server.close();
+			this.close.run();
 		}
 
 	}

@@ -50,7 +50,13 @@ public final class Worker {
 	public static final String OWNER_BLIND = "owner-blind";
 
 	/** One section in this many is a long one, see {@link #sleepInside}. */
-	static final int LONG_SECTION_EVERY = 800;
+	static final int LONG_SECTION_EVERY = 1500;
+
+	/** The shortest long section, in times the time-to-live. */
+	static final int LONG_SECTION_MIN_TTLS = 2;
+
+	/** The longest long section, in times the time-to-live. */
+	static final int LONG_SECTION_MAX_TTLS = 3;
 
 	private static final String KEY_PREFIX = "lock:";
 
@@ -194,12 +200,14 @@ public final class Worker {
 	/**
 	 * How long a section sleeps between the counter's read and write: 1 to
 	 * {@code maxSleep} ms, except one section in {@value #LONG_SECTION_EVERY}, which
-	 * takes a quarter to three quarters of the time-to-live, so that some sections are in
-	 * progress when the store fails or its locks are renewed.
+	 * takes two to three times the time-to-live (its lock is renewed), so that some
+	 * sections are in progress while the store fails and its clients reconnect (about a
+	 * second).
 	 */
 	static long sleepInside(ThreadLocalRandom random, int maxSleep, long ttlMillis) {
 		if (random.nextInt(LONG_SECTION_EVERY) == 0) {
-			return ttlMillis / 4 + random.nextLong(ttlMillis / 2);
+			return LONG_SECTION_MIN_TTLS * ttlMillis
+					+ random.nextLong((LONG_SECTION_MAX_TTLS - LONG_SECTION_MIN_TTLS) * ttlMillis);
 		}
 		return 1 + random.nextInt(maxSleep);
 	}
