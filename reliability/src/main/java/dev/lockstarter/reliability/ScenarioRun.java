@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.redis.RedisServer;
-
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -226,6 +225,9 @@ final class ScenarioRun {
 	private void faultStore() throws InterruptedException {
 		if (this.scenario.faultLosesLocks()) {
 			awaitLongSection();
+			if (!this.running) {
+				return;
+			}
 		}
 		String store = this.scenario.backend().name().toLowerCase(Locale.ROOT);
 		oracle().mark("restart", store);
@@ -239,15 +241,16 @@ final class ScenarioRun {
 	}
 
 	/**
-	 * Wait, at most {@value #LONG_SECTION_WAIT_MILLIS} ms, until a long section (see
-	 * {@link Worker#sleepInside}) has just started, so that a fault that loses locks hits
-	 * a holder with most of its work ahead, as the pause nemesis does: a section that was
-	 * not inside at one look, then is at the next three, {@value #LONG_SECTION_MILLIS} ms
-	 * apart. Three looks rather than two tell it from a normal section whose worker
-	 * stalled for a moment.
+	 * Wait, at most {@value #LONG_SECTION_WAIT_MILLIS} ms and a third of the scenario's
+	 * duration, until a long section (see {@link Worker#sleepInside}) has just started,
+	 * so that a fault that loses locks hits a holder with most of its work ahead, as the
+	 * pause nemesis does: a section that was not inside at one look, then is at the next
+	 * three, {@value #LONG_SECTION_MILLIS} ms apart. Three looks rather than two tell it
+	 * from a normal section whose worker stalled for a moment.
 	 */
 	private void awaitLongSection() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LONG_SECTION_WAIT_MILLIS);
+		long deadline = System.nanoTime() + Math.min(TimeUnit.MILLISECONDS.toNanos(LONG_SECTION_WAIT_MILLIS),
+				this.scenario.duration().toNanos() / 3);
 		List<Set<String>> looks = new ArrayList<>();
 		looks.add(oracle().openSections(this.settings.keys()));
 		while (this.running && System.nanoTime() - deadline < 0) {
