@@ -26,9 +26,10 @@ import java.util.Map;
  * holder starved of CPU past its time-to-live): reported by the lease, outside the
  * promise too, but counted apart;</li>
  * <li><em>store lost</em>: on a store whose fault may lose granted locks (a memcached
- * restart, a failover to a replica that had not received the lock), one of them entered
- * before such a fault and the other after it: the documented limit "while the store keeps
- * its data". On a store that keeps its data the same overlap is real.</li>
+ * restart, a failover to a replica that had not received the lock), the first of them
+ * entered before such a fault ended and the other after it began: the documented limit
+ * "while the store keeps its data". On a store that keeps its data the same overlap is
+ * real.</li>
  * </ul>
  * <b>Lost updates</b>: per key, counter writes minus the counter's final value. Each is
  * traced to the section that clobbered it (another section's write fell between its read
@@ -54,7 +55,8 @@ final class Checker {
 		Map<String, Section> sections = new HashMap<>();
 		Map<String, List<long[]>> pauses = new HashMap<>();
 		List<String[]> kills = new ArrayList<>();
-		List<Long> storeLosses = new ArrayList<>();
+		// Windows of faults that may lose locks: the seq of the start, then of the end
+		List<long[]> storeLosses = new ArrayList<>();
 		Findings findings = new Findings();
 		for (String event : events) {
 			String[] f = event.split(" ");
@@ -119,7 +121,12 @@ final class Checker {
 						case "restart" -> {
 							findings.restarts++;
 							if (faultLosesLocks) {
-								storeLosses.add(seq);
+								storeLosses.add(new long[] { seq, Long.MAX_VALUE });
+							}
+						}
+						case "restarted" -> {
+							if (faultLosesLocks && !storeLosses.isEmpty()) {
+								storeLosses.get(storeLosses.size() - 1)[1] = seq;
 							}
 						}
 						case "crash" -> findings.crashes++;
@@ -149,7 +156,7 @@ final class Checker {
 	}
 
 	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses,
-			List<Long> storeLosses, Findings findings) {
+			List<long[]> storeLosses, Findings findings) {
 		List<Section> inside = new ArrayList<>();
 		for (Section newcomer : keySections) {
 			inside.removeIf((s) -> s.exitSeq < newcomer.entrySeq);
@@ -172,7 +179,7 @@ final class Checker {
 	}
 
 	private static void findClobbers(List<Section> keySections, Map<String, List<long[]>> pauses,
-			List<Long> storeLosses, Findings findings) {
+			List<long[]> storeLosses, Findings findings) {
 		List<Section> writers = keySections.stream()
 			.filter((s) -> s.writeSeq > 0)
 			.sorted(Comparator.comparingLong((Section s) -> s.writeSeq))
@@ -191,7 +198,7 @@ final class Checker {
 	}
 
 	/** Why two sections were inside at once. */
-	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses, List<Long> storeLosses) {
+	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses, List<long[]> storeLosses) {
 		if ((!one.valid && paused(one, pauses)) || (!other.valid && paused(other, pauses))) {
 			return Cause.PAUSE;
 		}
@@ -202,14 +209,16 @@ final class Checker {
 	}
 
 	/**
-	 * Whether a fault that may lose locks came after the entry of one section and before
-	 * the entry of the other.
+	 * Whether the sections overlapped across a fault that may lose locks: the one that
+	 * entered first did so before the fault ended, the other after it began. A failover
+	 * is not one instant: until every client talks to the new primary, some may still
+	 * reach the old one, or the old one restarted empty.
 	 */
-	private static boolean storeLostBetween(Section one, Section other, List<Long> storeLosses) {
+	private static boolean storeLostBetween(Section one, Section other, List<long[]> storeLosses) {
 		long first = Math.min(one.entrySeq, other.entrySeq);
 		long second = Math.max(one.entrySeq, other.entrySeq);
-		for (long loss : storeLosses) {
-			if (first < loss && loss < second) {
+		for (long[] loss : storeLosses) {
+			if (first < loss[1] && loss[0] < second) {
 				return true;
 			}
 		}

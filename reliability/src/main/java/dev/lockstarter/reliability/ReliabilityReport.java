@@ -169,7 +169,7 @@ final class ReliabilityReport {
 		md.append("\n");
 		md.append(HOW);
 		md.append("\n## Commands\n\n");
-		md.append("Short form, part of `./mvnw verify` and so of CI (under three minutes; it writes "
+		md.append("Short form, part of `./mvnw verify` and so of CI (about three minutes; it writes "
 				+ "`reliability/target/reliability/RELIABILITY.md` and never this file):\n\n");
 		md.append("```\n").append(SHORT_COMMAND).append("\n```\n\n");
 		md.append("Long form, on demand (this starter's lock for 80% of the duration, split evenly over the stores, "
@@ -267,13 +267,13 @@ final class ReliabilityReport {
 			acquisition to the recorded exit, and the section is *valid*. Each overlap is classified by its two
 			sections:
 			- *while the lock was held as promised*: both were valid (a section killed inside counts as valid),
-			  and no fault that loses locks came between their entries.
+			  and no fault that loses locks was under way between their entries.
 			  **For this starter's lock this must be 0 on every store; the build fails otherwise;**
 			- *explained by a pause past the TTL*: one of them was not valid, and its worker was stopped by the
 			  pause nemesis between its attempt to acquire and its exit. This is the documented non-guarantee
 			  (process pause longer than the TTL); fencing tokens let the protected resource reject its writes;
 			- *across a store fault that lost locks*: on a store whose fault may lose granted locks (Memcached
-			  restart, Sentinel failover), one entered before such a fault and the other after it. Outside the
+			  restart, Sentinel failover), the first entered before such a fault ended and the other after it began. Outside the
 			  promise ("while the store keeps its data"); the verdict names them. On Redis with AOF and on
 			  DynamoDB, which keep their data, the same overlap counts as real;
 			- *after a loss the lease reported, no pause*: one of them was not valid without a nemesis pause (a

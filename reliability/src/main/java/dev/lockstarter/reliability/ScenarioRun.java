@@ -165,15 +165,16 @@ final class ScenarioRun {
 
 	private void nemeses() {
 		List<Nemesis> actions = new ArrayList<>();
-		if (this.scenario.restarts()) {
-			// First, so that a short run sees it too
-			actions.add(this::faultStore);
-		}
 		if (this.scenario.pauses()) {
 			actions.add(this::pause);
 		}
 		if (this.scenario.kills()) {
 			actions.add(this::kill);
+		}
+		if (this.scenario.restarts()) {
+			// After one pause and one kill, so that a short run sees all three even when
+			// the fault (a failover) takes long
+			actions.add(this::faultStore);
 		}
 		if (this.scenario.pauses()) {
 			actions.add(this::pause);

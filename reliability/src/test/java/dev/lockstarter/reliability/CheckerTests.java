@@ -123,6 +123,21 @@ class CheckerTests {
 	}
 
 	@Test
+	void overlapOfSectionsEnteredDuringAFailoverThatLosesLocksIsCountedApart() {
+		this.log.mark("restart", "sentinel");
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", true);
+		this.log.mark("restarted", "sentinel");
+		this.log.enter("c", "k", "w3", 3);
+		this.log.section("d", "k", "w1", 4, true);
+		this.log.exit("c", true);
+		Findings findings = check(2, true);
+		assertThat(findings.overlaps(Cause.STORE_LOST)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
 	void overlapAcrossARestartOfAStoreThatKeepsItsDataIsReal() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.mark("restart", "redis");
@@ -135,6 +150,7 @@ class CheckerTests {
 	@Test
 	void overlapOfTwoSectionsEnteredAfterTheSameStoreFaultIsReal() {
 		this.log.mark("restart", "memcached");
+		this.log.mark("restarted", "memcached");
 		this.log.enter("a", "k", "w1", 1);
 		this.log.section("b", "k", "w2", 2, true);
 		this.log.exit("a", true);
