@@ -32,9 +32,9 @@ import org.springframework.util.FileSystemUtils;
  * another process, it tries again with another port. A started process can be
  * {@linkplain #pause() paused} and {@linkplain #resume() resumed}
  * ({@code SIGSTOP}/{@code SIGCONT}, see {@link ProcessSignals}), {@linkplain #stop()
- * stopped} and {@linkplain #restart() restarted} on the same port. {@link #close()} ends
- * it and deletes the directory; processes still running when the JVM exits are killed by
- * a shutdown hook.
+ * stopped} or {@linkplain #kill() killed} and {@linkplain #restart() restarted} on the
+ * same port. {@link #close()} ends it and deletes the directory; processes still running
+ * when the JVM exits are killed by a shutdown hook.
  * <p>
  * What differs from server to server, the command line, the readiness probe and how a
  * taken port shows in the log, is given by a {@link Definition}.
@@ -192,13 +192,25 @@ public final class ServerProcess implements AutoCloseable {
 	 * {@linkplain Definition#shutdownGracePeriod() grace period}, or at once with
 	 * {@code SIGKILL} if there is none. Does nothing if the process is already stopped.
 	 */
-	public synchronized void stop() {
+	public void stop() {
+		stop(this.definition.shutdownGracePeriod());
+	}
+
+	/**
+	 * End the process at once with {@code SIGKILL}, as a crash would, keeping the port
+	 * and the directory for {@link #restart()}. Does nothing if the process is already
+	 * stopped.
+	 */
+	public void kill() {
+		stop(Duration.ZERO);
+	}
+
+	private synchronized void stop(Duration grace) {
 		Process process = this.process;
 		if (process == null) {
 			return;
 		}
 		resume();
-		Duration grace = this.definition.shutdownGracePeriod();
 		try {
 			if (grace.isZero() || grace.isNegative()) {
 				process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -249,7 +261,7 @@ public final class ServerProcess implements AutoCloseable {
 		}
 	}
 
-	private void kill() {
+	private void killAndDelete() {
 		Process process = this.process;
 		if (process != null) {
 			process.destroyForcibly();
@@ -360,7 +372,7 @@ public final class ServerProcess implements AutoCloseable {
 	private static void killAll() {
 		for (ServerProcess server : running) {
 			try {
-				server.kill();
+				server.killAndDelete();
 			}
 			catch (RuntimeException ex) {
 				// Best effort while the JVM exits

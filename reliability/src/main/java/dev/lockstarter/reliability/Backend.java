@@ -18,6 +18,15 @@ enum Backend {
 			"`kill -9` of the primary, replica promoted by the sentinels", "Sentinel failovers", true, true),
 
 	/**
+	 * {@code RedisLockStore} on a Redis Cluster of three masters with one replica each;
+	 * the fault kills the master of a lock key's slot and waits for the cluster to
+	 * promote its replica.
+	 */
+	CLUSTER("`RedisLockStore` on Redis Cluster (three masters, one replica each)",
+			"`kill -9` of the master of a lock key's slot, replica promoted by the cluster", "Cluster failovers", true,
+			true),
+
+	/**
 	 * {@code MemcachedLockStore} on one {@code memcached}; a restart loses every lock.
 	 */
 	MEMCACHED("`MemcachedLockStore` on one memcached", "restart of memcached (keeps nothing)", "memcached restarts",
@@ -28,7 +37,14 @@ enum Backend {
 	 * restart keeps.
 	 */
 	DYNAMODB("`DynamoDbLockStore` on DynamoDB Local (data in a file)", "restart of DynamoDB Local (keeps its file)",
-			"DynamoDB Local restarts", false, false);
+			"DynamoDB Local restarts", false, false),
+
+	/**
+	 * {@code JdbcLockStore} on one PostgreSQL server, whose restart keeps every committed
+	 * lock.
+	 */
+	JDBC("`JdbcLockStore` on PostgreSQL", "restart of PostgreSQL (`pg_ctl stop -m fast`, keeps its data)",
+			"PostgreSQL restarts", false, false);
 
 	private final String description;
 

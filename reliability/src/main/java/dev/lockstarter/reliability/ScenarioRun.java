@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -33,9 +34,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * time-to-live), kill (a replacement worker starts at once) and the store's fault (a
  * restart or a failover, see {@link Backend#fault()}). They pick a worker that holds a
  * lock, as the worker reports in the oracle, and record what they do there. The watcher
- * reads the {@code PTTL} of every lock key every 20 ms: a key without expiry is counted,
- * and one that stays so for more than five times the time-to-live with no section entered
- * on it meanwhile is a liveness violation (the lock blocks forever).
+ * reads the {@code PTTL} of every lock key every 20 ms (in one script, or one command per
+ * key on a Redis Cluster, where the keys lie in several slots): a key without expiry is
+ * counted, and one that stays so for more than five times the time-to-live with no
+ * section entered on it meanwhile is a liveness violation (the lock blocks forever).
  */
 final class ScenarioRun {
 
@@ -89,7 +91,8 @@ final class ScenarioRun {
 	}
 
 	private Findings run() {
-		StoreUnderTest lock = StoreUnderTest.start(this.scenario.backend(), this.scenario.restarts());
+		StoreUnderTest lock = StoreUnderTest.start(this.scenario.backend(), this.scenario.restarts(),
+				this.settings.keys());
 		this.lockServer = lock;
 		LettuceConnectionFactory lockConnections = null;
 		try (RedisServer oracleServer = RedisServer.start()) {
@@ -99,12 +102,13 @@ final class ScenarioRun {
 			this.oracle = oracle;
 			lockConnections = lock.watchConnections();
 			StringRedisTemplate lockRedis = (lockConnections != null) ? new StringRedisTemplate(lockConnections) : null;
+			boolean cluster = lockConnections != null && lockConnections.isClusterAware();
 			startWorkers(this.settings.workers());
 			long started = System.nanoTime();
 			Thread nemesis = daemon(this::nemeses, "nemesis");
 			Thread watcher = daemon(() -> {
 				if (lockRedis != null) {
-					watch(lockRedis);
+					watch(lockRedis, cluster);
 				}
 			}, "lock-key-watcher");
 			long deadline = started + this.scenario.duration().toNanos();
@@ -308,8 +312,11 @@ final class ScenarioRun {
 		return candidates.isEmpty() ? null : candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
 	}
 
-	private void watch(StringRedisTemplate lockRedis) {
-		List<String> storeKeys = this.settings.keys().stream().map((key) -> "lock:" + key).toList();
+	private void watch(StringRedisTemplate lockRedis, boolean cluster) {
+		List<String> storeKeys = this.settings.keys()
+			.stream()
+			.map((key) -> Worker.redisKey(key, this.scenario.isOurs()))
+			.toList();
 		int keys = storeKeys.size();
 		long[] since = new long[keys];
 		long[] enteredSince = new long[keys];
@@ -318,7 +325,7 @@ final class ScenarioRun {
 		while (this.running) {
 			try {
 				Thread.sleep(WATCH_INTERVAL_MILLIS);
-				List<?> ttls = lockRedis.execute(PTTLS, storeKeys);
+				List<?> ttls = cluster ? pttlsOneByOne(lockRedis, storeKeys) : lockRedis.execute(PTTLS, storeKeys);
 				for (int i = 0; ttls != null && i < keys; i++) {
 					if (((Number) ttls.get(i)).longValue() != -1) {
 						since[i] = 0;
@@ -356,6 +363,20 @@ final class ScenarioRun {
 				// The lock Redis is restarting
 			}
 		}
+	}
+
+	/**
+	 * Read the {@code PTTL} of every key, one command each: on a Redis Cluster, a script
+	 * may only touch keys of one hash slot, and the lock keys spread over every master.
+	 */
+	private static List<Long> pttlsOneByOne(StringRedisTemplate lockRedis, List<String> keys) {
+		List<Long> ttls = new ArrayList<>(keys.size());
+		for (String key : keys) {
+			byte[] raw = key.getBytes(StandardCharsets.UTF_8);
+			Long ttl = lockRedis.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(raw));
+			ttls.add((ttl != null) ? ttl : -2L);
+		}
+		return ttls;
 	}
 
 	private static boolean noneWithoutExpiry(long[] since) {

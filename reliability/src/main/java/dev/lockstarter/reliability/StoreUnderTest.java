@@ -1,15 +1,23 @@
 package dev.lockstarter.reliability;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
+import com.zaxxer.hikari.HikariDataSource;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.memcached.MemcachedServer;
+import dev.lockstarter.test.postgres.PostgresServer;
+import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -24,13 +32,22 @@ abstract class StoreUnderTest implements AutoCloseable {
 	/** The longest a worker's store call waits for an answer. */
 	static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
 
-	static StoreUnderTest start(Backend backend, boolean persistent) {
+	/**
+	 * Start the servers of a backend.
+	 * @param backend the backend
+	 * @param persistent whether a single Redis should keep its data across a restart
+	 * @param keys the keys of the workload, for a fault that aims at the server of one
+	 * @return the started servers
+	 */
+	static StoreUnderTest start(Backend backend, boolean persistent, List<String> keys) {
 		return switch (backend) {
 			case REDIS -> new SingleRedis(persistent
 					? RedisServer.start("--appendonly", "yes", "--appendfsync", "always") : RedisServer.start());
 			case SENTINEL -> new Sentinel(RedisSentinel.start());
+			case CLUSTER -> new Cluster(RedisCluster.startWithReplicas(), keys);
 			case MEMCACHED -> Restarted.memcached(MemcachedServer.start());
 			case DYNAMODB -> Restarted.dynamoDb(DynamoDbLocalServer.startPersistent());
+			case JDBC -> Restarted.postgres(PostgresServer.start());
 		};
 	}
 
@@ -59,6 +76,36 @@ abstract class StoreUnderTest implements AutoCloseable {
 		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration(RedisSentinel.MASTER_NAME,
 				Set.of(sentinels.split(",")));
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Connections to a Redis Cluster that follow its failovers: the client reads the
+	 * topology again every second and at every sign of a change (a redirection, a
+	 * connection that keeps failing, a slot without a master), without which Lettuce
+	 * keeps sending a dead master's slots to it.
+	 * @param nodes the nodes' {@code host:port} addresses, comma-separated
+	 * @param timeout the longest a command, or a connection attempt, waits
+	 * @return a started connection factory
+	 */
+	static LettuceConnectionFactory clusterConnections(String nodes, Duration timeout) {
+		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+			.enablePeriodicRefresh(Duration.ofSeconds(1))
+			.enableAllAdaptiveRefreshTriggers()
+			.adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+			.build();
+		ClusterClientOptions options = ClusterClientOptions.builder()
+			.topologyRefreshOptions(refresh)
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+			.build();
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(timeout)
+			.clientOptions(options)
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisClusterConfiguration(List.of(nodes.split(","))), client);
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
@@ -158,6 +205,50 @@ abstract class StoreUnderTest implements AutoCloseable {
 
 	}
 
+	private static final class Cluster extends StoreUnderTest {
+
+		private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+
+		private final RedisCluster cluster;
+
+		private final List<String> keys;
+
+		private int faults;
+
+		Cluster(RedisCluster cluster, List<String> keys) {
+			this.cluster = cluster;
+			this.keys = keys;
+		}
+
+		@Override
+		String address() {
+			return String.join(",", this.cluster.nodeAddresses());
+		}
+
+		/**
+		 * Kill the master that serves the slot of a lock key (each key in turn) at once
+		 * (no save, no wait for its replica), wait for the cluster to promote the
+		 * replica, then start the killed node again, empty, as the replica of the new
+		 * master, and wait until it is in sync, ready for the next failover.
+		 */
+		@Override
+		void fault() {
+			String key = Worker.redisKey(this.keys.get(this.faults++ % this.keys.size()), true);
+			this.cluster.killMaster(this.cluster.nodeFor(key), FAILOVER_TIMEOUT);
+		}
+
+		@Override
+		LettuceConnectionFactory watchConnections() {
+			return clusterConnections(address(), STORE_TIMEOUT);
+		}
+
+		@Override
+		public void close() {
+			this.cluster.close();
+		}
+
+	}
+
 	/**
 	 * A store of one server whose fault is a restart.
 	 */
@@ -188,6 +279,22 @@ abstract class StoreUnderTest implements AutoCloseable {
 				throw ex;
 			}
 			return new Restarted(server.endpoint().toString(), server::restart, server::close);
+		}
+
+		/**
+		 * PostgreSQL, with the store's table. A restart ({@code pg_ctl stop -m fast})
+		 * ends the connections and keeps every committed lock.
+		 */
+		static Restarted postgres(PostgresServer server) {
+			String address = server.jdbcUrl() + "?user=" + server.username();
+			try (HikariDataSource dataSource = WorkerStores.jdbcDataSource(address, STORE_TIMEOUT)) {
+				WorkerStores.jdbc(dataSource).createSchema();
+			}
+			catch (RuntimeException ex) {
+				server.close();
+				throw ex;
+			}
+			return new Restarted(address, server::restart, server::close);
 		}
 
 		@Override

@@ -64,6 +64,19 @@ public final class Worker {
 	}
 
 	/**
+	 * Return the Redis key that holds the lock on a key of the workload: with this
+	 * starter's lock, {@code RedisLockStore}'s layout, in which the part of the store key
+	 * after the prefix is a hash tag (<code>lock:{k0}</code>); with a broken lock, the
+	 * store key itself ({@code lock:k0}).
+	 * @param key the key of the workload, such as {@code k0}
+	 * @param ours whether this starter's lock holds it
+	 * @return the Redis key
+	 */
+	static String redisKey(String key, boolean ours) {
+		return ours ? KEY_PREFIX + "{" + key + "}" : KEY_PREFIX + key;
+	}
+
+	/**
 	 * Run the worker until the oracle says stop.
 	 * @param args see the class description
 	 * @throws Exception if interrupted while waiting for the threads, or the store cannot

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
@@ -22,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
+import dev.lockstarter.store.jdbc.JdbcLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
@@ -35,6 +40,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 final class WorkerStores {
 
 	static final String DYNAMODB_TABLE = "reliability_locks";
+
+	/**
+	 * The connections of a worker's pool to PostgreSQL: one per thread of the workload,
+	 * and room for the renewals and releases of the lock template's scheduler.
+	 */
+	static final int JDBC_POOL_SIZE = 8;
 
 	private WorkerStores() {
 	}
@@ -57,6 +68,9 @@ final class WorkerStores {
 			case SENTINEL -> {
 				yield redis(StoreUnderTest.sentinelConnections(address, timeout));
 			}
+			case CLUSTER -> {
+				yield redis(StoreUnderTest.clusterConnections(address, timeout));
+			}
 			case MEMCACHED -> {
 				String[] hostPort = address.split(":");
 				MemcachedLockStore store = MemcachedLockStore.create(
@@ -66,6 +80,14 @@ final class WorkerStores {
 			case DYNAMODB -> {
 				DynamoDbClient client = dynamoDbClient(address, timeout);
 				yield new Opened(dynamoDb(client), client::close);
+			}
+			case JDBC -> {
+				HikariDataSource dataSource = jdbcDataSource(address, timeout);
+				JdbcLockStore store = jdbc(dataSource);
+				yield new Opened(store, () -> {
+					store.close();
+					dataSource.close();
+				});
 			}
 		};
 	}
@@ -137,6 +159,29 @@ final class WorkerStores {
 
 	static DynamoDbLockStore dynamoDb(DynamoDbClient client) {
 		return new DynamoDbLockStore(client, DYNAMODB_TABLE);
+	}
+
+	/**
+	 * A small connection pool to PostgreSQL. Borrowing a connection waits at most the
+	 * timeout, and so does the driver's connection attempt; the store bounds each
+	 * statement by the same timeout (the connection's network timeout).
+	 * @param jdbcUrl the JDBC URL, with the user
+	 * @param timeout the longest a connection or a statement waits
+	 * @return the started pool
+	 */
+	static HikariDataSource jdbcDataSource(String jdbcUrl, Duration timeout) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(jdbcUrl);
+		config.setMaximumPoolSize(JDBC_POOL_SIZE);
+		config.setConnectionTimeout(timeout.toMillis());
+		config.setValidationTimeout(timeout.toMillis() / 2);
+		config.addDataSourceProperty("connectTimeout", Long.toString(timeout.toSeconds()));
+		config.addDataSourceProperty("loginTimeout", Long.toString(timeout.toSeconds()));
+		return new HikariDataSource(config);
+	}
+
+	static JdbcLockStore jdbc(DataSource dataSource) {
+		return new JdbcLockStore(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME, StoreUnderTest.STORE_TIMEOUT);
 	}
 
 }

@@ -1,8 +1,12 @@
 package dev.lockstarter.test.redis;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -13,14 +17,21 @@ import org.springframework.util.Assert;
 
 /**
  * A real Redis Cluster for tests: three {@code redis-server} processes with cluster mode
- * on, each a master of a third of the 16384 hash slots, without replicas, listening on
- * free loopback ports (with their cluster bus on free ports too).
+ * on, each a master of a third of the 16384 hash slots, listening on free loopback ports
+ * (with their cluster bus on free ports too); without replicas ({@link #start()}), or
+ * with one replica per master ({@link #startWithReplicas()}) for failover tests.
  * <p>
  * {@link #start()} starts the nodes (see {@link RedisServer} for how a binary is found),
  * assigns the slots, introduces the nodes to each other ({@code CLUSTER MEET}) and waits
  * until every node reports {@code cluster_state:ok} and knows every other, about two
- * seconds in all. Redis Cluster needs a local {@code redis-server}; containers are not
- * used.
+ * seconds in all. {@link #startWithReplicas()} also makes each of three more nodes the
+ * replica of one master ({@code CLUSTER REPLICATE}) and waits until every replica is in
+ * sync. Its nodes consider a master that does not answer for
+ * {@value #FAILOVER_NODE_TIMEOUT_MILLIS} ms failing, so a failover completes a few
+ * seconds after a master dies; {@link #killMaster(RedisServer, Duration)} kills one and
+ * waits until the cluster has promoted its replica and the killed node serves again, as
+ * the replica of the new master. Redis Cluster needs a local {@code redis-server};
+ * containers are not used.
  * <p>
  * Close the clients of the cluster before {@link #close()}, which ends every node.
  *
@@ -40,7 +51,17 @@ public final class RedisCluster implements AutoCloseable {
 	/** The number of hash slots of a Redis Cluster. */
 	public static final int SLOTS = 16384;
 
+	/**
+	 * The {@code cluster-node-timeout} of a cluster with replicas: how long a master must
+	 * not answer before the other nodes consider it failing.
+	 */
+	public static final int FAILOVER_NODE_TIMEOUT_MILLIS = 1000;
+
 	private static final int MASTERS = 3;
+
+	private static final int NODE_TIMEOUT_MILLIS = 5000;
+
+	private static final String CONFIG_FILE = "nodes.conf";
 
 	private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
 
@@ -56,12 +77,30 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Start a cluster of three masters and wait until it serves every slot.
+	 * Start a cluster of three masters without replicas and wait until it serves every
+	 * slot.
 	 * @return the running cluster
 	 * @throws IllegalStateException if no local {@code redis-server} is found, or the
 	 * cluster does not form within 20 seconds
 	 */
 	public static RedisCluster start() {
+		return start(false);
+	}
+
+	/**
+	 * Start a cluster of three masters with one replica each and wait until it serves
+	 * every slot and every replica is in sync. Its nodes consider a master failing after
+	 * {@value #FAILOVER_NODE_TIMEOUT_MILLIS} ms without an answer, and a replica takes
+	 * over however long its link to the master has been down.
+	 * @return the running cluster
+	 * @throws IllegalStateException if no local {@code redis-server} is found, or the
+	 * cluster does not form within 20 seconds
+	 */
+	public static RedisCluster startWithReplicas() {
+		return start(true);
+	}
+
+	private static RedisCluster start(boolean withReplicas) {
 		Assert.state(RedisServer.findBinary() != null,
 				"Cannot start a Redis Cluster for tests: no 'redis-server' binary on the PATH. Install Redis, for "
 						+ "example with 'apt-get install redis-server', or name the binary with -D"
@@ -70,10 +109,16 @@ public final class RedisCluster implements AutoCloseable {
 		List<RedisServer> nodes = new ArrayList<>();
 		List<Integer> busPorts = new ArrayList<>();
 		try {
-			for (int i = 0; i < MASTERS; i++) {
+			for (int i = 0; i < (withReplicas ? 2 * MASTERS : MASTERS); i++) {
 				int busPort = ServerProcess.freePort();
-				nodes.add(RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-						"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort)));
+				List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-config-file",
+						CONFIG_FILE, "--cluster-port", Integer.toString(busPort), "--cluster-node-timeout",
+						Integer.toString(withReplicas ? FAILOVER_NODE_TIMEOUT_MILLIS : NODE_TIMEOUT_MILLIS)));
+				if (withReplicas) {
+					// No delay before a replica's first sync (5 s by default)
+					args.addAll(List.of("--repl-diskless-sync-delay", "0", "--cluster-replica-validity-factor", "0"));
+				}
+				nodes.add(RedisServer.start(args.toArray(String[]::new)));
 				busPorts.add(busPort);
 			}
 			RedisCluster cluster = new RedisCluster(nodes, busPorts);
@@ -91,8 +136,10 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Return the nodes, in the order of their slot ranges: the first serves slots 0 to
-	 * 5460.
+	 * Return the nodes: the three masters the cluster started with, in the order of their
+	 * slot ranges (the first served slots 0 to 5460), then, with replicas, the replica of
+	 * each in the same order. A failover swaps the roles of a master and its replica:
+	 * {@link #nodeFor(String)} and {@link #replicaOf(RedisServer)} ask the cluster.
 	 * @return the nodes
 	 */
 	public List<RedisServer> nodes() {
@@ -115,13 +162,13 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the slot, from 0 to 16383
 	 */
 	public int keySlot(String key) {
-		String slot = this.nodes.get(0).command("CLUSTER", "KEYSLOT", key);
+		String slot = anyNodeCommand("CLUSTER", "KEYSLOT", key);
 		Assert.state(slot != null, "CLUSTER KEYSLOT answered nil");
 		return Integer.parseInt(slot);
 	}
 
 	/**
-	 * Return the node that serves a key's slot.
+	 * Return the master that serves a key's slot.
 	 * @param key the key
 	 * @return the node
 	 */
@@ -130,13 +177,27 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Return the node that serves a slot.
+	 * Return the master that serves a slot, as the first node that answers sees it.
 	 * @param slot the slot
 	 * @return the node
 	 */
 	public RedisServer nodeForSlot(int slot) {
 		Assert.isTrue(slot >= 0 && slot < SLOTS, () -> "Not a hash slot: " + slot);
-		return this.nodes.get(Math.min(MASTERS - 1, slot / slotsPerNode()));
+		Node owner = ownerOf(parse(anyNodeCommand("CLUSTER", "NODES")), slot);
+		Assert.state(owner != null, () -> "No node serves slot " + slot);
+		return node(owner.port());
+	}
+
+	/**
+	 * Return the replica of a master, as the first node that answers sees it.
+	 * @param master the master
+	 * @return the replica, or {@code null} if the master has none
+	 */
+	public @Nullable RedisServer replicaOf(RedisServer master) {
+		List<Node> view = parse(anyNodeCommand("CLUSTER", "NODES"));
+		Node node = view.stream().filter((candidate) -> candidate.port() == master.port()).findFirst().orElse(null);
+		Node replica = (node != null) ? replicaOf(view, node.id()) : null;
+		return (replica != null) ? node(replica.port()) : null;
 	}
 
 	/**
@@ -147,6 +208,66 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public @Nullable String command(String key, String... args) {
 		return nodeFor(key).command(args);
+	}
+
+	/**
+	 * Crash a master and wait for the cluster to recover from it: kill the master at once
+	 * ({@code SIGKILL}: it saves nothing and waits for no replica, so writes its replica
+	 * had not received are lost), wait until its replica is promoted and every other node
+	 * reports {@code cluster_state:ok} with the replica as the owner of the slots, then
+	 * have every node forget the killed node, start it again empty and with a new
+	 * identity, make it the replica of the promoted one and wait until it is in sync. The
+	 * cluster then has three masters with a replica each again, ready for the next
+	 * failover.
+	 * @param master the master to kill
+	 * @param timeout the longest time to wait for the failover, and again for the killed
+	 * node to rejoin
+	 * @return the promoted replica, the new master of the slots
+	 * @throws IllegalStateException if the node is not a master with a replica, or the
+	 * cluster does not recover in time
+	 */
+	public RedisServer killMaster(RedisServer master, Duration timeout) {
+		Assert.notNull(master, "'master' must not be null");
+		Assert.notNull(timeout, "'timeout' must not be null");
+		Assert.isTrue(this.nodes.contains(master), () -> master + " is not a node of " + this);
+		List<Node> view = parse(master.command("CLUSTER", "NODES"));
+		Node killed = view.stream().filter(Node::isMyself).findFirst().orElseThrow();
+		Assert.state(killed.isMaster() && !killed.slots().isEmpty(), () -> master + " is not a master with slots");
+		Node replicaNode = replicaOf(view, killed.id());
+		Assert.state(replicaNode != null, () -> master + " has no replica to promote");
+		RedisServer replica = node(replicaNode.port());
+		int slot = killed.slots().get(0)[0];
+		List<RedisServer> survivors = this.nodes.stream().filter((node) -> node != master).toList();
+		long started = System.nanoTime();
+		master.kill();
+		await("The cluster did not promote " + replica + " after " + master + " was killed", timeout,
+				() -> isPromoted(replica, survivors, slot));
+		long promoted = System.nanoTime();
+		// Forgotten by every node first, so that none tells the new node of the old one
+		for (RedisServer survivor : survivors) {
+			survivor.command("CLUSTER", "FORGET", killed.id());
+		}
+		try {
+			Files.deleteIfExists(master.directory().resolve(CONFIG_FILE));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not delete the cluster configuration of " + master, ex);
+		}
+		master.restart();
+		master.command("CLUSTER", "MEET", replica.host(), Integer.toString(replica.port()),
+				Integer.toString(this.busPorts.get(this.nodes.indexOf(replica))));
+		String replicaId = replica.command("CLUSTER", "MYID");
+		Assert.state(replicaId != null, "CLUSTER MYID answered nil");
+		await("The restarted " + master + " did not become a replica of " + replica, timeout,
+				() -> replicate(master, replicaId));
+		await("The restarted " + master + " did not rejoin as a replica in sync", timeout, this::isFormed);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Killed " + master + ": " + replica + " promoted in "
+					+ Duration.ofNanos(promoted - started).toMillis()
+					+ " ms, the killed node rejoined as its replica in "
+					+ Duration.ofNanos(System.nanoTime() - promoted).toMillis() + " ms");
+		}
+		return replica;
 	}
 
 	/**
@@ -172,56 +293,209 @@ public final class RedisCluster implements AutoCloseable {
 			node.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(first), Integer.toString(last));
 		}
 		// Every node meets every other, so that none waits for gossip to learn of the
-		// third
-		for (int i = 0; i < MASTERS; i++) {
-			for (int j = i + 1; j < MASTERS; j++) {
+		// others
+		for (int i = 0; i < this.nodes.size(); i++) {
+			for (int j = i + 1; j < this.nodes.size(); j++) {
 				RedisServer other = this.nodes.get(j);
 				this.nodes.get(i)
 					.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
 							Integer.toString(this.busPorts.get(j)));
 			}
 		}
-		awaitFormed();
-	}
-
-	private void awaitFormed() {
-		long deadline = System.nanoTime() + FORMATION_TIMEOUT.toNanos();
-		while (!isFormed()) {
-			if (System.nanoTime() - deadline > 0) {
-				StringBuilder state = new StringBuilder();
-				for (RedisServer node : this.nodes) {
-					state.append('\n').append(node).append(":\n").append(node.command("CLUSTER", "NODES"));
-				}
-				throw new IllegalStateException(
-						"Redis Cluster did not form within " + FORMATION_TIMEOUT.toSeconds() + " s:" + state);
-			}
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for the Redis Cluster to form", ex);
-			}
+		for (int i = MASTERS; i < this.nodes.size(); i++) {
+			RedisServer replica = this.nodes.get(i);
+			String masterId = this.nodes.get(i - MASTERS).command("CLUSTER", "MYID");
+			Assert.state(masterId != null, "CLUSTER MYID answered nil");
+			await("Redis Cluster did not form: " + replica + " could not replicate its master", FORMATION_TIMEOUT,
+					() -> replicate(replica, masterId));
 		}
+		await("Redis Cluster did not form", FORMATION_TIMEOUT, this::isFormed);
 	}
 
+	/**
+	 * Whether every node knows every other, serves every slot, and every replica is in
+	 * sync.
+	 */
 	private boolean isFormed() {
 		for (RedisServer node : this.nodes) {
 			String info = node.command("CLUSTER", "INFO");
-			if (info == null || !info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + MASTERS)
+			if (info == null || !info.contains("cluster_state:ok")
+					|| !info.contains("cluster_known_nodes:" + this.nodes.size())
 					|| !info.contains("cluster_slots_ok:" + SLOTS)) {
 				return false;
 			}
-			String nodes = node.command("CLUSTER", "NODES");
-			if (nodes == null || nodes.lines().filter((line) -> line.contains(" connected")).count() != MASTERS) {
+			List<Node> view = parse(node.command("CLUSTER", "NODES"));
+			if (view.stream().filter(Node::isConnected).count() != this.nodes.size()
+					|| view.stream().filter(Node::isMaster).count() != MASTERS) {
+				return false;
+			}
+			String replication = node.command("INFO", "replication");
+			if (replication == null
+					|| (replication.contains("role:slave") && !replication.contains("master_link_status:up"))) {
 				return false;
 			}
 		}
 		return true;
 	}
 
+	/**
+	 * Whether a replica answers as a master and every surviving node serves every slot
+	 * and names it the owner of the given slot.
+	 */
+	private boolean isPromoted(RedisServer replica, List<RedisServer> survivors, int slot) {
+		if (!String.valueOf(replica.command("ROLE")).startsWith("master")) {
+			return false;
+		}
+		for (RedisServer survivor : survivors) {
+			if (!String.valueOf(survivor.command("CLUSTER", "INFO")).contains("cluster_state:ok")) {
+				return false;
+			}
+			Node owner = ownerOf(parse(survivor.command("CLUSTER", "NODES")), slot);
+			if (owner == null || owner.port() != replica.port()) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Make a node the replica of a master; throws while the node does not know the master
+	 * yet ({@code Unknown node}).
+	 */
+	private static boolean replicate(RedisServer replica, String masterId) {
+		replica.command("CLUSTER", "REPLICATE", masterId);
+		return true;
+	}
+
+	private @Nullable String anyNodeCommand(String... args) {
+		RuntimeException failure = null;
+		for (RedisServer node : this.nodes) {
+			try {
+				return node.command(args);
+			}
+			catch (RuntimeException ex) {
+				// Killed, or not answering: ask the next
+				failure = ex;
+			}
+		}
+		throw (failure != null) ? failure : new IllegalStateException("No node");
+	}
+
+	private RedisServer node(int port) {
+		return this.nodes.stream()
+			.filter((node) -> node.port() == port)
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("The cluster names an unknown node on port " + port));
+	}
+
+	/**
+	 * Wait until a condition holds; a condition that throws (a node does not answer, or
+	 * answers with an error) does not hold yet.
+	 */
+	private void await(String failure, Duration timeout, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			try {
+				if (condition.getAsBoolean()) {
+					return;
+				}
+			}
+			catch (RuntimeException ex) {
+				// Not yet
+			}
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException(failure + " within " + timeout.toSeconds() + " s:" + describe());
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for the Redis Cluster", ex);
+			}
+		}
+	}
+
+	private String describe() {
+		StringBuilder state = new StringBuilder();
+		for (RedisServer node : this.nodes) {
+			state.append('\n').append(node).append(":\n");
+			try {
+				state.append(node.command("CLUSTER", "NODES"));
+			}
+			catch (RuntimeException ex) {
+				state.append(ex.getMessage());
+			}
+		}
+		return state.toString();
+	}
+
+	private static @Nullable Node ownerOf(List<Node> view, int slot) {
+		for (Node node : view) {
+			if (node.isMaster()) {
+				for (int[] range : node.slots()) {
+					if (range[0] <= slot && slot <= range[1]) {
+						return node;
+					}
+				}
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable Node replicaOf(List<Node> view, String masterId) {
+		return view.stream()
+			.filter((node) -> masterId.equals(node.masterId()) && !node.flags().contains("fail"))
+			.findFirst()
+			.orElse(null);
+	}
+
+	/**
+	 * Parse a {@code CLUSTER NODES} reply: per line, the id, {@code ip:port@cport}, the
+	 * flags, the master's id (or {@code -}), ping and pong times, the configuration
+	 * epoch, the link state, then the slots and slot ranges (importing and migrating
+	 * slots, in brackets, are skipped).
+	 */
+	private static List<Node> parse(@Nullable String clusterNodes) {
+		Assert.state(clusterNodes != null, "CLUSTER NODES answered nil");
+		List<Node> view = new ArrayList<>();
+		for (String line : clusterNodes.strip().split("\n")) {
+			String[] fields = line.strip().split(" ");
+			String address = fields[1].split("@")[0];
+			int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+			List<int[]> slots = new ArrayList<>();
+			for (int i = 8; i < fields.length; i++) {
+				if (!fields[i].startsWith("[")) {
+					String[] range = fields[i].split("-");
+					slots.add(new int[] { Integer.parseInt(range[0]), Integer.parseInt(range[range.length - 1]) });
+				}
+			}
+			view.add(new Node(fields[0], port, List.of(fields[2].split(",")), fields[3], fields[7], slots));
+		}
+		return view;
+	}
+
 	private static int slotsPerNode() {
 		return SLOTS / MASTERS + 1;
+	}
+
+	/**
+	 * One line of {@code CLUSTER NODES}.
+	 */
+	private record Node(String id, int port, List<String> flags, String masterId, String linkState, List<int[]> slots) {
+
+		boolean isMyself() {
+			return this.flags.contains("myself");
+		}
+
+		boolean isMaster() {
+			return this.flags.contains("master");
+		}
+
+		boolean isConnected() {
+			return "connected".equals(this.linkState);
+		}
+
 	}
 
 }

@@ -37,9 +37,9 @@ import org.springframework.util.StringUtils;
  * <p>
  * A local server can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}
  * ({@code SIGSTOP}/{@code SIGCONT}) to simulate a server that stops answering, and
- * {@linkplain #stop() stopped} and {@linkplain #restart() restarted} on the same port to
- * simulate a server restart; a restarted server starts empty. A server in a container
- * offers none of these.
+ * {@linkplain #stop() stopped} (or {@linkplain #kill() killed}) and
+ * {@linkplain #restart() restarted} on the same port to simulate a server restart (or a
+ * crash); a restarted server starts empty. A server in a container offers none of these.
  * <p>
  * {@link #startWithTls(RedisTls, String...)} starts a local server that accepts TLS
  * connections only.
@@ -230,6 +230,16 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * Kill the server process at once ({@code SIGKILL}), as a crash would: it saves
+	 * nothing and waits for no replica. Its port is kept for {@link #restart()}. Does
+	 * nothing if the server is already stopped.
+	 * @throws UnsupportedOperationException if the server runs in a container
+	 */
+	public void kill() {
+		this.backend.kill();
+	}
+
+	/**
 	 * Start the server again on the same port, stopping it first if it runs. The
 	 * restarted server is empty.
 	 * @throws UnsupportedOperationException if the server runs in a container
@@ -251,6 +261,13 @@ public final class RedisServer implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "RedisServer[" + this.backend + "]";
+	}
+
+	/**
+	 * Return the working directory of a local server, which a {@link #restart()} keeps.
+	 */
+	Path directory() {
+		return this.backend.directory();
 	}
 
 	static @Nullable Path findBinary() {
@@ -309,7 +326,11 @@ public final class RedisServer implements AutoCloseable {
 
 		void stop();
 
+		void kill();
+
 		void restart();
+
+		Path directory();
 
 		void close();
 
@@ -352,6 +373,16 @@ public final class RedisServer implements AutoCloseable {
 		@Override
 		public void stop() {
 			this.process.stop();
+		}
+
+		@Override
+		public void kill() {
+			this.process.kill();
+		}
+
+		@Override
+		public Path directory() {
+			return this.process.directory();
 		}
 
 		@Override
@@ -481,6 +512,16 @@ public final class RedisServer implements AutoCloseable {
 		@Override
 		public void stop() {
 			throw unsupported("stop");
+		}
+
+		@Override
+		public void kill() {
+			throw unsupported("kill");
+		}
+
+		@Override
+		public Path directory() {
+			throw unsupported("reach the files of");
 		}
 
 		@Override
