@@ -102,20 +102,41 @@ public final class ReliabilityHarness {
 		return duration;
 	}
 
+	/**
+	 * How long the short form runs the clients of each HTTP scenario: long enough for a
+	 * kill, a store pause and every crash point.
+	 */
+	static final int SHORT_HTTP_SECONDS = 14;
+
+	/**
+	 * The HTTP scenarios: the sample app on Redis, with both negative controls, and on
+	 * PostgreSQL with and without {@code lock.idempotency.transactional}.
+	 * @param longDuration the long form's duration, or {@code null} for the short form
+	 * @return the scenarios, in the order they run
+	 */
+	static List<HttpScenario> httpScenarios(@Nullable Duration longDuration) {
+		// The long form gives the HTTP paths 15% of its time
+		Duration duration = (longDuration != null) ? longDuration.multipliedBy(3).dividedBy(20).dividedBy(3)
+				: Duration.ofSeconds(SHORT_HTTP_SECONDS);
+		return List.of(new HttpScenario("http-redis", HttpScenario.Store.REDIS, false, true, true, duration),
+				new HttpScenario("http-jdbc-tx", HttpScenario.Store.POSTGRES, true, true, false, duration),
+				new HttpScenario("http-jdbc", HttpScenario.Store.POSTGRES, false, false, false, duration));
+	}
+
 	static List<Scenario> scenarios(@Nullable Duration longDuration) {
 		boolean shortForm = longDuration == null;
 		List<Scenario> scenarios = new ArrayList<>();
 		for (Backend backend : Backend.values()) {
-			// The long form gives 80% of its time to this starter's lock, split evenly
+			// The long form gives 70% of its time to this starter's lock, split evenly
 			Duration duration = shortForm ? Duration.ofSeconds(SHORT_SECONDS.get(backend))
-					: longDuration.multipliedBy(4).dividedBy(5).dividedBy(Backend.values().length);
+					: longDuration.multipliedBy(7).dividedBy(10).dividedBy(Backend.values().length);
 			String name = (backend == Backend.REDIS) ? "ours" : backend.name().toLowerCase(Locale.ROOT);
 			scenarios.add(new Scenario(name, Worker.OURS, backend,
 					backend.description() + ": `LockTemplate`, wait up to 2 × TTL, renewal on, fencing tokens read",
 					duration, false, true, true, true, backend.isRedis()));
 		}
 		Duration control = shortForm ? Duration.ofSeconds(SHORT_CONTROL_SECONDS)
-				: longDuration.dividedBy(5).dividedBy(BrokenLockStore.Flaw.values().length + 2);
+				: longDuration.multipliedBy(3).dividedBy(20).dividedBy(BrokenLockStore.Flaw.values().length + 2);
 		scenarios.add(new Scenario("plain-del", BrokenLockStore.Flaw.PLAIN_DEL.name(), Backend.REDIS,
 				"release by plain `DEL`, no owner check", control, shortForm, true, false, false, false));
 		scenarios.add(new Scenario("get-then-del", BrokenLockStore.Flaw.GET_THEN_DEL.name(), Backend.REDIS,
@@ -145,18 +166,91 @@ public final class ReliabilityHarness {
 		Instant startedAt = Instant.now();
 		String loadBefore = Machine.loadAverage();
 		long started = System.nanoTime();
-		List<Result> results = new ArrayList<>();
 		String only = System.getProperty(SCENARIOS_PROPERTY, "");
-		for (Scenario scenario : scenarios(longDuration)) {
-			if (!only.isBlank() && !List.of(only.split(",")).contains(scenario.name())) {
-				continue;
+		List<Scenario> scenarios = scenarios(longDuration).stream()
+			.filter((scenario) -> only.isBlank() || List.of(only.split(",")).contains(scenario.name()))
+			.toList();
+		List<HttpScenario> httpScenarios = httpScenarios(longDuration).stream()
+			.filter((scenario) -> only.isBlank() || List.of(only.split(",")).contains(scenario.name()))
+			.toList();
+		List<Result> ours = new ArrayList<>();
+		List<Result> controls = new ArrayList<>();
+		List<HttpResult> http = new ArrayList<>();
+		// The short form runs in two lanes, this starter's lock on every store beside the
+		// HTTP paths and the broken locks, to stay within a few minutes; the long form,
+		// whose figures are committed, runs one scenario at a time
+		Runnable secondLane = () -> {
+			for (HttpScenario scenario : httpScenarios) {
+				HttpFindings findings = HttpScenarioRun.run(scenario, logs);
+				System.err.println("[" + scenario.name() + "] " + findings);
+				http.add(new HttpResult(scenario, findings));
 			}
+			runAll(scenarios.stream().filter((scenario) -> !scenario.isOurs()).toList(), logs, controls);
+		};
+		List<Scenario> ourScenarios = scenarios.stream().filter(Scenario::isOurs).toList();
+		if (longDuration == null) {
+			Lane lane = new Lane(secondLane);
+			lane.start();
+			runAll(ourScenarios, logs, ours);
+			lane.await();
+		}
+		else {
+			runAll(ourScenarios, logs, ours);
+			secondLane.run();
+		}
+		List<Result> results = new ArrayList<>(ours);
+		results.addAll(controls);
+		return new Run(startedAt, Duration.ofNanos(System.nanoTime() - started), longDuration, results, http,
+				loadBefore, Machine.loadAverage());
+	}
+
+	private static void runAll(List<Scenario> scenarios, Path logs, List<Result> results) {
+		for (Scenario scenario : scenarios) {
 			Findings findings = ScenarioRun.run(scenario, scenario.isOurs() ? SETTINGS : CONTROL_SETTINGS, logs);
 			System.err.println("[" + scenario.name() + "] " + findings);
 			results.add(new Result(scenario, findings));
 		}
-		return new Run(startedAt, Duration.ofNanos(System.nanoTime() - started), longDuration, results, loadBefore,
-				Machine.loadAverage());
+	}
+
+	/**
+	 * A thread that runs scenarios beside the caller's and hands its failure back.
+	 */
+	private static final class Lane extends Thread {
+
+		private final Runnable scenarios;
+
+		private volatile @Nullable RuntimeException failure;
+
+		Lane(Runnable scenarios) {
+			super("second-lane");
+			this.scenarios = scenarios;
+			setDaemon(true);
+		}
+
+		@Override
+		public void run() {
+			try {
+				this.scenarios.run();
+			}
+			catch (RuntimeException ex) {
+				this.failure = ex;
+			}
+		}
+
+		void await() {
+			try {
+				join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for the second lane", ex);
+			}
+			RuntimeException failure = this.failure;
+			if (failure != null) {
+				throw failure;
+			}
+		}
+
 	}
 
 	/**
@@ -166,10 +260,16 @@ public final class ReliabilityHarness {
 	}
 
 	/**
+	 * The findings of one HTTP scenario.
+	 */
+	record HttpResult(HttpScenario scenario, HttpFindings findings) {
+	}
+
+	/**
 	 * A whole run of the harness.
 	 */
 	record Run(Instant startedAt, Duration elapsed, @Nullable Duration longDuration, List<Result> results,
-			String loadBefore, String loadAfter) {
+			List<HttpResult> http, String loadBefore, String loadAfter) {
 
 		List<Result> ours() {
 			return this.results.stream().filter((result) -> result.scenario().isOurs()).toList();

@@ -113,6 +113,7 @@ final class ReliabilityReport {
 			}
 			md.append(".\n");
 		}
+		HttpReport.summary(md, run.http());
 		md.append("\n## Results\n\n");
 		List<ReliabilityHarness.Result> results = run.results();
 		md.append("| |");
@@ -167,6 +168,9 @@ final class ReliabilityReport {
 				(r) -> n(r.findings().livenessViolations.size()));
 		row(md, results, "verdict", (r) -> "**" + verdict(r) + "**");
 		md.append("\n");
+		if (!run.http().isEmpty()) {
+			HttpReport.append(md, run.http());
+		}
 		md.append(HOW);
 		md.append("\n## Commands\n\n");
 		md.append("Short form, part of `./mvnw verify` and so of CI (about three minutes; it writes "

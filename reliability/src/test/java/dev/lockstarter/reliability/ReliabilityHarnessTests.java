@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.reliability.Checker.Cause;
+import dev.lockstarter.reliability.ReliabilityHarness.HttpResult;
 import dev.lockstarter.reliability.ReliabilityHarness.Result;
 import dev.lockstarter.reliability.ReliabilityHarness.Run;
 
@@ -57,6 +58,31 @@ class ReliabilityHarnessTests {
 			assertThat(findings.occupancyViolations)
 				.as("occupancy check agrees with the interval check in %s: %s", result.scenario().name(), findings)
 				.isEqualTo(findings.totalOverlaps());
+		}
+		for (HttpResult result : run.http()) {
+			HttpFindings http = result.findings();
+			String name = result.scenario().name();
+			assertThat(HttpReport.verdict(result)).as("%s: %s", name, http).doesNotContain("BROKEN");
+			assertThat(http.registrations.duplicates).as("%s: names registered twice: %s", name, http).isZero();
+			assertThat(http.registrations.lost).as("%s: registrations lost: %s", name, http).isZero();
+			assertThat(http.payments.unexplainedDoubles()).as("%s: unexplained double payments: %s", name, http)
+				.isZero();
+			if (result.scenario().transactional()) {
+				assertThat(http.payments.doubles).as("%s: double payments, transactional: %s", name, http).isZero();
+			}
+			assertThat(http.payments.executions).as("%s: payments executed: %s", name, http).isPositive();
+			assertThat(http.kills).as("%s: instance kills: %s", name, http).isPositive();
+			assertThat(http.storePauses).as("%s: store pauses: %s", name, http).isPositive();
+			assertThat(http.crashes.keySet()).as("%s: crash points reached: %s", name, http)
+				.containsExactlyInAnyOrderElementsOf(HttpScenarioRun.CRASH_POINTS);
+			if (result.scenario().registrations()) {
+				assertThat(http.registrations.stored).as("%s: users stored: %s", name, http).isPositive();
+				assertThat(HttpReport.unlockedCaught(http)).as("%s: unlocked registration caught: %s", name, http)
+					.isTrue();
+			}
+			if (result.scenario().lateResponseControl()) {
+				assertThat(HttpReport.lateCaught(http)).as("%s: late response caught: %s", name, http).isTrue();
+			}
 		}
 		for (Result control : run.controls()) {
 			assertThat(control.findings().caughtBroken())

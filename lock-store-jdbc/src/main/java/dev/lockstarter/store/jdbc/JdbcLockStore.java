@@ -110,6 +110,9 @@ import org.springframework.util.Assert;
  */
 public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 
+	/** How many times a DDL statement of {@link #createSchema()} is tried. */
+	private static final int SCHEMA_ATTEMPTS = 3;
+
 	/** The default table name. */
 	public static final String DEFAULT_TABLE_NAME = "lock_store";
 
@@ -230,7 +233,11 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 
 	/**
 	 * Create the table, its index and its sequence if they do not exist, with the DDL of
-	 * {@link #schemaScript(String, String)} for this database.
+	 * {@link #schemaScript(String, String)} for this database. Instances that start
+	 * together may all call it: PostgreSQL's {@code IF NOT EXISTS} is not safe against a
+	 * concurrent creation of the same object (it may fail on a unique index of its
+	 * catalog), so a statement that fails is run again, up to {@value #SCHEMA_ATTEMPTS}
+	 * times, and then finds the object there.
 	 * @throws LockStoreException if the database cannot be reached or refuses the DDL
 	 */
 	public void createSchema() {
@@ -240,11 +247,32 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 					statement.setQueryTimeout(Math.max(30, queryTimeoutSeconds()));
 				}
 				for (String ddl : dialect(connection).schema(this.tableName)) {
-					statement.execute(ddl);
+					for (int attempt = 1;; attempt++) {
+						try {
+							statement.execute(ddl);
+							break;
+						}
+						catch (SQLException ex) {
+							if (attempt == SCHEMA_ATTEMPTS) {
+								throw ex;
+							}
+							pauseBeforeSchemaRetry(attempt);
+						}
+					}
 				}
 			}
 			return null;
 		});
+	}
+
+	private static void pauseBeforeSchemaRetry(int attempt) throws SQLException {
+		try {
+			Thread.sleep(50L * attempt);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SQLException("Interrupted while creating the lock table", ex);
+		}
 	}
 
 	/**

@@ -9,6 +9,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -332,6 +338,38 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 		assertThat(qualified.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 		assertThat(queryLong("SELECT COUNT(*) FROM locks.app_locks WHERE lock_key = ?", key)).isOne();
 		assertThat(queryLong("SELECT COUNT(*) FROM lock_store WHERE lock_key = ?", key)).isZero();
+	}
+
+	@Test
+	void instancesStartingTogetherAllCreateTheSchema() throws Exception {
+		// PostgreSQL's IF NOT EXISTS races: concurrent creators of one index or
+		// sequence may fail on a unique index of the catalog
+		int instances = 6;
+		for (int round = 0; round < 10; round++) {
+			String table = "race_locks_" + round;
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> creations = new ArrayList<>();
+			ExecutorService executor = Executors.newFixedThreadPool(instances);
+			try {
+				for (int i = 0; i < instances; i++) {
+					JdbcLockStore store = new JdbcLockStore(dataSource, table, Duration.ofSeconds(5));
+					creations.add(executor.submit(() -> {
+						start.await();
+						store.createSchema();
+						return null;
+					}));
+				}
+				start.countDown();
+				for (Future<?> creation : creations) {
+					assertThat(creation).as("schema creation of %s", table).succeedsWithin(Duration.ofSeconds(30));
+				}
+			}
+			finally {
+				executor.shutdownNow();
+			}
+			JdbcLockStore store = new JdbcLockStore(dataSource, table, Duration.ofSeconds(2));
+			assertThat(store.tryAcquire(uniqueKey("race"), uniqueToken(), TTL).isAcquired()).isTrue();
+		}
 	}
 
 	@Test
