@@ -180,6 +180,13 @@ final class HttpScenarioRun {
 				Thread keeper = daemon(this::keep, "instance-keeper");
 				Thread nemesis = daemon(this::nemeses, "http-nemesis");
 				Thread.sleep(this.scenario.duration().toMillis());
+				// On a busy machine instances restart slowly and payments come few: go on
+				// until every crash point was reached once, for a while
+				long extra = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CRASH_EVERY_MILLIS * 10);
+				while (oracle.records(HttpOracle.CRASHED).size() < CRASH_POINTS.size()
+						&& System.nanoTime() - extra < 0) {
+					Thread.sleep(200);
+				}
 				this.running = false;
 				nemesis.join(TimeUnit.SECONDS.toMillis(30));
 				for (Thread client : clients) {

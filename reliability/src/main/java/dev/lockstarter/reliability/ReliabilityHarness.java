@@ -47,8 +47,8 @@ public final class ReliabilityHarness {
 	 * every nemesis to act at least once (a Sentinel or Cluster failover takes a few
 	 * seconds; a fault that loses locks first waits for a long section).
 	 */
-	static final Map<Backend, Integer> SHORT_SECONDS = Map.of(Backend.REDIS, 22, Backend.SENTINEL, 25,
-			Backend.CLUSTER, 20, Backend.MEMCACHED, 20, Backend.DYNAMODB, 14, Backend.JDBC, 10);
+	static final Map<Backend, Integer> SHORT_SECONDS = Map.of(Backend.REDIS, 22, Backend.SENTINEL, 25, Backend.CLUSTER,
+			20, Backend.MEMCACHED, 20, Backend.DYNAMODB, 14, Backend.JDBC, 10);
 
 	/**
 	 * The longest the short form runs a broken lock: it stops once the lock is caught.

@@ -18,7 +18,7 @@ final class ReliabilityReport {
 	static final String SHORT_COMMAND = "./mvnw -pl reliability -am verify -Dtest=ReliabilityHarnessTests "
 			+ "-Dsurefire.failIfNoSpecifiedTests=false";
 
-	static final String LONG_COMMAND = SHORT_COMMAND + " -Dreliability.duration=10m";
+	static final String LONG_COMMAND = SHORT_COMMAND + " -Dreliability.duration=20m";
 
 	private ReliabilityReport() {
 	}
@@ -173,11 +173,13 @@ final class ReliabilityReport {
 		}
 		md.append(HOW);
 		md.append("\n## Commands\n\n");
-		md.append("Short form, part of `./mvnw verify` and so of CI (about three minutes; it writes "
+		md.append("Short form, part of `./mvnw verify` and so of CI (about three minutes, in two lanes: this starter's "
+				+ "lock on every store beside the HTTP paths and the broken locks; it writes "
 				+ "`reliability/target/reliability/RELIABILITY.md` and never this file):\n\n");
 		md.append("```\n").append(SHORT_COMMAND).append("\n```\n\n");
-		md.append("Long form, on demand (this starter's lock for 80% of the duration, split evenly over the stores, "
-				+ "the broken locks for the rest; " + "it rewrites this file):\n\n");
+		md.append("Long form, on demand, one scenario at a time (this starter's lock for 70% of the duration, split "
+				+ "evenly over the stores, the HTTP paths for 15%, the broken locks for 15%; it rewrites this "
+				+ "file):\n\n");
 		md.append("```\n").append(LONG_COMMAND).append("\n```\n\n");
 		md.append("Worker logs go to `reliability/target/reliability/logs/`.\n\n");
 		md.append("## Machine\n\n");
@@ -216,8 +218,9 @@ final class ReliabilityReport {
 			**Workload.** Worker JVMs (child processes on the test classpath) run threads that, again and again,
 			take the lock on one of a few keys and run a critical section while holding it. This starter's lock is
 			`LockTemplate` (wait up to 2 × TTL, renewal on), on each store in turn: `RedisLockStore` on one
-			`redis-server` and on Redis Sentinel (a primary, a replica, three sentinels), `MemcachedLockStore` on
-			one `memcached`, `DynamoDbLockStore` on DynamoDB Local. Every store call of a worker is bounded by a
+			`redis-server`, on Redis Sentinel (a primary, a replica, three sentinels) and on Redis Cluster (three
+			masters with a replica each), `MemcachedLockStore` on one `memcached`, `DynamoDbLockStore` on DynamoDB
+			Local, `JdbcLockStore` on PostgreSQL. Every store call of a worker is bounded by a
 			2 s timeout. A broken lock is used as a hand-written lock would be (try, poll every 5 ms, release at
 			the end, no renewal). One section in 1,500 lasts two to three TTL, so that its lock is renewed and
 			some sections are in progress when the store fails.
@@ -245,7 +248,14 @@ final class ReliabilityReport {
 			  - Memcached: a restart, which loses every lock (Memcached is a cache; not promised). The harness
 			    waits until a long section has just started, so that the loss meets a holder with most of its work
 			    ahead (the clients reconnect after about a second); overlaps across a restart are counted apart;
+			  - Redis Cluster: `kill -9` of the master that serves the slot of one lock key (the keys in turn);
+			    the cluster promotes its replica (node timeout 1 s), the killed node is forgotten, comes back
+			    empty and becomes the new master's replica. Replication is asynchronous, so a failover may lose a
+			    lock (not promised); overlaps across one are counted apart;
 			  - DynamoDB Local: a restart; it keeps its data in a file, so the locks must hold;
+			  - PostgreSQL (JDBC store): a restart (`pg_ctl stop -m fast`, then a start), which keeps every
+			    committed lock, so the locks must hold. The throwaway cluster runs with `fsync=off`, so a crash
+			    of the database itself is not part of this;
 			- *crash on a lock without expiry* (Redis only): a watcher reads the `PTTL` of every lock key every
 			  20 ms; when one has none, every worker is killed at once. Our locks always have an expiry, so it
 			  never fires for them; for `SETNX` then `EXPIRE` it kills the holder between the two steps.
@@ -277,9 +287,9 @@ final class ReliabilityReport {
 			  pause nemesis between its attempt to acquire and its exit. This is the documented non-guarantee
 			  (process pause longer than the TTL); fencing tokens let the protected resource reject its writes;
 			- *across a store fault that lost locks*: on a store whose fault may lose granted locks (Memcached
-			  restart, Sentinel failover), the first entered before such a fault ended and the other after it began. Outside the
-			  promise ("while the store keeps its data"); the verdict names them. On Redis with AOF and on
-			  DynamoDB, which keep their data, the same overlap counts as real;
+			  restart, Sentinel or Cluster failover), the first entered before such a fault ended and the other
+			  after it began. Outside the promise ("while the store keeps its data"); the verdict names them. On
+			  Redis with AOF, DynamoDB and PostgreSQL, which keep their data, the same overlap counts as real;
 			- *after a loss the lease reported, no pause*: one of them was not valid without a nemesis pause (a
 			  holder starved of CPU, or a store unreachable for longer than the TTL so that the lock could not be
 			  renewed): outside the promise too, counted apart.
@@ -301,9 +311,8 @@ final class ReliabilityReport {
 			by fencing on Redis (pauses ran); the occupancy and interval checks agree; every broken lock is caught.
 
 			**Not covered.** A restart of a Redis without persistence loses every lock, like the Memcached restart
-			above; the harness does not run that case. Not run here yet: Redis Cluster (its tests run without
-			failovers), the JDBC store (its contract and outage tests run on PostgreSQL), network partitions and
-			clock jumps. Memcached issues no fencing tokens ("no tokens" above).
+			above; the harness does not run that case. Not run here yet: a crash of PostgreSQL itself, network
+			partitions and clock jumps. Memcached issues no fencing tokens ("no tokens" above).
 			""";
 
 	static String verdict(ReliabilityHarness.Result result) {

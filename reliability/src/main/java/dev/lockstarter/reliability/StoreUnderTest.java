@@ -165,7 +165,7 @@ abstract class StoreUnderTest implements AutoCloseable {
 		@Override
 		void fault() {
 			RedisServer primary = this.sentinel.primary();
-			primary.stop();
+			primary.kill();
 			this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT);
 			primary.restart();
 			awaitReplicaInSync(primary);

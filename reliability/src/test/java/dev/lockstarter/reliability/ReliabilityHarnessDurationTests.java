@@ -31,18 +31,25 @@ class ReliabilityHarnessDurationTests {
 	}
 
 	@Test
-	void longFormGivesMostOfTheTimeToThisStartersLockOnEveryStore() {
+	void longFormGivesMostOfTheTimeToThisStartersLockOnEveryStoreAndTheRestToHttpPathsAndBrokenLocks() {
 		List<Scenario> scenarios = ReliabilityHarness.scenarios(Duration.ofMinutes(20));
 		assertThat(scenarios).filteredOn(Scenario::isOurs)
 			.extracting(Scenario::backend)
 			.containsExactlyInAnyOrder(Backend.values());
 		assertThat(scenarios).filteredOn(Scenario::isOurs)
 			.extracting(Scenario::duration)
-			.containsOnly(Duration.ofMinutes(4));
+			.containsOnly(Duration.ofSeconds(140));
 		assertThat(scenarios).filteredOn((scenario) -> !scenario.isOurs())
 			.extracting(Scenario::duration)
 			.hasSize(5)
-			.containsOnly(Duration.ofSeconds(48));
+			.containsOnly(Duration.ofSeconds(36));
+		assertThat(ReliabilityHarness.httpScenarios(Duration.ofMinutes(20))).extracting(HttpScenario::duration)
+			.hasSize(3)
+			.containsOnly(Duration.ofMinutes(1));
+		assertThat(ReliabilityHarness.httpScenarios(Duration.ofMinutes(20)))
+			.filteredOn((http) -> http.store() == HttpScenario.Store.POSTGRES)
+			.extracting(HttpScenario::transactional)
+			.containsExactlyInAnyOrder(true, false);
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn(Scenario::isOurs)
 			.allSatisfy((ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts()).isTrue());
 	}
