@@ -45,21 +45,30 @@ final class HttpFindings {
 	}
 
 	/**
-	 * Registration storms on one endpoint.
+	 * What clients sent: requests, and the answers that made them retry.
 	 */
-	static final class Registrations {
-
-		final AtomicLong names = new AtomicLong();
+	abstract static class Requests {
 
 		final AtomicLong requests = new AtomicLong();
+
+		/** {@code 409} answers. */
+		final AtomicLong conflicts = new AtomicLong();
+
+		/** Other answers that were not awaited, time-outs and refused connections. */
+		final AtomicLong failures = new AtomicLong();
+
+	}
+
+	/**
+	 * Registration storms on one endpoint.
+	 */
+	static final class Registrations extends Requests {
+
+		final AtomicLong names = new AtomicLong();
 
 		final AtomicLong created = new AtomicLong();
 
 		final AtomicLong taken = new AtomicLong();
-
-		final AtomicLong conflicts = new AtomicLong();
-
-		final AtomicLong failures = new AtomicLong();
 
 		/** Users stored, counted in the application's data at the end. */
 		long stored;
@@ -84,19 +93,13 @@ final class HttpFindings {
 	/**
 	 * Idempotent payments, each key retried until it gets a response.
 	 */
-	static final class Payments {
+	static final class Payments extends Requests {
 
 		final AtomicLong keys = new AtomicLong();
-
-		final AtomicLong requests = new AtomicLong();
 
 		final AtomicLong completed = new AtomicLong();
 
 		final AtomicLong replayed = new AtomicLong();
-
-		final AtomicLong conflicts = new AtomicLong();
-
-		final AtomicLong failures = new AtomicLong();
 
 		/** Keys whose client gave up before a response. */
 		final AtomicLong abandoned = new AtomicLong();

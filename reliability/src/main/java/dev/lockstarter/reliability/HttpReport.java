@@ -156,13 +156,14 @@ final class HttpReport {
 			a time-out drawn between 150 ms and 1.5 s, and retries with the same key and body on time-outs, `409`,
 			`5xx` and refused connections until it gets `201`, for at most 30 s.
 
-			**Nemeses.** Every 3 s, in turn: `kill -9` of a random instance, or a 1 s `SIGSTOP` of the store
-			(shorter than the TTL less one renewal interval, so that no lock is lost to it). Every 3 s, one
-			payment's first attempt asks its instance to halt (`Runtime.halt`, as abrupt as `kill -9`) at a crash
-			point, in turn: `write`, right after the payment's row is written (before its transaction commits, if
-			there is one); `paid`, right after the payment is durable and before its response is kept: the window;
-			`kept`, right after the store took the response (before the commit that holds it, with
-			`lock.idempotency.transactional=true`).
+			**Nemeses.** Every 2 s, when both instances are up (so that one at most is down at a time), in turn:
+			one payment's first attempt asks its instance to halt (`Runtime.halt`, as abrupt as `kill -9`) at a
+			crash point, `write`, right after the payment's row is written (before its transaction commits, if
+			there is one), then `paid`, right after the payment is durable and before its response is kept (the
+			window), then `kept`, right after the store took the response (before the commit that holds it, with
+			`lock.idempotency.transactional=true`); then `kill -9` of a random instance at a random moment. Every
+			4 s, a 1 s `SIGSTOP` of the store, shorter than the TTL less one renewal interval, so that no lock is
+			lost to it. A scenario goes on (40 s at most) until every crash point and a kill have happened.
 
 			**Oracle.** The application's own data is the truth: at the end the harness counts the users stored
 			under each name and the payments stored for each key (every key pays its own amount). Hooks in each
@@ -227,19 +228,15 @@ final class HttpReport {
 
 	private static void row(StringBuilder md, List<HttpResult> results, String name,
 			Function<HttpResult, String> cell) {
-		md.append("| ").append(name).append(" |");
-		for (HttpResult result : results) {
-			md.append(" ").append(cell.apply(result)).append(" |");
-		}
-		md.append("\n");
+		ReliabilityReport.row(md, results, name, cell);
 	}
 
 	private static String n(long value) {
-		return String.format("%,d", value);
+		return ReliabilityReport.n(value);
 	}
 
 	private static String seconds(long millis) {
-		return String.format("%.1f s", millis / 1000.0);
+		return ReliabilityReport.seconds(millis);
 	}
 
 }

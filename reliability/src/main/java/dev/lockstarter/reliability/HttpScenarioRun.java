@@ -19,12 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -51,16 +54,19 @@ import dev.lockstarter.test.redis.RedisServer;
  * {@value #PAYMENT_TIMEOUT_MIN_MILLIS} and {@value #PAYMENT_TIMEOUT_MAX_MILLIS} ms around
  * the payment's {@value #PAYMENT_LATENCY_MILLIS} ms, and retries with the same key and
  * body on time-outs, {@code 409}, {@code 5xx} and refused connections until it gets
- * {@code 201}. Every {@value #CRASH_EVERY_MILLIS} ms one first attempt asks its instance
- * to halt at a crash point ({@link HttpInstance#CRASH_HEADER}), in turn: after the
- * payment's write, after it is durable and before its response is kept (the window), and
- * after the response is kept. The late-response negative control pays the same way with
+ * {@code 201}. The late-response negative control pays the same way with
  * {@link HttpInstance#LATE_RESPONSE}.</li>
  * </ul>
- * The nemesis alternates, every {@value #NEMESIS_INTERVAL_MILLIS} ms, a {@code kill -9}
- * of a random instance and a {@value #STORE_PAUSE_MILLIS} ms {@code SIGSTOP} of the store
- * (shorter than the time-to-live less one renewal interval, so that no lock is lost to
- * it). A keeper starts a new instance for every one that dies.
+ * The instance nemesis acts every {@value #NEMESIS_INTERVAL_MILLIS} ms when every
+ * instance is up, so that one at most is down at a time; in turn, it has the next
+ * payment's first attempt ask its instance to halt at a crash point
+ * ({@link HttpInstance#CRASH_HEADER}): after the payment's write, after it is durable and
+ * before its response is kept (the window), after the response is kept; then it sends
+ * {@code kill -9} to a random instance. The store nemesis stops the store
+ * ({@code SIGSTOP}) for {@value #STORE_PAUSE_MILLIS} ms every
+ * {@value #STORE_PAUSE_EVERY_MILLIS} ms, shorter than the time-to-live less one renewal
+ * interval, so that no lock is lost to it. A keeper starts a new instance for every one
+ * that dies.
  * <p>
  * The account: the users stored under each name, the payments stored for each key (each
  * key pays its own amount), and the oracle's records of which payments had their response
@@ -82,9 +88,9 @@ final class HttpScenarioRun {
 
 	static final long PAYMENT_TIMEOUT_MAX_MILLIS = 1500;
 
-	static final long CRASH_EVERY_MILLIS = 3000;
+	static final long NEMESIS_INTERVAL_MILLIS = 2000;
 
-	static final long NEMESIS_INTERVAL_MILLIS = 3000;
+	static final long STORE_PAUSE_EVERY_MILLIS = 4000;
 
 	static final long STORE_PAUSE_MILLIS = 1000;
 
@@ -96,6 +102,9 @@ final class HttpScenarioRun {
 	 * machine. A store that refuses the response is recorded as such.
 	 */
 	static final long KEEP_BOUND_MILLIS = 2000;
+
+	/** How long a scenario goes on, at most, until every nemesis acted. */
+	private static final Duration EXTRA_TIME = Duration.ofSeconds(40);
 
 	/** How long one key's client keeps retrying. */
 	private static final Duration KEY_DEADLINE = Duration.ofSeconds(30);
@@ -128,9 +137,8 @@ final class HttpScenarioRun {
 
 	private final AtomicInteger names = new AtomicInteger();
 
-	private final AtomicLong nextCrashAt = new AtomicLong();
-
-	private final AtomicInteger crashTurn = new AtomicInteger();
+	/** The crash point that the next payment's first attempt asks for. */
+	private final AtomicReference<@Nullable String> armedCrash = new AtomicReference<>();
 
 	/** Our payment keys by amount, and the control's. */
 	private final Map<Long, String> paymentKeys = new ConcurrentHashMap<>();
@@ -175,20 +183,22 @@ final class HttpScenarioRun {
 				startInstances(1);
 				startInstances(INSTANCES - 1);
 				long started = System.nanoTime();
-				this.nextCrashAt.set(System.currentTimeMillis() + CRASH_EVERY_MILLIS / 6);
 				List<Thread> clients = startClients();
-				Thread keeper = daemon(this::keep, "instance-keeper");
-				Thread nemesis = daemon(this::nemeses, "http-nemesis");
+				Thread keeper = Threads.daemon(this::keep, "instance-keeper");
+				Thread nemesis = Threads.daemon(this::instanceNemesis, "instance-nemesis");
+				Thread storeNemesis = Threads.daemon(this::storeNemesis, "store-nemesis");
 				Thread.sleep(this.scenario.duration().toMillis());
-				// On a busy machine instances restart slowly and payments come few: go on
-				// until every crash point was reached once, for a while
-				long extra = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CRASH_EVERY_MILLIS * 10);
-				while (oracle.records(HttpOracle.CRASHED).size() < CRASH_POINTS.size()
+				// On a busy machine instances restart slowly: go on until every crash
+				// point
+				// was reached and an instance was killed, for a while
+				long extra = System.nanoTime() + EXTRA_TIME.toNanos();
+				while ((crashPointsReached(oracle) < CRASH_POINTS.size() || this.findings.kills == 0)
 						&& System.nanoTime() - extra < 0) {
 					Thread.sleep(200);
 				}
 				this.running = false;
 				nemesis.join(TimeUnit.SECONDS.toMillis(30));
+				storeNemesis.join(TimeUnit.SECONDS.toMillis(30));
 				for (Thread client : clients) {
 					client.join(KEY_DEADLINE.plusSeconds(30).toMillis());
 				}
@@ -218,6 +228,10 @@ final class HttpScenarioRun {
 		}
 	}
 
+	private static long crashPointsReached(HttpOracle oracle) {
+		return oracle.records(HttpOracle.CRASHED).stream().map((crashed) -> crashed[2]).distinct().count();
+	}
+
 	private void startStore() {
 		if (this.scenario.store() == HttpScenario.Store.REDIS) {
 			RedisServer server = RedisServer.start();
@@ -238,30 +252,7 @@ final class HttpScenarioRun {
 	// Instances
 
 	private void startInstances(int count) {
-		List<Thread> starters = new ArrayList<>();
-		List<RuntimeException> failures = new CopyOnWriteArrayList<>();
-		for (int i = 0; i < count; i++) {
-			starters.add(daemon(() -> {
-				try {
-					this.live.add(startInstance());
-				}
-				catch (RuntimeException ex) {
-					failures.add(ex);
-				}
-			}, "instance-starter"));
-		}
-		for (Thread starter : starters) {
-			try {
-				starter.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-		if (!failures.isEmpty()) {
-			throw failures.get(0);
-		}
+		Threads.startAll(count, this::startInstance, this.live, "instance-starter");
 	}
 
 	private Instance startInstance() {
@@ -295,7 +286,7 @@ final class HttpScenarioRun {
 				break;
 			}
 			catch (IOException notYet) {
-				sleep(100);
+				Threads.sleep(100);
 			}
 		}
 		this.findings.instancesStarted++;
@@ -320,24 +311,36 @@ final class HttpScenarioRun {
 					}
 				}
 			}
-			sleep(100);
+			Threads.sleep(100);
 		}
 	}
 
-	private void nemeses() {
-		for (int i = 0; this.running; i++) {
-			sleep(NEMESIS_INTERVAL_MILLIS);
-			if (!this.running) {
-				return;
+	/**
+	 * Every {@value #NEMESIS_INTERVAL_MILLIS} ms when every instance is up (so that one
+	 * at most is down at a time), in turn: arm each crash point, then kill an instance.
+	 */
+	private void instanceNemesis() {
+		for (int turn = 0; this.running;) {
+			Threads.sleep(NEMESIS_INTERVAL_MILLIS);
+			List<Instance> alive = aliveInstances();
+			if (!this.running || alive.size() < INSTANCES || this.armedCrash.get() != null) {
+				continue;
 			}
-			if (i % 2 == 0) {
-				Instance victim = anyInstance();
-				if (victim != null) {
-					victim.process.destroyForcibly();
-					this.findings.kills++;
-				}
+			int action = turn++ % (CRASH_POINTS.size() + 1);
+			if (action < CRASH_POINTS.size()) {
+				this.armedCrash.set(CRASH_POINTS.get(action));
 			}
 			else {
+				alive.get(ThreadLocalRandom.current().nextInt(alive.size())).process.destroyForcibly();
+				this.findings.kills++;
+			}
+		}
+	}
+
+	private void storeNemesis() {
+		while (this.running) {
+			Threads.sleep(STORE_PAUSE_EVERY_MILLIS);
+			if (this.running) {
 				pauseStore();
 			}
 		}
@@ -352,7 +355,7 @@ final class HttpScenarioRun {
 		}
 		this.findings.storePauses++;
 		try {
-			sleep(STORE_PAUSE_MILLIS);
+			Threads.sleep(STORE_PAUSE_MILLIS);
 		}
 		finally {
 			if (this.redis != null) {
@@ -370,18 +373,18 @@ final class HttpScenarioRun {
 		List<Thread> clients = new ArrayList<>();
 		if (this.scenario.registrations()) {
 			for (int i = 0; i < REGISTRATION_STORMS; i++) {
-				clients.add(daemon(() -> storms("/api/users", this.findings.registrations, this.lockedNames),
+				clients.add(Threads.daemon(() -> storms("/api/users", this.findings.registrations, this.lockedNames),
 						"registrations"));
 			}
-			clients.add(daemon(() -> storms("/api/unsafe/users", this.findings.unlocked, this.unlockedNames),
+			clients.add(Threads.daemon(() -> storms("/api/unsafe/users", this.findings.unlocked, this.unlockedNames),
 					"unlocked-registrations"));
 		}
 		for (int i = 0; i < PAYMENT_CLIENTS; i++) {
-			clients.add(daemon(() -> payments(false), "payments"));
+			clients.add(Threads.daemon(() -> payments(false), "payments"));
 		}
 		if (this.scenario.lateResponseControl()) {
-			clients.add(daemon(() -> payments(true), "late-response-payments"));
-			clients.add(daemon(() -> payments(true), "late-response-payments"));
+			clients.add(Threads.daemon(() -> payments(true), "late-response-payments"));
+			clients.add(Threads.daemon(() -> payments(true), "late-response-payments"));
 		}
 		return clients;
 	}
@@ -393,7 +396,7 @@ final class HttpScenarioRun {
 			registered.put(name, false);
 			List<Thread> devices = new ArrayList<>();
 			for (int d = 0; d < DEVICES; d++) {
-				devices.add(daemon(() -> {
+				devices.add(Threads.daemon(() -> {
 					if (register(path, name, counts)) {
 						registered.put(name, true);
 					}
@@ -413,47 +416,24 @@ final class HttpScenarioRun {
 
 	/** Register a name until it is created or taken; whether it was. */
 	private boolean register(String path, String name, HttpFindings.Registrations counts) {
-		long deadline = System.nanoTime() + KEY_DEADLINE.toNanos();
 		String body = "{\"userName\": \"" + name + "\"}";
-		while (System.nanoTime() - deadline < 0) {
-			Instance instance = anyInstance();
-			if (instance == null) {
-				sleep(100);
-				continue;
-			}
-			HttpRequest request = HttpRequest.newBuilder(instance.base.resolve(path))
-				.header("Content-Type", "application/json")
-				.timeout(Duration.ofSeconds(3))
-				.POST(HttpRequest.BodyPublishers.ofString(body))
-				.build();
-			counts.requests.incrementAndGet();
-			try {
-				int status = this.http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-				if (status == 201) {
-					counts.created.incrementAndGet();
-					return true;
-				}
-				if (status == 422) {
-					counts.taken.incrementAndGet();
-					return true;
-				}
-				if (status == 409) {
-					counts.conflicts.incrementAndGet();
-				}
-				else {
-					counts.failures.incrementAndGet();
-				}
-			}
-			catch (IOException ex) {
-				counts.failures.incrementAndGet();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-			sleep(50 + ThreadLocalRandom.current().nextInt(150));
-		}
-		return false;
+		return untilAnswered(counts,
+				(base) -> HttpRequest.newBuilder(base.resolve(path))
+					.header("Content-Type", "application/json")
+					.timeout(Duration.ofSeconds(3))
+					.POST(HttpRequest.BodyPublishers.ofString(body))
+					.build(),
+				(response) -> {
+					if (response.statusCode() == 201) {
+						counts.created.incrementAndGet();
+						return true;
+					}
+					if (response.statusCode() == 422) {
+						counts.taken.incrementAndGet();
+						return true;
+					}
+					return false;
+				});
 	}
 
 	private void payments(boolean late) {
@@ -468,68 +448,69 @@ final class HttpScenarioRun {
 			while (this.paymentKeys.containsKey(amount) || this.lateKeys.containsKey(amount)
 					|| keys.putIfAbsent(amount, key) != null);
 			counts.keys.incrementAndGet();
-			String crash = late ? null : crashPoint();
+			String crash = late ? null : this.armedCrash.getAndSet(null);
 			if (!pay(key, amount, crash, late, counts)) {
 				counts.abandoned.incrementAndGet();
 			}
 		}
 	}
 
-	/** The crash point for the next first attempt, if one is due. */
-	private @Nullable String crashPoint() {
-		long due = this.nextCrashAt.get();
-		long now = System.currentTimeMillis();
-		if (now < due || !this.nextCrashAt.compareAndSet(due, now + CRASH_EVERY_MILLIS)) {
-			return null;
-		}
-		return CRASH_POINTS.get(this.crashTurn.getAndIncrement() % CRASH_POINTS.size());
-	}
-
 	/** Pay until a response comes; whether one did. */
 	private boolean pay(String key, long amount, @Nullable String crash, boolean late, HttpFindings.Payments counts) {
-		long deadline = System.nanoTime() + KEY_DEADLINE.toNanos();
 		String body = "{\"amount\": " + amount + "}";
-		boolean first = true;
-		while (System.nanoTime() - deadline < 0) {
-			Instance instance = anyInstance();
-			if (instance == null) {
-				sleep(100);
-				continue;
-			}
+		AtomicBoolean first = new AtomicBoolean(true);
+		return untilAnswered(counts, (base) -> {
 			// The control's clients time out more often, so that retries come while its
 			// response is not kept yet
 			long timeout = late
 					? ThreadLocalRandom.current().nextLong(PAYMENT_LATENCY_MILLIS / 2, PAYMENT_LATENCY_MILLIS * 3 / 2)
 					: ThreadLocalRandom.current().nextLong(PAYMENT_TIMEOUT_MIN_MILLIS, PAYMENT_TIMEOUT_MAX_MILLIS);
-			HttpRequest.Builder request = HttpRequest.newBuilder(instance.base.resolve("/api/payments"))
+			HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/payments"))
 				.header("Content-Type", "application/json")
 				.header("Idempotency-Key", key)
 				.timeout(Duration.ofMillis(timeout))
 				.POST(HttpRequest.BodyPublishers.ofString(body));
-			if (first && crash != null) {
+			if (first.getAndSet(false) && crash != null) {
 				request.header(HttpInstance.CRASH_HEADER, crash);
 			}
 			if (late) {
 				request.header(HttpInstance.FAULT_HEADER, HttpInstance.LATE_RESPONSE);
 			}
-			first = false;
+			return request.build();
+		}, (response) -> {
+			if (response.statusCode() != 201) {
+				return false;
+			}
+			counts.completed.incrementAndGet();
+			if (response.headers().firstValue("Idempotent-Replayed").isPresent()) {
+				counts.replayed.incrementAndGet();
+			}
+			return true;
+		});
+	}
+
+	/**
+	 * Send a request to a random live instance, again (to another) on a time-out, a
+	 * refused connection or an answer that is not the one awaited, for at most
+	 * {@link #KEY_DEADLINE}; whether the awaited answer came.
+	 */
+	private boolean untilAnswered(HttpFindings.Requests counts, Function<URI, HttpRequest> request,
+			Predicate<HttpResponse<Void>> answered) {
+		long deadline = System.nanoTime() + KEY_DEADLINE.toNanos();
+		while (System.nanoTime() - deadline < 0) {
+			Instance instance = anyInstance();
+			if (instance == null) {
+				Threads.sleep(100);
+				continue;
+			}
 			counts.requests.incrementAndGet();
 			try {
-				HttpResponse<Void> response = this.http.send(request.build(), HttpResponse.BodyHandlers.discarding());
-				int status = response.statusCode();
-				if (status == 201) {
-					counts.completed.incrementAndGet();
-					if (response.headers().firstValue("Idempotent-Replayed").isPresent()) {
-						counts.replayed.incrementAndGet();
-					}
+				HttpResponse<Void> response = this.http.send(request.apply(instance.base),
+						HttpResponse.BodyHandlers.discarding());
+				if (answered.test(response)) {
 					return true;
 				}
-				if (status == 409) {
-					counts.conflicts.incrementAndGet();
-				}
-				else {
-					counts.failures.incrementAndGet();
-				}
+				((response.statusCode() == 409) ? counts.conflicts : counts.failures).incrementAndGet();
 			}
 			catch (IOException ex) {
 				counts.failures.incrementAndGet();
@@ -538,14 +519,18 @@ final class HttpScenarioRun {
 				Thread.currentThread().interrupt();
 				return false;
 			}
-			sleep(50 + ThreadLocalRandom.current().nextInt(150));
+			Threads.sleep(50 + ThreadLocalRandom.current().nextInt(150));
 		}
 		return false;
 	}
 
 	private @Nullable Instance anyInstance() {
-		List<Instance> alive = this.live.stream().filter((instance) -> instance.process.isAlive()).toList();
+		List<Instance> alive = aliveInstances();
 		return alive.isEmpty() ? null : alive.get(ThreadLocalRandom.current().nextInt(alive.size()));
+	}
+
+	private List<Instance> aliveInstances() {
+		return this.live.stream().filter((instance) -> instance.process.isAlive()).toList();
 	}
 
 	// The account
@@ -640,7 +625,7 @@ final class HttpScenarioRun {
 			if (instance != null) {
 				return instance;
 			}
-			sleep(100);
+			Threads.sleep(100);
 		}
 		this.live.add(startInstance());
 		return this.live.get(this.live.size() - 1);
@@ -688,7 +673,7 @@ final class HttpScenarioRun {
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException("Interrupted during GET " + path, ex);
 			}
-			sleep(500);
+			Threads.sleep(500);
 		}
 	}
 
@@ -703,22 +688,6 @@ final class HttpScenarioRun {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static Thread daemon(Runnable task, String name) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		thread.start();
-		return thread;
 	}
 
 	private record Instance(String id, URI base, Process process) {

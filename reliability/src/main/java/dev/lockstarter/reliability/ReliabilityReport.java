@@ -328,20 +328,19 @@ final class ReliabilityReport {
 		return (lost > 0) ? "holds, except the documented loss at a store fault: " + n(lost) + " overlaps" : "holds";
 	}
 
-	private static void row(StringBuilder md, List<ReliabilityHarness.Result> results, String name,
-			Function<ReliabilityHarness.Result, String> cell) {
+	static <R> void row(StringBuilder md, List<R> results, String name, Function<R, String> cell) {
 		md.append("| ").append(name).append(" |");
-		for (ReliabilityHarness.Result result : results) {
+		for (R result : results) {
 			md.append(" ").append(cell.apply(result)).append(" |");
 		}
 		md.append("\n");
 	}
 
-	private static String n(long value) {
+	static String n(long value) {
 		return String.format("%,d", value);
 	}
 
-	private static String seconds(long millis) {
+	static String seconds(long millis) {
 		return String.format("%.1f s", millis / 1000.0);
 	}
 

@@ -105,8 +105,8 @@ final class ScenarioRun {
 			boolean cluster = lockConnections != null && lockConnections.isClusterAware();
 			startWorkers(this.settings.workers());
 			long started = System.nanoTime();
-			Thread nemesis = daemon(this::nemeses, "nemesis");
-			Thread watcher = daemon(() -> {
+			Thread nemesis = Threads.daemon(this::nemeses, "nemesis");
+			Thread watcher = Threads.daemon(() -> {
 				if (lockRedis != null) {
 					watch(lockRedis, cluster);
 				}
@@ -389,30 +389,7 @@ final class ScenarioRun {
 	}
 
 	private void startWorkers(int count) {
-		List<Thread> starters = new ArrayList<>();
-		List<RuntimeException> failures = new CopyOnWriteArrayList<>();
-		for (int i = 0; i < count; i++) {
-			starters.add(daemon(() -> {
-				try {
-					this.live.add(startWorker());
-				}
-				catch (RuntimeException ex) {
-					failures.add(ex);
-				}
-			}, "worker-starter"));
-		}
-		for (Thread starter : starters) {
-			try {
-				starter.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-		if (!failures.isEmpty()) {
-			throw failures.get(0);
-		}
+		Threads.startAll(count, this::startWorker, this.live, "worker-starter");
 	}
 
 	private WorkerProcess startWorker() {
@@ -502,13 +479,6 @@ final class ScenarioRun {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static Thread daemon(Runnable task, String name) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		thread.start();
-		return thread;
 	}
 
 	private record WorkerProcess(String id, Process process) {
