@@ -15,7 +15,7 @@ enum Backend {
 	 * the primary and waits for the sentinels to promote the replica.
 	 */
 	SENTINEL("`RedisLockStore` on Redis Sentinel (a primary, a replica, three sentinels)",
-			"`kill -9` of the primary, replica promoted by the sentinels", "Sentinel failovers", true, true),
+			"shutdown of the primary (`SIGTERM`), replica promoted by the sentinels", "Sentinel failovers", true, true),
 
 	/**
 	 * {@code RedisLockStore} on a Redis Cluster of three masters with one replica each;
