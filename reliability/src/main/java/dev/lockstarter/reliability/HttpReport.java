@@ -78,9 +78,9 @@ final class HttpReport {
 					.append(lateCaught(findings) ? "caught" : "NOT caught")
 					.append(": ")
 					.append(n(findings.lateResponse.unexplainedDoubles()))
-					.append(" double executions of ")
+					.append(" double executions over ")
 					.append(n(findings.lateResponse.keys.get()))
-					.append(" payments with no instance death to explain them.\n");
+					.append(" payments, with no instance death to explain them.\n");
 			}
 		}
 	}
@@ -134,7 +134,7 @@ final class HttpReport {
 								+ (unlockedCaught(r.findings()) ? ", caught" : ", NOT caught")
 						: "–");
 		row(md, results, "control: late response, unexplained double executions",
-				(r) -> r.scenario().lateResponseControl() ? n(r.findings().lateResponse.unexplainedDoubles()) + " of "
+				(r) -> r.scenario().lateResponseControl() ? n(r.findings().lateResponse.unexplainedDoubles()) + " over "
 						+ n(r.findings().lateResponse.keys.get()) + " payments"
 						+ (lateCaught(r.findings()) ? ", caught" : ", NOT caught") : "–");
 		row(md, results, "verdict", (r) -> "**" + verdict(r) + "**");
