@@ -14,15 +14,20 @@ final class HttpFindings {
 
 	long durationMillis;
 
-	long instancesStarted;
+	/** Instances started; by one starter at a time. */
+	volatile long instancesStarted;
 
-	/** Instances killed by the nemesis ({@code kill -9} at a random moment). */
-	long kills;
+	/**
+	 * Instances killed by the nemesis ({@code kill -9} at a random moment); by the
+	 * nemesis only, read while the scenario runs.
+	 */
+	volatile long kills;
 
 	/** Instances that halted at a crash point, by point. */
 	final Map<String, Long> crashes = new TreeMap<>();
 
-	long storePauses;
+	/** Store pauses; by the store nemesis only. */
+	volatile long storePauses;
 
 	final Registrations registrations = new Registrations();
 
