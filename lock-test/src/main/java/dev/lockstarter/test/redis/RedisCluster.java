@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
@@ -230,12 +231,19 @@ public final class RedisCluster implements AutoCloseable {
 		Assert.notNull(master, "'master' must not be null");
 		Assert.notNull(timeout, "'timeout' must not be null");
 		Assert.isTrue(this.nodes.contains(master), () -> master + " is not a node of " + this);
-		List<Node> view = parse(master.command("CLUSTER", "NODES"));
-		Node killed = view.stream().filter(Node::isMyself).findFirst().orElseThrow();
+		Node killed = parse(master.command("CLUSTER", "NODES")).stream()
+			.filter(Node::isMyself)
+			.findFirst()
+			.orElseThrow();
 		Assert.state(killed.isMaster() && !killed.slots().isEmpty(), () -> master + " is not a master with slots");
-		Node replicaNode = replicaOf(view, killed.id());
-		Assert.state(replicaNode != null, () -> master + " has no replica to promote");
-		RedisServer replica = node(replicaNode.port());
+		// A replica that has just rejoined may not be in the master's view yet: gossip
+		// brings it within a few hundred milliseconds
+		AtomicReference<@Nullable Node> replicaNode = new AtomicReference<>();
+		await(master + " has no replica to promote", timeout, () -> {
+			replicaNode.set(replicaOf(parse(master.command("CLUSTER", "NODES")), killed.id()));
+			return replicaNode.get() != null;
+		});
+		RedisServer replica = node(replicaNode.get().port());
 		int slot = killed.slots().get(0)[0];
 		List<RedisServer> survivors = this.nodes.stream().filter((node) -> node != master).toList();
 		long started = System.nanoTime();
