@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
@@ -212,8 +213,24 @@ public final class PostgresServer implements AutoCloseable {
 			// The postmaster first, so that it starts no backend after the others are
 			// stopped
 			ProcessSignals.stop(postmaster);
-			postmaster.descendants().forEach(ProcessSignals::stop);
+			// From here on, resume() undoes whatever was stopped
 			this.paused = true;
+			postmaster.descendants().forEach((backend) -> signalUnlessGone(backend, ProcessSignals::stop));
+		}
+	}
+
+	/**
+	 * Signal a backend, unless it exits meanwhile: a backend ends when its client
+	 * disconnects, which may happen between listing the backends and signalling them.
+	 */
+	private static void signalUnlessGone(ProcessHandle backend, Consumer<ProcessHandle> signal) {
+		try {
+			signal.accept(backend);
+		}
+		catch (IllegalStateException ex) {
+			if (backend.isAlive()) {
+				throw ex;
+			}
 		}
 	}
 
@@ -225,7 +242,7 @@ public final class PostgresServer implements AutoCloseable {
 		if (this.paused) {
 			this.paused = false;
 			ProcessHandle.of(pid()).ifPresent((postmaster) -> {
-				postmaster.descendants().forEach(ProcessSignals::resume);
+				postmaster.descendants().forEach((backend) -> signalUnlessGone(backend, ProcessSignals::resume));
 				ProcessSignals.resume(postmaster);
 			});
 		}
