@@ -2,7 +2,6 @@ package dev.lockstarter.reliability;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.lockstarter.test.ServerProcess;
 import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisServer;
 
@@ -257,7 +257,7 @@ final class HttpScenarioRun {
 
 	private Instance startInstance() {
 		String id = "i" + this.instanceIds.incrementAndGet();
-		int port = freePort();
+		int port = ServerProcess.freePort();
 		Path log = this.logs.resolve(this.scenario.name() + "-" + id + ".log");
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -347,17 +347,21 @@ final class HttpScenarioRun {
 	}
 
 	private void pauseStore() {
-		if (this.redis != null) {
-			this.redis.pause();
-		}
-		else if (this.postgres != null) {
-			this.postgres.pause();
-		}
-		this.findings.storePauses++;
 		try {
+			if (this.redis != null) {
+				this.redis.pause();
+			}
+			else if (this.postgres != null) {
+				this.postgres.pause();
+			}
+			this.findings.storePauses++;
 			Threads.sleep(STORE_PAUSE_MILLIS);
 		}
+		catch (RuntimeException ex) {
+			log("store pause failed: " + ex);
+		}
 		finally {
+			// Undoes a pause that failed half-way too
 			if (this.redis != null) {
 				this.redis.resume();
 			}
@@ -394,23 +398,10 @@ final class HttpScenarioRun {
 			String name = this.scenario.name() + "-u" + this.names.incrementAndGet();
 			counts.names.incrementAndGet();
 			registered.put(name, false);
-			List<Thread> devices = new ArrayList<>();
-			for (int d = 0; d < DEVICES; d++) {
-				devices.add(Threads.daemon(() -> {
-					if (register(path, name, counts)) {
-						registered.put(name, true);
-					}
-				}, "device"));
-			}
-			for (Thread device : devices) {
-				try {
-					device.join();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-			}
+			// The devices at once; the name counts as registered if any of them saw it so
+			List<Boolean> answered = new CopyOnWriteArrayList<>();
+			Threads.startAll(DEVICES, () -> register(path, name, counts), answered, "device");
+			registered.put(name, answered.contains(true));
 		}
 	}
 
@@ -568,8 +559,9 @@ final class HttpScenarioRun {
 				this.findings.payments.windowMicros.add(window);
 			}
 		}
+		Set<String> lateKeys = Set.copyOf(this.lateKeys.values());
 		for (Map.Entry<String, List<String>> entry : payments.entrySet()) {
-			boolean late = this.lateKeys.containsValue(entry.getKey());
+			boolean late = lateKeys.contains(entry.getKey());
 			HttpFindings.Payments counts = late ? this.findings.lateResponse : this.findings.payments;
 			List<String> ids = entry.getValue();
 			counts.executions += ids.size();
@@ -679,15 +671,6 @@ final class HttpScenarioRun {
 
 	private void log(String message) {
 		System.err.println("[" + this.scenario.name() + "] " + message);
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 	private record Instance(String id, URI base, Process process) {
