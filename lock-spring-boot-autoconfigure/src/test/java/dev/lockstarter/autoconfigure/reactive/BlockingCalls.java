@@ -24,6 +24,12 @@ import reactor.blockhound.BlockHound;
  * {@code AdaptivePoolingAllocator$Magazine.free}: the buffer allocator adds or frees a
  * magazine under a {@code StampedLock} held for a few instructions when threads contend
  * for buffers (JSON responses are encoded on the thread that completes them).</li>
+ * <li>Lettuce's {@code SharedLock.incrementWriters}: every command written to a shared
+ * connection counts itself as a writer under a {@code ReentrantLock} that is held for
+ * that counter increment, or, while the connection connects or disconnects, for the
+ * in-memory flush of the commands buffered meanwhile. Two event loops writing to the same
+ * connection at once wait for each other that long. Lettuce's own reactive API, and so
+ * Spring Data Redis's, takes the same path.</li>
  * </ul>
  * Nothing of the starter's own lock path is allowed: acquiring, waiting, renewing and
  * releasing must not block these threads at all.
@@ -47,6 +53,7 @@ final class BlockingCalls {
 					"_createAndCacheValueDeserializer")
 			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
 			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
 			.blockingMethodCallback((method) -> {
 				StringBuilder description = new StringBuilder(method + " on " + Thread.currentThread().getName());
 				for (StackTraceElement element : new Throwable().getStackTrace()) {
