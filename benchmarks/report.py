@@ -6,7 +6,9 @@
     report.py render RESULTS_DIR OUT.md    write the Markdown report from RESULTS_DIR/*.json
 
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
-commands.json (CommandsPerCycle), http.json (benchmarks/http/run.sh) and machine.json.
+commands.json (CommandsPerCycle), handoff.json (HandoffLatency), scale.json (MillionKeys, optional),
+http.json (benchmarks/http/run.sh) and machine.json. The charts are written as SVG files into a
+"performance" folder next to OUT.md, and linked from it.
 """
 
 import argparse
@@ -193,6 +195,8 @@ def render(results, output, elapsed):
     commands = load(results, "commands.json")
     http = load(results, "http.json")
     handoff = load(results, "handoff.json")
+    scale = load(results, "scale.json")
+    charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
     commands_run = []
     commands_path = os.path.join(results, "commands-run.txt")
@@ -281,6 +285,8 @@ def render(results, output, elapsed):
             w("- **Interceptor**: an `@ExclusiveRequest` method on the in-memory store costs %s ns per call against "
               "%s ns for the same method unannotated: %s ns for the proxy, the SpEL key, the owner token and the "
               "in-memory acquire + release." % (number(locked), number(plain, 1), number(locked - plain)))
+        for line in scale_summary(scale):
+            w(line)
         w("")
 
     # Lock cycle table
@@ -317,6 +323,15 @@ def render(results, output, elapsed):
                 w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
                     label, t, number(metric["score"]), error(metric), number(t * 1e6 / metric["score"], 1), vs,
                     requests, executed, number(rejected, 0) if rejected is not None else "n/a"))
+        w("")
+        chart = cycle_ratio_chart(cycle, thread_counts)
+        if chart:
+            write_chart(charts, "cycle-throughput.svg", chart)
+            w("![Throughput of each lock's uncontended cycle divided by the raw Lettuce floor's, with 1 and 8 threads]"
+              "(%s/cycle-throughput.svg)" % CHART_DIR)
+        else:
+            remove_chart(charts, "cycle-throughput.svg")
+            w("*(No chart: the raw Lettuce floor is missing from this run, so there is no ratio to draw.)*")
         w("")
         w("Each iteration's score, to show the spread (cycles/s):")
         w("")
@@ -428,20 +443,44 @@ def render(results, output, elapsed):
           "notifications hidden, as when pub/sub is lost. Every waiter waits up to 10 s with a 30 s lock "
           "time-to-live." % handoff["handoffs"])
         w("")
+        setups = handoff["setups"]
+        if REFERENCE_SETUP in setups:
+            w("The *raw Lettuce reference* is not a library: it is the least a waiting lock on Redis can do, written "
+              "directly on Lettuce's `RedisClient` to show what the wire allows. Its holder takes the lock with "
+              "`SET key token NX PX 30000` and releases it with a compare-and-delete script that also `PUBLISH`es "
+              "the key; its waiter tries `SET NX PX` once, subscribes to that channel on a Lettuce pub/sub "
+              "connection, and when the message for its key arrives, the listener itself sends the `SET` again on "
+              "a second connection (both connections share one I/O thread, so that send wakes no other thread). The "
+              "waiter counts as acquired in the callback of the `OK` reply, on that I/O thread, so its time excludes "
+              "waking an application thread, which every library's time includes. "
+              "(It also repeats the `SET` every 100 ms in case a message is lost.) It has no lease renewal, no "
+              "fencing token and no fairness: a floor to compare with, not a lock to use.")
+            w("")
         w("| waiter | p50 | p90 | p99 | max | p50 ÷ this starter's | p99 ÷ this starter's |")
         w("|---|---:|---:|---:|---:|---:|---:|")
-        setups = handoff["setups"]
         ours = setups.get("STARTER")
-        for name, values in setups.items():
+        order = [name for name in setups if name == REFERENCE_SETUP] + \
+            [name for name in setups if name != REFERENCE_SETUP]
+        for name in order:
+            values = setups[name]
             label = values.get("description", name)
             if name == "STARTER":
                 label = "**%s**" % label
+            elif name == REFERENCE_SETUP:
+                label = "*%s*" % label
             w("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s | %s |" % (
                 label, values["p50_us"] / 1000.0, values["p90_us"] / 1000.0, values["p99_us"] / 1000.0,
                 values["max_us"] / 1000.0,
                 "%.2f" % (values["p50_us"] / ours["p50_us"]) if ours else "n/a",
                 "%.2f" % (values["p99_us"] / ours["p99_us"]) if ours else "n/a"))
         w("")
+        handoff_charts(handoff, charts, w)
+    else:
+        remove_chart(charts, "handoff-latency.svg")
+        remove_chart(charts, "handoff-cdf.svg")
+
+    scale_section(scale, w)
+
     w("## HTTP throughput of the sample app")
     w("")
     if not http:
@@ -573,6 +612,560 @@ def render(results, output, elapsed):
     os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
     with open(output, "w") as file:
         file.write("\n".join(out))
+
+
+def handoff_charts(handoff, charts, w):
+    rows = handoff_rows(handoff)
+    missing = [label for _, label, _, sampled in rows if not sampled]
+    box = handoff_chart(handoff)
+    if box:
+        write_chart(charts, "handoff-latency.svg", box)
+        w("![Handoff latency per lock, release to acquired, as box plots on a log time axis]"
+          "(%s/handoff-latency.svg)" % CHART_DIR)
+        w("")
+        if missing and len(missing) == len(rows):
+            w("*This run's `handoff.json` holds percentiles but no samples (it was written before `HandoffLatency` "
+              "recorded them), so the chart shows the median, p90, p99 and max only, and the distribution chart is "
+              "left out.*")
+            w("")
+        elif missing:
+            w("*No samples for %s in this run's `handoff.json`: %s drawn from the percentiles only, and left out of "
+              "the distribution chart.*" % (", ".join(missing), "it is" if len(missing) == 1 else "they are"))
+            w("")
+    else:
+        remove_chart(charts, "handoff-latency.svg")
+    cdf = handoff_cdf_chart(handoff)
+    if cdf:
+        write_chart(charts, "handoff-cdf.svg", cdf)
+        w("![Share of handoffs done within a time, per lock, on a log time axis](%s/handoff-cdf.svg)" % CHART_DIR)
+        w("")
+    else:
+        remove_chart(charts, "handoff-cdf.svg")
+
+
+def mib(value):
+    return "n/a" if value is None else "%s MiB" % number(value / 1048576.0, 1)
+
+
+def signed(value, digits=0):
+    return ("+" if value > 0 else "") + number(value, digits) if value else number(0, digits)
+
+
+def percent_change(before, after):
+    if before is None or after is None or not before:
+        return "n/a"
+    change = 100.0 * (after / before - 1)
+    return "%s%%" % signed(change, 1)
+
+
+def scale_run_summary(run_entry):
+    heap_before, heap_after = run_entry.get("heap_before_bytes"), run_entry.get("heap_after_bytes")
+    redis_before, redis_after = run_entry.get("redis_used_memory_before"), run_entry.get("redis_used_memory_after")
+    keys_before, keys_after = run_entry.get("redis_keys_before"), run_entry.get("redis_keys_after")
+    seconds = run_entry.get("seconds")
+    parts = ["%s keys in %s" % (number(run_entry.get("keys")), "%s s" % number(seconds, 1) if seconds is not None
+                                else "an unknown time")]
+    if heap_before is not None and heap_after is not None:
+        parts.append("JVM heap after a full GC %s → %s (%s)" % (mib(heap_before), mib(heap_after),
+                                                               percent_change(heap_before, heap_after)))
+    if redis_before is not None and redis_after is not None:
+        parts.append("Redis `used_memory` %s" % signed_mib(redis_after - redis_before))
+    if keys_before is not None and keys_after is not None:
+        parts.append("keys in Redis %s → %s" % (number(keys_before), number(keys_after)))
+    return ", ".join(parts)
+
+
+def signed_mib(value):
+    return ("+" if value > 0 else "") + mib(value) if value else mib(0)
+
+
+def scale_summary(scale):
+    if not scale or not scale.get("runs"):
+        return []
+    return ["- **One million distinct keys** (%d threads): %s." % (scale.get("threads", 0), "; ".join(
+        "*%s*, %s" % (run_entry.get("name", "run"), scale_run_summary(run_entry)) for run_entry in scale["runs"]))]
+
+
+def scale_section(scale, w):
+    w("## One million distinct keys")
+    w("")
+    if not scale:
+        w("Not run for this page: there is no `benchmarks/results/scale.json`.")
+        w("")
+        return
+    runs = scale.get("runs") or []
+    if not runs:
+        w("`benchmarks/results/scale.json` holds no runs.")
+        w("")
+        return
+    w("Each run takes and releases a lock on this starter for each of its distinct keys, with %s threads, and "
+      "records three things before and after: the JVM heap in use after a full garbage collection, Redis's "
+      "`used_memory` and the number of keys in Redis. The heap shows whether the client keeps anything per key "
+      "once its locks are released; Redis's memory and key count show what the released locks leave on the "
+      "server. *Change* is after ÷ before for the heap (as a percentage), and after − before for Redis." % (
+          scale.get("threads", "n/a")))
+    if scale.get("command"):
+        w("")
+        w("Command: `%s`." % scale["command"])
+    w("")
+    for run_entry in runs:
+        keys = run_entry.get("keys")
+        seconds = run_entry.get("seconds")
+        heap_before, heap_after = run_entry.get("heap_before_bytes"), run_entry.get("heap_after_bytes")
+        redis_before, redis_after = run_entry.get("redis_used_memory_before"), run_entry.get("redis_used_memory_after")
+        keys_before, keys_after = run_entry.get("redis_keys_before"), run_entry.get("redis_keys_after")
+        w("### %s" % run_entry.get("name", "run"))
+        w("")
+        w("| | before | after | change |")
+        w("|---|---:|---:|---:|")
+        rate = (" (%s keys/s)" % number(keys / seconds)) if keys and seconds else ""
+        w("| distinct keys locked and released | | %s | |" % number(keys))
+        w("| duration | | %s | |" % (("%s s%s" % (number(seconds, 1), rate)) if seconds is not None else "n/a"))
+        w("| JVM heap in use after a full GC | %s | %s | %s |" % (
+            mib(heap_before), mib(heap_after), percent_change(heap_before, heap_after)))
+        if redis_before is not None and redis_after is not None:
+            difference = redis_after - redis_before
+            per_key = (", %s bytes per key" % number(difference / keys, 1)) if keys else ""
+            change = "%s%s" % (signed_mib(difference), per_key)
+        else:
+            change = "n/a"
+        w("| Redis `used_memory` | %s | %s | %s |" % (mib(redis_before), mib(redis_after), change))
+        key_change = signed(keys_after - keys_before) if keys_before is not None and keys_after is not None else "n/a"
+        w("| keys in Redis | %s | %s | %s |" % (number(keys_before), number(keys_after), key_change))
+        w("")
+
+
+# ---------------------------------------------------------------------------------------------
+# Charts: hand-written SVG, standard library only. Every number is formatted with a fixed
+# precision and every list is walked in a fixed order, so the same JSON gives the same bytes.
+
+CHART_DIR = "performance"
+CHART_FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Helvetica, Arial, sans-serif"
+INK = "#24292f"
+MUTED = "#57606a"
+GRID = "#d0d7de"
+OURS_COLOR = "#0969da"
+REFERENCE_COLOR = "#bc4c00"
+PEER_COLOR = "#8c959f"
+REFERENCE_SETUP = "RAW_LETTUCE_PUB_SUB"
+
+
+def xml_text(value):
+    return (str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("\"", "&quot;"))
+
+
+def px(value):
+    """A coordinate with one decimal, without a trailing '.0'."""
+    text = "%.1f" % value
+    return text[:-2] if text.endswith(".0") else text
+
+
+def text_width(text, size):
+    """A rough width of text in the chart font, enough to lay out labels."""
+    return len(text) * size * 0.56
+
+
+class Svg:
+    def __init__(self, width, height, title, description):
+        self.width = width
+        self.height = height
+        self.parts = [
+            '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" '
+            'aria-labelledby="chart-title chart-desc" font-family="%s">' % (
+                width, height, width, height, xml_text(CHART_FONT)),
+            '<title id="chart-title">%s</title>' % xml_text(title),
+            '<desc id="chart-desc">%s</desc>' % xml_text(description),
+            '<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (width, height),
+        ]
+
+    def add(self, element):
+        self.parts.append(element)
+
+    def text(self, x, y, value, size=12, anchor="start", fill=INK, weight=None, style=None):
+        self.add('<text x="%s" y="%s" font-size="%d"%s%s%s fill="%s">%s</text>' % (
+            px(x), px(y), size, ' text-anchor="%s"' % anchor if anchor != "start" else "",
+            ' font-weight="%s"' % weight if weight else "", ' font-style="%s"' % style if style else "",
+            fill, xml_text(value)))
+
+    def line(self, x1, y1, x2, y2, stroke=INK, width=1, dash=None):
+        self.add('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s/>' % (
+            px(x1), px(y1), px(x2), px(y2), stroke, px(width),
+            ' stroke-dasharray="%s"' % dash if dash else ""))
+
+    def rect(self, x, y, width, height, fill, stroke=None, stroke_width=1, dash=None, opacity=None):
+        self.add('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"%s%s%s/>' % (
+            px(x), px(y), px(max(0.0, width)), px(max(0.0, height)), fill,
+            ' stroke="%s" stroke-width="%s"' % (stroke, px(stroke_width)) if stroke else "",
+            ' stroke-dasharray="%s"' % dash if dash else "",
+            ' fill-opacity="%s"' % opacity if opacity is not None else ""))
+
+    def polygon(self, points, fill, stroke=None):
+        self.add('<polygon points="%s" fill="%s"%s/>' % (
+            " ".join("%s,%s" % (px(x), px(y)) for x, y in points), fill,
+            ' stroke="%s" stroke-width="1"' % stroke if stroke else ""))
+
+    def render(self):
+        return "\n".join(self.parts + ["</svg>"]) + "\n"
+
+
+def write_chart(directory, name, svg):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "w", encoding="utf-8", newline="\n") as file:
+        file.write(svg.render())
+
+
+def remove_chart(directory, name):
+    path = os.path.join(directory, name)
+    if os.path.exists(path):
+        os.remove(path)
+
+
+def nice_step(span, ticks=6):
+    raw_step = span / max(1, ticks)
+    magnitude = 10 ** math.floor(math.log10(raw_step))
+    for factor in (1, 2, 2.5, 5, 10):
+        if factor * magnitude >= raw_step:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def ratio_label(value, err):
+    return "%.2f ± %.2f" % (value, err) if err is not None else "%.2f" % value
+
+
+def cycle_ratio_chart(cycle, thread_counts):
+    """Horizontal bars: each variant's throughput ÷ the floor's, one group per thread count."""
+    groups = []
+    for t in thread_counts:
+        floor = cycle.get(("rawLettuce", t))
+        if not floor:
+            continue
+        bars = []
+        for method, _, label in VARIANTS:
+            entry = cycle.get((method, t))
+            if entry:
+                value, err = ratio(entry["primaryMetric"], floor["primaryMetric"])
+                bars.append((method, strip_markup(label), value, err))
+        if bars:
+            groups.append((t, bars))
+    if not groups:
+        return None
+    size = 12
+    label_width = max(text_width(label, size) for _, bars in groups for _, label, _, _ in bars)
+    left = 24 + max(label_width, 90)
+    value_column = 96
+    width = 860
+    plot_right = width - 24 - value_column
+    top = 78
+    row = 24
+    bar = 15
+    group_gap = 30
+    rows_height = sum(group_gap + row * len(bars) for _, bars in groups)
+    axis_y = top + rows_height + 6
+    legend_y = axis_y + 52
+    height = legend_y + 30
+    highest = max(value + (err or 0) for _, bars in groups for _, _, value, err in bars)
+    step = 0.25 if highest <= 2.5 else nice_step(highest)
+    x_max = max(1.25, math.ceil(highest * 1.04 / step) * step)
+
+    def x(value):
+        return left + (plot_right - left) * max(0.0, min(value, x_max)) / x_max
+
+    title = "Uncontended acquire + release: throughput ÷ raw Lettuce floor"
+    description = ("Horizontal bar chart. For %s, the JMH throughput of each Redis lock's acquire + release cycle "
+                   "divided by the raw Lettuce floor's with the same thread count, with error bars. %s" % (
+                       " and ".join("%d thread%s" % (t, "" if t == 1 else "s") for t, _ in groups),
+                       "; ".join("%d thread%s: %s" % (t, "" if t == 1 else "s", ", ".join(
+                           "%s %s" % (label, ratio_label(value, err)) for _, label, value, err in bars))
+                                 for t, bars in groups)))
+    svg = Svg(width, height, title, description)
+    svg.text(24, 28, title, size=16, weight="bold")
+    svg.text(24, 48, "Cycles/s ÷ the floor's cycles/s with the same thread count; 1.0 = as fast as two hand-written "
+             "round trips, higher is faster.", size=12, fill=MUTED)
+    svg.text(24, 64, "Error bars: JMH's 99.9% confidence half-widths of both scores, propagated to the ratio.",
+             size=12, fill=MUTED)
+    # Grid and axis
+    tick = 0.0
+    while tick <= x_max + 1e-9:
+        svg.line(x(tick), top, x(tick), axis_y, stroke=GRID)
+        svg.text(x(tick), axis_y + 16, ("%.2f" % tick).rstrip("0").rstrip(".") if tick else "0", size=11,
+                 anchor="middle", fill=MUTED)
+        tick += step
+    svg.line(left, axis_y, plot_right, axis_y, stroke=MUTED)
+    svg.text((left + plot_right) / 2, axis_y + 36, "throughput ÷ raw Lettuce floor (ratio, same thread count)",
+             size=12, anchor="middle")
+    svg.text(plot_right + value_column, top - 4, "ratio ± error", size=11, anchor="end", fill=MUTED)
+    y = top
+    for t, bars in groups:
+        y += group_gap
+        svg.text(24, y - 9, "%d thread%s" % (t, "" if t == 1 else "s"), size=13, weight="bold")
+        svg.line(24, y - 4, plot_right + value_column, y - 4, stroke=GRID)
+        for method, label, value, err in bars:
+            ours = method == "lockTemplate"
+            color = OURS_COLOR if ours else REFERENCE_COLOR if method == "rawLettuce" else PEER_COLOR
+            middle = y + row / 2
+            svg.text(left - 8, middle + 4, label, size=size, anchor="end", weight="bold" if ours else None)
+            svg.rect(left, middle - bar / 2, x(value) - left, bar, color)
+            if err is not None:
+                low, high = x(value - err), x(value + err)
+                svg.line(low, middle, high, middle, stroke=INK, width=1.5)
+                svg.line(low, middle - 5, low, middle + 5, stroke=INK, width=1.5)
+                svg.line(high, middle - 5, high, middle + 5, stroke=INK, width=1.5)
+            svg.text(plot_right + value_column, middle + 4, ratio_label(value, err), size=size, anchor="end",
+                     weight="bold" if ours else None)
+            y += row
+    # The floor
+    svg.line(x(1.0), top + 8, x(1.0), axis_y, stroke=INK, width=1.5, dash="5,4")
+    svg.text(x(1.0), top + 2, "floor = 1.0", size=11, anchor="middle")
+    # Legend
+    lx = 24
+    for color, label in ((OURS_COLOR, "this starter (LockTemplate)"), (REFERENCE_COLOR, "raw Lettuce floor"),
+                         (PEER_COLOR, "other libraries")):
+        svg.rect(lx, legend_y - 10, 14, 12, color)
+        svg.text(lx + 20, legend_y, label, size=12)
+        lx += 20 + text_width(label, 12) + 28
+    svg.line(lx, legend_y - 4, lx + 24, legend_y - 4, stroke=INK, width=1.5)
+    svg.line(lx, legend_y - 9, lx, legend_y + 1, stroke=INK, width=1.5)
+    svg.line(lx + 24, legend_y - 9, lx + 24, legend_y + 1, stroke=INK, width=1.5)
+    svg.text(lx + 30, legend_y, "error bar (±)", size=12)
+    return svg
+
+
+def percentile(sorted_values, percent):
+    """Nearest rank, as HandoffLatency computes it."""
+    index = int(math.ceil(percent / 100.0 * len(sorted_values))) - 1
+    return sorted_values[max(0, min(len(sorted_values) - 1, index))]
+
+
+def handoff_rows(handoff):
+    """(name, label, statistics, from samples?) per setup, the reference first, then the file's order."""
+    setups = handoff.get("setups", {})
+    names = [name for name in setups if name == REFERENCE_SETUP] + [name for name in setups if name != REFERENCE_SETUP]
+    rows = []
+    for name in names:
+        values = setups[name]
+        samples = sorted(values.get("samples_us") or [])
+        if samples:
+            stats = {"min": samples[0], "p25": percentile(samples, 25), "p50": percentile(samples, 50),
+                     "p75": percentile(samples, 75), "p90": percentile(samples, 90), "p99": percentile(samples, 99),
+                     "max": samples[-1]}
+        elif all(("%s_us" % key) in values for key in ("p50", "p90", "p99", "max")):
+            stats = {key: values["%s_us" % key] for key in ("p50", "p90", "p99", "max")}
+        else:
+            continue
+        rows.append((name, values.get("description", name), stats, bool(samples)))
+    return rows
+
+
+def log_ticks(low, high):
+    """The 1-2-5 steps (in µs, integers) from the largest at or below low to the smallest at or above high."""
+    low, high = max(1, low), max(2, high)
+    steps = [factor * 10 ** decade for decade in range(0, 10) for factor in (1, 2, 5)]
+    first = max([step for step in steps if step <= low] or [1])
+    last = min([step for step in steps if step >= high] or [steps[-1]])
+    if last <= first:
+        last = min(step for step in steps if step > first)
+    return [step for step in steps if first <= step <= last]
+
+
+def ms_label(micros):
+    ms = micros / 1000.0
+    if ms >= 10:
+        return "%.0f" % ms
+    if ms >= 1:
+        return "%.1f" % ms
+    return "%.2f" % ms
+
+
+def handoff_chart(handoff):
+    """One row per lock on a log time axis: min-max whisker, p25-p75 box, median, p90 and p99 marks."""
+    rows = handoff_rows(handoff)
+    if not rows:
+        return None
+    size = 12
+    labels = [label + ("" if sampled else " *") for _, label, _, sampled in rows]
+    left = 24 + max(text_width(label, size) for label in labels)
+    value_column = 130
+    width = max(900, int(left + 400 + value_column + 24))
+    plot_right = width - 24 - value_column
+    top = 84
+    row = 30
+    axis_y = top + row * len(rows) + 8
+    legend_y = axis_y + 54
+    height = legend_y + (40 if not all(sampled for _, _, _, sampled in rows) else 22)
+    low = min(min(stats.values()) for _, _, stats, _ in rows)
+    high = max(max(stats.values()) for _, _, stats, _ in rows)
+    ticks = log_ticks(low, high)
+    log_low, log_high = math.log10(ticks[0]), math.log10(ticks[-1])
+
+    def x(micros):
+        position = (math.log10(max(1, micros)) - log_low) / (log_high - log_low)
+        return left + (plot_right - left) * min(1.0, max(0.0, position))
+
+    title = "Handoff to a waiter in another JVM: release → acquired"
+    description = ("Box plot per lock on a logarithmic time axis, in milliseconds: %s." % "; ".join(
+        "%s: median %s ms, p90 %s ms, p99 %s ms, max %s ms" % (
+            label, ms_label(stats["p50"]), ms_label(stats["p90"]), ms_label(stats["p99"]), ms_label(stats["max"]))
+        for _, label, stats, _ in rows))
+    svg = Svg(width, height, title, description)
+    svg.text(24, 28, title, size=16, weight="bold")
+    svg.text(24, 48, "Time from the holder's release until the waiter, blocked in another JVM, has the lock; "
+             "%s handoffs per lock. Log scale: lower is faster." % handoff.get("handoffs", "all"), size=12, fill=MUTED)
+    svg.text(24, 64, "Whisker: fastest to slowest; box: 25th to 75th percentile; bar: median; ▲ p90; ◆ p99.",
+             size=12, fill=MUTED)
+    for micros in ticks:
+        major = str(micros).startswith("1")
+        svg.line(x(micros), top, x(micros), axis_y, stroke=GRID, width=1 if major else 0.6,
+                 dash=None if major else "2,3")
+        svg.text(x(micros), axis_y + 16, "%g" % (micros / 1000.0), size=11 if major else 10, anchor="middle",
+                 fill=INK if major else MUTED)
+    svg.line(left, axis_y, plot_right, axis_y, stroke=MUTED)
+    svg.text((left + plot_right) / 2, axis_y + 36, "release → acquired (ms, log scale)", size=12, anchor="middle")
+    svg.text(plot_right + value_column, top - 6, "median / p99 (ms)", size=11, anchor="end", fill=MUTED)
+    y = top
+    for (name, _, stats, sampled), label in zip(rows, labels):
+        ours = name == "STARTER"
+        color = OURS_COLOR if ours else REFERENCE_COLOR if name == REFERENCE_SETUP else PEER_COLOR
+        middle = y + row / 2
+        if (len(rows) > 1) and y > top:
+            svg.line(24, y, plot_right + value_column, y, stroke="#eaeef2")
+        svg.text(left - 8, middle + 4, label, size=size, anchor="end", weight="bold" if ours else None)
+        start = stats.get("min", stats["p50"])
+        svg.line(x(start), middle, x(stats["max"]), middle, stroke=color, width=1.5,
+                 dash=None if sampled else "3,3")
+        svg.line(x(stats["max"]), middle - 5, x(stats["max"]), middle + 5, stroke=color, width=1.5)
+        if "min" in stats:
+            svg.line(x(stats["min"]), middle - 5, x(stats["min"]), middle + 5, stroke=color, width=1.5)
+        if "p25" in stats:
+            svg.rect(x(stats["p25"]), middle - 8, x(stats["p75"]) - x(stats["p25"]), 16, color, stroke=color,
+                     opacity="0.35")
+        svg.line(x(stats["p50"]), middle - 9, x(stats["p50"]), middle + 9, stroke=INK, width=3)
+        p90 = x(stats["p90"])
+        svg.polygon([(p90 - 5, middle + 5), (p90 + 5, middle + 5), (p90, middle - 5)], "#ffffff", stroke=INK)
+        p99 = x(stats["p99"])
+        svg.polygon([(p99, middle - 6), (p99 + 6, middle), (p99, middle + 6), (p99 - 6, middle)], INK)
+        svg.text(plot_right + value_column, middle + 4, "%s / %s" % (ms_label(stats["p50"]), ms_label(stats["p99"])),
+                 size=size, anchor="end", weight="bold" if ours else None)
+        y += row
+    lx = 24
+    names = [name for name, _, _, _ in rows]
+    kinds = [(OURS_COLOR, "this starter", "STARTER" in names),
+             (REFERENCE_COLOR, "raw Lettuce reference", REFERENCE_SETUP in names),
+             (PEER_COLOR, "other setups", any(name not in ("STARTER", REFERENCE_SETUP) for name in names))]
+    for color, label in [(color, label) for color, label, present in kinds if present]:
+        svg.rect(lx, legend_y - 10, 14, 12, color, opacity="0.35")
+        svg.line(lx + 7, legend_y - 11, lx + 7, legend_y + 3, stroke=color, width=3)
+        svg.text(lx + 20, legend_y, label, size=12)
+        lx += 20 + text_width(label, 12) + 28
+    if not all(sampled for _, _, _, sampled in rows):
+        svg.text(24, legend_y + 20, "* no samples in the results: drawn from p50, p90, p99 and max only (dashed).",
+                 size=12, fill=MUTED)
+    return svg
+
+
+def handoff_cdf_chart(handoff):
+    """The share of handoffs done within a time, per lock with samples, on a log time axis."""
+    rows = [(name, label, sorted(handoff["setups"][name]["samples_us"]))
+            for name, label, _, sampled in handoff_rows(handoff) if sampled]
+    if not rows:
+        return None
+    palette = ["#009e73", "#cc79a7", "#6e5494", "#8c959f", "#996633", "#1b7c83"]
+    colors = {}
+    other = 0
+    for name, _, _ in rows:
+        if name == "STARTER":
+            colors[name] = OURS_COLOR
+        elif name == REFERENCE_SETUP:
+            colors[name] = REFERENCE_COLOR
+        else:
+            colors[name] = palette[other % len(palette)]
+            other += 1
+    legend_height = sum(6 + 14 * len(wrap(label, 30)) + 22 for _, label, _ in rows)
+    width = 900
+    left, right, top = 64, 24, 76
+    bottom_axis = max(top + 300, top + legend_height)
+    height = bottom_axis + 56
+    plot_right = width - right - 250
+    low = min(samples[0] for _, _, samples in rows)
+    high = max(samples[-1] for _, _, samples in rows)
+    ticks = log_ticks(low, high)
+    log_low, log_high = math.log10(ticks[0]), math.log10(ticks[-1])
+
+    def x(micros):
+        position = (math.log10(max(1, micros)) - log_low) / (log_high - log_low)
+        return left + (plot_right - left) * min(1.0, max(0.0, position))
+
+    def y(share):
+        return bottom_axis - (bottom_axis - top) * share
+
+    title = "Handoff latency: share of handoffs done within a time"
+    description = ("Empirical cumulative distribution per lock on a logarithmic time axis in milliseconds: %s." %
+                   "; ".join("%s: half within %s ms, 99%% within %s ms" % (
+                       label, ms_label(percentile(samples, 50)), ms_label(percentile(samples, 99)))
+                       for _, label, samples in rows))
+    svg = Svg(width, height, title, description)
+    svg.text(24, 28, title, size=16, weight="bold")
+    svg.text(24, 48, "For each lock, the fraction of its handoffs whose release → acquired time was at most x. "
+             "Further left is faster; a curve's upper end is its tail.", size=12, fill=MUTED)
+    for micros in ticks:
+        major = str(micros).startswith("1")
+        svg.line(x(micros), top, x(micros), bottom_axis, stroke=GRID, width=1 if major else 0.6,
+                 dash=None if major else "2,3")
+        svg.text(x(micros), bottom_axis + 16, "%g" % (micros / 1000.0), size=11 if major else 10,
+                 anchor="middle", fill=INK if major else MUTED)
+    for share in (0, 0.25, 0.5, 0.75, 0.9, 1.0):
+        svg.line(left, y(share), plot_right, y(share), stroke=GRID, width=1 if share in (0, 0.5, 1.0) else 0.6,
+                 dash=None if share in (0, 0.5, 1.0) else "2,3")
+        svg.text(left - 6, y(share) + 4, "%g%%" % (100 * share), size=11, anchor="end", fill=MUTED)
+    svg.line(left, bottom_axis, plot_right, bottom_axis, stroke=MUTED)
+    svg.line(left, top, left, bottom_axis, stroke=MUTED)
+    svg.text((left + plot_right) / 2, bottom_axis + 36, "release → acquired (ms, log scale)", size=12,
+             anchor="middle")
+    svg.add('<text x="16" y="%s" font-size="12" text-anchor="middle" fill="%s" transform="rotate(-90 16 %s)">'
+            'handoffs done (%% of all)</text>' % (px((top + bottom_axis) / 2), INK, px((top + bottom_axis) / 2)))
+    # Draw the peers first, so that ours and the reference stay on top.
+    order = [row for row in rows if row[0] not in ("STARTER", REFERENCE_SETUP)] + \
+        [row for row in rows if row[0] == REFERENCE_SETUP] + [row for row in rows if row[0] == "STARTER"]
+    for name, _, samples in order:
+        count = len(samples)
+        points = ["%s,%s" % (px(x(samples[0])), px(y(0)))]
+        for index, value in enumerate(samples):
+            if index + 1 < count and samples[index + 1] == value:
+                continue
+            points.append("%s,%s" % (px(x(value)), px(y(index / count))))
+            points.append("%s,%s" % (px(x(value)), px(y((index + 1) / count))))
+        ours = name == "STARTER"
+        svg.add('<polyline points="%s" fill="none" stroke="%s" stroke-width="%s"%s/>' % (
+            " ".join(points), colors[name], "3" if ours else "2",
+            ' stroke-dasharray="6,3"' if name == REFERENCE_SETUP else ""))
+    legend_x = plot_right + 24
+    legend_y = top + 10
+    svg.text(legend_x, legend_y - 14 + 4, "lock (median / p99, ms)", size=11, fill=MUTED)
+    for name, label, samples in rows:
+        ours = name == "STARTER"
+        legend_y += 6
+        svg.add('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s/>' % (
+            px(legend_x), px(legend_y), px(legend_x + 26), px(legend_y), colors[name], "3" if ours else "2",
+            ' stroke-dasharray="6,3"' if name == REFERENCE_SETUP else ""))
+        for index, part in enumerate(wrap(label, 30)):
+            svg.text(legend_x + 32, legend_y + 4 + 14 * index, part, size=11, weight="bold" if ours else None)
+        legend_y += 14 * len(wrap(label, 30))
+        svg.text(legend_x + 32, legend_y + 4, "%s / %s" % (ms_label(percentile(samples, 50)),
+                                                          ms_label(percentile(samples, 99))), size=11, fill=MUTED)
+        legend_y += 22
+    return svg
+
+
+def wrap(text, limit):
+    lines, current = [], ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > limit:
+            lines.append(current)
+            current = word
+        else:
+            current = (current + " " + word).strip()
+    return lines + ([current] if current else [])
 
 
 def latency_note(cycle):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark of the lock starter, then writes docs/PERFORMANCE.md from the
-# results (benchmarks/report.py). About 7 minutes on 2 cores.
+# results (benchmarks/report.py). About 8 minutes on 2 cores.
 #
 #   benchmarks/run.sh                                           the full run
 #   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
@@ -52,6 +52,10 @@ run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$RESULTS/comman
 
 echo "== Handoff latency to a waiting lock"
 run java -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff.json"
+
+echo "== One million distinct keys"
+# A fixed heap, so that the heap figures before and after compare (see MillionKeys)
+run java -Xms1g -Xmx1g -cp "$JAR" dev.lockstarter.benchmarks.MillionKeys "$RESULTS/scale.json"
 
 echo "== JMH"
 # shellcheck disable=SC2086

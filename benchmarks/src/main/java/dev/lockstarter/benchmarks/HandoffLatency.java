@@ -29,7 +29,8 @@ import dev.lockstarter.test.redis.RedisServer;
  * is preceded by a pause long enough for the waiter to be asleep in its wait (30 to 93
  * ms, varied against its polling phase), so what is measured is a wake-up, not a spin.
  * <p>
- * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes percentiles as JSON and
+ * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes, per lock, the
+ * percentiles and every sample ({@code samples_us}, in microseconds, sorted) as JSON, and
  * a summary to standard output.
  */
 public final class HandoffLatency {
@@ -67,9 +68,9 @@ public final class HandoffLatency {
 				json.append(separator)
 					.append(String.format(Locale.ROOT,
 							"    \"%s\": {\"description\": \"%s\", \"p50_us\": %d, \"p90_us\": %d, \"p99_us\": %d, "
-									+ "\"max_us\": %d}",
+									+ "\"max_us\": %d,\n      \"samples_us\": %s}",
 							lock.name(), lock.description(), percentile(micros, 50), percentile(micros, 90),
-							percentile(micros, 99), micros[micros.length - 1]));
+							percentile(micros, 99), micros[micros.length - 1], jsonArray(micros)));
 				separator = ",\n";
 			}
 			json.append("\n  }\n}\n");
@@ -133,6 +134,14 @@ public final class HandoffLatency {
 		throw new IllegalStateException("Waiter exited before saying '" + word + "'");
 	}
 
+	private static String jsonArray(long[] values) {
+		StringBuilder array = new StringBuilder("[");
+		for (int i = 0; i < values.length; i++) {
+			array.append((i > 0) ? ", " : "").append(values[i]);
+		}
+		return array.append(']').toString();
+	}
+
 	private static String javaBinary() {
 		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
@@ -163,8 +172,7 @@ public final class HandoffLatency {
 				while ((key = in.readLine()) != null && !key.equals("quit")) {
 					out.println(PROTOCOL_PREFIX + "waiting");
 					out.flush();
-					client.lock(key);
-					long acquiredAt = System.nanoTime();
+					long acquiredAt = client.lockTimed(key);
 					out.println(PROTOCOL_PREFIX + "acquired " + acquiredAt);
 					out.flush();
 					client.unlock(key);

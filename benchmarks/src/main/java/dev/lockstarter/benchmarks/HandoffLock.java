@@ -75,6 +75,19 @@ enum HandoffLock {
 		Client open(String host, int port) {
 			return new SpringIntegrationClient(host, port, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
 		}
+	},
+
+	/**
+	 * The reference: a lock written directly on Lettuce ({@code SET NX PX}, a
+	 * compare-and-delete script that publishes the release), whose waiter's pub/sub
+	 * listener sends the {@code SET} as soon as the release message arrives; see
+	 * {@link RawLettucePubSubClient}.
+	 */
+	RAW_LETTUCE_PUB_SUB("raw Lettuce reference (pub/sub + SET NX PX)") {
+		@Override
+		Client open(String host, int port) {
+			return new RawLettucePubSubClient(host, port);
+		}
 	};
 
 	/** The time-to-live of every lock. */
@@ -102,6 +115,16 @@ enum HandoffLock {
 
 		/** Take the lock on {@code key}, waiting up to {@link #MAX_WAIT}. */
 		void lock(String key) throws Exception;
+
+		/**
+		 * Take the lock on {@code key} like {@link #lock(String)}, and return the
+		 * {@link System#nanoTime()} at which it was acquired: by default, read as soon as
+		 * {@code lock} returns.
+		 */
+		default long lockTimed(String key) throws Exception {
+			lock(key);
+			return System.nanoTime();
+		}
 
 		void unlock(String key);
 
