@@ -50,6 +50,11 @@ public interface Lease extends AutoCloseable {
 	 * earlier acquisition of the same key, so a resource that remembers the highest token
 	 * it has seen can reject writes from a holder whose lock expired in the meantime.
 	 * <p>
+	 * Some stores (Redis) draw the token only when it is first read, so that holders that
+	 * never read one pay nothing for it: that first read is then a store call, made while
+	 * the lease holds its lock, and fails with {@link LockNotHeldException} once the lock
+	 * was released or lost. Read it before the write it guards, not after the release.
+	 * <p>
 	 * A lease on several keys has one token per key, from {@link #fencingToken(String)},
 	 * and answers {@code 0} here: no single number is greater than every earlier token of
 	 * each of its keys.

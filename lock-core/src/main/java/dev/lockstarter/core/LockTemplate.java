@@ -30,6 +30,7 @@ import dev.lockstarter.observation.LockAcquireObservationConvention;
 import dev.lockstarter.observation.LockObservationDocumentation;
 
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireResult;
@@ -648,8 +649,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		 */
 		private boolean tryOnce(int index) {
 			try {
-				this.result = LockTemplate.this.store.tryAcquire(this.storeKeys.get(index), this.token,
-						this.options.getTtl());
+				// A detached lease is handed to its owner with its fencing token
+				this.result = (this.detached && LockTemplate.this.store instanceof FencingOnDemandLockStore onDemand)
+						? onDemand.tryAcquireFenced(this.storeKeys.get(index), this.token, this.options.getTtl())
+						: LockTemplate.this.store.tryAcquire(this.storeKeys.get(index), this.token,
+								this.options.getTtl());
 			}
 			catch (LockStoreException ex) {
 				throw failed(ex, index + 1);

@@ -25,6 +25,7 @@ import reactor.core.scheduler.Schedulers;
 import dev.lockstarter.core.LockAcquisition.Outcome;
 import dev.lockstarter.observation.LockAcquireContext;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
@@ -152,6 +153,9 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 				LockAttempt attempt;
 				try {
 					attempt = this.template.tryAcquire(keys, once);
+					if (attempt.isAcquired() && this.template.store() instanceof FencingOnDemandLockStore) {
+						drawFencingTokens(attempt.lease());
+					}
 				}
 				catch (RuntimeException ex) {
 					sink.error(ex);
@@ -165,6 +169,24 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 				}
 			});
 		});
+	}
+
+	/**
+	 * Draw the fencing token of every key of a lease on a store that draws them on
+	 * demand, here on the blocking scheduler: a reactive caller then reads them without a
+	 * store call. A lease whose tokens cannot be drawn is released, and the failure
+	 * signalled.
+	 */
+	private static void drawFencingTokens(Lease lease) {
+		try {
+			for (String key : lease.keys()) {
+				lease.fencingToken(key);
+			}
+		}
+		catch (RuntimeException ex) {
+			lease.close();
+			throw ex;
+		}
 	}
 
 	@Override

@@ -2,12 +2,15 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.LockStoreException;
@@ -41,7 +44,11 @@ final class StoreLease implements Lease, HeldLock {
 
 	private final String token;
 
-	private final long fencingToken;
+	/**
+	 * The fencing token: given by the acquisition, or drawn on first read from a
+	 * {@link FencingOnDemandLockStore}, under the {@link #guard}.
+	 */
+	private volatile long fencingToken;
 
 	private final LockOptions options;
 
@@ -103,9 +110,45 @@ final class StoreLease implements Lease, HeldLock {
 		return this.options;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * On a {@link FencingOnDemandLockStore} whose acquisition drew none, the first call
+	 * draws the token from the store, one round trip, and later calls answer the same
+	 * token.
+	 * @throws LockNotHeldException if the token must be drawn but the lease was released
+	 * or lost, or the store found its lock expired or held by another owner
+	 * @throws dev.lockstarter.store.LockStoreException if the store cannot be reached to
+	 * draw the token; a later call tries again
+	 */
 	@Override
 	public long fencingToken() {
-		return this.fencingToken;
+		long drawn = this.fencingToken;
+		if (drawn != AcquireResult.NO_FENCING_TOKEN || !(this.store instanceof FencingOnDemandLockStore onDemand)) {
+			return drawn;
+		}
+		this.guard.lock();
+		try {
+			drawn = this.fencingToken;
+			if (drawn != AcquireResult.NO_FENCING_TOKEN) {
+				return drawn;
+			}
+			if (this.state.get() != State.HELD) {
+				throw new LockNotHeldException(this.key, "Lock '" + this.key + "' is no longer held ("
+						+ this.state.get().name().toLowerCase(Locale.ROOT) + "): its fencing token cannot be drawn");
+			}
+			drawn = onDemand.fencingToken(this.storeKey, this.token);
+			if (drawn == AcquireResult.NO_FENCING_TOKEN) {
+				lost("drawing its fencing token found the lock expired or held by another owner");
+				throw new LockNotHeldException(this.key,
+						"Lock '" + this.key + "' had expired or was taken over before its fencing token was drawn");
+			}
+			this.fencingToken = drawn;
+			return drawn;
+		}
+		finally {
+			this.guard.unlock();
+		}
 	}
 
 	@Override

@@ -31,6 +31,17 @@ public final class ReleaseListeners {
 	}
 
 	/**
+	 * Return whether anyone in this JVM listens for the release of a key: a store that
+	 * announces a release only when someone may wait for it asks for the announcement
+	 * when such a waiter finds the key held.
+	 * @param key the store key
+	 * @return whether the key has a listener
+	 */
+	public boolean isWatched(String key) {
+		return !this.listeners.isEmpty() && this.listeners.containsKey(key);
+	}
+
+	/**
 	 * Call the listeners of a released key.
 	 * @param key the store key
 	 */

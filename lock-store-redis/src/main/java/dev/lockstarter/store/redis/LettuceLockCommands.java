@@ -55,7 +55,7 @@ final class LettuceLockCommands {
 	private static final int CONNECTING_THREADS = 4;
 
 	/**
-	 * The SHA-1 of each script sent reactively, read without the lock that
+	 * The SHA-1 of each script, read without the lock that
 	 * {@code DefaultRedisScript.getSha1()} takes on every call, which an event-loop
 	 * thread must not wait for.
 	 */
@@ -187,7 +187,7 @@ final class LettuceLockCommands {
 		try (Commands commands = commands(false, deadline)) {
 			List<RedisFuture<T>> sent = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
-				sent.add(commands.async().evalsha(script.getSha1(), type, keys.get(i), args.get(i)));
+				sent.add(commands.async().evalsha(sha1(script), type, keys.get(i), args.get(i)));
 			}
 			List<@Nullable T> replies = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
@@ -268,7 +268,7 @@ final class LettuceLockCommands {
 			throws TimeoutException, InterruptedException, ExecutionException {
 		ScriptOutputType type = outputType(script);
 		try {
-			return await(commands.evalsha(script.getSha1(), type, keys, args), deadline);
+			return await(commands.evalsha(sha1(script), type, keys, args), deadline);
 		}
 		catch (ExecutionException ex) {
 			if (!(ex.getCause() instanceof RedisNoScriptException)) {

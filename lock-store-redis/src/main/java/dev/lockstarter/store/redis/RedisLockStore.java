@@ -22,6 +22,7 @@ import reactor.core.scheduler.Schedulers;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveLockStore;
@@ -51,10 +52,14 @@ import org.springframework.util.ClassUtils;
  * ({@code PX}). Each operation is one Lua script, sent as {@code EVALSHA} (falling back
  * to {@code EVAL} once after a script cache flush), so each costs exactly one round trip:
  * <ul>
- * <li>acquire: {@code SET key token NX PX ttl}; when acquired, the same script draws the
- * fencing token, and when the key is taken, it answers the holder's {@code PTTL};</li>
+ * <li>acquire: {@code SET key token NX PX ttl}; when the key is taken, the same script
+ * answers the holder's {@code PTTL}, and marks the holder's value as watched if a waiter
+ * of this JVM listens for its release;</li>
+ * <li>fencing token, on demand ({@link FencingOnDemandLockStore}): an owner-checked
+ * script that draws it, only when the holder first reads it;</li>
  * <li>release: compare-and-delete, {@code DEL} only if the value is the caller's token,
- * then {@code PUBLISH} of the key on the release channel;</li>
+ * then, only if a waiter watched the lock, {@code PUBLISH} of the key on the release
+ * channel;</li>
  * <li>extend: compare-and-extend, {@code PEXPIRE} only if the value is the caller's
  * token; any number of locks in one script with {@link #extendAll}.</li>
  * <li>time to expiry: {@code PTTL} of the lock's key, read only, whoever holds it;</li>
@@ -75,21 +80,32 @@ import org.springframework.util.ClassUtils;
  * its sharded release channel) appends to that key, so a lock lives in one hash slot
  * whatever its value contains. A store key without the prefix is wrapped whole.
  * <p>
- * <b>Fencing tokens</b> come from a counter next to the lock,
- * <code>lock:{...}:fence</code>: the acquire script increments it and raises it to the
- * Redis server's clock in microseconds if it is behind. The counter expires
- * {@value #FENCE_RETENTION_HOURS} hours after the key's last acquisition, so that keys
- * used once do not accumulate. Tokens of one key strictly increase while its counter
+ * <b>Fencing tokens</b> are drawn when the holder first reads one
+ * ({@link dev.lockstarter.core.Lease#fencingToken()}), by a script that checks that the
+ * caller's token still holds the lock: a plain acquire and release runs no fencing
+ * command and leaves nothing behind in Redis. They come from a counter next to the lock,
+ * <code>lock:{...}:fence</code>, which the script increments and raises to the Redis
+ * server's clock in microseconds if it is behind. The counter expires
+ * {@value #FENCE_RETENTION_HOURS} hours after the key's last draw, so that keys used once
+ * do not accumulate. Since a token is drawn only while its owner holds the lock, tokens
+ * of one key strictly increase in the order in which owners held it, while its counter
  * lives, and after that as long as the server's clock has not moved back past the last
- * token issued: a later token is at least the server's time.
+ * token drawn: a later token is at least the server's time. Reactive acquisitions
+ * ({@link #tryAcquireReactive}), leases handed to clients outside the JVM
+ * ({@link #tryAcquireFenced}) and acquisitions with replica acknowledgements draw the
+ * token in the acquire script itself.
  * <p>
  * <b>Release notifications</b> are published on one channel (by default
- * {@code "lock:released"}), with the released key as message. One subscription
- * connection, shared by every waiter, dispatches them to the waiters of that key. It is
- * opened after the first wait, on a daemon thread of the store, and reopened there after
- * a failure, with a backoff of up to 2 seconds: a waiter never waits for it, and polls
- * while it is not open. {@link #getSubscriptionState()} tells where it stands. A lost
- * notification only delays a waiter until its next poll.
+ * {@code "lock:released"}), with the released key as message, and only for a lock that a
+ * waiter watched: a waiter's attempt that finds the lock held appends {@value #WATCHED}
+ * to the holder's value (keeping its expiry), and the release script publishes only when
+ * it deletes such a value. Every owner check accepts the token with or without it. An
+ * uncontended release therefore publishes nothing. One subscription connection, shared by
+ * every waiter, dispatches them to the waiters of that key. It is opened after the first
+ * wait, on a daemon thread of the store, and reopened there after a failure, with a
+ * backoff of up to 2 seconds: a waiter never waits for it, and polls while it is not
+ * open. {@link #getSubscriptionState()} tells where it stands. A lost notification only
+ * delays a waiter until its next poll.
  * <p>
  * <b>Redis Cluster.</b> Every script touches the keys of one hash slot only, so each runs
  * on the node that owns the slot; {@link #extendAll} and {@link #releaseAll} send one
@@ -139,7 +155,7 @@ import org.springframework.util.ClassUtils;
  * @since 0.1.0
  */
 public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		ReactiveResultStoringLockStore, DisposableBean {
+		FencingOnDemandLockStore, ReactiveResultStoringLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -164,46 +180,101 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		.toString(Duration.ofHours(FENCE_RETENTION_HOURS).toMillis());
 
 	/**
-	 * Acquired: returns the fencing token (positive). Held: returns {@code -(PTTL) - 1},
-	 * so -1 when the holder's key has no expiry.
+	 * The suffix a waiter appends to a holder's value, in the script that finds the lock
+	 * held: the release of a value that ends with it is announced. Owner tokens are
+	 * Base64 URL-encoded, so they never end with it themselves.
 	 */
-	static final RedisScript<Long> ACQUIRE = RedisScript.of("""
-			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  local fence = redis.call('INCR', KEYS[2])
-			  local now = redis.call('TIME')
-			  local floor = now[1] .. string.format('%06d', tonumber(now[2]))
-			  if fence < tonumber(floor) then
-			    redis.call('SET', KEYS[2], floor)
-			    fence = tonumber(floor)
-			  end
-			  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-			  return fence
-			end
+	static final String WATCHED = "!";
+
+	/**
+	 * The end of a script that found the lock held: marks the holder's value as watched
+	 * when ARGV[3] is {@code 1} (a waiter of this JVM listens for its release), and
+	 * returns {@code -(PTTL) - 1}, so -1 when the holder's key has no expiry.
+	 */
+	private static final String HELD = """
 			local ttl = redis.call('PTTL', KEYS[1])
+			if ARGV[3] == '1' then
+			  local holder = redis.call('GET', KEYS[1])
+			  if holder and string.sub(holder, -1) ~= '!' then
+			    redis.call('APPEND', KEYS[1], '!')
+			  end
+			end
 			if ttl < 0 then
 			  ttl = 0
 			end
 			return -ttl - 1
-			""", Long.class);
+			""";
 
-	/** Returns 1 when the caller's lock was deleted (and announced), else 0. */
-	static final RedisScript<Long> RELEASE = RedisScript.of("""
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
-			  redis.call('DEL', KEYS[1])
-			  redis.call('PUBLISH', ARGV[2], KEYS[1])
-			  return 1
+	/**
+	 * Draws the next fencing token from the counter KEYS[2], raised to the Redis server's
+	 * clock in microseconds if it is behind, and keeps the counter for the retention
+	 * given as {@code %s}; leaves the token in {@code fence}.
+	 */
+	private static final String DRAW = """
+			local fence = redis.call('INCR', KEYS[2])
+			local now = redis.call('TIME')
+			local floor = tonumber(now[1] .. string.format('%%06d', tonumber(now[2])))
+			if fence < floor then
+			  redis.call('SET', KEYS[2], floor)
+			  fence = floor
 			end
-			return 0
+			redis.call('PEXPIRE', KEYS[2], %s)
+			""";
+
+	/**
+	 * ARGV[1] is the token, ARGV[2] the TTL, ARGV[3] {@code 1} to watch a held lock.
+	 * Acquired: returns 0 (no fencing token drawn). Held: see {@link #HELD}.
+	 */
+	static final RedisScript<Long> ACQUIRE = RedisScript.of("""
+			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+			  return 0
+			end
+			""" + HELD, Long.class);
+
+	/**
+	 * {@link #ACQUIRE} that also draws the fencing token from the counter KEYS[2], kept
+	 * for ARGV[4] milliseconds. Acquired: returns the fencing token (positive).
+	 */
+	static final RedisScript<Long> ACQUIRE_FENCED = RedisScript.of("""
+			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+			""" + DRAW.formatted("ARGV[4]") + """
+			  return fence
+			end
+			""" + HELD, Long.class);
+
+	/**
+	 * Draws the fencing token of the lock KEYS[1] if ARGV[1] holds it, from the counter
+	 * KEYS[2] kept for ARGV[2] milliseconds; returns it, or 0 when not held.
+	 */
+	static final RedisScript<Long> FENCE = RedisScript.of("""
+			local holder = redis.call('GET', KEYS[1])
+			if holder ~= ARGV[1] and holder ~= ARGV[1] .. '!' then
+			  return 0
+			end
+			""" + DRAW.formatted("ARGV[2]") + """
+			return fence
 			""", Long.class);
 
 	/**
-	 * {@link #RELEASE} announcing on the lock's sharded channel, ARGV[2], in the lock's
-	 * slot. {@code pcall}: a server without sharded pub/sub (Redis 6) still releases.
+	 * Compare-and-delete. ARGV[1] is the token, ARGV[2] the channel, ARGV[3] {@code 1} to
+	 * announce by {@code SPUBLISH} (the lock's sharded channel, in its slot; by
+	 * {@code pcall}, so that a server without sharded pub/sub, Redis 6, still releases),
+	 * else by {@code PUBLISH}. Only a lock that a waiter watched is announced. Returns 1
+	 * when the caller's lock was deleted, else 0.
 	 */
-	static final RedisScript<Long> RELEASE_SHARDED = RedisScript.of("""
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
+	static final RedisScript<Long> RELEASE = RedisScript.of("""
+			local holder = redis.call('GET', KEYS[1])
+			if holder == ARGV[1] then
 			  redis.call('DEL', KEYS[1])
-			  redis.pcall('SPUBLISH', ARGV[2], KEYS[1])
+			  return 1
+			end
+			if holder == ARGV[1] .. '!' then
+			  redis.call('DEL', KEYS[1])
+			  if ARGV[3] == '1' then
+			    redis.pcall('SPUBLISH', ARGV[2], KEYS[1])
+			  else
+			    redis.call('PUBLISH', ARGV[2], KEYS[1])
+			  end
 			  return 1
 			end
 			return 0
@@ -211,7 +282,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	/** Returns 1 when the caller's lock was extended, else 0. */
 	static final RedisScript<Long> EXTEND = RedisScript.of("""
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			local holder = redis.call('GET', KEYS[1])
+			if holder == ARGV[1] or holder == ARGV[1] .. '!' then
 			  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 			end
 			return 0
@@ -231,7 +303,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 
 	/** Returns 1 when the caller holds the lock and its result is stored, else 0. */
 	static final RedisScript<Long> PUT_RESULT = RedisScript.of("""
-			if redis.call('GET', KEYS[1]) == ARGV[1] then
+			local holder = redis.call('GET', KEYS[1])
+			if holder == ARGV[1] or holder == ARGV[1] .. '!' then
 			  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 			  return 1
 			end
@@ -245,7 +318,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	static final RedisScript<List> EXTEND_ALL = RedisScript.of("""
 			local extended = {}
 			for i = 1, #KEYS do
-			  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then
+			  local holder = redis.call('GET', KEYS[i])
+			  if holder == ARGV[i + 1] or holder == ARGV[i + 1] .. '!' then
 			    extended[i] = redis.call('PEXPIRE', KEYS[i], ARGV[1])
 			  else
 			    extended[i] = 0
@@ -255,49 +329,50 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			""", List.class);
 
 	/**
-	 * The locks of several keys in one slot, all or none. KEYS[1..n] are the lock keys,
-	 * KEYS[n + 1..2n] their fencing counters; ARGV as {@link #ACQUIRE}. Returns
-	 * {@code {0, fence 1, ..., fence n}} when every key was acquired, else {@code {i,
-	 * PTTL}} for the first key {@code i} found held, having changed nothing.
+	 * The locks of several keys in one slot, all or none, without fencing tokens (drawn
+	 * on demand, by {@link #FENCE}). KEYS are the lock keys; ARGV[1] is the token,
+	 * ARGV[2] the TTL, ARGV[3] {@code 1} to watch the key found held. Returns {@code {0}}
+	 * when every key was acquired, else {@code {i, PTTL}} for the first key {@code i}
+	 * found held, having changed nothing else.
 	 */
 	@SuppressWarnings("rawtypes")
 	static final RedisScript<List> ACQUIRE_ALL = RedisScript.of("""
-			local n = #KEYS / 2
-			for i = 1, n do
+			for i = 1, #KEYS do
 			  local ttl = redis.call('PTTL', KEYS[i])
 			  if ttl ~= -2 then
+			    if ARGV[3] == '1' then
+			      local holder = redis.call('GET', KEYS[i])
+			      if holder and string.sub(holder, -1) ~= '!' then
+			        redis.call('APPEND', KEYS[i], '!')
+			      end
+			    end
 			    if ttl < 0 then
 			      ttl = 0
 			    end
 			    return {i, ttl}
 			  end
 			end
-			local now = redis.call('TIME')
-			local floor = tonumber(now[1] .. string.format('%06d', tonumber(now[2])))
-			local acquired = {0}
-			for i = 1, n do
+			for i = 1, #KEYS do
 			  redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
-			  local fence = redis.call('INCR', KEYS[n + i])
-			  if fence < floor then
-			    redis.call('SET', KEYS[n + i], floor)
-			    fence = floor
-			  end
-			  redis.call('PEXPIRE', KEYS[n + i], ARGV[3])
-			  acquired[i + 1] = fence
 			end
-			return acquired
+			return {0}
 			""", List.class);
 
 	/**
-	 * Compare-and-delete of several locks of one slot, each announced on its channel.
-	 * ARGV[1] is the token, ARGV[2] {@code 1} to announce by {@code SPUBLISH}, else
-	 * {@code PUBLISH}, ARGV[i + 2] the channel of KEYS[i]; returns 1 or 0 for each key.
+	 * Compare-and-delete of several locks of one slot, each announced on its channel if a
+	 * waiter watched it. ARGV[1] is the token, ARGV[2] {@code 1} to announce by
+	 * {@code SPUBLISH}, else {@code PUBLISH}, ARGV[i + 2] the channel of KEYS[i]; returns
+	 * 1 or 0 for each key.
 	 */
 	@SuppressWarnings("rawtypes")
 	static final RedisScript<List> RELEASE_ALL = RedisScript.of("""
 			local released = {}
 			for i = 1, #KEYS do
-			  if redis.call('GET', KEYS[i]) == ARGV[1] then
+			  local holder = redis.call('GET', KEYS[i])
+			  if holder == ARGV[1] then
+			    redis.call('DEL', KEYS[i])
+			    released[i] = 1
+			  elseif holder == ARGV[1] .. '!' then
 			    redis.call('DEL', KEYS[i])
 			    if ARGV[2] == '1' then
 			      redis.pcall('SPUBLISH', ARGV[i + 2], KEYS[i])
@@ -384,7 +459,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
 		if (this.lettuce != null) {
-			LettuceLockCommands.prepare(ACQUIRE, RELEASE, RELEASE_SHARDED, EXTEND, PUT_RESULT);
+			LettuceLockCommands.prepare(ACQUIRE, ACQUIRE_FENCED, FENCE, RELEASE, EXTEND, PUT_RESULT);
 		}
 	}
 
@@ -445,23 +520,68 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		if (this.minReplicaAcks > 0) {
 			return tryAcquireAcknowledged(key, token, ttl);
 		}
-		List<String> redisKeys = List.of(this.keys.lockKey(key), this.keys.related(key, "fence"));
-		Long answer = run("acquire", key, ACQUIRE, redisKeys, token, millis(ttl), FENCE_RETENTION_MILLIS);
-		return acquireResult(answer);
+		String lockKey = this.keys.lockKey(key);
+		return acquireResult(
+				run("acquire", key, ACQUIRE, new String[] { lockKey }, token, millis(ttl), watch(lockKey)));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The acquisition and the draw of the fencing token in one script, one round trip.
+	 * With {@linkplain #setMinReplicaAcks(int) replica acknowledgements} every
+	 * acquisition draws its token this way.
+	 */
+	@Override
+	public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+		if (this.minReplicaAcks > 0) {
+			return tryAcquireAcknowledged(key, token, ttl);
+		}
+		String lockKey = this.keys.lockKey(key);
+		return acquireResult(
+				run("acquire", key, ACQUIRE_FENCED, new String[] { lockKey, this.keys.related(key, "fence") }, token,
+						millis(ttl), watch(lockKey), FENCE_RETENTION_MILLIS));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One owner-checked script: it increments the key's fencing counter,
+	 * <code>lock:{...}:fence</code>, raises it to the Redis server's clock in
+	 * microseconds if it is behind, and keeps it for {@value #FENCE_RETENTION_HOURS}
+	 * hours.
+	 */
+	@Override
+	public long fencingToken(String key, String token) {
+		Long answer = run("draw the fencing token of", key, FENCE,
+				new String[] { this.keys.lockKey(key), this.keys.related(key, "fence") }, token,
+				FENCE_RETENTION_MILLIS);
+		return (answer != null && answer > 0) ? answer : AcquireResult.NO_FENCING_TOKEN;
 	}
 
 	@Override
 	public boolean release(String key, String token) {
-		Long answer = (topology("release", key).sharded() != null)
-				? run("release", key, RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
-						this.keys.related(key, "released"))
-				: run("release", key, RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
+		Long answer = run("release", key, RELEASE, new String[] { this.keys.lockKey(key) }, token,
+				releaseChannel("release", key), shardedFlag("release", key));
 		return answer != null && answer == 1L;
+	}
+
+	/** {@code "1"} when a waiter of this JVM listens for the release of the lock key. */
+	private String watch(String lockKey) {
+		return this.listeners.isWatched(lockKey) ? "1" : "0";
+	}
+
+	private String releaseChannel(String operation, String key) {
+		return (topology(operation, key).sharded() != null) ? this.keys.related(key, "released") : this.channel;
+	}
+
+	private String shardedFlag(String operation, String key) {
+		return (topology(operation, key).sharded() != null) ? "1" : "0";
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		Long answer = run("extend", key, EXTEND, List.of(this.keys.lockKey(key)), token, millis(ttl));
+		Long answer = run("extend", key, EXTEND, new String[] { this.keys.lockKey(key) }, token, millis(ttl));
 		return answer != null && answer == 1L;
 	}
 
@@ -476,14 +596,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		Long answer = run("read the time to expiry of", key, TIME_TO_EXPIRY, List.of(this.keys.lockKey(key)));
+		Long answer = run("read the time to expiry of", key, TIME_TO_EXPIRY, new String[] { this.keys.lockKey(key) });
 		return (answer != null && answer > 0) ? Duration.ofMillis(answer) : Duration.ZERO;
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The same script on the same keys as {@link #tryAcquire}, sent through Lettuce's
+	 * The same script on the same keys as {@link #tryAcquireFenced}, so that a reactive
+	 * lease reads its fencing token without a store call, sent through Lettuce's
 	 * asynchronous API on the factory's shared connection, bounded by the
 	 * {@linkplain #setTimeout(Duration) timeout} (the command is cancelled when it
 	 * passes). The answer is signalled on a {@link Schedulers#parallel() parallel}
@@ -494,13 +615,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	@Override
 	public Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl) {
 		if (this.minReplicaAcks > 0) {
-			return blocking(() -> tryAcquire(key, token, ttl));
+			return blocking(() -> tryAcquireFenced(key, token, ttl));
 		}
-		List<String> redisKeys = List.of(this.keys.lockKey(key), this.keys.related(key, "fence"));
-		Mono<Long> answer = runReactive("acquire", key, ACQUIRE, redisKeys, token, millis(ttl), FENCE_RETENTION_MILLIS);
+		String lockKey = this.keys.lockKey(key);
+		Mono<Long> answer = runReactive("acquire", key, ACQUIRE_FENCED,
+				List.of(lockKey, this.keys.related(key, "fence")), token, millis(ttl), watch(lockKey),
+				FENCE_RETENTION_MILLIS);
 		return (answer != null)
 				? answer.map(RedisLockStore::acquireResult).switchIfEmpty(Mono.fromSupplier(() -> acquireResult(null)))
-				: blocking(() -> tryAcquire(key, token, ttl));
+				: blocking(() -> tryAcquireFenced(key, token, ttl));
 	}
 
 	/**
@@ -512,10 +635,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	@Override
 	public Mono<Boolean> releaseReactive(String key, String token) {
 		return Mono.defer(() -> {
-			Mono<Long> answer = (topology("release", key).sharded() != null)
-					? runReactive("release", key, RELEASE_SHARDED, List.of(this.keys.lockKey(key)), token,
-							this.keys.related(key, "released"))
-					: runReactive("release", key, RELEASE, List.of(this.keys.lockKey(key)), token, this.channel);
+			Mono<Long> answer = runReactive("release", key, RELEASE, List.of(this.keys.lockKey(key)), token,
+					releaseChannel("release", key), shardedFlag("release", key));
 			return (answer != null) ? answer.map((value) -> value == 1L).defaultIfEmpty(false)
 					: blocking(() -> release(key, token));
 		});
@@ -595,11 +716,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			return tryAcquireInOrder(keys, token, ttl);
 		}
 		int n = keys.size();
-		List<String> redisKeys = new ArrayList<>(2 * n);
-		keys.forEach((key) -> redisKeys.add(this.keys.lockKey(key)));
-		keys.forEach((key) -> redisKeys.add(this.keys.related(key, "fence")));
+		List<String> redisKeys = new ArrayList<>(n);
+		boolean watched = false;
+		for (String key : keys) {
+			String lockKey = this.keys.lockKey(key);
+			redisKeys.add(lockKey);
+			watched |= this.listeners.isWatched(lockKey);
+		}
 		byte[][] keyBytes = bytes(redisKeys);
-		String[] args = { token, millis(ttl), FENCE_RETENTION_MILLIS };
+		String[] args = { token, millis(ttl), watched ? "1" : "0" };
 		byte[][] argBytes = bytes(List.of(args));
 		@SuppressWarnings("rawtypes")
 		List answer = call("acquire " + n + " locks, among them", keys.get(0),
@@ -614,11 +739,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			long remaining = (answer.size() > 1 && answer.get(1) instanceof Long ttlMillis) ? ttlMillis : 0;
 			return MultiKeyAcquireResult.held((int) (first - 1), Duration.ofMillis(remaining));
 		}
-		long[] fencingTokens = new long[n];
-		for (int i = 0; i < n; i++) {
-			fencingTokens[i] = (i + 1 < answer.size() && answer.get(i + 1) instanceof Long fence) ? fence : 0;
-		}
-		return MultiKeyAcquireResult.acquired(fencingTokens);
+		// Fencing tokens are drawn on demand, key by key
+		return MultiKeyAcquireResult.acquired(new long[n]);
 	}
 
 	private MultiKeyAcquireResult tryAcquireInOrder(List<String> keys, String token, Duration ttl) {
@@ -874,7 +996,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		}
 		String lockKey = this.keys.lockKey(key);
 		byte[][] redisKeys = { bytes(lockKey), bytes(this.keys.related(key, "fence")) };
-		byte[][] args = { bytes(token), bytes(millis(ttl)), bytes(FENCE_RETENTION_MILLIS) };
+		byte[][] args = { bytes(token), bytes(millis(ttl)), bytes(watch(lockKey)), bytes(FENCE_RETENTION_MILLIS) };
 		Exception[] waitFailure = new Exception[1];
 		long[] replies;
 		LettuceLockCommands lettuce = this.lettuce;
@@ -882,8 +1004,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			long started = System.nanoTime();
 			// WAIT may take the replica acknowledgement timeout on top of the timeout
 			long deadline = started + this.timeout.toNanos() + this.replicaAckTimeout.toNanos();
-			replies = lettuce("acquire", key, started, deadline, () -> lettuce.evalThenWait(ACQUIRE, redisKeys, args,
-					this.minReplicaAcks, this.replicaAckTimeout.toMillis(), deadline, waitFailure));
+			replies = lettuce("acquire", key, started, deadline, () -> lettuce.evalThenWait(ACQUIRE_FENCED, redisKeys,
+					args, this.minReplicaAcks, this.replicaAckTimeout.toMillis(), deadline, waitFailure));
 		}
 		else {
 			replies = template("acquire", key, () -> this.redis.execute(
@@ -921,7 +1043,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		connection.openPipeline();
 		byte[][] keysAndArgs = concat(redisKeys, args);
 		connection.scriptingCommands()
-			.eval(bytes(ACQUIRE.getScriptAsString()), ReturnType.INTEGER, redisKeys.length, keysAndArgs);
+			.eval(bytes(ACQUIRE_FENCED.getScriptAsString()), ReturnType.INTEGER, redisKeys.length, keysAndArgs);
 		Long acquired = (Long) connection.closePipeline().get(0);
 		if (acquired == null || acquired <= 0) {
 			return new long[] { (acquired != null) ? acquired : -1L, 0 };
@@ -953,6 +1075,9 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		long value = (answer != null) ? answer : -1L;
 		if (value > 0) {
 			return AcquireResult.acquired(value);
+		}
+		if (value == 0) {
+			return AcquireResult.acquired();
 		}
 		return AcquireResult.held(Duration.ofMillis(-value - 1));
 	}
@@ -988,7 +1113,19 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	}
 
 	private static byte[][] bytes(List<String> values) {
-		return values.stream().map(RedisLockStore::bytes).toArray(byte[][]::new);
+		byte[][] bytes = new byte[values.size()][];
+		for (int i = 0; i < bytes.length; i++) {
+			bytes[i] = bytes(values.get(i));
+		}
+		return bytes;
+	}
+
+	private static byte[][] bytes(String[] values) {
+		byte[][] bytes = new byte[values.length][];
+		for (int i = 0; i < bytes.length; i++) {
+			bytes[i] = bytes(values[i]);
+		}
+		return bytes;
 	}
 
 	private static List<byte[][]> bytes(Collection<List<String>> groups) {
@@ -1002,12 +1139,16 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		return all;
 	}
 
-	private @Nullable Long run(String operation, String key, RedisScript<Long> script, List<String> keys,
-			String... args) {
+	private @Nullable Long run(String operation, String key, RedisScript<Long> script, String[] keys, String... args) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null) {
+			return template(operation, key, () -> this.redis.execute(script, List.of(keys), (Object[]) args));
+		}
 		byte[][] redisKeys = bytes(keys);
-		byte[][] redisArgs = bytes(List.of(args));
-		return call(operation, key, (lettuce, deadline) -> lettuce.eval(script, redisKeys, redisArgs, deadline),
-				() -> this.redis.execute(script, keys, (Object[]) args));
+		byte[][] redisArgs = bytes(args);
+		long started = System.nanoTime();
+		long deadline = started + this.timeout.toNanos();
+		return lettuce(operation, key, started, deadline, () -> lettuce.eval(script, redisKeys, redisArgs, deadline));
 	}
 
 	/**

@@ -70,6 +70,10 @@ class JedisLockStoreTests {
 			CountDownLatch released = new CountDownLatch(1);
 			try (Subscription subscription = waiterStore.subscribe("lock:jedis-announced", released::countDown)) {
 				awaitSubscriptionState(waiterStore, SubscriptionState.CONNECTED);
+				// A waiter's attempt asks for the announcement
+				assertThat(
+						waiterStore.tryAcquire("lock:jedis-announced", "waiter", Duration.ofSeconds(30)).isAcquired())
+					.isFalse();
 				lease.release();
 				assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
 			}

@@ -86,6 +86,8 @@ class RedisClusterLockStoreTests {
 				RedisServer node = redis.nodeFor(lockKey);
 				nodes.add(node);
 				assertThat(node.command("GET", lockKey)).isEqualTo(token);
+				assertThat(node.command("EXISTS", lockKey + ":fence")).as("no fence before a draw").isEqualTo("0");
+				assertThat(store.fencingToken(key, token)).isPositive();
 				assertThat(node.command("EXISTS", lockKey + ":fence")).isEqualTo("1");
 				assertThat(redis.keySlot(lockKey + ":fence")).isEqualTo(redis.keySlot(lockKey));
 				assertThat(redis.keySlot(lockKey + ":result")).isEqualTo(redis.keySlot(lockKey));
@@ -201,8 +203,8 @@ class RedisClusterLockStoreTests {
 			assertThat(store.release(keys.get(2), holder)).isTrue();
 			MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
 			assertThat(acquired.isAcquired()).isTrue();
-			assertThat(acquired.fencingTokens()).doesNotContain(0L);
 			for (String key : keys) {
+				assertThat(store.fencingToken(key, token)).as("fencing token of %s, drawn on demand", key).isPositive();
 				assertThat(redis.command(lockKey(key), "GET", lockKey(key))).isEqualTo(token);
 			}
 			assertThat(store.releaseAll(keys, token)).containsExactly(true, true, true);
@@ -234,6 +236,8 @@ class RedisClusterLockStoreTests {
 			try (ReleaseNotifyingLockStore.Subscription subscription = waiterStore.subscribe(key,
 					released::countDown)) {
 				awaitShardSubscribers(node, channel, 1);
+				// A waiter's attempt asks for the announcement
+				assertThat(waiterStore.tryAcquire(key, "waiter", Duration.ofSeconds(30)).isAcquired()).isFalse();
 				assertThat(holderStore.release(key, token)).isTrue();
 				// Only a notification calls the listener: nothing polls here.
 				assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,15 +129,87 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 		Map<String, Long> calls = commandCalls();
 		calls.keySet().removeIf((command) -> command.startsWith("config"));
 		assertThat(acquired.isAcquired()).isTrue();
-		assertThat(acquired.fencingTokens()).doesNotContain(0L);
+		assertThat(acquired.fencingTokens()).as("drawn on demand").containsOnly(0L);
 		assertThat(conflict.heldIndex()).isZero();
 		assertThat(released).containsExactly(true, true, true);
 		assertThat(calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L))
 			.as("script calls for acquire, conflict and release of three keys in %s", calls)
 			.isEqualTo(3);
-		assertThat(calls).as("each release is announced").containsEntry("publish", 3L);
+		assertThat(calls).as("no release is announced: no one waited").doesNotContainKey("publish");
 		for (String key : keys) {
 			assertThat(redis.server().command("EXISTS", "{" + key + "}")).as("lock of %s", key).isEqualTo("0");
+		}
+	}
+
+	@Test
+	void aPlainCycleRunsFiveCommandsAndLeavesNothingBehind() {
+		RedisLockStore store = (RedisLockStore) store();
+		String key = uniqueKey("plain");
+		String owner = uniqueToken();
+		// Load the scripts and open the connection first
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		assertThat(store.release(key, owner)).isTrue();
+		redis.server().command("CONFIG", "RESETSTAT");
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).fencingToken()).isZero();
+		assertThat(store.release(key, owner)).isTrue();
+		Map<String, Long> calls = commandCalls();
+		calls.keySet().removeIf((command) -> command.startsWith("config"));
+		assertThat(calls).as("commands of one acquire and release")
+			.containsExactlyInAnyOrderEntriesOf(Map.of("evalsha", 2L, "set", 1L, "get", 1L, "del", 1L));
+		assertThat(redis.server().command("EXISTS", "{" + key + "}")).isEqualTo("0");
+		assertThat(redis.server().command("EXISTS", "{" + key + "}:fence")).isEqualTo("0");
+	}
+
+	@Test
+	void aFencingTokenIsDrawnOnlyByItsHolderAndKeptOneDay() {
+		RedisLockStore store = (RedisLockStore) store();
+		String key = uniqueKey("drawn");
+		String owner = uniqueToken();
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		assertThat(store.fencingToken(key, uniqueToken())).as("drawn by another token").isZero();
+		assertThat(redis.server().command("EXISTS", "{" + key + "}:fence")).isEqualTo("0");
+		long first = store.fencingToken(key, owner);
+		assertThat(first).isPositive();
+		assertThat(Long.parseLong(redis.server().command("PTTL", "{" + key + "}:fence")))
+			.isGreaterThan(Duration.ofHours(23).toMillis());
+		assertThat(store.release(key, owner)).isTrue();
+		assertThat(store.fencingToken(key, owner)).as("drawn after the release").isZero();
+		String next = uniqueToken();
+		assertThat(store.tryAcquireFenced(key, next, Duration.ofSeconds(10)).fencingToken()).isGreaterThan(first);
+		assertThat(store.release(key, next)).isTrue();
+	}
+
+	@Test
+	void onlyTheReleaseOfAWatchedLockIsAnnounced() throws Exception {
+		RedisLockStore store = (RedisLockStore) store();
+		String key = uniqueKey("watched");
+		String owner = uniqueToken();
+		assertThat(store.tryAcquire(key, owner, Duration.ofSeconds(10)).isAcquired()).isTrue();
+		// A conflict without a listener in this JVM asks for nothing
+		assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
+		assertThat(redis.server().command("GET", "{" + key + "}")).isEqualTo(owner);
+		CountDownLatch released = new CountDownLatch(1);
+		try (var subscription = store.subscribe(key, released::countDown)) {
+			assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
+			assertThat(redis.server().command("GET", "{" + key + "}")).isEqualTo(owner + RedisLockStore.WATCHED);
+			long ttl = Long.parseLong(redis.server().command("PTTL", "{" + key + "}"));
+			assertThat(ttl).as("the mark keeps the expiry").isPositive();
+			// The owner still extends, stores results and releases with its token
+			assertThat(store.extend(key, owner, Duration.ofSeconds(20))).isTrue();
+			assertThat(store.putResult(key, owner, new byte[] { 1 }, Duration.ofSeconds(5))).isTrue();
+			assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
+			assertThat(redis.server().command("GET", "{" + key + "}")).as("marked once")
+				.isEqualTo(owner + RedisLockStore.WATCHED);
+			assertThat(store.fencingToken(key, owner)).isPositive();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			while (store.getSubscriptionState() != RedisLockStore.SubscriptionState.CONNECTED
+					&& System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+			redis.server().command("CONFIG", "RESETSTAT");
+			assertThat(store.release(key, owner)).isTrue();
+			assertThat(commandCalls()).containsEntry("publish", 1L);
+			assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
 		}
 	}
 

@@ -181,6 +181,9 @@ class RedisLockStoreWaiterOutageTests {
 		CountDownLatch released = new CountDownLatch(1);
 		Lease lease = this.holderLocks.acquire("state", Duration.ofSeconds(30));
 		try (Subscription subscription = this.waiterStore.subscribe("lock:state", released::countDown)) {
+			// A waiter's attempt asks for the announcement
+			assertThat(this.waiterStore.tryAcquire("lock:state", "waiter", Duration.ofSeconds(30)).isAcquired())
+				.isFalse();
 			lease.release();
 			assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
 		}

@@ -28,6 +28,7 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
@@ -614,6 +615,10 @@ public abstract class LockOperationsContractTests {
 		 */
 		static TokenRecordingStore of(LockStore delegate) {
 			if (delegate instanceof MultiKeyLockStore multiKey) {
+				if (delegate instanceof ReleaseNotifyingLockStore notifying
+						&& delegate instanceof FencingOnDemandLockStore onDemand) {
+					return new FencingNotifyingMultiKey(notifying, multiKey, onDemand);
+				}
 				return (delegate instanceof ReleaseNotifyingLockStore notifying)
 						? new NotifyingMultiKey(notifying, multiKey) : new MultiKey(multiKey);
 			}
@@ -625,6 +630,10 @@ public abstract class LockOperationsContractTests {
 		 * acquisition, so that a template takes the generic path.
 		 */
 		static TokenRecordingStore withoutMultiKey(LockStore delegate) {
+			if (delegate instanceof ReleaseNotifyingLockStore notifying
+					&& delegate instanceof FencingOnDemandLockStore onDemand) {
+				return new FencingNotifying(notifying, onDemand);
+			}
 			return (delegate instanceof ReleaseNotifyingLockStore notifying) ? new Notifying(notifying)
 					: new TokenRecordingStore(delegate);
 		}
@@ -714,7 +723,52 @@ public abstract class LockOperationsContractTests {
 
 		}
 
-		private static final class NotifyingMultiKey extends TokenRecordingStore
+		/** A store that draws fencing tokens on demand keeps that ability. */
+		private static final class FencingNotifying extends Notifying implements FencingOnDemandLockStore {
+
+			private final FencingOnDemandLockStore onDemand;
+
+			FencingNotifying(ReleaseNotifyingLockStore delegate, FencingOnDemandLockStore onDemand) {
+				super(delegate);
+				this.onDemand = onDemand;
+			}
+
+			@Override
+			public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+				return this.onDemand.tryAcquireFenced(key, token, ttl);
+			}
+
+			@Override
+			public long fencingToken(String key, String token) {
+				return this.onDemand.fencingToken(key, token);
+			}
+
+		}
+
+		private static final class FencingNotifyingMultiKey extends NotifyingMultiKey
+				implements FencingOnDemandLockStore {
+
+			private final FencingOnDemandLockStore onDemand;
+
+			FencingNotifyingMultiKey(ReleaseNotifyingLockStore notifying, MultiKeyLockStore multiKey,
+					FencingOnDemandLockStore onDemand) {
+				super(notifying, multiKey);
+				this.onDemand = onDemand;
+			}
+
+			@Override
+			public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+				return this.onDemand.tryAcquireFenced(key, token, ttl);
+			}
+
+			@Override
+			public long fencingToken(String key, String token) {
+				return this.onDemand.fencingToken(key, token);
+			}
+
+		}
+
+		private static class NotifyingMultiKey extends TokenRecordingStore
 				implements ReleaseNotifyingLockStore, MultiKeyLockStore {
 
 			private final ReleaseNotifyingLockStore notifying;
