@@ -53,7 +53,7 @@ class RedisAclIntegrationTests {
 	/**
 	 * The rule documented in the README, after {@code ACL SETUSER locker on >password}.
 	 */
-	static final String RULE = "~lock:* &lock:* +evalsha +eval +set +get +del +incr +time +pexpire +pttl +publish "
+	static final String RULE = "~lock:* &lock:* +evalsha +eval +set +get +del +incr +time +pexpire +pttl +append +publish "
 			+ "+subscribe";
 
 	private static final String CHANNEL = "lock:minimal-released";
@@ -164,8 +164,8 @@ class RedisAclIntegrationTests {
 	 * that the release channel has no subscriber.
 	 */
 	@ParameterizedTest
-	@ValueSource(strings = { "evalsha", "eval", "set", "get", "del", "incr", "time", "pexpire", "pttl", "publish",
-			"subscribe" })
+	@ValueSource(strings = { "evalsha", "eval", "set", "get", "del", "incr", "time", "pexpire", "pttl", "append",
+			"publish", "subscribe" })
 	void everyCommandOfTheRuleIsNeeded(String command) throws Exception {
 		String user = "without-" + command;
 		String rule = RULE.replaceAll(" \\+" + command + "(?= |$)", "");
@@ -181,7 +181,11 @@ class RedisAclIntegrationTests {
 			Consumer<Void> exercise = (ignored) -> {
 				String key = "acl-minimal-" + UUID.randomUUID();
 				Lease lease = locks.acquire(key, Duration.ofSeconds(30));
-				assertThat(locks.tryAcquire(key, Duration.ofSeconds(30)).isAcquired()).isFalse();
+				assertThat(lease.fencingToken()).isPositive();
+				// A waiter marks the lock, so that its release is announced
+				assertThat(locks
+					.tryAcquire(key, LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofMillis(50)))
+					.isAcquired()).isFalse();
 				assertThat(store.extend("lock:" + key, "not-the-owner", Duration.ofSeconds(30))).isFalse();
 				assertThat(lease.release()).isTrue();
 			};

@@ -53,7 +53,7 @@ class RedisEvictionPolicyCheckIntegrationTests {
 		redis.server().command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
 		redis.server()
 			.command("ACL", "SETUSER", "locker", "reset", "on", ">secret", "~lock:*", "&lock:*", "+evalsha", "+eval",
-					"+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+publish", "+subscribe");
+					"+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+append", "+publish", "+subscribe");
 		try (ConfigurableApplicationContext context = start("spring.data.redis.username=locker",
 				"spring.data.redis.password=secret")) {
 			assertThat(context.getBean(LockOperations.class).tryAcquire("acl", Duration.ofSeconds(1)).isAcquired())

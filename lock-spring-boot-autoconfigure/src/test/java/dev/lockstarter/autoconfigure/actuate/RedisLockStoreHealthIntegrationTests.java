@@ -130,8 +130,8 @@ class RedisLockStoreHealthIntegrationTests {
 		setPolicy("allkeys-lru");
 		redis.server()
 			.command("ACL", "SETUSER", "locker", "reset", "on", ">secret-password", "~lock:*", "&lock:*", "+evalsha",
-					"+eval", "+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+publish", "+subscribe",
-					"+ping", "+hello", "+client");
+					"+eval", "+set", "+get", "+del", "+incr", "+time", "+pexpire", "+pttl", "+append", "+publish",
+					"+subscribe", "+ping", "+hello", "+client");
 		try {
 			this.contextRunner
 				.withPropertyValues("spring.data.redis.username=locker", "spring.data.redis.password=secret-password")
