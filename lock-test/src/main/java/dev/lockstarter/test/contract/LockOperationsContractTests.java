@@ -724,7 +724,23 @@ public abstract class LockOperationsContractTests {
 		}
 
 		/** A store that draws fencing tokens on demand keeps that ability. */
-		private static final class FencingNotifying extends Notifying implements FencingOnDemandLockStore {
+		private interface FencingDelegate extends FencingOnDemandLockStore {
+
+			FencingOnDemandLockStore onDemand();
+
+			@Override
+			default AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+				return onDemand().tryAcquireFenced(key, token, ttl);
+			}
+
+			@Override
+			default long fencingToken(String key, String token) {
+				return onDemand().fencingToken(key, token);
+			}
+
+		}
+
+		private static final class FencingNotifying extends Notifying implements FencingDelegate {
 
 			private final FencingOnDemandLockStore onDemand;
 
@@ -734,19 +750,13 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
-				return this.onDemand.tryAcquireFenced(key, token, ttl);
-			}
-
-			@Override
-			public long fencingToken(String key, String token) {
-				return this.onDemand.fencingToken(key, token);
+			public FencingOnDemandLockStore onDemand() {
+				return this.onDemand;
 			}
 
 		}
 
-		private static final class FencingNotifyingMultiKey extends NotifyingMultiKey
-				implements FencingOnDemandLockStore {
+		private static final class FencingNotifyingMultiKey extends NotifyingMultiKey implements FencingDelegate {
 
 			private final FencingOnDemandLockStore onDemand;
 
@@ -757,13 +767,8 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
-				return this.onDemand.tryAcquireFenced(key, token, ttl);
-			}
-
-			@Override
-			public long fencingToken(String key, String token) {
-				return this.onDemand.fencingToken(key, token);
+			public FencingOnDemandLockStore onDemand() {
+				return this.onDemand;
 			}
 
 		}
