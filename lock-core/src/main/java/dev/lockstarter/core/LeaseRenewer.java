@@ -2,11 +2,10 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +29,11 @@ import dev.lockstarter.store.LockStoreException;
  * extension finds the lock gone is marked lost; a store failure is retried until the
  * lock's time-to-live passes, and then the lease is lost too. A lease held longer than
  * its maximum hold time is no longer renewed. No task outlives the last registered lease.
+ * <p>
+ * The leases are those the template lists as held: registering one adds nothing to a
+ * second collection, and a registration finds the timer already armed for an earlier time
+ * without taking a lock, since leases of one time-to-live come due in the order they were
+ * taken. A lease that ends before its first renewal is due costs the renewer no work.
  */
 final class LeaseRenewer {
 
@@ -43,7 +47,7 @@ final class LeaseRenewer {
 
 	private final LockStore store;
 
-	private final Set<StoreLease> leases = ConcurrentHashMap.newKeySet();
+	private final Collection<StoreLease> leases;
 
 	private final ReentrantLock timerLock = new ReentrantLock();
 
@@ -51,26 +55,54 @@ final class LeaseRenewer {
 
 	private @Nullable ScheduledFuture<?> timer;
 
-	private long timerAt;
+	/**
+	 * Whether {@link #timer} is armed, to fire at {@link #timerAt}; written under the
+	 * {@link #timerLock}, read without it by {@link #register}. A registration that reads
+	 * {@code true} added its lease before the timer's run cleared it, so that run's
+	 * re-arming scan sees the lease.
+	 */
+	private volatile boolean armed;
+
+	private volatile long timerAt;
 
 	private boolean shutdown;
 
-	LeaseRenewer(LockStore store) {
+	/**
+	 * Create a renewer.
+	 * @param store the store that extends the locks
+	 * @param leases the held leases, concurrent, to which a lease is added before it is
+	 * {@linkplain #register registered}
+	 */
+	LeaseRenewer(LockStore store, Collection<StoreLease> leases) {
 		this.store = store;
+		this.leases = leases;
 	}
 
+	/**
+	 * Make sure the renewer runs by the time the lease is due; the lease is already among
+	 * the held leases.
+	 */
 	void register(StoreLease lease) {
-		this.leases.add(lease);
-		arm(lease.renewAt);
-	}
-
-	void unregister(StoreLease lease) {
-		this.leases.remove(lease);
+		long at = lease.renewAt;
+		if (this.armed && this.timerAt - at <= 0) {
+			return;
+		}
+		arm(at);
 	}
 
 	/** Return the number of leases being renewed. */
 	int activeLeases() {
-		return this.leases.size();
+		int count = 0;
+		for (StoreLease lease : this.leases) {
+			if (isRenewed(lease)) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private static boolean isRenewed(StoreLease lease) {
+		return lease.renewing && lease.state() == StoreLease.State.HELD;
 	}
 
 	/** Return whether a renewal is scheduled. */
@@ -88,7 +120,7 @@ final class LeaseRenewer {
 		this.timerLock.lock();
 		try {
 			this.shutdown = true;
-			this.leases.clear();
+			this.armed = false;
 			if (this.executor != null) {
 				this.executor.shutdownNow();
 			}
@@ -112,6 +144,7 @@ final class LeaseRenewer {
 			}
 			this.timerAt = at;
 			this.timer = executor().schedule(this::renewDue, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+			this.armed = true;
 		}
 		finally {
 			this.timerLock.unlock();
@@ -137,8 +170,11 @@ final class LeaseRenewer {
 			long now = System.nanoTime();
 			Map<Duration, List<StoreLease>> due = new LinkedHashMap<>();
 			for (StoreLease lease : this.leases) {
+				if (!isRenewed(lease)) {
+					continue;
+				}
 				if (lease.isPastMaxHold(now)) {
-					unregister(lease);
+					lease.renewing = false;
 					logger.warn("Stopped renewing lock '" + LogSafe.key(lease.key())
 							+ "': it has been held longer than its " + "maximum hold time; it expires within "
 							+ lease.ttl());
@@ -160,6 +196,7 @@ final class LeaseRenewer {
 			this.timerLock.lock();
 			try {
 				this.timer = null;
+				this.armed = false;
 			}
 			finally {
 				this.timerLock.unlock();
@@ -172,7 +209,7 @@ final class LeaseRenewer {
 		long earliest = 0;
 		boolean any = false;
 		for (StoreLease lease : this.leases) {
-			if (!any || lease.renewAt - earliest < 0) {
+			if (isRenewed(lease) && (!any || lease.renewAt - earliest < 0)) {
 				earliest = lease.renewAt;
 				any = true;
 			}

@@ -52,7 +52,15 @@ public record LockAcquisition(String name, String key, Outcome outcome, Duration
 		STORE_ERROR("store-error"),
 
 		/** The caller's thread was interrupted while it waited. */
-		INTERRUPTED("interrupted");
+		INTERRUPTED("interrupted"),
+
+		/**
+		 * The caller stopped waiting, without the lock, because what it waited for was
+		 * there: a single-flight follower found the holder's result.
+		 * @see LockOperations#tryAcquire(String, LockOptions,
+		 * java.util.function.BooleanSupplier)
+		 */
+		STOPPED("stopped");
 
 		private final String tagValue;
 

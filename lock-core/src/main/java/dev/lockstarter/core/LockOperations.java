@@ -3,6 +3,7 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import dev.lockstarter.store.LockStoreException;
@@ -225,6 +226,27 @@ public interface LockOperations {
 	 */
 	default <T> T execute(Collection<String> keys, Duration ttl, Supplier<T> callback) {
 		return execute(keys, LockOptions.ttl(ttl), (lease) -> callback.get());
+	}
+
+	/**
+	 * Try to acquire the lock on a key, waiting as the options say, but stop waiting
+	 * without the lock when {@code stopWaiting} answers {@code true}. It is asked each
+	 * time a waiting caller wakes, after a release of the key is announced or a poll is
+	 * due, before the caller tries again; never before the first try. A single-flight
+	 * follower uses it to read the holder's result as soon as the holder releases,
+	 * together with every other follower, instead of taking the lock in turn to read it.
+	 * <p>
+	 * The default ignores {@code stopWaiting}, which is always correct: a caller that
+	 * gets the lock can check the same condition while holding it.
+	 * @param key the key, not blank
+	 * @param options the options
+	 * @param stopWaiting asked after each wake; an exception it throws ends the attempt
+	 * @return the attempt: acquired, or not acquired when the wait ran out or was stopped
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	default LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
+		return tryAcquire(key, options);
 	}
 
 	/**

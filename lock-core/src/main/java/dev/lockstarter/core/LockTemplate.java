@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import io.micrometer.observation.Observation;
@@ -138,7 +139,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		this.store = store;
 		this.storeKeys = new StoreKeys(keyPrefix);
-		this.renewer = new LeaseRenewer(store);
+		this.renewer = new LeaseRenewer(store, this.held);
 		this.cleaner = new OrphanCleaner(store);
 		this.storeName = storeNameOf(store);
 	}
@@ -221,6 +222,22 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	/**
 	 * {@inheritDoc}
 	 * <p>
+	 * A caller stopped by {@code stopWaiting} is counted with the outcome
+	 * {@link LockAcquisition.Outcome#STOPPED}.
+	 */
+	@Override
+	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		Assert.notNull(stopWaiting, "'stopWaiting' must not be null");
+		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options);
+		attempt.stopWaiting = stopWaiting;
+		return tryAcquire(attempt, key);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
 	 * The keys are deduplicated and sorted by their store keys. With a
 	 * {@link MultiKeyLockStore}, each attempt is one
 	 * {@link MultiKeyLockStore#tryAcquireAll} call; with any other store, the keys are
@@ -256,7 +273,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		try (Observation.Scope scope = observation.openScope()) {
 			LockAttempt result = acquire(attempt, options);
 			outcome = result.isAcquired() ? Outcome.ACQUIRED
-					: (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT);
+					: attempt.stopped ? Outcome.STOPPED : (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT);
 			return result;
 		}
 		catch (LockWaitInterruptedException ex) {
@@ -595,6 +612,12 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		private boolean waited;
 
+		/** Asked after each wake whether to stop waiting; {@code null} never stops. */
+		private @Nullable BooleanSupplier stopWaiting;
+
+		/** Whether {@link #stopWaiting} stopped the wait. */
+		private boolean stopped;
+
 		/** Whether an acquired lock becomes a {@link DetachedLease}. */
 		private boolean detached;
 
@@ -755,7 +778,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			long interval = this.options.getRetryInterval().toMillis();
 			for (int i = 0; i < this.options.getRetries(); i++) {
 				Thread.sleep(interval);
-				if (tryOnce()) {
+				if (stop() || tryOnce()) {
 					break;
 				}
 			}
@@ -780,12 +803,21 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 					released.tryAcquire(Math.min(remaining, Math.min(untilExpiry, poll)), TimeUnit.NANOSECONDS);
 					// Several releases may have been announced meanwhile: one try for all
 					released.drainPermits();
+					if (stop()) {
+						break;
+					}
 				}
 				return outcome();
 			}
 			finally {
 				subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close);
 			}
+		}
+
+		/** Ask {@link #stopWaiting}, after a wake, whether to stop waiting. */
+		private boolean stop() {
+			this.stopped = this.stopWaiting != null && this.stopWaiting.getAsBoolean();
+			return this.stopped;
 		}
 
 		/**

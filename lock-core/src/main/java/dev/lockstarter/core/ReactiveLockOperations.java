@@ -58,6 +58,22 @@ public interface ReactiveLockOperations {
 	Mono<LockAttempt> tryAcquire(Collection<String> keys, LockOptions options);
 
 	/**
+	 * Try to acquire the lock on a key, waiting as the options say, but stop waiting
+	 * without the lock when {@code stopWaiting} emits {@code true}, as
+	 * {@link LockOperations#tryAcquire(String, LockOptions, java.util.function.BooleanSupplier)}
+	 * does: it is subscribed to each time the waiter wakes (a release announced, a poll
+	 * due), before the next try. The default ignores it.
+	 * @param key the key, not blank
+	 * @param options the time-to-live, wait and hold options
+	 * @param stopWaiting subscribed to after each wake; an error ends the attempt with it
+	 * @return a {@code Mono} of the attempt: acquired, or not acquired when the wait ran
+	 * out or was stopped; a {@link LockStoreException} error if the store fails
+	 */
+	default Mono<LockAttempt> tryAcquire(String key, LockOptions options, Mono<Boolean> stopWaiting) {
+		return tryAcquire(key, options);
+	}
+
+	/**
 	 * Acquire the lock on a key, waiting for it as the options say.
 	 * @param key the key, not blank
 	 * @param options the time-to-live, wait and hold options

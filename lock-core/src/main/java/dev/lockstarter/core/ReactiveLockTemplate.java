@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
@@ -112,7 +113,15 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	public Mono<LockAttempt> tryAcquire(String key, LockOptions options) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
-		return Mono.defer(() -> observed(new SingleKeyAttempt(key, options)));
+		return Mono.defer(() -> observed(new SingleKeyAttempt(key, options), null));
+	}
+
+	@Override
+	public Mono<LockAttempt> tryAcquire(String key, LockOptions options, Mono<Boolean> stopWaiting) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		Assert.notNull(stopWaiting, "'stopWaiting' must not be null");
+		return Mono.defer(() -> observed(new SingleKeyAttempt(key, options), stopWaiting));
 	}
 
 	/**
@@ -137,7 +146,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		List<String> sortedKeys = List.copyOf(byStoreKey.values());
 		List<String> storeKeys = List.copyOf(byStoreKey.keySet());
 		LockOptions once = options.withWaitTime(Duration.ZERO);
-		return Mono.defer(() -> waitFor(() -> blockingAttempt(sortedKeys, once), storeKeys, options));
+		return Mono.defer(() -> waitFor(() -> blockingAttempt(sortedKeys, once), storeKeys, options, null));
 	}
 
 	/**
@@ -319,7 +328,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	 * One acquisition as one {@code lock.acquire} observation and one
 	 * {@link LockListener#acquisitionFinished}, like the blocking template's.
 	 */
-	private Mono<LockAttempt> observed(SingleKeyAttempt attempt) {
+	private Mono<LockAttempt> observed(SingleKeyAttempt attempt, @Nullable Mono<Boolean> stopWaiting) {
 		String name = LockTemplate.nameOf(attempt.options);
 		Observation observation = this.template.startAcquireObservation(name);
 		long startedAt = System.nanoTime();
@@ -335,9 +344,9 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited));
 			}
 		};
-		return waitFor(attempt, List.of(attempt.storeKey), attempt.options).doOnNext((result) -> {
+		return waitFor(attempt, List.of(attempt.storeKey), attempt.options, stopWaiting).doOnNext((result) -> {
 			outcome.set(result.isAcquired() ? Outcome.ACQUIRED
-					: (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT));
+					: attempt.stopped ? Outcome.STOPPED : (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT));
 			attempt.delivered(result);
 			finish.run();
 		}).doOnError((ex) -> {
@@ -353,11 +362,14 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	/**
 	 * Attempts, one after the other, as the options say: once; a number of retries on a
 	 * fixed schedule; or until the wait time is over, woken by release notifications or
-	 * timers.
+	 * timers. After each wake, {@code stopWaiting} (if any) may end the wait without the
+	 * lock.
 	 */
-	private Mono<LockAttempt> waitFor(AttemptSource once, List<String> storeKeys, LockOptions options) {
+	private Mono<LockAttempt> waitFor(AttemptSource once, List<String> storeKeys, LockOptions options,
+			@Nullable Mono<Boolean> stopWaiting) {
+		Mono<Boolean> stop = (stopWaiting != null) ? stopWaiting : Mono.just(false);
 		if (options.getRetries() > 0) {
-			return retry(once, options, options.getRetries());
+			return retry(once, options, options.getRetries(), stop);
 		}
 		if (options.getWaitTime().isZero()) {
 			return once.next();
@@ -372,21 +384,38 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		}
 		BackOffExecution polls = (!subscriptions.isEmpty() ? LockTemplate.NOTIFIED_POLLS : LockTemplate.POLLED_POLLS)
 			.start();
-		return await(once, wakeups, polls, deadline)
+		return await(once, wakeups, polls, deadline, stop)
 			.doFinally((signal) -> subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close));
 	}
 
-	private Mono<LockAttempt> retry(AttemptSource once, LockOptions options, int retriesLeft) {
+	private Mono<LockAttempt> retry(AttemptSource once, LockOptions options, int retriesLeft, Mono<Boolean> stop) {
 		return once.next().flatMap((attempt) -> {
 			if (attempt.isAcquired() || retriesLeft == 0) {
 				return Mono.just(attempt);
 			}
 			once.waiting();
-			return Mono.delay(options.getRetryInterval()).then(Mono.defer(() -> retry(once, options, retriesLeft - 1)));
+			return Mono.delay(options.getRetryInterval())
+				.then(stoppedOr(once, attempt, stop, () -> retry(once, options, retriesLeft - 1, stop)));
 		});
 	}
 
-	private Mono<LockAttempt> await(AttemptSource once, Wakeups wakeups, BackOffExecution polls, long deadline) {
+	/**
+	 * After a wake: the unacquired attempt when {@code stop} says so, else the next
+	 * attempts.
+	 */
+	private static Mono<LockAttempt> stoppedOr(AttemptSource once, LockAttempt attempt, Mono<Boolean> stop,
+			Supplier<Mono<LockAttempt>> next) {
+		return stop.defaultIfEmpty(false).flatMap((stopped) -> {
+			if (stopped) {
+				once.stopped();
+				return Mono.just(attempt);
+			}
+			return next.get();
+		});
+	}
+
+	private Mono<LockAttempt> await(AttemptSource once, Wakeups wakeups, BackOffExecution polls, long deadline,
+			Mono<Boolean> stop) {
 		// Armed before the attempt: a release announced while it is in flight wakes the
 		// next one at once
 		Sinks.Empty<Void> wakeup = wakeups.arm();
@@ -400,7 +429,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 			long poll = TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff());
 			Duration pause = Duration.ofNanos(Math.min(remaining, Math.min(untilExpiry, poll)));
 			return Mono.firstWithSignal(wakeup.asMono(), Mono.delay(pause).then())
-				.then(Mono.defer(() -> await(once, wakeups, polls, deadline)));
+				.then(stoppedOr(once, attempt, stop, () -> await(once, wakeups, polls, deadline, stop)));
 		});
 	}
 
@@ -415,6 +444,10 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 
 		/** The acquisition is going to wait for another attempt. */
 		default void waiting() {
+		}
+
+		/** The acquisition stopped waiting, without the lock, when asked to. */
+		default void stopped() {
 		}
 
 	}
@@ -453,6 +486,8 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		private final LockOptions options;
 
 		private volatile boolean waited;
+
+		private volatile boolean stopped;
 
 		/** The {@link System#nanoTime()} at which the latest attempt was sent. */
 		private volatile long sentAt;
@@ -503,6 +538,11 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		@Override
 		public void waiting() {
 			this.waited = true;
+		}
+
+		@Override
+		public void stopped() {
+			this.stopped = true;
 		}
 
 		/** The attempt reached its subscriber: a lease is the subscriber's now. */

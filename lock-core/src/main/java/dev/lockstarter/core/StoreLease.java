@@ -1,13 +1,15 @@
 package dev.lockstarter.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.FencingOnDemandLockStore;
@@ -25,6 +27,17 @@ import org.springframework.util.Assert;
 final class StoreLease implements Lease, HeldLock {
 
 	private static final Log logger = LogFactory.getLog(StoreLease.class);
+
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(StoreLease.class, "state", State.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	enum State {
 
@@ -54,9 +67,16 @@ final class StoreLease implements Lease, HeldLock {
 
 	private final long acquiredAt;
 
-	private final Instant acquiredAtInstant;
+	/** The wall-clock time of the acquisition, worked out when first asked for. */
+	private volatile @Nullable Instant acquiredAtInstant;
 
-	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+	private volatile State state = State.HELD;
+
+	/**
+	 * Whether the {@link LeaseRenewer} extends this lease while it is held: from the
+	 * options, until it passes its maximum hold time.
+	 */
+	volatile boolean renewing;
 
 	/**
 	 * Monotonic time at which the lock expires unless extended; a conservative estimate.
@@ -76,7 +96,7 @@ final class StoreLease implements Lease, HeldLock {
 		this.fencingToken = fencingToken;
 		this.options = options;
 		this.acquiredAt = acquiredAt;
-		this.acquiredAtInstant = Instant.now().minusNanos(System.nanoTime() - acquiredAt);
+		this.renewing = options.isRenew();
 		extended(acquiredAt);
 	}
 
@@ -92,7 +112,12 @@ final class StoreLease implements Lease, HeldLock {
 
 	@Override
 	public Instant acquiredAt() {
-		return this.acquiredAtInstant;
+		Instant instant = this.acquiredAtInstant;
+		if (instant == null) {
+			instant = Instant.now().minusNanos(System.nanoTime() - this.acquiredAt);
+			this.acquiredAtInstant = instant;
+		}
+		return instant;
 	}
 
 	@Override
@@ -133,9 +158,9 @@ final class StoreLease implements Lease, HeldLock {
 			if (drawn != AcquireResult.NO_FENCING_TOKEN) {
 				return drawn;
 			}
-			if (this.state.get() != State.HELD) {
+			if (this.state != State.HELD) {
 				throw new LockNotHeldException(this.key, "Lock '" + this.key + "' is no longer held ("
-						+ this.state.get().name().toLowerCase(Locale.ROOT) + "): its fencing token cannot be drawn");
+						+ this.state.name().toLowerCase(Locale.ROOT) + "): its fencing token cannot be drawn");
 			}
 			drawn = onDemand.fencingToken(this.storeKey, this.token);
 			if (drawn == AcquireResult.NO_FENCING_TOKEN) {
@@ -153,13 +178,13 @@ final class StoreLease implements Lease, HeldLock {
 
 	@Override
 	public boolean isHeld() {
-		return this.state.get() == State.HELD && System.nanoTime() - this.expiresAt < 0;
+		return this.state == State.HELD && System.nanoTime() - this.expiresAt < 0;
 	}
 
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
 		ResultStoringLockStore results = checkResult(this.store, result, ttl);
-		return this.state.get() == State.HELD && results.putResult(this.storeKey, this.token, result, ttl);
+		return this.state == State.HELD && results.putResult(this.storeKey, this.token, result, ttl);
 	}
 
 	/**
@@ -211,11 +236,8 @@ final class StoreLease implements Lease, HeldLock {
 	 * @return {@code false} if the lease was already released or lost
 	 */
 	boolean beginRelease() {
-		if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
-			return false;
-		}
-		this.template.renewer().unregister(this);
-		return true;
+		// The renewer extends only leases in the held state
+		return STATE.compareAndSet(this, State.HELD, State.RELEASED);
 	}
 
 	/**
@@ -266,7 +288,7 @@ final class StoreLease implements Lease, HeldLock {
 	}
 
 	State state() {
-		return this.state.get();
+		return this.state;
 	}
 
 	long expiresAt() {
@@ -292,8 +314,7 @@ final class StoreLease implements Lease, HeldLock {
 	}
 
 	void lost(String reason) {
-		if (this.state.compareAndSet(State.HELD, State.LOST)) {
-			this.template.renewer().unregister(this);
+		if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
 			this.template.finished(this);
 			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
 					+ "; the work it guards is no longer exclusive");
@@ -303,7 +324,7 @@ final class StoreLease implements Lease, HeldLock {
 
 	@Override
 	public String toString() {
-		return "Lease[" + this.key + ", " + this.state.get() + "]";
+		return "Lease[" + this.key + ", " + this.state + "]";
 	}
 
 }

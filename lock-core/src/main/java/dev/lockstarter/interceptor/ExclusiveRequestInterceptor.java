@@ -8,6 +8,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -370,10 +372,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	/**
 	 * Single-flight. The caller first notes the id of the result already kept for the
 	 * key, if any, then tries to acquire: at once, or else waiting as a follower. A
-	 * follower that gets the lock (the holder released it or died) looks for a result:
-	 * one whose id differs from the noted one was kept after this caller arrived, by the
-	 * run it waited for or a later one, and is returned; otherwise the holder left
-	 * nothing, and this caller takes over.
+	 * follower woken by a release (or a poll) reads the kept result before trying again,
+	 * and returns one kept after it arrived without taking the lock ({@link NewResult}),
+	 * so that all followers of one run are answered together. A follower that gets the
+	 * lock (the holder released it or died without a result) looks for a result too: one
+	 * whose id differs from the noted one was kept after this caller arrived, by the run
+	 * it waited for or a later one, and is returned; otherwise the holder left nothing,
+	 * and this caller takes over.
 	 */
 	private @Nullable Object invokeSharing(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			ResultSharing sharing, String key, Observation observation) throws Throwable {
@@ -389,7 +394,12 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return proceedWithoutLock(invocation, attribute, ex, observation);
 		}
 		if (!attempt.isAcquired()) {
-			attempt = locks.tryAcquire(key, options);
+			NewResult woken = new NewResult(locks, key, sharing, seen);
+			attempt = locks.tryAcquire(key, options, woken);
+			if (woken.found != null) {
+				notifyShared(attribute, observation);
+				return deliver(woken.found, attribute, sharing);
+			}
 			if (!attempt.isAcquired()) {
 				outcome(observation, notAcquired(options));
 				throw new LockConflictException(attribute.name(), attempt.retryAfter(), attribute.conflictStatus());
@@ -413,6 +423,51 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		}
 		outcome(observation, Outcome.ACQUIRED.tagValue());
 		return runAndShare(invocation, attribute, sharing, attempt.lease());
+	}
+
+	/**
+	 * Whether a single-flight follower, woken while it waits, finds a result kept after
+	 * it arrived: then it stops waiting and returns that result without taking the lock,
+	 * at the same time as every other follower woken by the same release. A store that
+	 * cannot be read now is not a reason to stop: the follower waits on, and reads again
+	 * once it holds the lock.
+	 */
+	private static final class NewResult implements BooleanSupplier {
+
+		private final LockOperations locks;
+
+		private final String key;
+
+		private final ResultSharing sharing;
+
+		private final @Nullable String seen;
+
+		@Nullable SharedResult found;
+
+		NewResult(LockOperations locks, String key, ResultSharing sharing, @Nullable String seen) {
+			this.locks = locks;
+			this.key = key;
+			this.sharing = sharing;
+			this.seen = seen;
+		}
+
+		@Override
+		public boolean getAsBoolean() {
+			byte[] bytes;
+			try {
+				bytes = this.locks.findResult(this.key).orElse(null);
+			}
+			catch (LockStoreException ex) {
+				return false;
+			}
+			SharedResult result = readRecord(bytes, this.sharing);
+			if (result != null && !result.id().equals(this.seen)) {
+				this.found = result;
+				return true;
+			}
+			return false;
+		}
+
 	}
 
 	private @Nullable Object runAndShare(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
@@ -823,7 +878,22 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		private Mono<Object> follow(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 				ReactiveAdapter adapter, ResultSharing sharing, String key, LockOptions options, @Nullable String seen,
 				Observation observation) {
-			return this.locks.tryAcquire(key, options).flatMap((attempt) -> {
+			// Woken by a release, read the result first: when one was kept after this
+			// caller arrived, it is returned without taking the lock
+			AtomicReference<@Nullable SharedResult> woken = new AtomicReference<>();
+			Mono<Boolean> newResult = Mono.defer(() -> this.locks.findResult(key)).map((bytes) -> {
+				SharedResult found = readRecord(bytes, sharing);
+				if (found != null && !found.id().equals(seen)) {
+					woken.set(found);
+					return true;
+				}
+				return false;
+			}).onErrorResume(LockStoreException.class, (ex) -> Mono.just(false));
+			return this.locks.tryAcquire(key, options, newResult).flatMap((attempt) -> {
+				SharedResult kept = woken.get();
+				if (kept != null) {
+					return Mono.just(new Found(kept));
+				}
 				if (!attempt.isAcquired()) {
 					outcome(observation, notAcquired(options));
 					return Mono.error(new LockConflictException(attribute.name(), attempt.retryAfter(),

@@ -59,6 +59,21 @@ class LeaseRenewerTests {
 	}
 
 	@Test
+	void aShortLeaseTakenAfterALongOneIsRenewedBeforeTheLongOneIsDue() throws Exception {
+		// The timer is armed for the long lease (due after 10 s); the short one is due
+		// after 100 ms and must re-arm it
+		Lease long1 = this.locks.acquire("long", Duration.ofSeconds(30));
+		Lease short1 = this.locks.acquire("short", Duration.ofMillis(300));
+		Thread.sleep(700);
+		assertThat(short1.isHeld()).isTrue();
+		assertThat(this.store.extendedLocks.get()).isGreaterThanOrEqualTo(2);
+		assertThat(this.locks.renewer().activeLeases()).isEqualTo(2);
+		short1.release();
+		long1.release();
+		assertThat(this.locks.renewer().activeLeases()).isZero();
+	}
+
+	@Test
 	void leaseWithoutRenewalIsNeverExtended() throws Exception {
 		Lease lease = this.locks.acquire("k", LockOptions.ttl(Duration.ofMillis(200)).withRenewal(false));
 		assertThat(this.locks.renewer().activeLeases()).isZero();

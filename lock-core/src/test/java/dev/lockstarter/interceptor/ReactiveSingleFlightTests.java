@@ -26,6 +26,7 @@ import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockAcquisition;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
@@ -60,6 +61,8 @@ class ReactiveSingleFlightTests {
 
 	private final AtomicInteger shared = new AtomicInteger();
 
+	private final List<LockAcquisition.Outcome> acquisitions = new CopyOnWriteArrayList<>();
+
 	private final Reports reports = new Reports();
 
 	private final Reports proxy;
@@ -90,6 +93,14 @@ class ReactiveSingleFlightTests {
 
 		});
 		this.interceptor.setObservationRegistry(() -> registry);
+		this.locks.addListener(new LockListener() {
+
+			@Override
+			public void acquisitionFinished(LockAcquisition acquisition) {
+				ReactiveSingleFlightTests.this.acquisitions.add(acquisition.outcome());
+			}
+
+		});
 		ProxyFactory factory = new ProxyFactory(this.reports);
 		factory.setProxyTargetClass(true);
 		factory.addAdvisor(new ExclusiveRequestAdvisor(this.attributeSource, this.interceptor));
@@ -111,6 +122,11 @@ class ReactiveSingleFlightTests {
 		assertThat(this.shared).hasValue(callers - 1);
 		awaitSize(this.outcomes, callers);
 		assertThat(this.outcomes).containsOnlyOnce("acquired").filteredOn("shared"::equals).hasSize(callers - 1);
+		// Only the holder took the lock: the followers, woken by its release, read its
+		// value without taking it in turn
+		assertThat(this.acquisitions).containsOnlyOnce(LockAcquisition.Outcome.ACQUIRED)
+			.filteredOn(LockAcquisition.Outcome.STOPPED::equals)
+			.hasSize(callers - 1);
 		assertThat(isHeld("report:eight")).isFalse();
 		assertThat(this.locks.getHeldLocks()).isEmpty();
 	}

@@ -30,6 +30,8 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAcquisition;
+import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.SharedFailureException;
@@ -109,6 +111,28 @@ class SingleFlightIntegrationTests {
 		assertThat(results).hasSize(5).allSatisfy((result) -> assertThat(result).isEqualTo(results.get(0)));
 		assertThat(results.get(0).run()).isEqualTo(1);
 		assertThat(results.get(0).lines()).containsExactly(List.of(1, 2), List.of(3));
+		assertThat(Reports.overlaps.get()).isZero();
+	}
+
+	@Test
+	void followersWokenByTheReleaseReadTheResultWithoutTakingTheLock() throws Exception {
+		// Before, each follower took the lock in turn to read the result: one acquisition
+		// per caller. Now only the holder acquires; every follower stops waiting when the
+		// release wakes it and finds the new result
+		String id = "crowd";
+		int callers = 20;
+		Reports.expectCallers(id, callers);
+		List<Future<Report>> calls = new ArrayList<>();
+		for (int i = 0; i < callers; i++) {
+			Reports reports = reports(i % 2 == 0 ? first : second);
+			calls.add(this.executor.submit(() -> reports.report(id, Reports.arrived(id))));
+		}
+		List<Report> results = results(calls);
+		assertThat(Reports.runs(id)).isEqualTo(1);
+		assertThat(results).hasSize(callers).allSatisfy((result) -> assertThat(result.run()).isEqualTo(1));
+		String key = lockKey("report", id, 0L);
+		assertThat(Acquisitions.of(key, LockAcquisition.Outcome.ACQUIRED)).isEqualTo(1);
+		assertThat(Acquisitions.of(key, LockAcquisition.Outcome.STOPPED)).isEqualTo(callers - 1);
 		assertThat(Reports.overlaps.get()).isZero();
 	}
 
@@ -385,6 +409,29 @@ class SingleFlightIntegrationTests {
 		@Bean
 		Reports reports(Environment environment) {
 			return new Reports(environment.getProperty("reports.instance", "?"));
+		}
+
+		@Bean
+		Acquisitions acquisitions() {
+			return new Acquisitions();
+		}
+
+	}
+
+	/** Counts the acquisitions of both instances by key and outcome. */
+	static class Acquisitions implements LockListener {
+
+		static final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+		static int of(String key, LockAcquisition.Outcome outcome) {
+			AtomicInteger count = counts.get(key + "/" + outcome);
+			return (count != null) ? count.get() : 0;
+		}
+
+		@Override
+		public void acquisitionFinished(LockAcquisition acquisition) {
+			counts.computeIfAbsent(acquisition.key() + "/" + acquisition.outcome(), (k) -> new AtomicInteger())
+				.incrementAndGet();
 		}
 
 	}
