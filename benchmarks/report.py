@@ -18,6 +18,7 @@ import math
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 
@@ -196,6 +197,7 @@ def render(results, output, elapsed):
     http = load(results, "http.json")
     handoff = load(results, "handoff.json")
     scale = load(results, "scale.json")
+    crowd = load(results, "crowd.json")
     charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
     commands_run = []
@@ -480,6 +482,7 @@ def render(results, output, elapsed):
         remove_chart(charts, "handoff-cdf.svg")
 
     scale_section(scale, w)
+    crowd_section(crowd, w)
 
     w("## HTTP throughput of the sample app")
     w("")
@@ -733,6 +736,43 @@ def scale_section(scale, w):
         key_change = signed(keys_after - keys_before) if keys_before is not None and keys_after is not None else "n/a"
         w("| keys in Redis | %s | %s | %s |" % (number(keys_before), number(keys_after), key_change))
         w("")
+
+
+def crowd_section(crowd, w):
+    w("## Single-flight under a crowd")
+    w("")
+    if not crowd or "skipped" in crowd:
+        w("Not run for this page: %s." % ((crowd or {}).get("skipped")
+                                          or "there is no `benchmarks/results/crowd.json`"))
+        w("")
+        return
+    w("Two instances of the sample app share one Redis (`redis` profile); `GET /api/sum` is a single-flight "
+      "method (`onConflict = SHARE_RESULT`) whose computation takes `sample.sum.latency` (1 s). Each round "
+      "sends one crowd of simultaneous requests for the same new sum, spread evenly over both instances, from "
+      "one thread and connection per caller (`benchmarks/http/crowd.py`). The first answer is the holder's; "
+      "*after the holder* is how much later the last follower got the shared result. Times are from the "
+      "moment the crowd was released; each row is the median of %d rounds (worst round in brackets)." % (
+          max(len(c["rounds"]) for c in crowd["crowds"])))
+    w("")
+    w("| callers | computations | first answer | median answer | last answer | last after the holder | answers |")
+    w("|---:|---:|---:|---:|---:|---:|---|")
+    for entry in crowd["crowds"]:
+        rounds = entry["rounds"]
+
+        def median_of(field):
+            return statistics.median(r[field] for r in rounds)
+
+        statuses = {}
+        for r in rounds:
+            for status, count in r["statuses"].items():
+                statuses[status] = statuses.get(status, 0) + count
+        w("| %d | %s | %s s | %s s | %s s (%s) | %s ms (%s) | %s |" % (
+            entry["size"], " + ".join(str(r["computations"]) for r in rounds), number(median_of("first_s"), 3),
+            number(median_of("median_s"), 3), number(median_of("last_s"), 3),
+            number(max(r["last_s"] for r in rounds), 3), number(median_of("last_after_first_ms"), 1),
+            number(max(r["last_after_first_ms"] for r in rounds), 1),
+            ", ".join("%s× %s" % (count, status) for status, count in sorted(statuses.items()))))
+    w("")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -70,6 +70,9 @@ else
 	run benchmarks/http/run.sh "$RESULTS/http.json"
 fi
 
+echo "== Single-flight under a crowd (two sample app instances on Redis)"
+run benchmarks/http/crowd.sh "$RESULTS/crowd.json"
+
 cat /proc/loadavg > "$RESULTS/loadavg-end.txt"
 echo "$(($(date +%s) - started))" > "$RESULTS/elapsed-seconds.txt"
 python3 benchmarks/report.py render "$RESULTS" docs/PERFORMANCE.md

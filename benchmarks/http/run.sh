@@ -30,9 +30,9 @@ skip() {
 	exit 0
 }
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
+# shellcheck source=benchmarks/http/common.sh
+source benchmarks/http/common.sh
+trap cleanup EXIT
 
 if ! command -v wrk > /dev/null; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
@@ -42,42 +42,7 @@ if ! command -v wrk > /dev/null; then
 	command -v wrk > /dev/null || skip "wrk is not installed (apt-get install -y wrk)"
 fi
 
-echo "Building the sample app ..."
-if ! ./mvnw -q -B -pl sample-app -am package -Dmaven.test.skip=true > "$LOG_DIR/sample-app-build.log" 2>&1; then
-	skip "the sample app did not build (see $LOG_DIR/sample-app-build.log)"
-fi
-JAR=$(ls sample-app/target/lock-sample-app-*.jar | grep -v original | head -1)
-
-APP_PID=
-REDIS_PID=
-REDIS_DIR=
-cleanup() {
-	[ -n "$APP_PID" ] && kill "$APP_PID" 2> /dev/null && wait "$APP_PID" 2> /dev/null || true
-	[ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2> /dev/null && wait "$REDIS_PID" 2> /dev/null || true
-	[ -n "$REDIS_DIR" ] && rm -rf "$REDIS_DIR"
-	APP_PID=
-	REDIS_PID=
-	REDIS_DIR=
-}
-trap cleanup EXIT
-
-start_app() {
-	local port=$1
-	shift
-	java -jar "$JAR" --server.port="$port" --sample.points-service.latency=0ms \
-		--logging.level.root=WARN "$@" > "$LOG_DIR/sample-app-$port.log" 2>&1 &
-	APP_PID=$!
-	for _ in $(seq 300); do
-		if curl -s -o /dev/null "http://127.0.0.1:$port/api/users?userName=ready"; then
-			return 0
-		fi
-		kill -0 "$APP_PID" 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "The sample app did not start; its log:" >&2
-	cat "$LOG_DIR/sample-app-$port.log" >&2
-	return 1
-}
+build_sample_app || skip "the sample app did not build (see $LOG_DIR/sample-app-build.log)"
 
 wrk_run() {
 	local port=$1 endpoint=$2 duration=$3 label=$4
@@ -110,23 +75,15 @@ results=()
 
 echo "HTTP: in-memory lock store ..."
 port=$(free_port)
-start_app "$port"
+start_app "$port" --sample.points-service.latency=0ms
 measure_mode memory "$port" "${MEMORY_ENDPOINTS[@]}"
 cleanup
 
 echo "HTTP: Redis lock store ('redis' profile) ..."
-REDIS_DIR=$(mktemp -d)
-redis_port=$(free_port)
-redis-server --port "$redis_port" --bind 127.0.0.1 --protected-mode no --save "" --appendonly no \
-	--daemonize no --dir "$REDIS_DIR" > "$REDIS_DIR/redis.log" 2>&1 &
-REDIS_PID=$!
-for _ in $(seq 100); do
-	redis-cli -p "$redis_port" ping > /dev/null 2>&1 && break
-	sleep 0.05
-done
+start_redis
 port=$(free_port)
-start_app "$port" --spring.profiles.active=redis --spring.data.redis.port="$redis_port" \
-	--spring.data.redis.host=127.0.0.1
+start_app "$port" --sample.points-service.latency=0ms --spring.profiles.active=redis \
+	--spring.data.redis.port="$REDIS_PORT" --spring.data.redis.host=127.0.0.1
 measure_mode redis "$port" "${REDIS_ENDPOINTS[@]}"
 cleanup
 

@@ -4,7 +4,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,10 +14,10 @@ import org.jspecify.annotations.Nullable;
  * A single shared {@code SecureRandom} costs every caller a JVM-wide lock ({@code
  * NativePRNG} takes one per call on Linux, whichever instance is used), and a lock held
  * by many threads at once is what the acquisition path waited on. So the bits come from
- * stripes, a power of two of them (four per processor, at most 64), each with its own
+ * stripes, a power of two of them (eight per processor, at most 64), each with its own
  * generator, created on first use, and a buffer of {@value #BUFFER_SIZE} bytes that one
- * call to the generator fills: a caller takes the next 16 bytes of a stripe picked at
- * random. No token is ever handed out twice, and none can be guessed from others.
+ * call to the generator fills: a caller takes the next 16 bytes of its thread's stripe.
+ * No token is ever handed out twice, and none can be guessed from others.
  */
 final class OwnerTokens {
 
@@ -35,12 +34,20 @@ final class OwnerTokens {
 
 	static String next() {
 		byte[] bytes = new byte[TOKEN_BYTES];
-		STRIPES[ThreadLocalRandom.current().nextInt() & (STRIPES.length - 1)].next(bytes);
+		STRIPES[stripe(Thread.currentThread())].next(bytes);
 		return ENCODER.encodeToString(bytes);
 	}
 
+	/**
+	 * A thread keeps to one stripe, whose buffer stays in its processor's cache; threads
+	 * are spread over the stripes by a multiplicative hash of their identity.
+	 */
+	private static int stripe(Thread thread) {
+		return (System.identityHashCode(thread) * 0x9E3779B9 >>> 16) & (STRIPES.length - 1);
+	}
+
 	static Stripe[] stripes(int processors) {
-		int count = Math.min(64, Integer.highestOneBit(Math.max(1, 4 * processors - 1)) << 1);
+		int count = Math.min(64, Integer.highestOneBit(Math.max(1, 8 * processors - 1)) << 1);
 		Stripe[] stripes = new Stripe[count];
 		for (int i = 0; i < count; i++) {
 			stripes[i] = new Stripe();

@@ -71,14 +71,14 @@ class OwnerTokensTests {
 	}
 
 	@Test
-	void stripesAreAPowerOfTwoOfAtLeastFourPerProcessorAndAtMost64() {
-		assertThat(OwnerTokens.stripes(1)).hasSize(4);
-		assertThat(OwnerTokens.stripes(2)).hasSize(8);
-		assertThat(OwnerTokens.stripes(3)).hasSize(16);
-		assertThat(OwnerTokens.stripes(4)).hasSize(16);
+	void stripesAreAPowerOfTwoOfAtLeastEightPerProcessorAndAtMost64() {
+		assertThat(OwnerTokens.stripes(1)).hasSize(8);
+		assertThat(OwnerTokens.stripes(2)).hasSize(16);
+		assertThat(OwnerTokens.stripes(3)).hasSize(32);
+		assertThat(OwnerTokens.stripes(4)).hasSize(32);
 		assertThat(OwnerTokens.stripes(64)).hasSize(64);
 		Set<Object> distinct = new HashSet<>(List.of(OwnerTokens.stripes(2)));
-		assertThat(distinct).hasSize(8);
+		assertThat(distinct).hasSize(16);
 	}
 
 }

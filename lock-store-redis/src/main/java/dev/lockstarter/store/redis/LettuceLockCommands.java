@@ -20,6 +20,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
@@ -96,6 +97,21 @@ final class LettuceLockCommands {
 			throws TimeoutException, InterruptedException, ExecutionException {
 		try (Commands commands = commands(false, deadline)) {
 			return eval(commands.async(), script, keys, args, deadline);
+		}
+	}
+
+	/**
+	 * Set a key to a value with an expiry unless it exists: {@code SET key value NX PX}.
+	 * @param key the key
+	 * @param value the value
+	 * @param millis the expiry in milliseconds
+	 * @param deadline the {@link System#nanoTime()} by which to have the answer
+	 * @return whether the key was set
+	 */
+	boolean setIfAbsent(byte[] key, byte[] value, long millis, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		try (Commands commands = commands(false, deadline)) {
+			return "OK".equals(await(commands.async().set(key, value, SetArgs.Builder.nx().px(millis)), deadline));
 		}
 	}
 

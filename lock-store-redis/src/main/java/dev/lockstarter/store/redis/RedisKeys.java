@@ -58,17 +58,13 @@ final class RedisKeys {
 	 * @return the Redis key, such as <code>lock:{UserService.register:alice}</code>
 	 */
 	String lockKey(String key) {
-		boolean prefixed = key.startsWith(this.prefix);
-		String rest = prefixed ? key.substring(this.prefix.length()) : key;
+		int rest = key.startsWith(this.prefix) ? this.prefix.length() : 0;
 		StringBuilder redisKey = new StringBuilder(key.length() + 4);
-		if (prefixed) {
-			redisKey.append(this.prefix);
-		}
-		redisKey.append('{');
-		if (rest.isEmpty() || rest.charAt(0) == '}' || rest.charAt(0) == ESCAPE) {
+		redisKey.append(key, 0, rest).append('{');
+		if (rest == key.length() || key.charAt(rest) == '}' || key.charAt(rest) == ESCAPE) {
 			redisKey.append(ESCAPE);
 		}
-		return redisKey.append(rest).append('}').toString();
+		return redisKey.append(key, rest, key.length()).append('}').toString();
 	}
 
 	/**

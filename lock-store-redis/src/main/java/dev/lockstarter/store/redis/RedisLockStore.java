@@ -521,8 +521,23 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			return tryAcquireAcknowledged(key, token, ttl);
 		}
 		String lockKey = this.keys.lockKey(key);
-		return acquireResult(
-				run("acquire", key, ACQUIRE, new String[] { lockKey }, token, millis(ttl), watch(lockKey)));
+		String watch = watch(lockKey);
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce != null && watch.equals("0")) {
+			// A plain SET NX PX, the cheapest command that takes the lock; only a lock
+			// found held runs the script, which says for how long (and takes the lock if
+			// it was released in between)
+			byte[] keyBytes = lockKey.getBytes(StandardCharsets.UTF_8);
+			byte[] tokenBytes = token.getBytes(StandardCharsets.UTF_8);
+			long started = System.nanoTime();
+			long deadline = started + this.timeout.toNanos();
+			Boolean set = lettuce("acquire", key, started, deadline,
+					() -> lettuce.setIfAbsent(keyBytes, tokenBytes, ttl.toMillis(), deadline));
+			if (Boolean.TRUE.equals(set)) {
+				return AcquireResult.acquired();
+			}
+		}
+		return acquireResult(run("acquire", key, ACQUIRE, new String[] { lockKey }, token, millis(ttl), watch));
 	}
 
 	/**
