@@ -34,6 +34,12 @@ VARIANTS = [
     ("shedLockSafeUpdate", "SHEDLOCK_SAFE_UPDATE", "ShedLock `RedisLockProvider`, `safeUpdate`"),
 ]
 
+# Variant enum name -> label: this starter's result paths, counted by CommandsPerCycle only
+RESULT_PATHS = [
+    ("SINGLE_FLIGHT_HOLDER", "lock-starter single-flight holder"),
+    ("IDEMPOTENT_REQUEST", "lock-starter idempotent request"),
+]
+
 WHAT_EACH_DOES = {
     "rawLettuce": "`SET key token NX PX 30000`, then `EVALSHA` of a compare-and-delete script, on a plain "
     "Lettuce `RedisCommands` (one shared connection); token: 128 bits from `ThreadLocalRandom`",
@@ -198,6 +204,7 @@ def render(results, output, elapsed):
     handoff = load(results, "handoff.json")
     scale = load(results, "scale.json")
     crowd = load(results, "crowd.json")
+    profile = load(results, "profile.json")
     charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
     commands_run = []
@@ -287,7 +294,7 @@ def render(results, output, elapsed):
             w("- **Interceptor**: an `@ExclusiveRequest` method on the in-memory store costs %s ns per call against "
               "%s ns for the same method unannotated: %s ns for the proxy, the SpEL key, the owner token and the "
               "in-memory acquire + release." % (number(locked), number(plain, 1), number(locked - plain)))
-        for line in scale_summary(scale):
+        for line in scale_summary(scale) + crowd_summary(crowd):
             w(line)
         w("")
 
@@ -396,7 +403,20 @@ def render(results, output, elapsed):
                 label, trim(per_cycle(counted["requests"], cycles)), breakdown(counted["requests"], cycles),
                 trim(per_cycle(counted["inScripts"], cycles)), breakdown(counted["inScripts"], cycles),
                 trim(per_cycle(counted["commandStats"], cycles))))
+        for variant, label in RESULT_PATHS:
+            counted = commands["variants"].get(variant)
+            if counted:
+                w("| %s | %s: %s | %s: %s | %s |" % (
+                    label, trim(per_cycle(counted["requests"], cycles)), breakdown(counted["requests"], cycles),
+                    trim(per_cycle(counted["inScripts"], cycles)), breakdown(counted["inScripts"], cycles),
+                    trim(per_cycle(counted["commandStats"], cycles))))
         w("")
+        if any(variant in commands["variants"] for variant, _ in RESULT_PATHS):
+            w("The last rows are this starter's paths that keep a result, with the store calls its interceptors "
+              "make: a single-flight holder reads the result already kept in its acquire script and keeps its own "
+              "in its release script; an idempotent request reads the kept response once it holds the lock, then "
+              "keeps its response in the release script.")
+            w("")
 
     # Interceptor
     w("## Interceptor overhead")
@@ -483,6 +503,7 @@ def render(results, output, elapsed):
 
     scale_section(scale, w)
     crowd_section(crowd, w)
+    profile_section(profile, w)
 
     w("## HTTP throughput of the sample app")
     w("")
@@ -682,6 +703,17 @@ def signed_mib(value):
     return ("+" if value > 0 else "") + mib(value) if value else mib(0)
 
 
+def crowd_summary(crowd):
+    if not crowd or "skipped" in crowd:
+        return []
+    largest = max(crowd["crowds"], key=lambda entry: entry["size"])
+    worst = max(r["last_after_first_ms"] for r in largest["rounds"])
+    return ["- **Single-flight under a crowd**: with %d simultaneous callers on two instances, the computation ran "
+            "%s time(s) per round and the last caller had the result at most %s ms after the holder's answer "
+            "(%d rounds)." % (largest["size"], "/".join(str(r["computations"]) for r in largest["rounds"]),
+                               number(worst, 1), len(largest["rounds"]))]
+
+
 def scale_summary(scale):
     if not scale or not scale.get("runs"):
         return []
@@ -689,12 +721,19 @@ def scale_summary(scale):
         "*%s*, %s" % (run_entry.get("name", "run"), scale_run_summary(run_entry)) for run_entry in scale["runs"]))]
 
 
-def scale_section(scale, w):
-    w("## One million distinct keys")
+def section(w, title, results, missing):
+    """Write a section's title; return False, after saying why, when its results are missing or skipped."""
+    w("## " + title)
     w("")
-    if not scale:
-        w("Not run for this page: there is no `benchmarks/results/scale.json`.")
+    if not results or "skipped" in results:
+        w("Not run for this page: %s." % ((results or {}).get("skipped") or missing))
         w("")
+        return False
+    return True
+
+
+def scale_section(scale, w):
+    if not section(w, "One million distinct keys", scale, "there is no `benchmarks/results/scale.json`"):
         return
     runs = scale.get("runs") or []
     if not runs:
@@ -738,13 +777,47 @@ def scale_section(scale, w):
         w("")
 
 
-def crowd_section(crowd, w):
-    w("## Single-flight under a crowd")
+def profile_section(profile, w):
+    if not section(w, "Profile of the client path", profile,
+                   "there is no `benchmarks/results/profile.json` (`benchmarks/profile.sh`)"):
+        return
+    w("`benchmarks/profile.sh` runs `LockCycleBenchmarks.EightThreads.lockTemplate` under Java Flight Recorder "
+      "(Java samples every millisecond), once with the code of `%s` (*before*: the last commit before the client "
+      "path was trimmed) and once with `%s` (*after*). Each sample of a thread running Java code is put in one "
+      "group by its stack (`benchmarks/profile.py`): *the starter's own code* (the innermost starter frame is "
+      "above any Lettuce or Netty frame, so the time is in the starter or the JDK code it calls), *the Redis "
+      "client under the starter* (Lettuce or Netty on the caller's thread), and *elsewhere* (the client's I/O "
+      "threads, the JMH harness). Throughputs are from the profiled runs, so below the un-profiled ones." % (
+          profile["before_revision"], profile["after_revision"]))
     w("")
-    if not crowd or "skipped" in crowd:
-        w("Not run for this page: %s." % ((crowd or {}).get("skipped")
-                                          or "there is no `benchmarks/results/crowd.json`"))
+    profiles = {entry["label"]: entry for entry in profile["profiles"]}
+    order = [label for label in ("before", "after") if label in profiles]
+    w("| | %s |" % " | ".join(order))
+    w("|---|%s|" % "|".join("---:" for _ in order))
+    w("| cycles/s while profiled | %s |" % " | ".join(
+        "%s ± %s" % (number(profiles[label]["score"]["ops_per_s"]), number(profiles[label]["score"]["error"]))
+        if profiles[label].get("score") else "n/a" for label in order))
+    for group in ("starter", "client under the starter", "elsewhere"):
+        name = {"starter": "the starter's own code", "client under the starter": "the Redis client under the starter",
+                "elsewhere": "elsewhere"}[group]
+        w("| %s, share of Java samples | %s |" % (name, " | ".join(
+            "%.1f%%" % (100.0 * profiles[label]["groups"].get(group, 0) / max(1, profiles[label]["samples"]))
+            for label in order)))
+    w("| Java samples | %s |" % " | ".join(number(profiles[label]["samples"]) for label in order))
+    w("")
+    for label in order:
+        entry = profiles[label]
+        w("The starter's own methods, %s (share of all Java samples):" % label)
         w("")
+        w("| method | share |")
+        w("|---|---:|")
+        for method, count in entry["starter_methods"][:10]:
+            w("| `%s` | %.1f%% |" % (method.replace("dev.lockstarter.", ""), 100.0 * count / max(1, entry["samples"])))
+        w("")
+
+
+def crowd_section(crowd, w):
+    if not section(w, "Single-flight under a crowd", crowd, "there is no `benchmarks/results/crowd.json`"):
         return
     w("Two instances of the sample app share one Redis (`redis` profile); `GET /api/sum` is a single-flight "
       "method (`onConflict = SHARE_RESULT`) whose computation takes `sample.sum.latency` (1 s). Each round "

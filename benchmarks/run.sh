@@ -5,6 +5,7 @@
 #   benchmarks/run.sh                                           the full run
 #   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
 #   JMH_ARGS="OneThread" benchmarks/run.sh                      a subset (any JMH arguments)
+#   SKIP_PROFILE=1 benchmarks/run.sh                             without the before/after profile
 #
 # Needs Java 17+, python3 and redis-server (installed with apt-get when missing and run as
 # root); wrk for the HTTP part (likewise; skipped without it). Raw results go to
@@ -72,6 +73,11 @@ fi
 
 echo "== Single-flight under a crowd (two sample app instances on Redis)"
 run benchmarks/http/crowd.sh "$RESULTS/crowd.json"
+
+if [ -z "${SKIP_PROFILE:-}" ]; then
+	echo "== Profile of the client path, before and after (Java Flight Recorder)"
+	run benchmarks/profile.sh "$RESULTS/profile.json"
+fi
 
 cat /proc/loadavg > "$RESULTS/loadavg-end.txt"
 echo "$(($(date +%s) - started))" > "$RESULTS/elapsed-seconds.txt"

@@ -1,5 +1,6 @@
 package dev.lockstarter.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,9 +22,12 @@ import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ResultAttempt;
 import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -64,6 +68,33 @@ enum Variant {
 		@Override
 		LockCycle open(String host, int port) {
 			return new LockTemplateCycle(host, port);
+		}
+	},
+
+	/**
+	 * The store calls of a single-flight holder ({@code onConflict = SHARE_RESULT}), as
+	 * the interceptor makes them: an acquisition that reads the result already kept
+	 * ({@code LockOperations.tryAcquireReadingResult}), then the result kept and the lock
+	 * released together ({@code Lease.releaseKeepingResult}). Counted by
+	 * {@link CommandsPerCycle} only.
+	 */
+	SINGLE_FLIGHT_HOLDER("lock-starter single-flight holder (read the kept result + acquire; keep + release)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockTemplateCycle(host, port, ResultPath.SINGLE_FLIGHT);
+		}
+	},
+
+	/**
+	 * The store calls of an {@code @IdempotentRequest} that runs, as the interceptor
+	 * makes them: an acquisition, a read of the response kept for the key (under the
+	 * lock), then the response kept and the lock released together. Counted by
+	 * {@link CommandsPerCycle} only.
+	 */
+	IDEMPOTENT_REQUEST("lock-starter idempotent request (acquire; read the kept response; keep + release)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockTemplateCycle(host, port, ResultPath.IDEMPOTENT);
 		}
 	},
 
@@ -114,6 +145,16 @@ enum Variant {
 			return new ShedLockCycle(host, port, true);
 		}
 	};
+
+	/** The store calls made besides the lock's: see {@link LockTemplateCycle}. */
+	enum ResultPath {
+
+		NONE, SINGLE_FLIGHT, IDEMPOTENT
+
+	}
+
+	/** The result kept by the result paths: a small JSON document. */
+	static final byte[] RESULT = "{\"sum\":3}".getBytes(StandardCharsets.UTF_8);
 
 	/** The time-to-live of every lock taken. */
 	static final Duration TTL = Duration.ofSeconds(30);
@@ -204,19 +245,51 @@ enum Variant {
 
 		private final LockTemplate locks;
 
+		private final ResultPath path;
+
+		private final LockOptions options = LockOptions.ttl(TTL);
+
 		LockTemplateCycle(String host, int port) {
+			this(host, port, ResultPath.NONE);
+		}
+
+		LockTemplateCycle(String host, int port, ResultPath path) {
 			this.connectionFactory = connectionFactory(host, port);
 			this.store = new RedisLockStore(this.connectionFactory);
 			this.locks = new LockTemplate(this.store);
+			this.path = path;
 		}
 
 		@Override
 		public boolean cycle(String key) {
-			try (Lease lease = this.locks.acquire(key, TTL)) {
-				return true;
-			}
-			catch (LockConflictException ex) {
-				return false;
+			switch (this.path) {
+				case SINGLE_FLIGHT -> {
+					ResultAttempt attempt = this.locks.tryAcquireReadingResult(key, this.options);
+					if (!attempt.attempt().isAcquired()) {
+						return false;
+					}
+					try (Lease lease = attempt.attempt().lease()) {
+						return lease.releaseKeepingResult(RESULT, TTL);
+					}
+				}
+				case IDEMPOTENT -> {
+					LockAttempt attempt = this.locks.tryAcquire(key, this.options);
+					if (!attempt.isAcquired()) {
+						return false;
+					}
+					try (Lease lease = attempt.lease()) {
+						this.locks.findResult(key);
+						return lease.releaseKeepingResult(RESULT, TTL);
+					}
+				}
+				default -> {
+					try (Lease lease = this.locks.acquire(key, TTL)) {
+						return true;
+					}
+					catch (LockConflictException ex) {
+						return false;
+					}
+				}
 			}
 		}
 

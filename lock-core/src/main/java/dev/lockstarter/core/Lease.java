@@ -102,6 +102,23 @@ public interface Lease extends AutoCloseable {
 	boolean putResult(byte[] result, Duration ttl);
 
 	/**
+	 * Keep a result next to this lease's lock, as {@link #putResult} does, and release
+	 * the lock: in one store call where the store can (Redis: one script), else keep,
+	 * then release. A holder's last two steps, made one round trip.
+	 * @param result the result's bytes
+	 * @param ttl how long the result is kept, positive
+	 * @return {@code true} if the result is stored and the lock released; {@code false}
+	 * if the lock was already released, lost or taken over
+	 * @throws UnsupportedOperationException if the lock store keeps no results
+	 * @throws LockStoreException if the store cannot be reached; the lease is then still
+	 * held, and {@link #release()} or {@link #close()} tries to release it
+	 */
+	default boolean releaseKeepingResult(byte[] result, Duration ttl) {
+		boolean kept = putResult(result, ttl);
+		return release() && kept;
+	}
+
+	/**
 	 * Release the lock by compare-and-delete on this lease's owner token. Calling it
 	 * again is a no-op that returns {@code false}. With a minimum hold time that has not
 	 * passed yet, the lock is kept until then instead of being deleted.

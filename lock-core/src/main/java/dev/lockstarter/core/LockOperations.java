@@ -250,6 +250,25 @@ public interface LockOperations {
 	}
 
 	/**
+	 * Try to acquire the lock on a key as {@link #tryAcquire(String, LockOptions)} does,
+	 * and read the result kept for the key as {@link #findResult} does: in the same store
+	 * call where the store can (Redis: one script), else the result first, so that it is
+	 * never read later than the acquisition. A single-flight caller notes the result
+	 * already there when it arrives without a round trip of its own.
+	 * @param key the key, not blank
+	 * @param options the options
+	 * @return the attempt and the result kept when it was made (the last try's, when it
+	 * waited)
+	 * @throws UnsupportedOperationException if the lock store keeps no results
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	default ResultAttempt tryAcquireReadingResult(String key, LockOptions options) {
+		byte[] kept = findResult(key).orElse(null);
+		return new ResultAttempt(tryAcquire(key, options), kept);
+	}
+
+	/**
 	 * Return whether the lock store can keep results next to locks, for
 	 * {@link Lease#putResult} and {@link #findResult}.
 	 * @return {@code true} if results are supported

@@ -36,6 +36,7 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReadingAcquireResult;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -225,6 +226,25 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * A caller stopped by {@code stopWaiting} is counted with the outcome
 	 * {@link LockAcquisition.Outcome#STOPPED}.
 	 */
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Each try is one call of {@link ResultStoringLockStore#tryAcquireReadingResult}.
+	 */
+	@Override
+	public ResultAttempt tryAcquireReadingResult(String key, LockOptions options) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		if (!(this.store instanceof ResultStoringLockStore)) {
+			throw new UnsupportedOperationException(
+					"Lock store " + this.store.getClass().getName() + " keeps no results");
+		}
+		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options);
+		attempt.readsResult = true;
+		LockAttempt outcome = tryAcquire(attempt, key);
+		return new ResultAttempt(outcome, attempt.keptResult);
+	}
+
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
@@ -621,6 +641,12 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		/** Whether an acquired lock becomes a {@link DetachedLease}. */
 		private boolean detached;
 
+		/** Whether each try reads the result kept for the key too. */
+		private boolean readsResult;
+
+		/** The result kept for the key at the last try, when {@link #readsResult}. */
+		private byte @Nullable [] keptResult;
+
 		Attempt(List<String> keys, List<String> storeKeys, String token, LockOptions options) {
 			this.keys = keys;
 			this.storeKeys = storeKeys;
@@ -673,10 +699,20 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		private boolean tryOnce(int index) {
 			try {
 				// A detached lease is handed to its owner with its fencing token
-				this.result = (this.detached && LockTemplate.this.store instanceof FencingOnDemandLockStore onDemand)
-						? onDemand.tryAcquireFenced(this.storeKeys.get(index), this.token, this.options.getTtl())
-						: LockTemplate.this.store.tryAcquire(this.storeKeys.get(index), this.token,
-								this.options.getTtl());
+				if (this.readsResult && LockTemplate.this.store instanceof ResultStoringLockStore results) {
+					ReadingAcquireResult answer = results.tryAcquireReadingResult(this.storeKeys.get(index), this.token,
+							this.options.getTtl());
+					this.result = answer.acquisition();
+					this.keptResult = answer.keptResult();
+				}
+				else {
+					this.result = (this.detached
+							&& LockTemplate.this.store instanceof FencingOnDemandLockStore onDemand)
+									? onDemand.tryAcquireFenced(this.storeKeys.get(index), this.token,
+											this.options.getTtl())
+									: LockTemplate.this.store.tryAcquire(this.storeKeys.get(index), this.token,
+											this.options.getTtl());
+				}
 			}
 			catch (LockStoreException ex) {
 				throw failed(ex, index + 1);

@@ -204,6 +204,36 @@ final class StoreLease implements Lease, HeldLock {
 		return results;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One call of {@link ResultStoringLockStore#releaseKeepingResult}, unless the lease
+	 * must still be kept for its minimum hold time. A failed call leaves the lease held,
+	 * so that {@link #close()} tries to release it.
+	 */
+	@Override
+	public boolean releaseKeepingResult(byte[] result, Duration ttl) {
+		ResultStoringLockStore results = checkResult(this.store, result, ttl);
+		if (minimumHoldLeft() > 0) {
+			boolean kept = putResult(result, ttl);
+			return release() && kept;
+		}
+		this.guard.lock();
+		try {
+			if (this.state != State.HELD) {
+				return false;
+			}
+			boolean owned = results.releaseKeepingResult(this.storeKey, this.token, result, ttl);
+			if (beginRelease()) {
+				endRelease(owned, true);
+			}
+			return owned;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
 	@Override
 	public boolean release() {
 		this.guard.lock();

@@ -35,6 +35,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
+import dev.lockstarter.core.ResultAttempt;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationContext;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
@@ -387,8 +388,10 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		String seen;
 		LockAttempt attempt;
 		try {
-			seen = SharedResult.idOf(locks.findResult(key).orElse(null));
-			attempt = locks.tryAcquire(key, options.withWaitTime(Duration.ZERO));
+			// One store call: the result already kept, and an attempt at once
+			ResultAttempt first = locks.tryAcquireReadingResult(key, options.withWaitTime(Duration.ZERO));
+			seen = SharedResult.idOf(first.keptResult());
+			attempt = first.attempt();
 		}
 		catch (LockStoreException ex) {
 			return proceedWithoutLock(invocation, attribute, ex, observation);
@@ -559,9 +562,13 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 				+ sharing.resultType().getTypeName() + " (" + cause.getMessage() + ")", cause);
 	}
 
+	/**
+	 * Keep the outcome and release the lock, in one store call where the store can; the
+	 * caller's {@code close()} that follows releases a lock the call failed to.
+	 */
 	private void keep(ResultSharing sharing, Lease lease, SharedResult record) {
 		try {
-			if (!lease.putResult(record.toBytes(), resultTtl(sharing))) {
+			if (!lease.releaseKeepingResult(record.toBytes(), resultTtl(sharing))) {
 				logLostBeforeKept(sharing);
 			}
 		}

@@ -368,7 +368,9 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 				return;
 			}
 			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
-			if (!lease.putResult(stored.toBytes(), inFlight.retention())) {
+			// Kept and released in one store call where the store can; close() then
+			// releases only a lock that call failed to release
+			if (!lease.releaseKeepingResult(stored.toBytes(), inFlight.retention())) {
 				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
 						+ "completed; a retry will run the request again");
 			}

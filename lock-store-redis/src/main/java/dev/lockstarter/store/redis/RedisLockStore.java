@@ -27,6 +27,7 @@ import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
+import dev.lockstarter.store.ReadingAcquireResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -187,11 +188,12 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	static final String WATCHED = "!";
 
 	/**
-	 * The end of a script that found the lock held: marks the holder's value as watched
+	 * The part of a script that found the lock held: marks the holder's value as watched
 	 * when ARGV[3] is {@code 1} (a waiter of this JVM listens for its release), and
-	 * returns {@code -(PTTL) - 1}, so -1 when the holder's key has no expiry.
+	 * leaves {@code -(PTTL) - 1} in {@code held}, so -1 when the holder's key has no
+	 * expiry.
 	 */
-	private static final String HELD = """
+	private static final String HELD_VALUE = """
 			local ttl = redis.call('PTTL', KEYS[1])
 			if ARGV[3] == '1' then
 			  local holder = redis.call('GET', KEYS[1])
@@ -202,8 +204,11 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			if ttl < 0 then
 			  ttl = 0
 			end
-			return -ttl - 1
+			local held = -ttl - 1
 			""";
+
+	/** The end of a script that found the lock held: {@link #HELD_VALUE}, returned. */
+	private static final String HELD = HELD_VALUE + "return held\n";
 
 	/**
 	 * Draws the next fencing token from the counter KEYS[2], raised to the Redis server's
@@ -309,6 +314,42 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			  return 1
 			end
 			return 0
+			""", Long.class);
+
+	/**
+	 * {@link #ACQUIRE} on KEYS[1] that also reads the result KEYS[2], whoever holds the
+	 * lock: returns {@code {answer of ACQUIRE, result or nil}}.
+	 */
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> ACQUIRE_READING = RedisScript.of("""
+			local kept = redis.call('GET', KEYS[2])
+			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+			  return {0, kept}
+			end
+			""" + HELD_VALUE + """
+			return {held, kept}
+			""", List.class);
+
+	/**
+	 * {@link #PUT_RESULT} and {@link #RELEASE} in one: if KEYS[1] is held by ARGV[1],
+	 * keeps ARGV[4] in KEYS[2] for ARGV[5] ms, deletes the lock and announces a watched
+	 * release on ARGV[2] (sharded when ARGV[3] is {@code 1}); returns 1, else 0.
+	 */
+	static final RedisScript<Long> RELEASE_KEEPING = RedisScript.of("""
+			local holder = redis.call('GET', KEYS[1])
+			if holder ~= ARGV[1] and holder ~= ARGV[1] .. '!' then
+			  return 0
+			end
+			redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5])
+			redis.call('DEL', KEYS[1])
+			if holder ~= ARGV[1] then
+			  if ARGV[3] == '1' then
+			    redis.pcall('SPUBLISH', ARGV[2], KEYS[1])
+			  else
+			    redis.call('PUBLISH', ARGV[2], KEYS[1])
+			  end
+			end
+			return 1
 			""", Long.class);
 
 	/**
@@ -459,7 +500,8 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		this.keys = new RedisKeys(keyPrefix);
 		this.channel = channel;
 		if (this.lettuce != null) {
-			LettuceLockCommands.prepare(ACQUIRE, ACQUIRE_FENCED, FENCE, RELEASE, EXTEND, PUT_RESULT);
+			LettuceLockCommands.prepare(ACQUIRE, ACQUIRE_FENCED, FENCE, RELEASE, EXTEND, PUT_RESULT, ACQUIRE_READING,
+					RELEASE_KEEPING);
 		}
 	}
 
@@ -862,6 +904,59 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 				(lettuce, deadline) -> lettuce.eval(PUT_RESULT, redisKeys, args, deadline),
 				() -> this.binary.execute(PUT_RESULT, List.of(this.keys.lockKey(key), this.keys.related(key, "result")),
 						args[0], args[1], args[2]));
+		return answer != null && answer == 1L;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script through Lettuce ({@code GET} of the result, then the acquisition as
+	 * {@link #tryAcquire} makes it when the lock is held); two calls otherwise, and with
+	 * {@linkplain #setMinReplicaAcks(int) replica acknowledgements}.
+	 */
+	@Override
+	public ReadingAcquireResult tryAcquireReadingResult(String key, String token, Duration ttl) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null || this.minReplicaAcks > 0) {
+			byte[] kept = getResult(key);
+			return new ReadingAcquireResult(tryAcquire(key, token, ttl), kept);
+		}
+		String lockKey = this.keys.lockKey(key);
+		byte[][] redisKeys = { bytes(lockKey), bytes(this.keys.related(key, "result")) };
+		byte[][] args = { bytes(token), bytes(millis(ttl)), bytes(watch(lockKey)) };
+		long started = System.nanoTime();
+		long deadline = started + this.timeout.toNanos();
+		@SuppressWarnings("rawtypes")
+		List answer = lettuce("acquire", key, started, deadline,
+				() -> lettuce.eval(ACQUIRE_READING, redisKeys, args, deadline));
+		if (answer == null || answer.isEmpty() || !(answer.get(0) instanceof Long acquisition)) {
+			throw new LockStoreException(key, "Redis lock store got no answer to acquire lock '" + key + "'",
+					new IllegalStateException("Reply: " + answer));
+		}
+		byte[] kept = (answer.size() > 1 && answer.get(1) instanceof byte[] bytes) ? bytes : null;
+		return new ReadingAcquireResult(acquireResult(acquisition), kept);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script through Lettuce: the owner check, the result's {@code SET}, the
+	 * {@code DEL} and, for a watched lock, the announcement; two calls otherwise.
+	 */
+	@Override
+	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null) {
+			boolean kept = putResult(key, token, result, ttl);
+			return release(key, token) && kept;
+		}
+		byte[][] redisKeys = { bytes(this.keys.lockKey(key)), bytes(this.keys.related(key, "result")) };
+		byte[][] args = { bytes(token), bytes(releaseChannel("release", key)), bytes(shardedFlag("release", key)),
+				result, bytes(millis(ttl)) };
+		long started = System.nanoTime();
+		long deadline = started + this.timeout.toNanos();
+		Long answer = lettuce("release", key, started, deadline,
+				() -> lettuce.eval(RELEASE_KEEPING, redisKeys, args, deadline));
 		return answer != null && answer == 1L;
 	}
 

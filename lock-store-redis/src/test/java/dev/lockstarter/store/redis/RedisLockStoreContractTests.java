@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.ReadingAcquireResult;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -163,6 +164,28 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 			.containsExactlyInAnyOrderEntriesOf(Map.of("set", 1L, "evalsha", 1L, "get", 1L, "del", 1L));
 		assertThat(redis.server().command("EXISTS", "{" + key + "}")).isEqualTo("0");
 		assertThat(redis.server().command("EXISTS", "{" + key + "}:fence")).isEqualTo("0");
+	}
+
+	@Test
+	void aHolderThatKeepsAResultMakesTwoRoundTrips() {
+		RedisLockStore store = (RedisLockStore) store();
+		String key = uniqueKey("result-trips");
+		String owner = uniqueToken();
+		// Load the scripts and open the connection first
+		assertThat(store.tryAcquireReadingResult(key, owner, Duration.ofSeconds(10)).acquisition().isAcquired())
+			.isTrue();
+		assertThat(store.releaseKeepingResult(key, owner, new byte[] { 1 }, Duration.ofSeconds(10))).isTrue();
+		redis.server().command("CONFIG", "RESETSTAT");
+		ReadingAcquireResult acquired = store.tryAcquireReadingResult(key, owner, Duration.ofSeconds(10));
+		assertThat(acquired.keptResult()).containsExactly(1);
+		assertThat(store.releaseKeepingResult(key, owner, new byte[] { 2 }, Duration.ofSeconds(10))).isTrue();
+		Map<String, Long> calls = commandCalls();
+		calls.keySet().removeIf((command) -> command.startsWith("config"));
+		// Two scripts; inside them: GET of the result, SET NX PX; GET of the lock, SET of
+		// the result, DEL
+		assertThat(calls).as("commands of a holder that reads and keeps a result")
+			.containsExactlyInAnyOrderEntriesOf(Map.of("evalsha", 2L, "get", 2L, "set", 2L, "del", 1L));
+		assertThat(store.getResult(key)).containsExactly(2);
 	}
 
 	@Test

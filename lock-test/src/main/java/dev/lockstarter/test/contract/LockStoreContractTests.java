@@ -24,6 +24,7 @@ import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReadingAcquireResult;
 import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -638,6 +639,46 @@ public abstract class LockStoreContractTests {
 		assertThat(results.putResult(key, token, bytes("{\"sum\":3}"), LONG_TTL)).isTrue();
 		assertThat(results.release(key, token)).isTrue();
 		assertThat(results.getResult(key)).isEqualTo(bytes("{\"sum\":3}"));
+	}
+
+	@Test
+	void anAcquisitionReadsTheResultKeptForItsKey() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-read");
+		String first = uniqueToken();
+		ReadingAcquireResult none = results.tryAcquireReadingResult(key, first, LONG_TTL);
+		assertThat(none.acquisition().isAcquired()).isTrue();
+		assertThat(none.keptResult()).as("result before any holder kept one").isNull();
+		assertThat(results.putResult(key, first, bytes("kept"), LONG_TTL)).isTrue();
+		ReadingAcquireResult held = results.tryAcquireReadingResult(key, uniqueToken(), LONG_TTL);
+		assertThat(held.acquisition().isAcquired()).isFalse();
+		assertThat(held.acquisition().holderRemainingTtl()).isPositive();
+		assertThat(held.keptResult()).as("result read by a caller that found the lock held").isEqualTo(bytes("kept"));
+		assertThat(results.release(key, first)).isTrue();
+		String next = uniqueToken();
+		ReadingAcquireResult after = results.tryAcquireReadingResult(key, next, LONG_TTL);
+		assertThat(after.acquisition().isAcquired()).isTrue();
+		assertThat(after.keptResult()).isEqualTo(bytes("kept"));
+		assertThat(results.release(key, next)).isTrue();
+	}
+
+	@Test
+	void onlyTheHolderReleasesKeepingAResult() {
+		ResultStoringLockStore results = resultStore();
+		String key = uniqueKey("result-release");
+		String owner = uniqueToken();
+		assertThat(results.releaseKeepingResult(key, owner, bytes("free"), LONG_TTL)).as("a free key").isFalse();
+		assertThat(results.tryAcquire(key, owner, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.releaseKeepingResult(key, uniqueToken(), bytes("intruder"), LONG_TTL)).isFalse();
+		assertThat(results.getResult(key)).isNull();
+		assertThat(results.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired()).as("still held").isFalse();
+		assertThat(results.releaseKeepingResult(key, owner, bytes("{\"sum\":3}"), LONG_TTL)).isTrue();
+		assertThat(results.getResult(key)).isEqualTo(bytes("{\"sum\":3}"));
+		String next = uniqueToken();
+		assertThat(results.tryAcquire(key, next, LONG_TTL).isAcquired()).as("released").isTrue();
+		assertThat(results.releaseKeepingResult(key, owner, bytes("late"), LONG_TTL)).as("after the release").isFalse();
+		assertThat(results.getResult(key)).isEqualTo(bytes("{\"sum\":3}"));
+		assertThat(results.release(key, next)).isTrue();
 	}
 
 	@Test
