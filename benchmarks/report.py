@@ -223,6 +223,7 @@ def render(results, output, elapsed):
 
     cycle = {}  # (method, threads) -> entry
     interceptor = {}
+    tokens = {}  # (alternative or "ownerTokens", threads) -> entry
     for entry in jmh:
         name = entry["benchmark"][len(PACKAGE):] if entry["benchmark"].startswith(PACKAGE) else entry["benchmark"]
         parts = name.split(".")
@@ -230,6 +231,9 @@ def render(results, output, elapsed):
             cycle[(parts[-1], entry["threads"])] = entry
         elif parts[0] == "InterceptorBenchmark":
             interceptor[parts[-1]] = entry
+        elif parts[0] == "OwnerTokenBenchmark":
+            label = (entry.get("params") or {}).get("alternative") or parts[-1]
+            tokens[(label, entry["threads"])] = entry
     first = jmh[0] if jmh else {}
     thread_counts = sorted({threads for (_, threads) in cycle})
 
@@ -418,6 +422,8 @@ def render(results, output, elapsed):
               "keeps its response in the release script.")
             w("")
 
+    owner_token_section(tokens, w)
+
     # Interceptor
     w("## Interceptor overhead")
     w("")
@@ -435,11 +441,8 @@ def render(results, output, elapsed):
           "would measure the same path, since every call releases before the next.")
         w("")
         w("The difference between the last two rows is the interception itself (proxy, cached attribute lookup, "
-          "SpEL key); the last row is the programmatic lock on the in-memory store. A JMH stack profile "
-          "(`-prof stack`) of that row, taken while preparing this page, puts most of its time in the 128-bit "
-          "`SecureRandom` owner token (`NativePRNG`), in registering the lease with the renewal scheduler and "
-          "removing it (a `ConcurrentHashMap` set keyed by the lease's identity hash), and in the store's two "
-          "`ConcurrentHashMap` updates.")
+          "SpEL key); the last row is the programmatic lock on the in-memory store: the owner token (see "
+          "[Owner tokens](#owner-tokens)), the lease and its bookkeeping, and the store's map updates.")
         w("")
         w("| call | ns per call | error | over the plain method |")
         w("|---|---:|---:|---:|")
@@ -719,6 +722,43 @@ def scale_summary(scale):
         return []
     return ["- **One million distinct keys** (%d threads): %s." % (scale.get("threads", 0), "; ".join(
         "*%s*, %s" % (run_entry.get("name", "run"), scale_run_summary(run_entry)) for run_entry in scale["runs"]))]
+
+
+OWNER_TOKEN_ROWS = [
+    ("SHARED_NATIVE_PRNG", "one shared `new SecureRandom()` (`NativePRNG`; the owner token before this change)"),
+    ("SHARED_DRBG", "one shared `DRBG`"),
+    ("STRIPED_DRBG", "16 `DRBG` instances, stripe picked at random"),
+    ("THREAD_LOCAL_DRBG", "one `DRBG` per thread"),
+    ("STRIPED_SHA1PRNG", "16 `SHA1PRNG` instances, stripe picked at random"),
+    ("STRIPED_BUFFERED_DRBG", "16 `DRBG` instances, each filling a buffer of 32 tokens, stripe picked at random"),
+    ("ownerTokens", "**`OwnerTokens.next()`**: buffered `DRBG` stripes, 8 per processor, one per thread"),
+]
+
+
+def owner_token_section(tokens, w):
+    w("## Owner tokens")
+    w("")
+    if not tokens:
+        w("Not measured in this run.")
+        w("")
+        return
+    threads = sorted({count for (_, count) in tokens})
+    w("`OwnerTokenBenchmark`: one owner token (128 random bits, Base64 URL-encoded), average time per call, drawn "
+      "by 1 and by 8 threads at once, for each way of drawing it that was weighed and for the starter's own. With "
+      "8 threads on %s cores a call also waits for a core, so the time of a lock that nobody waits for is about "
+      "four times the one-thread time." % (os.cpu_count() or "n/a"))
+    w("")
+    w("| generator | %s |" % " | ".join("ns per token, %d thread%s" % (t, "" if t == 1 else "s") for t in threads))
+    w("|---|%s|" % "|".join("---:" for _ in threads))
+    for key, label in OWNER_TOKEN_ROWS:
+        cells = []
+        for t in threads:
+            entry = tokens.get((key, t))
+            cells.append("%s ± %s" % (number(entry["primaryMetric"]["score"]),
+                                      number(entry["primaryMetric"]["scoreError"])) if entry else "n/a")
+        if any(cell != "n/a" for cell in cells):
+            w("| %s | %s |" % (label, " | ".join(cells)))
+    w("")
 
 
 def section(w, title, results, missing):

@@ -30,7 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * <li>{@code SHARED_DRBG}: one {@code DRBG} instance;</li>
  * <li>{@code STRIPED_DRBG}: one {@code DRBG} instance per stripe, the stripe picked by
  * the calling thread's random probe;</li>
- * <li>{@code THREAD_LOCAL_DRBG}: one {@code DRBG} instance per thread.</li>
+ * <li>{@code THREAD_LOCAL_DRBG}: one {@code DRBG} instance per thread;</li>
+ * <li>{@code STRIPED_BUFFERED_DRBG}: striped {@code DRBG} instances, each filling a
+ * buffer of 32 tokens at a time (what {@link OwnerTokens} does, but with the stripe
+ * picked at random);</li>
+ * <li>{@code STRIPED_SHA1PRNG}: striped {@code SHA1PRNG} instances, for comparison.</li>
  * </ul>
  * It lives in the package of {@link OwnerTokens} to call it directly.
  */
@@ -46,37 +50,8 @@ public abstract class OwnerTokenBenchmark {
 	@Benchmark
 	public String alternative(Alternatives alternatives) {
 		byte[] bytes = new byte[16];
-		alternatives.random().nextBytes(bytes);
+		alternatives.next(bytes);
 		return ENCODER.encodeToString(bytes);
-	}
-
-	@Benchmark
-	public String buffered(Alternatives alternatives) {
-		byte[] bytes = new byte[16];
-		Buffer buffer = alternatives.buffers[ThreadLocalRandom.current().nextInt() & 15];
-		synchronized (buffer) {
-			if (buffer.position == buffer.bytes.length) {
-				buffer.random.nextBytes(buffer.bytes);
-				buffer.position = 0;
-			}
-			System.arraycopy(buffer.bytes, buffer.position, bytes, 0, 16);
-			buffer.position += 16;
-		}
-		return ENCODER.encodeToString(bytes);
-	}
-
-	static final class Buffer {
-
-		final SecureRandom random;
-
-		final byte[] bytes = new byte[512];
-
-		int position = 512;
-
-		Buffer(SecureRandom random) {
-			this.random = random;
-		}
-
 	}
 
 	@Benchmark
@@ -115,7 +90,7 @@ public abstract class OwnerTokenBenchmark {
 
 		private ThreadLocal<SecureRandom> perThread;
 
-		Buffer[] buffers;
+		private Buffer[] buffers;
 
 		@Setup
 		public void setUp() throws NoSuchAlgorithmException {
@@ -140,13 +115,38 @@ public abstract class OwnerTokenBenchmark {
 			});
 		}
 
-		SecureRandom random() {
-			return switch (this.alternative) {
-				case "STRIPED_DRBG", "STRIPED_SHA1PRNG" ->
-					this.stripes[ThreadLocalRandom.current().nextInt() & (STRIPES - 1)];
-				case "THREAD_LOCAL_DRBG" -> this.perThread.get();
-				default -> this.shared;
-			};
+		void next(byte[] bytes) {
+			int stripe = ThreadLocalRandom.current().nextInt() & (STRIPES - 1);
+			switch (this.alternative) {
+				case "STRIPED_DRBG", "STRIPED_SHA1PRNG" -> this.stripes[stripe].nextBytes(bytes);
+				case "THREAD_LOCAL_DRBG" -> this.perThread.get().nextBytes(bytes);
+				case "STRIPED_BUFFERED_DRBG" -> this.buffers[stripe].next(bytes);
+				default -> this.shared.nextBytes(bytes);
+			}
+		}
+
+	}
+
+	/** A generator and a buffer of 32 tokens that one call fills. */
+	static final class Buffer {
+
+		private final SecureRandom random;
+
+		private final byte[] bytes = new byte[512];
+
+		private int position = 512;
+
+		Buffer(SecureRandom random) {
+			this.random = random;
+		}
+
+		synchronized void next(byte[] into) {
+			if (this.position == this.bytes.length) {
+				this.random.nextBytes(this.bytes);
+				this.position = 0;
+			}
+			System.arraycopy(this.bytes, this.position, into, 0, into.length);
+			this.position += into.length;
 		}
 
 	}
