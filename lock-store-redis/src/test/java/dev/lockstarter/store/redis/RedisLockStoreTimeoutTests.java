@@ -191,6 +191,10 @@ class RedisLockStoreTimeoutTests {
 		times.put("putResult", assertFailsWithin(SHORT_TIMEOUT, held,
 				(k) -> store.putResult(k, token, new byte[] { 1 }, Duration.ofSeconds(10)), "store the result of"));
 		times.put("getResult", assertFailsWithin(SHORT_TIMEOUT, held, store::getResult, "read the result of"));
+		times.put("tryAcquireReadingResult", assertFailsWithin(SHORT_TIMEOUT, key(),
+				(k) -> store.tryAcquireReadingResult(k, token(), Duration.ofSeconds(30)), "acquire"));
+		times.put("releaseKeepingResult", assertFailsWithin(SHORT_TIMEOUT, held,
+				(k) -> store.releaseKeepingResult(k, token, new byte[] { 1 }, Duration.ofSeconds(10)), "release"));
 		// WAIT may take its own timeout on top
 		times.put("acquire with WAIT", assertFailsWithin(SHORT_TIMEOUT.plus(Duration.ofMillis(200)), key(),
 				(k) -> acknowledged.tryAcquire(k, token(), Duration.ofSeconds(30)), "acquire"));
