@@ -31,9 +31,9 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * Per payment, keyed by its {@code Idempotency-Key}, the oracle ({@link HttpOracle})
  * records when the payment became durable ({@code paid}: its write, or the commit of the
  * transaction that wrote it) and when its response was kept for replays ({@code kept}:
- * the store's {@code putResult}, or the commit of the transaction that holds it). A
- * payment paid but never kept is one a retry can pay again: the window that
- * {@code lock.idempotency.transactional} closes.
+ * the store's {@code putResult} or {@code releaseKeepingResult}, or the commit of the
+ * transaction that holds it). A payment paid but never kept is one a retry can pay again:
+ * the window that {@code lock.idempotency.transactional} closes.
  * <p>
  * Request headers read by the hooks, sent by the harness's clients on a first attempt
  * only:
@@ -166,12 +166,13 @@ public final class HttpInstance {
 				ProxyFactory proxy = new ProxyFactory(bean);
 				proxy.setProxyTargetClass(true);
 				proxy.addAdvice((MethodInterceptor) (invocation) -> {
-					if (!invocation.getMethod().getName().equals("putResult")) {
+					String name = invocation.getMethod().getName();
+					if (!name.equals("putResult") && !name.equals("releaseKeepingResult")) {
 						return invocation.proceed();
 					}
 					Object[] arguments = invocation.getArguments();
-					return putResult(store, invocation::proceed, (String) arguments[0], (byte[]) arguments[2],
-							(Duration) arguments[3]);
+					return putResult(store, invocation::proceed, (String) arguments[0], (String) arguments[1],
+							(byte[]) arguments[2], (Duration) arguments[3], name.equals("releaseKeepingResult"));
 				});
 				return proxy.getProxy(bean.getClass().getClassLoader());
 			}
@@ -202,14 +203,21 @@ public final class HttpInstance {
 			crashIf(call, "paid");
 		}
 
-		private Object putResult(ResultStoringLockStore store, Proceed proceed, String key, byte[] result,
-				Duration retention) throws Throwable {
+		/**
+		 * The store keeps a response ({@code putResult}), or keeps it and releases the
+		 * lock in one call ({@code releaseKeepingResult}, which {@code releases}).
+		 */
+		private Object putResult(ResultStoringLockStore store, Proceed proceed, String key, String token, byte[] result,
+				Duration retention, boolean releases) throws Throwable {
 			Call call = Call.current();
 			if (call == null) {
 				return proceed.proceed();
 			}
 			if (call.late) {
 				keepLate(store, key, result, retention);
+				if (releases) {
+					store.release(key, token);
+				}
 				return true;
 			}
 			Object kept;
