@@ -554,6 +554,12 @@ def render(results, output, elapsed):
                     latencies,
                     sum(s["non_2xx_3xx"] for s in summaries), sum(s["socket_errors"] for s in summaries)))
         w("")
+        failed = sum(r["summary"]["non_2xx_3xx"] + r["summary"]["socket_errors"] for r in http["runs"])
+        if failed:
+            w("**These figures do not measure the registration:** %s requests were answered with an error status "
+              "or failed, so the endpoints mostly rejected their input. Look at `benchmarks/results/wrk.log` and the "
+              "sample app's logs there." % number(failed))
+            w("")
         w("With the in-memory store the lock is a few hundred nanoseconds in a request that costs tens of "
           "microseconds of CPU (HTTP parsing, JSON, the registration), so the two endpoints should be within noise of "
           "each other. With Redis, both locked endpoints add the lock's two requests, and the second name check inside "

@@ -1,6 +1,7 @@
 -- wrk script: every request registers a user name that no request used before, so that each
 -- one goes through the whole registration (and, on /api/users, through the lock) instead of
--- being rejected early as already registered. Usage: wrk ... -s register.lua URL -- LABEL
+-- being rejected early as already registered (the label, the time and the thread make the
+-- names of different runs differ). Usage: wrk ... -s register.lua URL -- LABEL
 -- The summary is printed as one JSON line, for benchmarks/report.py.
 
 local threads = {}
@@ -10,9 +11,19 @@ function setup(thread)
 	table.insert(threads, thread)
 end
 
+-- A short code of the run's label, so that names stay within the sample app's 30 characters
+local function code(text)
+	local hash = 5381
+	for i = 1, #text do
+		hash = (hash * 33 + text:byte(i)) % 2147483647
+	end
+	return string.format("%x", hash)
+end
+
 function init(args)
 	local label = args[1] or "run"
-	prefix = label .. "-" .. os.time() .. "-" .. id .. "-"
+	-- At most 8 + 1 + 6 + 1 + 2 + 1 characters, and the counter's digits: under 30
+	prefix = code(label) .. "-" .. (os.time() % 1000000) .. "-" .. id .. "-"
 	counter = 0
 	headers = { ["Content-Type"] = "application/json" }
 end
