@@ -170,7 +170,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 */
 	public void setResultCodec(Supplier<@Nullable ResultCodec> resultCodec) {
 		Assert.notNull(resultCodec, "'resultCodec' must not be null");
-		this.resultCodec = SingletonSupplier.of(resultCodec);
+		this.resultCodec = once(resultCodec);
 	}
 
 	/**
@@ -213,7 +213,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	public void setObservationConvention(
 			Supplier<@Nullable ExclusiveRequestObservationConvention> observationConvention) {
 		Assert.notNull(observationConvention, "'observationConvention' must not be null");
-		this.observationConvention = SingletonSupplier.of(observationConvention);
+		this.observationConvention = once(observationConvention);
 	}
 
 	/**
@@ -224,7 +224,18 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 */
 	public void setListener(Supplier<@Nullable LockListener> listener) {
 		Assert.notNull(listener, "'listener' must not be null");
-		this.listener = SingletonSupplier.of(listener);
+		this.listener = once(listener);
+	}
+
+	/**
+	 * Resolve an optional collaborator once, its absence included: a
+	 * {@link SingletonSupplier} that answers {@code null} asks again on every call, under
+	 * a lock, which callers running at once (single-flight followers answered together,
+	 * on event loops too) would wait on.
+	 */
+	private static <T> Supplier<@Nullable T> once(Supplier<@Nullable T> supplier) {
+		SingletonSupplier<Optional<T>> resolved = SingletonSupplier.of(() -> Optional.ofNullable(supplier.get()));
+		return () -> resolved.obtain().orElse(null);
 	}
 
 	/**

@@ -101,6 +101,21 @@ class ExclusiveRequestInterceptorTests {
 	}
 
 	@Test
+	void anAbsentObservationConventionIsLookedUpOnce() {
+		// A lookup that answers null must not be repeated (under a lock) on every call
+		AtomicInteger lookups = new AtomicInteger();
+		this.interceptor.setObservationConvention(() -> {
+			lookups.incrementAndGet();
+			return null;
+		});
+		this.orders.place("order-1", () -> {
+		});
+		this.orders.place("order-2", () -> {
+		});
+		assertThat(lookups).hasValue(1);
+	}
+
+	@Test
 	void lockIsReleasedWhenTheMethodThrowsAndTheExceptionPropagatesUnchanged() {
 		IllegalStateException failure = new IllegalStateException("payment declined");
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.orders.place("order-1", () -> {
