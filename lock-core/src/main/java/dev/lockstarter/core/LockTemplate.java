@@ -223,12 +223,6 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A caller stopped by {@code stopWaiting} is counted with the outcome
-	 * {@link LockAcquisition.Outcome#STOPPED}.
-	 */
-	/**
-	 * {@inheritDoc}
-	 * <p>
 	 * Each try is one call of {@link ResultStoringLockStore#tryAcquireReadingResult}.
 	 */
 	@Override
@@ -245,6 +239,12 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		return new ResultAttempt(outcome, attempt.keptResult);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A caller stopped by {@code stopWaiting} is counted with the outcome
+	 * {@link LockAcquisition.Outcome#STOPPED}.
+	 */
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");

@@ -1,6 +1,7 @@
 package dev.lockstarter.interceptor;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -247,23 +248,25 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * Resolve the suppliers now rather than on the first call, and, with Reactor present,
-	 * create the handler of reactive methods. A failure is left for the first call to
-	 * report.
+	 * Resolve the suppliers now rather than on the first call (single-flight followers
+	 * answered together would otherwise wait for the first lookup of the listener, on
+	 * event-loop threads too), and, with Reactor present, create the handler of reactive
+	 * methods. A failure is left for the first call to report.
 	 */
 	void prepare() {
-		try {
-			this.locks.get();
-			this.defaults.get();
-			this.observationRegistry.get();
-			this.observationConvention.get();
-			if (ExclusiveRequestAttributeSource.REACTOR_PRESENT) {
-				this.reactiveHandler.get();
-			}
+		List<Supplier<?>> suppliers = new ArrayList<>(List.of(this.locks, this.defaults, this.observationRegistry,
+				this.observationConvention, this.listener, this.resultCodec, this.defaultResultTtl));
+		if (ExclusiveRequestAttributeSource.REACTOR_PRESENT) {
+			suppliers.add(this.reactiveHandler);
 		}
-		catch (RuntimeException ex) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("Could not prepare the @ExclusiveRequest interceptor ahead of its first call", ex);
+		for (Supplier<?> supplier : suppliers) {
+			try {
+				supplier.get();
+			}
+			catch (RuntimeException ex) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Could not prepare the @ExclusiveRequest interceptor ahead of its first call", ex);
+				}
 			}
 		}
 	}
