@@ -214,10 +214,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options) {
+		return tryAcquire(singleKeyAttempt(key, options), key);
+	}
+
+	/** A new attempt on one key, its arguments checked. */
+	private Attempt singleKeyAttempt(String key, LockOptions options) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
-		return tryAcquire(new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options),
-				key);
+		return new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options);
 	}
 
 	/**
@@ -227,13 +231,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 */
 	@Override
 	public ResultAttempt tryAcquireReadingResult(String key, LockOptions options) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		Assert.notNull(options, "'options' must not be null");
+		Attempt attempt = singleKeyAttempt(key, options);
 		if (!(this.store instanceof ResultStoringLockStore)) {
 			throw new UnsupportedOperationException(
 					"Lock store " + this.store.getClass().getName() + " keeps no results");
 		}
-		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options);
 		attempt.readsResult = true;
 		LockAttempt outcome = tryAcquire(attempt, key);
 		return new ResultAttempt(outcome, attempt.keptResult);
@@ -247,10 +249,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 */
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		Assert.notNull(options, "'options' must not be null");
 		Assert.notNull(stopWaiting, "'stopWaiting' must not be null");
-		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(), options);
+		Attempt attempt = singleKeyAttempt(key, options);
 		attempt.stopWaiting = stopWaiting;
 		return tryAcquire(attempt, key);
 	}
@@ -362,12 +362,10 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * time
 	 */
 	public LockAttempt tryAcquireDetached(String key, LockOptions options) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
 		Assert.isTrue(options.getHoldAtLeast().isZero() && options.getMaxHold() == null,
 				"A detached lease has no minimum or maximum hold");
-		Attempt attempt = new Attempt(List.of(key), List.of(this.storeKeys.storeKey(key)), OwnerTokens.next(),
-				options.withRenewal(false));
+		Attempt attempt = singleKeyAttempt(key, options.withRenewal(false));
 		attempt.detached = true;
 		return tryAcquire(attempt, key);
 	}
