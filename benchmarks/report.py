@@ -862,6 +862,17 @@ def profile_section(profile, w):
         w("")
 
 
+def client_alone(crowd):
+    alone = crowd.get("client_alone")
+    if not alone:
+        return ""
+    spreads = alone["last_after_first_ms"]
+    return (" The client itself spreads the answers: against a stand-in server that answers all %d callers at "
+            "the same instant (`crowd.py --serve`), its last answer came %s ms after its first (median of %d "
+            "rounds, worst %s ms), part of every figure below." % (
+                alone["size"], number(statistics.median(spreads), 1), len(spreads), number(max(spreads), 1)))
+
+
 def crowd_section(crowd, w):
     if not section(w, "Single-flight under a crowd", crowd, "there is no `benchmarks/results/crowd.json`"):
         return
@@ -870,8 +881,10 @@ def crowd_section(crowd, w):
       "sends one crowd of simultaneous requests for the same new sum, spread evenly over both instances, from "
       "one thread and connection per caller (`benchmarks/http/crowd.py`). The first answer is the holder's; "
       "*after the holder* is how much later the last follower got the shared result. Times are from the "
-      "moment the crowd was released; each row is the median of %d rounds (worst round in brackets)." % (
-          max(len(c["rounds"]) for c in crowd["crowds"])))
+      "moment the crowd was released; each row is the median of %d rounds (worst round in brackets), measured "
+      "after %s unreported warm-up rounds of the largest crowd (freshly started, the instances interpret the "
+      "request path, and the last follower comes about twice as late). %s" % (
+          max(len(c["rounds"]) for c in crowd["crowds"]), crowd.get("warmup_rounds", 3), client_alone(crowd)))
     w("")
     w("| callers | computations | first answer | median answer | last answer | last after the holder | answers |")
     w("|---:|---:|---:|---:|---:|---:|---|")

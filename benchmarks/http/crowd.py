@@ -7,9 +7,11 @@ followers that got its result. /api/sum/calls before and after tells how often t
 Writes JSON to standard output.
 """
 import argparse
+import asyncio
 import http.client
 import json
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -72,15 +74,82 @@ def round_of(ports, size, values):
     }
 
 
+def serve_at_once(port, hold_s):
+    """A stand-in for the instances, to measure the client alone: it holds every /api/sum request of a round
+    and answers them all at the same instant, hold_s after the first arrived."""
+    held = []
+
+    async def answer(writer, body):
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                     b"Connection: close\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    async def release_later():
+        await asyncio.sleep(hold_s)
+        for waiting in held:
+            waiting.set_result(None)
+        held.clear()
+
+    async def handle(reader, writer):
+        request = await reader.readuntil(b"\r\n\r\n")
+        if b"/api/sum/calls" in request:
+            await answer(writer, b'{"calls":0}')
+            return
+        waiting = asyncio.get_running_loop().create_future()
+        held.append(waiting)
+        if len(held) == 1:
+            asyncio.ensure_future(release_later())
+        await waiting
+        await answer(writer, b'{"sum":0}')
+
+    async def run():
+        server = await asyncio.start_server(handle, "127.0.0.1", port, backlog=4096)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(run())
+
+
+def client_alone(size, rounds):
+    """The spread of the answers that the client itself adds: the same rounds against serve_at_once."""
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
+    try:
+        for _ in range(100):
+            try:
+                calls(port)
+                break
+            except OSError:
+                time.sleep(0.05)
+        return [round_of([port], size, "0,%d" % r)["last_after_first_ms"] for r in range(rounds)]
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--ports", nargs="+", type=int, required=True)
-    parser.add_argument("--sizes", nargs="+", type=int, required=True)
+    parser.add_argument("--serve", type=int, help="run the stand-in server of client_alone on this port")
+    parser.add_argument("--ports", nargs="+", type=int)
+    parser.add_argument("--sizes", nargs="+", type=int)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warmup-rounds", type=int, default=10)
     args = parser.parse_args()
-    # Warm-up: the first calls of a JVM are slow for reasons that have nothing to do with the lock
-    for i in range(3):
-        round_of(args.ports, 10, "9,%d" % i)
+    if args.serve:
+        serve_at_once(args.serve, 1.0)
+        return
+    if not args.ports or not args.sizes:
+        parser.error("--ports and --sizes are required")
+    # Warm-up, not reported: crowds of the largest size until the JIT has compiled the request path. Freshly
+    # started, the instances interpret it, and the last follower of a crowd of 150 comes about twice as late
+    # in the first rounds as after ten.
+    for i in range(args.warmup_rounds):
+        round_of(args.ports, max(args.sizes), "9,%d,%d" % (i, int(time.time() * 1000)))
     crowds = []
     for size in args.sizes:
         rounds = []
@@ -93,7 +162,11 @@ def main():
                   % (size, r + 1, result["first_s"], result["last_s"], result["last_after_first_ms"],
                      result["statuses"], result["computations"]), file=sys.stderr)
         crowds.append({"size": size, "rounds": rounds})
-    json.dump({"instances": len(args.ports), "crowds": crowds}, sys.stdout, indent=1)
+    alone = client_alone(max(args.sizes), args.rounds)
+    print("client alone, crowd of %d: last answer %s ms after the first" % (
+        max(args.sizes), ", ".join("%.1f" % spread for spread in alone)), file=sys.stderr)
+    json.dump({"instances": len(args.ports), "warmup_rounds": args.warmup_rounds, "crowds": crowds,
+               "client_alone": {"size": max(args.sizes), "last_after_first_ms": alone}}, sys.stdout, indent=1)
     print()
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Single-flight under a crowd: two instances of the sample app on one redis-server (the 'redis' profile),
 # GET /api/sum taking sample.sum.latency (1 s), and CROWD_SIZES simultaneous callers (default 10 50 150)
-# spread over both instances, CROWD_ROUNDS times each (default 3), each round with values of its own.
+# spread over both instances, CROWD_ROUNDS times each (default 5) after ten unreported warm-up rounds, each round with values of its own.
 # benchmarks/http/crowd.py sends the requests and times every answer.
 #
 # Usage: benchmarks/http/crowd.sh OUTPUT.json   (called by benchmarks/run.sh)
@@ -31,4 +31,4 @@ for _ in 1 2; do
 	ports+=("$port")
 done
 python3 benchmarks/http/crowd.py --ports "${ports[@]}" --sizes ${CROWD_SIZES:-10 50 150} \
-	--rounds "${CROWD_ROUNDS:-3}" > "$OUTPUT"
+	--rounds "${CROWD_ROUNDS:-5}" > "$OUTPUT"

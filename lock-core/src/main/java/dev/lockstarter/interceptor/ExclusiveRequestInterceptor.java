@@ -139,6 +139,9 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 	private Supplier<@Nullable LockListener> listener = () -> null;
 
+	/** Reads of kept results shared by the followers that one release wakes. */
+	private final KeptResultReads keptResultReads = new KeptResultReads();
+
 	private final AtomicLong failOpenLoggedAt = new AtomicLong(System.nanoTime() - FAIL_OPEN_LOG_INTERVAL);
 
 	/** Created on the first call of a reactive method: only then is Reactor needed. */
@@ -411,7 +414,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			return proceedWithoutLock(invocation, attribute, ex, observation);
 		}
 		if (!attempt.isAcquired()) {
-			NewResult woken = new NewResult(locks, key, sharing, seen);
+			NewResult woken = new NewResult(this.keptResultReads, locks, key, sharing, seen, System.nanoTime());
 			attempt = locks.tryAcquire(key, options, woken);
 			if (woken.found != null) {
 				notifyShared(attribute, observation);
@@ -451,6 +454,8 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 	 */
 	private static final class NewResult implements BooleanSupplier {
 
+		private final KeptResultReads reads;
+
 		private final LockOperations locks;
 
 		private final String key;
@@ -459,20 +464,25 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 
 		private final @Nullable String seen;
 
+		private final long arrivedAt;
+
 		@Nullable SharedResult found;
 
-		NewResult(LockOperations locks, String key, ResultSharing sharing, @Nullable String seen) {
+		NewResult(KeptResultReads reads, LockOperations locks, String key, ResultSharing sharing, @Nullable String seen,
+				long arrivedAt) {
+			this.reads = reads;
 			this.locks = locks;
 			this.key = key;
 			this.sharing = sharing;
 			this.seen = seen;
+			this.arrivedAt = arrivedAt;
 		}
 
 		@Override
 		public boolean getAsBoolean() {
 			byte[] bytes;
 			try {
-				bytes = this.locks.findResult(this.key).orElse(null);
+				bytes = this.reads.read(this.locks, this.key, this.arrivedAt);
 			}
 			catch (LockStoreException ex) {
 				return false;

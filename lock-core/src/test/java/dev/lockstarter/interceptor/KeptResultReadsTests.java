@@ -1,0 +1,155 @@
+package dev.lockstarter.interceptor;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.memory.InMemoryLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link KeptResultReads}, over a {@link LockTemplate} on the in-memory store
+ * whose reads of kept results are counted and held until a test lets them answer.
+ */
+class KeptResultReadsTests {
+
+	private final CountDownLatch sent = new CountDownLatch(1);
+
+	private final CountDownLatch answer = new CountDownLatch(1);
+
+	private final AtomicInteger reads = new AtomicInteger();
+
+	private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+
+	private final LockTemplate locks = new LockTemplate(new InMemoryLockStore()) {
+
+		@Override
+		public Optional<byte[]> findResult(String key) {
+			KeptResultReadsTests.this.reads.incrementAndGet();
+			KeptResultReadsTests.this.sent.countDown();
+			try {
+				assertThat(KeptResultReadsTests.this.answer.await(10, TimeUnit.SECONDS)).isTrue();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+			RuntimeException failure = KeptResultReadsTests.this.failure.get();
+			if (failure != null) {
+				throw failure;
+			}
+			return super.findResult(key);
+		}
+
+	};
+
+	private final KeptResultReads keptResultReads = new KeptResultReads();
+
+	@Test
+	void callersThatArrivedBeforeAReadWasSentTakeItsAnswer() throws Exception {
+		keep("sum", "42");
+		long arrivedAt = System.nanoTime();
+		CompletableFuture<byte[]> first = read("sum", arrivedAt);
+		assertThat(this.sent.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<byte[]> second = read("sum", arrivedAt);
+		CompletableFuture<byte[]> third = read("sum", arrivedAt);
+		// Both wait for the first one's answer rather than reading again
+		Thread.sleep(100);
+		assertThat(this.reads).hasValue(1);
+		this.answer.countDown();
+		assertThat(text(first)).isEqualTo("42");
+		assertThat(text(second)).isEqualTo("42");
+		assertThat(text(third)).isEqualTo("42");
+		assertThat(this.reads).hasValue(1);
+	}
+
+	@Test
+	void aCallerThatArrivedAfterAReadWasSentReadsAgain() throws Exception {
+		keep("sum", "42");
+		CompletableFuture<byte[]> first = read("sum", System.nanoTime());
+		assertThat(this.sent.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<byte[]> later = read("sum", System.nanoTime());
+		awaitReads(2);
+		this.answer.countDown();
+		assertThat(text(first)).isEqualTo("42");
+		assertThat(text(later)).isEqualTo("42");
+	}
+
+	@Test
+	void readsOfOtherKeysAreNotShared() throws Exception {
+		keep("sum", "42");
+		keep("product", "7");
+		long arrivedAt = System.nanoTime();
+		CompletableFuture<byte[]> sum = read("sum", arrivedAt);
+		assertThat(this.sent.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<byte[]> product = read("product", arrivedAt);
+		awaitReads(2);
+		this.answer.countDown();
+		assertThat(text(sum)).isEqualTo("42");
+		assertThat(text(product)).isEqualTo("7");
+	}
+
+	@Test
+	void aFailedReadFailsEveryCallerThatTookItsAnswerAndIsNotKept() throws Exception {
+		keep("sum", "42");
+		this.failure.set(new LockStoreException("sum", "Redis is down", new IllegalStateException()));
+		long arrivedAt = System.nanoTime();
+		CompletableFuture<byte[]> first = read("sum", arrivedAt);
+		assertThat(this.sent.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<byte[]> second = read("sum", arrivedAt);
+		Thread.sleep(100);
+		this.answer.countDown();
+		for (CompletableFuture<byte[]> caller : List.of(first, second)) {
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> caller.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockStoreException.class);
+		}
+		assertThat(this.reads).hasValue(1);
+		// The failed read is gone: the next caller reads again, and gets the result
+		this.failure.set(null);
+		assertThat(new String(this.keptResultReads.read(this.locks, "sum", System.nanoTime()), StandardCharsets.UTF_8))
+			.isEqualTo("42");
+		assertThat(this.reads).hasValue(2);
+	}
+
+	private void keep(String key, String value) {
+		Lease lease = this.locks.tryAcquire(key, LockOptions.ttl(Duration.ofSeconds(10))).lease();
+		try {
+			assertThat(lease.putResult(value.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(10))).isTrue();
+		}
+		finally {
+			lease.close();
+		}
+	}
+
+	private void awaitReads(int count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (this.reads.get() < count && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+		assertThat(this.reads).hasValue(count);
+	}
+
+	private CompletableFuture<byte[]> read(String key, long arrivedAt) {
+		return CompletableFuture.supplyAsync(() -> this.keptResultReads.read(this.locks, key, arrivedAt),
+				(task) -> new Thread(task).start());
+	}
+
+	private static String text(CompletableFuture<byte[]> read) throws Exception {
+		return new String(read.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+	}
+
+}
