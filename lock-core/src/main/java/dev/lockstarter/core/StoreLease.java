@@ -275,7 +275,8 @@ final class StoreLease implements Lease, HeldLock {
 	 * @return the nanoseconds left, zero or less when none
 	 */
 	long minimumHoldLeft() {
-		return this.options.getHoldAtLeast().toNanos() - (System.nanoTime() - this.acquiredAt);
+		Duration holdAtLeast = this.options.getHoldAtLeast();
+		return holdAtLeast.isZero() ? 0 : holdAtLeast.toNanos() - (System.nanoTime() - this.acquiredAt);
 	}
 
 	/**
