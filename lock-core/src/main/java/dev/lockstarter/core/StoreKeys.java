@@ -30,7 +30,9 @@ final class StoreKeys {
 	}
 
 	String storeKey(String key) {
-		return this.prefix + HashedKeys.limit(key, this.maxKeyBytes);
+		String limited = HashedKeys.limit(key, this.maxKeyBytes);
+		// Without a prefix the key is used as it is, not copied
+		return this.prefix.isEmpty() ? limited : this.prefix + limited;
 	}
 
 }

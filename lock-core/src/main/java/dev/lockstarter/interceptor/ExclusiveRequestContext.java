@@ -33,6 +33,11 @@ import dev.lockstarter.core.Lease;
  */
 public final class ExclusiveRequestContext {
 
+	/**
+	 * A thread keeps its chain, empty, between invocations, so that an invocation costs
+	 * no allocation and no change of the thread's map; an empty deque of a JDK class
+	 * holds nothing and pins no class loader.
+	 */
 	private static final ThreadLocal<ArrayDeque<Lease>> CHAIN = new ThreadLocal<>();
 
 	private ExclusiveRequestContext() {
@@ -77,7 +82,7 @@ public final class ExclusiveRequestContext {
 	 */
 	static List<String> notHeld(List<String> keys) {
 		ArrayDeque<Lease> chain = CHAIN.get();
-		if (chain == null) {
+		if (chain == null || chain.isEmpty()) {
 			return keys;
 		}
 		List<String> missing = new ArrayList<>(keys.size());
@@ -102,9 +107,6 @@ public final class ExclusiveRequestContext {
 		ArrayDeque<Lease> chain = CHAIN.get();
 		if (chain != null) {
 			chain.pollLast();
-			if (chain.isEmpty()) {
-				CHAIN.remove();
-			}
 		}
 	}
 

@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -37,9 +36,9 @@ import org.springframework.util.Assert;
  * Results kept next to locks live in a second map with the same expiry rules and sweep.
  * <p>
  * The locks of several keys are taken and released atomically
- * ({@link MultiKeyLockStore}): such an operation excludes every other operation on the
- * store for its duration (operations on one key run concurrently with each other), so no
- * caller ever sees part of a set held.
+ * ({@link MultiKeyLockStore}): such an operation excludes every acquisition and extension
+ * on the store for its duration (operations on one key run concurrently with each other),
+ * so no caller ever sees part of a set held.
  *
  * @since 0.1.0
  */
@@ -61,10 +60,13 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
 	/**
-	 * Shared by the operations on one key, exclusive for those on several keys, which
-	 * must see and change their keys as one.
+	 * Shared by the acquisitions and extensions of one key, exclusive for the operations
+	 * on several keys, which must see and change their keys as one. A single-key release
+	 * takes neither: it only frees a key, and an operation on several keys that saw the
+	 * key still held reports a conflict that was true when it looked. Not reentrant, and
+	 * never re-entered.
 	 */
-	private final ReentrantReadWriteLock keySets = new ReentrantReadWriteLock();
+	private final StampedLock keySets = new StampedLock();
 
 	/**
 	 * Create a store on the system's monotonic clock.
@@ -85,8 +87,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-		Lock shared = this.keySets.readLock();
-		shared.lock();
+		long shared = this.keySets.readLock();
 		try {
 			long now = this.nanoClock.getAsLong();
 			sweepIfDue(now);
@@ -98,14 +99,13 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
 		}
 		finally {
-			shared.unlock();
+			this.keySets.unlockRead(shared);
 		}
 	}
 
 	@Override
 	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
-		Lock exclusive = this.keySets.writeLock();
-		exclusive.lock();
+		long exclusive = this.keySets.writeLock();
 		try {
 			long now = this.nanoClock.getAsLong();
 			sweepIfDue(now);
@@ -123,22 +123,21 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			return MultiKeyAcquireResult.acquired(fencingTokens);
 		}
 		finally {
-			exclusive.unlock();
+			this.keySets.unlockWrite(exclusive);
 		}
 	}
 
 	@Override
 	public boolean[] releaseAll(List<String> keys, String token) {
 		boolean[] deleted = new boolean[keys.size()];
-		Lock exclusive = this.keySets.writeLock();
-		exclusive.lock();
+		long exclusive = this.keySets.writeLock();
 		try {
 			for (int i = 0; i < keys.size(); i++) {
 				deleted[i] = delete(keys.get(i), token);
 			}
 		}
 		finally {
-			exclusive.unlock();
+			this.keySets.unlockWrite(exclusive);
 		}
 		for (int i = 0; i < keys.size(); i++) {
 			if (deleted[i]) {
@@ -150,15 +149,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public boolean release(String key, String token) {
-		boolean deleted;
-		Lock shared = this.keySets.readLock();
-		shared.lock();
-		try {
-			deleted = delete(key, token);
-		}
-		finally {
-			shared.unlock();
-		}
+		boolean deleted = delete(key, token);
 		if (deleted) {
 			this.listeners.released(key);
 		}
@@ -183,8 +174,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		Lock shared = this.keySets.readLock();
-		shared.lock();
+		long shared = this.keySets.readLock();
 		try {
 			long now = this.nanoClock.getAsLong();
 			boolean[] extended = new boolean[1];
@@ -201,7 +191,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			return extended[0];
 		}
 		finally {
-			shared.unlock();
+			this.keySets.unlockRead(shared);
 		}
 	}
 
