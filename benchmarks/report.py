@@ -480,6 +480,16 @@ def render(results, output, elapsed):
               "waking an application thread, which every library's time includes. "
               "(It also repeats the `SET` every 100 ms in case a message is lost.) It has no lease renewal, no "
               "fencing token and no fairness: a floor to compare with, not a lock to use.")
+            if "RAW_LETTUCE_SUBSCRIBER_ACQUIRES" in setups:
+                w("")
+                w("*%s* is the same client with two changes: its listener sends the `SET` on the subscribed "
+                  "connection itself (RESP3 lets a subscribed connection run any command), and the acquisition "
+                  "counts when the waiting application thread, woken by the `OK` reply, reads the clock, as for "
+                  "every library. It is what a lock could reach whose subscriber acquires on its waiter's behalf: "
+                  "the subscriber's I/O thread wakes for the message and for the reply, and the waiter once, where "
+                  "this starter's waiter today is woken by the message, hands its `SET` to the command connection's "
+                  "I/O thread, and is woken again by the reply." % (
+                      setups["RAW_LETTUCE_SUBSCRIBER_ACQUIRES"].get("description", "RAW_LETTUCE_SUBSCRIBER_ACQUIRES")))
             w("")
         w("| waiter | p50 | p90 | p99 | max | p50 ÷ this starter's | p99 ÷ this starter's |")
         w("|---|---:|---:|---:|---:|---:|---:|")

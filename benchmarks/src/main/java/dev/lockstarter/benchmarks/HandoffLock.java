@@ -86,7 +86,18 @@ enum HandoffLock {
 	RAW_LETTUCE_PUB_SUB("raw Lettuce reference (pub/sub + SET NX PX)") {
 		@Override
 		Client open(String host, int port) {
-			return new RawLettucePubSubClient(host, port);
+			return new RawLettucePubSubClient(host, port, false);
+		}
+	},
+
+	/**
+	 * The second reference: the subscriber sends the {@code SET} on its own connection
+	 * and wakes the waiting thread with the reply; see {@link RawLettucePubSubClient}.
+	 */
+	RAW_LETTUCE_SUBSCRIBER_ACQUIRES("raw Lettuce, subscriber acquires, waiter woken") {
+		@Override
+		Client open(String host, int port) {
+			return new RawLettucePubSubClient(host, port, true);
 		}
 	};
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -15,6 +16,7 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -36,6 +38,13 @@ import io.lettuce.core.resource.DefaultClientResources;
  * <p>
  * Both connections share one I/O thread, so the listener writes the {@code SET} on the
  * thread it already runs on, without waking another one.
+ * <p>
+ * With {@code wakeWaiter}, a second reference: the listener sends the {@code SET} on the
+ * subscribed connection itself (RESP3 lets a subscribed connection run any command), and
+ * the acquisition counts when the waiting application thread has been woken by its reply
+ * and reads the clock, as for the locks that hand a lease to their caller. It is what a
+ * lock whose subscriber acquires on its waiter's behalf could reach: the subscriber's I/O
+ * thread wakes for the message and for the reply, and the waiter once.
  * <p>
  * Used by one thread at a time, like the other {@link HandoffLock} clients.
  */
@@ -76,9 +85,14 @@ final class RawLettucePubSubClient implements HandoffLock.Client {
 	/** The acquisition the listener works for, if any. */
 	private volatile Attempt waiting;
 
-	RawLettucePubSubClient(String host, int port) {
+	/** Whether the waiter thread is woken and reads the clock (see the class comment). */
+	private final boolean wakeWaiter;
+
+	RawLettucePubSubClient(String host, int port, boolean wakeWaiter) {
+		this.wakeWaiter = wakeWaiter;
 		this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1).build();
 		this.client = RedisClient.create(this.resources, RedisURI.create(host, port));
+		this.client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());
 		this.connection = this.client.connect();
 		this.commands = this.connection.sync();
 		this.async = this.connection.async();
@@ -109,7 +123,7 @@ final class RawLettucePubSubClient implements HandoffLock.Client {
 				try {
 					long acquiredAt = attempt.acquiredAt.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
 					this.tokens.put(key, token);
-					return acquiredAt;
+					return this.wakeWaiter ? System.nanoTime() : acquiredAt;
 				}
 				catch (TimeoutException ex) {
 					if (System.nanoTime() - deadline > 0) {
@@ -197,12 +211,13 @@ final class RawLettucePubSubClient implements HandoffLock.Client {
 			if (this.acquiredAt.isDone()) {
 				return;
 			}
-			RawLettucePubSubClient.this.async.set(this.key, this.token, RawLettucePubSubClient.this.setArgs)
-				.whenComplete((reply, failure) -> {
-					if ("OK".equals(reply)) {
-						this.acquiredAt.complete(System.nanoTime());
-					}
-				});
+			RedisAsyncCommands<String, String> commands = RawLettucePubSubClient.this.wakeWaiter
+					? RawLettucePubSubClient.this.pubSub.async() : RawLettucePubSubClient.this.async;
+			commands.set(this.key, this.token, RawLettucePubSubClient.this.setArgs).whenComplete((reply, failure) -> {
+				if ("OK".equals(reply)) {
+					this.acquiredAt.complete(System.nanoTime());
+				}
+			});
 		}
 
 	}
