@@ -877,7 +877,7 @@ def client_alone(crowd):
     if not alone:
         return ""
     spreads = alone["last_after_first_ms"]
-    return (" The client itself spreads the answers: against a stand-in server that answers all %d callers at "
+    return ("The client itself spreads the answers: against a stand-in server that answers all %d callers at "
             "the same instant (`crowd.py --serve`), its last answer came %s ms after its first (median of %d "
             "rounds, worst %s ms), part of every figure below." % (
                 alone["size"], number(statistics.median(spreads), 1), len(spreads), number(max(spreads), 1)))
