@@ -912,14 +912,18 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			// Woken by a release, read the result first: when one was kept after this
 			// caller arrived, it is returned without taking the lock
 			AtomicReference<@Nullable SharedResult> woken = new AtomicReference<>();
-			Mono<Boolean> newResult = Mono.defer(() -> this.locks.findResult(key)).map((bytes) -> {
-				SharedResult found = readRecord(bytes, sharing);
-				if (found != null && !found.id().equals(seen)) {
-					woken.set(found);
-					return true;
-				}
-				return false;
-			}).onErrorResume(LockStoreException.class, (ex) -> Mono.just(false));
+			long arrivedAt = System.nanoTime();
+			Mono<Boolean> newResult = ExclusiveRequestInterceptor.this.keptResultReads
+				.readReactive(this.locks, key, arrivedAt)
+				.map((bytes) -> {
+					SharedResult found = readRecord(bytes, sharing);
+					if (found != null && !found.id().equals(seen)) {
+						woken.set(found);
+						return true;
+					}
+					return false;
+				})
+				.onErrorResume(LockStoreException.class, (ex) -> Mono.just(false));
 			return this.locks.tryAcquire(key, options, newResult).flatMap((attempt) -> {
 				SharedResult kept = woken.get();
 				if (kept != null) {

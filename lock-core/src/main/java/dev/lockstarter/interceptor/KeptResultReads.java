@@ -5,8 +5,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.ReactiveLockOperations;
 
 /**
  * Reads of the result kept for a key, shared by the single-flight followers of this
@@ -14,11 +16,14 @@ import dev.lockstarter.core.LockOperations;
  * follower that had arrived before it was sent takes its answer instead of sending its
  * own, so that a crowd costs the store one read per instance rather than one per caller.
  * A follower that arrived after a read was sent does not take that read's answer (it may
- * predate a result the follower has already seen), and sends one of its own.
+ * predate a result the follower has already seen), and sends one of its own. Blocking and
+ * reactive followers each have their own reads.
  */
 final class KeptResultReads {
 
 	private final ConcurrentHashMap<String, Read> inFlight = new ConcurrentHashMap<>();
+
+	private final ConcurrentHashMap<String, Read> inFlightReactive = new ConcurrentHashMap<>();
 
 	/**
 	 * The bytes kept for {@code key}, read after {@code arrivedAt}.
@@ -42,6 +47,38 @@ final class KeptResultReads {
 				return mine.send(locks, key, this.inFlight);
 			}
 		}
+	}
+
+	/**
+	 * The bytes kept for {@code key}, read after {@code arrivedAt}, without blocking. The
+	 * read is sent when the first caller subscribes, and runs to its end even if that
+	 * caller cancels, so that the others get its answer.
+	 * @param locks the operations to read with
+	 * @param key the lock key
+	 * @param arrivedAt when the caller's first read had been answered
+	 * ({@link System#nanoTime()})
+	 * @return the bytes kept, empty if there are none; a
+	 * {@link dev.lockstarter.store.LockStoreException} if the store cannot be read
+	 */
+	Mono<byte[]> readReactive(ReactiveLockOperations locks, String key, long arrivedAt) {
+		return Mono.defer(() -> {
+			while (true) {
+				Read current = this.inFlightReactive.get(key);
+				if (current != null && current.sentAt - arrivedAt > 0) {
+					return Mono.fromFuture(current, true);
+				}
+				Read mine = new Read(System.nanoTime());
+				boolean published = (current != null) ? this.inFlightReactive.replace(key, current, mine)
+						: this.inFlightReactive.putIfAbsent(key, mine) == null;
+				if (published) {
+					// Deferred, so that even a call that throws completes the read
+					Mono.defer(() -> locks.findResult(key))
+						.doFinally((signal) -> this.inFlightReactive.remove(key, mine))
+						.subscribe(mine::complete, mine::completeExceptionally, () -> mine.complete(null));
+					return Mono.fromFuture(mine, true);
+				}
+			}
+		});
 	}
 
 	/** One read in flight; {@link #sentAt} is taken before it is published. */

@@ -12,10 +12,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
@@ -123,6 +126,43 @@ class KeptResultReadsTests {
 		assertThat(new String(this.keptResultReads.read(this.locks, "sum", System.nanoTime()), StandardCharsets.UTF_8))
 			.isEqualTo("42");
 		assertThat(this.reads).hasValue(2);
+	}
+
+	@Test
+	void reactiveCallersThatArrivedBeforeAReadWasSentTakeItsAnswerEvenIfTheFirstCancels() throws Exception {
+		CompletableFuture<Void> answerReactive = new CompletableFuture<>();
+		AtomicInteger reactiveReads = new AtomicInteger();
+		InMemoryLockStore store = new InMemoryLockStore() {
+
+			@Override
+			public Mono<byte[]> getResultReactive(String key) {
+				return Mono.defer(() -> {
+					reactiveReads.incrementAndGet();
+					return Mono.fromFuture(answerReactive).then(super.getResultReactive(key));
+				});
+			}
+
+		};
+		LockTemplate template = new LockTemplate(store);
+		ReactiveLockTemplate reactive = new ReactiveLockTemplate(template);
+		Lease lease = template.tryAcquire("sum", LockOptions.ttl(Duration.ofSeconds(10))).lease();
+		assertThat(lease.putResult("42".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(10))).isTrue();
+		lease.close();
+		long arrivedAt = System.nanoTime();
+		Disposable first = this.keptResultReads.readReactive(reactive, "sum", arrivedAt).subscribe();
+		CompletableFuture<byte[]> second = this.keptResultReads.readReactive(reactive, "sum", arrivedAt).toFuture();
+		// The first caller cancels: the read goes on for the second
+		first.dispose();
+		assertThat(reactiveReads).hasValue(1);
+		answerReactive.complete(null);
+		assertThat(new String(second.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("42");
+		assertThat(reactiveReads).hasValue(1);
+		// Arrived after that read was sent: reads again
+		assertThat(new String(
+				this.keptResultReads.readReactive(reactive, "sum", System.nanoTime()).block(Duration.ofSeconds(10)),
+				StandardCharsets.UTF_8))
+			.isEqualTo("42");
+		assertThat(reactiveReads).hasValue(2);
 	}
 
 	private void keep(String key, String value) {
