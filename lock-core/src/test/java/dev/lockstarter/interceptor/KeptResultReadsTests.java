@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,9 @@ class KeptResultReadsTests {
 
 	private final KeptResultReads keptResultReads = new KeptResultReads();
 
+	/** The threads of the callers; the first, which reads, waits with a timeout. */
+	private final List<Thread> callers = new CopyOnWriteArrayList<>();
+
 	@Test
 	void callersThatArrivedBeforeAReadWasSentTakeItsAnswer() throws Exception {
 		keep("sum", "42");
@@ -71,7 +75,7 @@ class KeptResultReadsTests {
 		CompletableFuture<byte[]> second = read("sum", arrivedAt);
 		CompletableFuture<byte[]> third = read("sum", arrivedAt);
 		// Both wait for the first one's answer rather than reading again
-		Thread.sleep(100);
+		awaitWaiting(2);
 		assertThat(this.reads).hasValue(1);
 		this.answer.countDown();
 		assertThat(text(first)).isEqualTo("42");
@@ -114,7 +118,7 @@ class KeptResultReadsTests {
 		CompletableFuture<byte[]> first = read("sum", arrivedAt);
 		assertThat(this.sent.await(10, TimeUnit.SECONDS)).isTrue();
 		CompletableFuture<byte[]> second = read("sum", arrivedAt);
-		Thread.sleep(100);
+		awaitWaiting(1);
 		this.answer.countDown();
 		for (CompletableFuture<byte[]> caller : List.of(first, second)) {
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> caller.get(10, TimeUnit.SECONDS))
@@ -183,9 +187,25 @@ class KeptResultReadsTests {
 		assertThat(this.reads).hasValue(count);
 	}
 
+	/** Wait until {@code count} callers wait for another caller's read (parked in it). */
+	private void awaitWaiting(int count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (System.nanoTime() < deadline) {
+			long waiting = this.callers.stream().filter((caller) -> caller.getState() == Thread.State.WAITING).count();
+			if (waiting >= count) {
+				return;
+			}
+			Thread.sleep(5);
+		}
+		throw new AssertionError(count + " caller(s) did not wait for the read in flight");
+	}
+
 	private CompletableFuture<byte[]> read(String key, long arrivedAt) {
-		return CompletableFuture.supplyAsync(() -> this.keptResultReads.read(this.locks, key, arrivedAt),
-				(task) -> new Thread(task).start());
+		return CompletableFuture.supplyAsync(() -> this.keptResultReads.read(this.locks, key, arrivedAt), (task) -> {
+			Thread caller = new Thread(task);
+			this.callers.add(caller);
+			caller.start();
+		});
 	}
 
 	private static String text(CompletableFuture<byte[]> read) throws Exception {
