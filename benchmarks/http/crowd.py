@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import http.client
 import json
+import socket
 import statistics
 import subprocess
 import sys
@@ -113,7 +114,6 @@ def serve_at_once(port, hold_s):
 
 def client_alone(size, rounds):
     """The spread of the answers that the client itself adds: the same rounds against serve_at_once."""
-    import socket
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]

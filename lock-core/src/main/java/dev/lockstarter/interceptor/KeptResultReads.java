@@ -35,18 +35,8 @@ final class KeptResultReads {
 	 * @throws dev.lockstarter.store.LockStoreException if the store cannot be read
 	 */
 	byte @Nullable [] read(LockOperations locks, String key, long arrivedAt) {
-		while (true) {
-			Read current = this.inFlight.get(key);
-			if (current != null && current.sentAt - arrivedAt > 0) {
-				return current.answer();
-			}
-			Read mine = new Read(System.nanoTime());
-			boolean published = (current != null) ? this.inFlight.replace(key, current, mine)
-					: this.inFlight.putIfAbsent(key, mine) == null;
-			if (published) {
-				return mine.send(locks, key, this.inFlight);
-			}
-		}
+		Claim claim = claim(this.inFlight, key, arrivedAt);
+		return claim.send() ? claim.read().send(locks, key, this.inFlight) : claim.read().answer();
 	}
 
 	/**
@@ -62,23 +52,40 @@ final class KeptResultReads {
 	 */
 	Mono<byte[]> readReactive(ReactiveLockOperations locks, String key, long arrivedAt) {
 		return Mono.defer(() -> {
-			while (true) {
-				Read current = this.inFlightReactive.get(key);
-				if (current != null && current.sentAt - arrivedAt > 0) {
-					return Mono.fromFuture(current, true);
-				}
-				Read mine = new Read(System.nanoTime());
-				boolean published = (current != null) ? this.inFlightReactive.replace(key, current, mine)
-						: this.inFlightReactive.putIfAbsent(key, mine) == null;
-				if (published) {
-					// Deferred, so that even a call that throws completes the read
-					Mono.defer(() -> locks.findResult(key))
-						.doFinally((signal) -> this.inFlightReactive.remove(key, mine))
-						.subscribe(mine::complete, mine::completeExceptionally, () -> mine.complete(null));
-					return Mono.fromFuture(mine, true);
-				}
+			Claim claim = claim(this.inFlightReactive, key, arrivedAt);
+			Read read = claim.read();
+			if (claim.send()) {
+				// Deferred, so that even a call that throws completes the read
+				Mono.defer(() -> locks.findResult(key))
+					.doFinally((signal) -> this.inFlightReactive.remove(key, read))
+					.subscribe(read::complete, read::completeExceptionally, () -> read.complete(null));
 			}
+			return Mono.fromFuture(read, true);
 		});
+	}
+
+	/**
+	 * The read in flight that a caller who arrived at {@code arrivedAt} may take, or else
+	 * a new one, published in place of any older one, that the caller must send.
+	 */
+	private static Claim claim(ConcurrentHashMap<String, Read> inFlight, String key, long arrivedAt) {
+		while (true) {
+			Read current = inFlight.get(key);
+			if (current != null && current.sentAt - arrivedAt > 0) {
+				return new Claim(current, false);
+			}
+			Read mine = new Read(System.nanoTime());
+			boolean published = (current != null) ? inFlight.replace(key, current, mine)
+					: inFlight.putIfAbsent(key, mine) == null;
+			if (published) {
+				return new Claim(mine, true);
+			}
+		}
+	}
+
+	/** A read to take the answer of, or to {@code send}. */
+	private record Claim(Read read, boolean send) {
+
 	}
 
 	/** One read in flight; {@link #sentAt} is taken before it is published. */
