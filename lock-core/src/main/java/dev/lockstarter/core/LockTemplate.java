@@ -292,7 +292,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		// The first try is sent now too: one clock read instead of two
 		attempt.sentAt = startedAt;
 		Outcome outcome = Outcome.STORE_ERROR;
-		try (Observation.Scope scope = observation.openScope()) {
+		// A scope of a no-op registry changes nothing: it is not opened
+		try (Observation.Scope scope = this.observationRegistry.isNoop() ? null : observation.openScope()) {
 			LockAttempt result = acquire(attempt, options);
 			outcome = result.isAcquired() ? Outcome.ACQUIRED
 					: attempt.stopped ? Outcome.STOPPED : (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT);

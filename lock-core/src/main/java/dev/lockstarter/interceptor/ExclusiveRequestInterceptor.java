@@ -304,13 +304,14 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 			}
 			keys = List.of(key);
 		}
+		ObservationRegistry registry = this.observationRegistry.get();
 		Observation observation = LockObservationDocumentation.EXCLUSIVE_REQUEST
 			.observation(this.observationConvention.get(), DefaultExclusiveRequestObservationConvention.INSTANCE,
-					() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()),
-					this.observationRegistry.get())
+					() -> new ExclusiveRequestObservationContext(attribute.name(), storeName()), registry)
 			.start();
 		Object result;
-		try (Observation.Scope scope = observation.openScope()) {
+		// A scope of a no-op registry changes nothing: it is not opened
+		try (Observation.Scope scope = registry.isNoop() ? null : observation.openScope()) {
 			ResultSharing sharing = attribute.resultSharing();
 			result = (sharing != null) ? invokeSharing(invocation, attribute, sharing, key, observation)
 					: invokeExclusive(invocation, attribute, keys, observation);

@@ -91,12 +91,25 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		try {
 			long now = this.nanoClock.getAsLong();
 			sweepIfDue(now);
-			Entry current = this.locks.compute(key, (k, existing) -> (existing == null || existing.isExpired(now))
-					? new Entry(token, now + ttl.toNanos(), this.fencingTokens.incrementAndGet()) : existing);
-			if (current.token.equals(token)) {
-				return AcquireResult.acquired(current.fencingToken);
+			Entry entry = new Entry(token, now + ttl.toNanos());
+			Entry existing = this.locks.putIfAbsent(key, entry);
+			while (existing != null) {
+				if (!existing.isExpired(now)) {
+					return existing.token.equals(token) ? AcquireResult.acquired(existing.fencingToken)
+							: AcquireResult.held(Duration.ofNanos(existing.expiresAt - now));
+				}
+				existing = this.locks.replace(key, existing, entry) ? null : this.locks.putIfAbsent(key, entry);
 			}
-			return AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
+			// The fencing token is drawn once the entry is in the map, and counts only if
+			// the entry is still there afterwards. A later holder puts its entry in after
+			// that check, so draws a greater token. A holder whose entry expired and was
+			// replaced before its check did not acquire: the token it drew, perhaps after
+			// its successor's, is never used.
+			entry.fencingToken = this.fencingTokens.incrementAndGet();
+			if (this.locks.get(key) != entry) {
+				return AcquireResult.held(Duration.ZERO);
+			}
+			return AcquireResult.acquired(entry.fencingToken);
 		}
 		finally {
 			this.keySets.unlockRead(shared);
@@ -158,18 +171,19 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	private boolean delete(String key, String token) {
 		long now = this.nanoClock.getAsLong();
-		boolean[] deleted = new boolean[1];
-		this.locks.computeIfPresent(key, (k, existing) -> {
-			if (existing.isExpired(now)) {
-				return null;
+		Entry existing = this.locks.get(key);
+		while (existing != null) {
+			boolean expired = existing.isExpired(now);
+			if (!expired && !existing.token.equals(token)) {
+				return false;
 			}
-			if (existing.token.equals(token)) {
-				deleted[0] = true;
-				return null;
+			if (this.locks.remove(key, existing)) {
+				return !expired;
 			}
-			return existing;
-		});
-		return deleted[0];
+			// Replaced meanwhile (extended by its owner, or taken after it expired)
+			existing = this.locks.get(key);
+		}
+		return false;
 	}
 
 	@Override
@@ -290,7 +304,30 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	}
 
-	private record Entry(String token, long expiresAt, long fencingToken) {
+	/**
+	 * A lock held: its owner token, its expiry and its fencing token. A single-key
+	 * acquisition sets the fencing token just after it puts the entry in the map (see
+	 * {@link #tryAcquire}), before it returns; only the owner reads it afterwards (an
+	 * extension copies it), so the owner's own ordering makes the write visible. Entries
+	 * compare by identity.
+	 */
+	private static final class Entry {
+
+		final String token;
+
+		final long expiresAt;
+
+		long fencingToken;
+
+		Entry(String token, long expiresAt) {
+			this.token = token;
+			this.expiresAt = expiresAt;
+		}
+
+		Entry(String token, long expiresAt, long fencingToken) {
+			this(token, expiresAt);
+			this.fencingToken = fencingToken;
+		}
 
 		boolean isExpired(long now) {
 			return now - this.expiresAt >= 0;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireResult;
 import dev.lockstarter.store.MultiKeyLockStore;
@@ -627,6 +628,68 @@ public abstract class LockStoreContractTests {
 		assertThat(result.acquisitions()).as("acquisitions in " + result)
 			.isGreaterThanOrEqualTo(result.attempts() / 10);
 		assertThat(result.rejections()).as("rejections (contention) in " + result).isPositive();
+	}
+
+	/**
+	 * Owners that contend for one key, each writing to a fenced resource while it holds
+	 * the lock: the resource accepts a write only with a token greater than every token
+	 * it accepted before, as fencing requires, so each owner's token must be greater than
+	 * its predecessors'. A store that draws a token before it takes the key can hand a
+	 * lower token to an owner that follows a higher one. Skipped for a store that issues
+	 * no fencing tokens.
+	 */
+	@Test
+	void ownersOfOneKeyGetIncreasingFencingTokens() throws Exception {
+		String key = uniqueKey("fenced");
+		int owners = 3;
+		int acquisitionsEach = 20;
+		Object resource = new Object();
+		long[] accepted = new long[1];
+		List<String> rejected = new ArrayList<>();
+		ExecutorService executor = Executors.newFixedThreadPool(owners);
+		try {
+			List<Future<Boolean>> runs = new ArrayList<>();
+			for (int i = 0; i < owners; i++) {
+				runs.add(executor.submit(() -> {
+					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+					int acquired = 0;
+					while (acquired < acquisitionsEach && System.nanoTime() - deadline < 0) {
+						String token = uniqueToken();
+						AcquireResult result = (this.store instanceof FencingOnDemandLockStore onDemand)
+								? onDemand.tryAcquireFenced(key, token, LONG_TTL)
+								: this.store.tryAcquire(key, token, LONG_TTL);
+						if (!result.isAcquired()) {
+							Thread.onSpinWait();
+							continue;
+						}
+						acquired++;
+						long fence = result.fencingToken();
+						synchronized (resource) {
+							if (fence <= accepted[0]) {
+								rejected.add(fence + " after " + accepted[0]);
+							}
+							accepted[0] = Math.max(accepted[0], fence);
+						}
+						assertThat(this.store.release(key, token)).as("release by the owner").isTrue();
+						if (fence == AcquireResult.NO_FENCING_TOKEN) {
+							return false;
+						}
+					}
+					return true;
+				}));
+			}
+			boolean fenced = true;
+			for (Future<Boolean> run : runs) {
+				fenced &= run.get(60, TimeUnit.SECONDS);
+			}
+			Assumptions.assumeTrue(fenced, "the store issues no fencing tokens");
+			synchronized (resource) {
+				assertThat(rejected).as("writes a fenced resource rejected from the lock's owner").isEmpty();
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lockstarter.store.AcquireResult;
 import dev.lockstarter.store.LockStore;
@@ -17,6 +18,8 @@ final class FlawedLockStore implements LockStore {
 	private final Flaw flaw;
 
 	private final Map<String, Entry> locks = new ConcurrentHashMap<>();
+
+	private final AtomicLong fencingTokens = new AtomicLong();
 
 	FlawedLockStore(Flaw flaw) {
 		this.flaw = flaw;
@@ -33,6 +36,15 @@ final class FlawedLockStore implements LockStore {
 			pause();
 			this.locks.put(key, new Entry(token, now + ttl.toNanos()));
 			return AcquireResult.acquired();
+		}
+		if (this.flaw == Flaw.FENCING_DRAWN_BEFORE_INSERT) {
+			long fence = this.fencingTokens.incrementAndGet();
+			pause();
+			Entry created = new Entry(token, now + ttl.toNanos());
+			Entry current = this.locks.compute(key,
+					(k, existing) -> (existing == null || existing.isExpired(now)) ? created : existing);
+			return (current == created) ? AcquireResult.acquired(fence)
+					: AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
 		}
 		Entry created = new Entry(token, now + ttl.toNanos());
 		Entry current = this.locks.compute(key, (k, existing) -> {
@@ -117,7 +129,13 @@ final class FlawedLockStore implements LockStore {
 		FAILED_ACQUIRE_RESETS_TTL,
 
 		/** The time to expiry of a lock whose time-to-live passed is not zero. */
-		EXPIRED_LOCK_REPORTED_HELD
+		EXPIRED_LOCK_REPORTED_HELD,
+
+		/**
+		 * The fencing token is drawn, then the key taken: an owner that follows another
+		 * can hold a lower token.
+		 */
+		FENCING_DRAWN_BEFORE_INSERT
 
 	}
 

@@ -49,6 +49,12 @@ class FlawedLockStoresFailTheContractTests {
 	}
 
 	@Test
+	void fencingTokenDrawnBeforeTheKeyIsTakenIsCaught() {
+		assertFails(FencingDrawnBeforeInsert.class, "ownersOfOneKeyGetIncreasingFencingTokens");
+		assertPasses(FencingDrawnBeforeInsert.class, "onlyOneOfManySimultaneousAcquirersWins");
+	}
+
+	@Test
 	void multiKeyStoreThatKeepsWhatItTookBeforeAHeldKeyIsCaught() {
 		assertFails(MultiKeyWithoutRollback.class, "multiKeyStoreTakesNothingWhenAnyKeyIsHeld");
 		assertPasses(MultiKeyWithoutRollback.class, "multiKeyStoreAcquiresEveryFreeKeyWithAFencingTokenEach");
@@ -93,6 +99,16 @@ class FlawedLockStoresFailTheContractTests {
 		@Override
 		protected LockStore createStore() {
 			return new FlawedLockStore(Flaw.CHECK_THEN_SET);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class FencingDrawnBeforeInsert extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedLockStore(Flaw.FENCING_DRAWN_BEFORE_INSERT);
 		}
 
 	}
