@@ -71,6 +71,42 @@ class OwnerTokensTests {
 	}
 
 	@Test
+	void aStripeHandsOutDistinctEvenTokensAcrossItsReseed() {
+		assertDistinctEvenTokens(new OwnerTokens.Stripe(), "AES/CTR");
+	}
+
+	@Test
+	void aStripeWithoutTheCipherHandsOutDistinctEvenTokensFromItsDrbg() {
+		assertDistinctEvenTokens(new OwnerTokens.Stripe(false), "DRBG");
+	}
+
+	/**
+	 * Draw a little more than one key's worth of tokens from one stripe: none repeats,
+	 * none is all zeros (a slice handed out before it was filled), and each bit position
+	 * is set in about half of them.
+	 */
+	private static void assertDistinctEvenTokens(OwnerTokens.Stripe stripe, String source) {
+		int draws = OwnerTokens.RESEED_BYTES / OwnerTokens.TOKEN_BYTES + 1000;
+		Set<String> seen = new HashSet<>(2 * draws);
+		int[] ones = new int[128];
+		byte[] zeros = new byte[OwnerTokens.TOKEN_BYTES];
+		for (int i = 0; i < draws; i++) {
+			byte[] bytes = new byte[OwnerTokens.TOKEN_BYTES];
+			stripe.next(bytes);
+			assertThat(bytes).as("token %d from %s", i, source).isNotEqualTo(zeros);
+			seen.add(Base64.getEncoder().encodeToString(bytes));
+			for (int bit = 0; bit < 128; bit++) {
+				ones[bit] += (bytes[bit / 8] >> (bit % 8)) & 1;
+			}
+		}
+		assertThat(seen).as("distinct tokens from %s", source).hasSize(draws);
+		// 6 standard deviations (sqrt(66536) / 2 = 129) around the mean
+		for (int bit = 0; bit < 128; bit++) {
+			assertThat(ones[bit]).as("bit %d from %s", bit, source).isBetween(draws / 2 - 774, draws / 2 + 774);
+		}
+	}
+
+	@Test
 	void stripesAreAPowerOfTwoOfAtLeastEightPerProcessorAndAtMost64() {
 		assertThat(OwnerTokens.stripes(1)).hasSize(8);
 		assertThat(OwnerTokens.stripes(2)).hasSize(16);
