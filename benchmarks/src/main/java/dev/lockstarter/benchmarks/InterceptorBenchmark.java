@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.util.Assert;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The cost of {@link ExclusiveRequest} on a method, with the in-memory store, in a real
@@ -163,8 +164,11 @@ public class InterceptorBenchmark {
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
 				ObjectProvider<LockOperations> locks) {
-			ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
-					() -> LockOptions.ttl(TTL));
+			// The auto-configuration's defaults are one instance until the properties
+			// change
+			LockOptions defaults = LockOptions.ttl(TTL);
+			ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource,
+					SingletonSupplier.of(locks::getObject), () -> defaults);
 			return new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		}
 

@@ -801,12 +801,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				return LockAttempt.acquired(new DetachedLease(LockTemplate.this.store, this.keys.get(0),
 						this.storeKeys.get(0), this.token, this.result.fencingToken(), expiresAt));
 			}
+			if (this.keys.size() == 1) {
+				return LockTemplate.this.outcome(this.keys.get(0), this.storeKeys.get(0), this.token, this.result,
+						this.options, this.sentAt);
+			}
 			List<StoreLease> parts = new ArrayList<>(this.keys.size());
 			for (int i = 0; i < this.keys.size(); i++) {
 				parts.add(new StoreLease(LockTemplate.this, LockTemplate.this.store, this.keys.get(i),
-						this.storeKeys.get(i), this.token,
-						(this.keys.size() == 1) ? this.result.fencingToken() : this.fencingTokens[i], this.options,
-						this.sentAt));
+						this.storeKeys.get(i), this.token, this.fencingTokens[i], this.options, this.sentAt));
 			}
 			for (StoreLease part : parts) {
 				LockTemplate.this.held.add(part);
@@ -815,8 +817,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			if (this.options.isRenew()) {
 				parts.forEach(LockTemplate.this.renewer::register);
 			}
-			Lease lease = (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(LockTemplate.this.store, parts);
-			return LockAttempt.acquired(lease);
+			return LockAttempt.acquired(new MultiStoreLease(LockTemplate.this.store, parts));
 		}
 
 		LockAttempt retry() throws InterruptedException {

@@ -30,9 +30,22 @@ final class StoreLease implements Lease, HeldLock {
 
 	private static final VarHandle STATE;
 
+	private static final VarHandle FENCING_TOKEN;
+
+	private static final VarHandle RENEWING;
+
+	private static final VarHandle EXPIRES_AT;
+
+	private static final VarHandle RENEW_AT;
+
 	static {
 		try {
-			STATE = MethodHandles.lookup().findVarHandle(StoreLease.class, "state", State.class);
+			MethodHandles.Lookup lookup = MethodHandles.lookup();
+			STATE = lookup.findVarHandle(StoreLease.class, "state", State.class);
+			FENCING_TOKEN = lookup.findVarHandle(StoreLease.class, "fencingToken", long.class);
+			RENEWING = lookup.findVarHandle(StoreLease.class, "renewing", boolean.class);
+			EXPIRES_AT = lookup.findVarHandle(StoreLease.class, "expiresAt", long.class);
+			RENEW_AT = lookup.findVarHandle(StoreLease.class, "renewAt", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -70,7 +83,7 @@ final class StoreLease implements Lease, HeldLock {
 	/** The wall-clock time of the acquisition, worked out when first asked for. */
 	private volatile @Nullable Instant acquiredAtInstant;
 
-	private volatile State state = State.HELD;
+	private volatile State state;
 
 	/**
 	 * Whether the {@link LeaseRenewer} extends this lease while it is held: from the
@@ -93,11 +106,17 @@ final class StoreLease implements Lease, HeldLock {
 		this.key = key;
 		this.storeKey = storeKey;
 		this.token = token;
-		this.fencingToken = fencingToken;
 		this.options = options;
 		this.acquiredAt = acquiredAt;
-		this.renewing = options.isRenew();
-		extended(acquiredAt);
+		// Plain writes: the lease reaches other threads (the renewer, readers of the
+		// held locks) only through the template's concurrent set of held leases, whose
+		// insertion publishes these; a volatile write here would fence each of them
+		FENCING_TOKEN.set(this, fencingToken);
+		STATE.set(this, State.HELD);
+		RENEWING.set(this, options.isRenew());
+		long ttl = options.getTtl().toNanos();
+		EXPIRES_AT.set(this, acquiredAt + ttl);
+		RENEW_AT.set(this, acquiredAt + ttl / 3);
 	}
 
 	@Override

@@ -40,6 +40,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -96,15 +97,18 @@ public final class LockAutoConfiguration {
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention, Environment environment) {
 		// The advisor is created while bean post-processors are being registered: resolve
-		// the
-		// lock beans lazily, and read the order straight from the environment.
-		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource, locks::getObject,
-				() -> properties.getObject().toDefaultOptions());
-		interceptor.setResultCodec(resultCodec::getIfAvailable);
-		interceptor.setDefaultResultTtl(() -> properties.getObject().getResultTtl());
-		interceptor.setObservationRegistry(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
-		interceptor.setObservationConvention(
-				() -> observationConvention.getIfUnique(() -> DefaultExclusiveRequestObservationConvention.INSTANCE));
+		// the lock beans lazily, once (a bean lookup on every call would cost more than
+		// the rest of the interception), and read the order straight from the
+		// environment.
+		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
+		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource,
+				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
+		interceptor.setResultCodec(SingletonSupplier.of(resultCodec::getIfAvailable));
+		interceptor.setDefaultResultTtl(() -> lockProperties.obtain().getResultTtl());
+		interceptor.setObservationRegistry(
+				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
+		interceptor.setObservationConvention(SingletonSupplier
+			.of(() -> observationConvention.getIfUnique(() -> DefaultExclusiveRequestObservationConvention.INSTANCE)));
 		interceptor.setListener(() -> new ResultSharedListeners(listeners.orderedStream().toList()));
 		StoreFailurePolicy storeFailurePolicy = Binder.get(environment)
 			.bind("lock.on-store-failure", StoreFailurePolicy.class)
@@ -143,8 +147,9 @@ public final class LockAutoConfiguration {
 			ObjectProvider<ExclusiveJobListener> listeners, Environment environment) {
 		// Created while bean post-processors are being registered, as the
 		// ExclusiveRequestAdvisor: lock beans are resolved lazily
-		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource, locks::getObject,
-				() -> properties.getObject().toDefaultOptions());
+		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
+		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource,
+				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
 		interceptor.setListeners(() -> listeners.orderedStream().toList());
 		ExclusiveJobAdvisor advisor = new ExclusiveJobAdvisor(attributeSource, interceptor);
 		advisor.setOrder(Binder.get(environment)

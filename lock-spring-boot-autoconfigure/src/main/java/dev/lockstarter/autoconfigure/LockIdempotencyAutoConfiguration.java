@@ -32,6 +32,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -64,8 +65,8 @@ public final class LockIdempotencyAutoConfiguration {
 			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners,
 			ObjectProvider<IdempotentRequestTransactions> transactions) {
 		LockProperties.Idempotency idempotency = properties.getIdempotency();
-		IdempotentRequestInterceptor interceptor = new IdempotentRequestInterceptor(locks::getObject,
-				properties::toDefaultOptions, idempotency.getRetention());
+		IdempotentRequestInterceptor interceptor = new IdempotentRequestInterceptor(
+				SingletonSupplier.of(locks::getObject), properties::toDefaultOptions, idempotency.getRetention());
 		interceptor.setReplayedHeaders(idempotency.getReplayedHeaders());
 		interceptor.setStoreServerErrors(idempotency.isStoreServerErrors());
 		interceptor.setMaxKeyLength(idempotency.getMaxKeyLength());

@@ -84,6 +84,8 @@ public class LockProperties implements InitializingBean {
 
 	private final Web web = new Web();
 
+	private volatile @Nullable DefaultOptions defaultOptions;
+
 	/**
 	 * Idempotent request (@IdempotentRequest) settings.
 	 */
@@ -179,15 +181,31 @@ public class LockProperties implements InitializingBean {
 	}
 
 	/**
-	 * Return the lock options of an @ExclusiveRequest that sets none of its own.
+	 * Return the lock options of an @ExclusiveRequest that sets none of its own. Asked on
+	 * every call of such a method: the same instance is returned until one of the
+	 * properties it is made of changes (a rebinding), so that each method's resolved
+	 * options stay cached.
 	 * @return the default options
 	 */
 	public LockOptions toDefaultOptions() {
+		DefaultOptions cached = this.defaultOptions;
+		if (cached != null && cached.ttl == this.ttl && cached.waitTime == this.waitTime && cached.renew == this.renew
+				&& cached.maxHold == this.maxHold) {
+			return cached.options;
+		}
 		boolean limited = !this.maxHold.isZero() && !this.maxHold.isNegative();
-		return LockOptions.ttl(this.ttl)
+		LockOptions options = LockOptions.ttl(this.ttl)
 			.withWaitTime(this.waitTime)
 			.withRenewal(this.renew)
 			.withMaxHold(limited ? this.maxHold : null);
+		this.defaultOptions = new DefaultOptions(this.ttl, this.waitTime, this.renew, this.maxHold, options);
+		return options;
+	}
+
+	/** The default options and the property values they were made of. */
+	private record DefaultOptions(Duration ttl, Duration waitTime, boolean renew, Duration maxHold,
+			LockOptions options) {
+
 	}
 
 	public String getKeyPrefix() {
