@@ -747,7 +747,8 @@ OWNER_TOKEN_ROWS = [
     ("THREAD_LOCAL_DRBG", "one `DRBG` per thread"),
     ("STRIPED_SHA1PRNG", "16 `SHA1PRNG` instances, stripe picked at random"),
     ("STRIPED_BUFFERED_DRBG", "16 `DRBG` instances, each filling a buffer of 32 tokens, stripe picked at random"),
-    ("ownerTokens", "**`OwnerTokens.next()`**: buffered `DRBG` stripes, 8 per processor, one per thread"),
+    ("ownerTokens", "**`OwnerTokens.next()`**: AES-256-CTR keystream stripes keyed from `DRBG`, 8 per processor, "
+                    "one per thread, a buffer of 256 tokens each"),
 ]
 
 

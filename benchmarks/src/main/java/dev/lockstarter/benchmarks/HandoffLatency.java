@@ -37,6 +37,13 @@ public final class HandoffLatency {
 
 	static final int WARM_UP = 50;
 
+	/**
+	 * Handoffs run before the warm-up without its pause, so that the code of each lock is
+	 * compiled as in a long-running server: none by default;
+	 * {@code -Dhandoff.quickWarmUp=3000} measures warm JVMs.
+	 */
+	static final int QUICK_WARM_UP = Integer.getInteger("handoff.quickWarmUp", 0);
+
 	static final int HANDOFFS = 300;
 
 	static final String PROTOCOL_PREFIX = "HANDOFF ";
@@ -57,8 +64,8 @@ public final class HandoffLatency {
 			locks.addAll(List.of(HandoffLock.values()));
 		}
 		try (RedisServer redis = RedisServer.start()) {
-			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS
-					+ ",\n  \"waiter\": \"a separate JVM per lock implementation\",\n  \"setups\": {");
+			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS + ",\n  \"quick_warm_up\": "
+					+ QUICK_WARM_UP + ",\n  \"waiter\": \"a separate JVM per lock implementation\",\n  \"setups\": {");
 			String separator = "\n";
 			for (HandoffLock lock : locks) {
 				long[] micros = measure(redis, lock);
@@ -89,7 +96,7 @@ public final class HandoffLatency {
 				BufferedReader fromWaiter = new BufferedReader(
 						new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8))) {
 			expect(fromWaiter, "started");
-			for (int i = -WARM_UP; i < HANDOFFS; i++) {
+			for (int i = -WARM_UP - QUICK_WARM_UP; i < HANDOFFS; i++) {
 				String key = "handoff:" + lock.name().toLowerCase(Locale.ROOT) + ":" + i;
 				holder.lock(key);
 				toWaiter.write(key + "\n");
@@ -97,7 +104,9 @@ public final class HandoffLatency {
 				expect(fromWaiter, "waiting");
 				// Let the waiter try, subscribe and fall asleep; vary the phase against
 				// its polls.
-				Thread.sleep(30 + (i & 0x3f));
+				if (i >= -WARM_UP) {
+					Thread.sleep(30 + (i & 0x3f));
+				}
 				long releasedAt = System.nanoTime();
 				holder.unlock(key);
 				long acquiredAt = Long.parseLong(expect(fromWaiter, "acquired"));

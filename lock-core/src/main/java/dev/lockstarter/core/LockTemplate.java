@@ -616,6 +616,9 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 */
 	private final class Attempt {
 
+		/** The result before the first try. */
+		private static final AcquireResult NOT_TRIED = AcquireResult.held(Duration.ZERO);
+
 		private final List<String> keys;
 
 		private final List<String> storeKeys;
@@ -624,7 +627,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		private final LockOptions options;
 
-		private AcquireResult result = AcquireResult.held(Duration.ZERO);
+		private AcquireResult result = NOT_TRIED;
 
 		/** The fencing tokens of the keys, once all are acquired. */
 		private long[] fencingTokens = new long[0];
