@@ -535,7 +535,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	/** A lease stopped being held, released or lost: forget it, note its hold time. */
 	void finished(StoreLease lease) {
 		if (this.held.remove(lease)) {
-			this.holdTimes.record(lease.name(), lease.age());
+			this.holdTimes.released(lease.name(), lease.acquiredAtNanos());
 		}
 	}
 

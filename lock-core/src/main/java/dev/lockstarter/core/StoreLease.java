@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
@@ -80,6 +81,12 @@ final class StoreLease implements Lease, HeldLock {
 
 	private final long acquiredAt;
 
+	/**
+	 * The hash of this lease in the template's set of held leases: drawn at random, since
+	 * an identity hash costs its first call more than the rest of the insertion.
+	 */
+	private final int hash = ThreadLocalRandom.current().nextInt();
+
 	/** The wall-clock time of the acquisition, worked out when first asked for. */
 	private volatile @Nullable Instant acquiredAtInstant;
 
@@ -119,6 +126,19 @@ final class StoreLease implements Lease, HeldLock {
 		RENEW_AT.set(this, acquiredAt + ttl / 3);
 	}
 
+	/**
+	 * Leases are equal only to themselves; the hash is drawn once, at random.
+	 */
+	@Override
+	public int hashCode() {
+		return this.hash;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return this == other;
+	}
+
 	@Override
 	public String key() {
 		return this.key;
@@ -137,6 +157,11 @@ final class StoreLease implements Lease, HeldLock {
 			this.acquiredAtInstant = instant;
 		}
 		return instant;
+	}
+
+	/** Return when the lock was acquired, from {@link System#nanoTime()}. */
+	long acquiredAtNanos() {
+		return this.acquiredAt;
 	}
 
 	@Override

@@ -61,6 +61,9 @@ public final class MethodKeyResolver {
 
 	private final String name;
 
+	/** {@code name:}, the start of every key with a value. */
+	private final String namePrefix;
+
 	private final String description;
 
 	private final String[] sources;
@@ -73,6 +76,7 @@ public final class MethodKeyResolver {
 			@Nullable String[] parameterNames) {
 		this.method = method;
 		this.name = name;
+		this.namePrefix = name + ":";
 		this.description = description;
 		this.sources = sources;
 		this.parts = parts;
@@ -129,6 +133,15 @@ public final class MethodKeyResolver {
 	public String resolve(@Nullable Object[] args) {
 		if (this.parts.length == 0) {
 			return this.name;
+		}
+		if (this.parts.length == 1 && this.parts[0].argumentIndex >= 0) {
+			// The common case, one argument as the key: one concatenation when there is
+			// nothing to escape
+			int index = this.parts[0].argumentIndex;
+			String text = text((index < args.length) ? args[index] : null, 0);
+			if (text.indexOf(':') < 0 && text.indexOf('\\') < 0) {
+				return this.namePrefix.concat(text);
+			}
 		}
 		StringBuilder key = new StringBuilder(this.name.length() + 32).append(this.name);
 		SimpleEvaluationContext context = null;

@@ -61,10 +61,12 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	/**
 	 * Shared by the acquisitions and extensions of one key, exclusive for the operations
-	 * on several keys, which must see and change their keys as one. A single-key release
-	 * takes neither: it only frees a key, and an operation on several keys that saw the
-	 * key still held reports a conflict that was true when it looked. Not reentrant, and
-	 * never re-entered.
+	 * on several keys, which must see and change their keys as one. A single-key
+	 * acquisition first runs under an optimistic read, and takes the read lock only if an
+	 * operation on several keys overlapped it. A single-key release takes neither: it
+	 * only frees a key, and an operation on several keys that saw the key still held
+	 * reports a conflict that was true when it looked. Not reentrant, and never
+	 * re-entered.
 	 */
 	private final StampedLock keySets = new StampedLock();
 
@@ -87,33 +89,50 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		// Under an optimistic read of the key-set lock: an acquisition that overlapped an
+		// operation on several keys is undone (its own entry, if still there) and tried
+		// again under the read lock, since that operation may have decided on the key
+		// while this one changed it
+		long optimistic = this.keySets.tryOptimisticRead();
+		if (optimistic != 0) {
+			long now = this.nanoClock.getAsLong();
+			Entry entry = new Entry(token, now + ttl.toNanos());
+			AcquireResult result = acquire(key, token, now, entry);
+			if (this.keySets.validate(optimistic)) {
+				return result;
+			}
+			this.locks.remove(key, entry);
+		}
 		long shared = this.keySets.readLock();
 		try {
 			long now = this.nanoClock.getAsLong();
-			sweepIfDue(now);
-			Entry entry = new Entry(token, now + ttl.toNanos());
-			Entry existing = this.locks.putIfAbsent(key, entry);
-			while (existing != null) {
-				if (!existing.isExpired(now)) {
-					return existing.token.equals(token) ? AcquireResult.acquired(existing.fencingToken)
-							: AcquireResult.held(Duration.ofNanos(existing.expiresAt - now));
-				}
-				existing = this.locks.replace(key, existing, entry) ? null : this.locks.putIfAbsent(key, entry);
-			}
-			// The fencing token is drawn once the entry is in the map, and counts only if
-			// the entry is still there afterwards. A later holder puts its entry in after
-			// that check, so draws a greater token. A holder whose entry expired and was
-			// replaced before its check did not acquire: the token it drew, perhaps after
-			// its successor's, is never used.
-			entry.fencingToken = this.fencingTokens.incrementAndGet();
-			if (this.locks.get(key) != entry) {
-				return AcquireResult.held(Duration.ZERO);
-			}
-			return AcquireResult.acquired(entry.fencingToken);
+			return acquire(key, token, now, new Entry(token, now + ttl.toNanos()));
 		}
 		finally {
 			this.keySets.unlockRead(shared);
 		}
+	}
+
+	private AcquireResult acquire(String key, String token, long now, Entry entry) {
+		sweepIfDue(now);
+		Entry existing = this.locks.putIfAbsent(key, entry);
+		while (existing != null) {
+			if (!existing.isExpired(now)) {
+				return existing.token.equals(token) ? AcquireResult.acquired(existing.fencingToken)
+						: AcquireResult.held(Duration.ofNanos(existing.expiresAt - now));
+			}
+			existing = this.locks.replace(key, existing, entry) ? null : this.locks.putIfAbsent(key, entry);
+		}
+		// The fencing token is drawn once the entry is in the map, and counts only if the
+		// entry is still there afterwards. A later holder puts its entry in after that
+		// check, so draws a greater token. A holder whose entry expired and was replaced
+		// before its check did not acquire: the token it drew, perhaps after its
+		// successor's, is never used.
+		entry.fencingToken = this.fencingTokens.incrementAndGet();
+		if (this.locks.get(key) != entry) {
+			return AcquireResult.held(Duration.ZERO);
+		}
+		return AcquireResult.acquired(entry.fencingToken);
 	}
 
 	@Override

@@ -919,6 +919,38 @@ public abstract class LockStoreContractTests {
 		}
 	}
 
+	@Test
+	void singleKeyAndMultiKeyAcquisitionsNeverHoldAKeyTwice() {
+		MultiKeyLockStore multiKey = multiKeyStore();
+		String a = uniqueKey("mixed-a");
+		String b = uniqueKey("mixed-b");
+		String c = uniqueKey("mixed-c");
+		// A set of one key is taken by the single-key acquisition, the others all at once
+		List<List<String>> sets = List.of(List.of(a, b), List.of(a), List.of(b, c), List.of(b), List.of(a, c),
+				List.of(c));
+		ExclusionChecker.Result result = exclusionChecker().checkSets(sets, (set) -> {
+			String token = uniqueToken();
+			if (set.size() == 1) {
+				String key = set.get(0);
+				return this.store.tryAcquire(key, token, LONG_TTL).isAcquired() ? () -> this.store.release(key, token)
+						: null;
+			}
+			List<String> sorted = set.stream().sorted().toList();
+			return multiKey.tryAcquireAll(sorted, token, LONG_TTL).isAcquired()
+					? () -> multiKey.releaseAll(sorted, token) : null;
+		});
+		assertThat(result.failures()).as(result.toString()).isEmpty();
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.overlaps()).as(result.toString()).isZero();
+		assertThat(result.acquisitions()).as("acquisitions in " + result)
+			.isGreaterThanOrEqualTo(result.attempts() / 20);
+		for (String key : List.of(a, b, c)) {
+			assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
+				.as("%s is free after the check", key)
+				.isTrue();
+		}
+	}
+
 	private MultiKeyLockStore multiKeyStore() {
 		Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore, () -> this.store.getClass().getSimpleName()
 				+ " has no multi-key acquisition; " + "LockOperationsContractTests covers its generic path");
