@@ -83,6 +83,12 @@ final class OwnerTokens {
 
 		private boolean cipherUnavailable;
 
+		private int sinceReseed = RESEED_BYTES;
+
+		private final byte[] buffer = new byte[BUFFER_SIZE];
+
+		private int position = BUFFER_SIZE;
+
 		Stripe() {
 		}
 
@@ -94,12 +100,6 @@ final class OwnerTokens {
 		Stripe(boolean cipher) {
 			this.cipherUnavailable = !cipher;
 		}
-
-		private int sinceReseed = RESEED_BYTES;
-
-		private final byte[] buffer = new byte[BUFFER_SIZE];
-
-		private int position = BUFFER_SIZE;
 
 		synchronized void next(byte[] into) {
 			if (this.position == BUFFER_SIZE) {

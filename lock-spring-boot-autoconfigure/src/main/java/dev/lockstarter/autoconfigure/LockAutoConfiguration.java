@@ -40,8 +40,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.util.function.SingletonSupplier;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -97,9 +97,9 @@ public final class LockAutoConfiguration {
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention, Environment environment) {
 		// The advisor is created while bean post-processors are being registered: resolve
-		// the lock beans lazily, once (a bean lookup on every call would cost more than
-		// the rest of the interception), and read the order straight from the
-		// environment.
+		// the lock beans lazily, on the first call rather than on every call, and read
+		// the
+		// order straight from the environment.
 		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource,
 				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
