@@ -6,7 +6,8 @@
     report.py render RESULTS_DIR OUT.md    write the Markdown report from RESULTS_DIR/*.json
 
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
-commands.json (CommandsPerCycle), handoff.json (HandoffLatency), scale.json (MillionKeys, optional),
+commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
+quick warm-up, optional), scale.json (MillionKeys, optional),
 http.json (benchmarks/http/run.sh) and machine.json. The charts are written as SVG files into a
 "performance" folder next to OUT.md, and linked from it.
 """
