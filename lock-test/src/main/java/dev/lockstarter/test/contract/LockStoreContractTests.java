@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -901,22 +902,9 @@ public abstract class LockStoreContractTests {
 		String b = uniqueKey("sets-b");
 		String c = uniqueKey("sets-c");
 		List<List<String>> sets = List.of(List.of(a, b), List.of(b, a), List.of(a, c), List.of(c, b), List.of(b));
-		ExclusionChecker.Result result = exclusionChecker().checkSets(sets, (set) -> {
-			List<String> sorted = set.stream().sorted().toList();
-			String token = uniqueToken();
-			return multiKey.tryAcquireAll(sorted, token, LONG_TTL).isAcquired()
-					? () -> multiKey.releaseAll(sorted, token) : null;
-		});
-		assertThat(result.failures()).as(result.toString()).isEmpty();
-		assertThat(result.violations()).as(result.toString()).isZero();
-		assertThat(result.overlaps()).as(result.toString()).isZero();
-		assertThat(result.acquisitions()).as("acquisitions in " + result)
-			.isGreaterThanOrEqualTo(result.attempts() / 20);
-		for (String key : List.of(a, b, c)) {
-			assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
-				.as("%s is free after the check", key)
-				.isTrue();
-		}
+		ExclusionChecker.Result result = exclusionChecker().checkSets(sets,
+				(set) -> acquireAll(multiKey, set, uniqueToken()));
+		assertNoKeyHeldTwice(result, List.of(a, b, c));
 	}
 
 	@Test
@@ -935,16 +923,30 @@ public abstract class LockStoreContractTests {
 				return this.store.tryAcquire(key, token, LONG_TTL).isAcquired() ? () -> this.store.release(key, token)
 						: null;
 			}
-			List<String> sorted = set.stream().sorted().toList();
-			return multiKey.tryAcquireAll(sorted, token, LONG_TTL).isAcquired()
-					? () -> multiKey.releaseAll(sorted, token) : null;
+			return acquireAll(multiKey, set, token);
 		});
+		assertNoKeyHeldTwice(result, List.of(a, b, c));
+	}
+
+	/** Take a set of keys at once, in sorted order; its release, or {@code null}. */
+	private static ExclusionChecker.@Nullable Handle acquireAll(MultiKeyLockStore multiKey, List<String> set,
+			String token) {
+		List<String> sorted = set.stream().sorted().toList();
+		return multiKey.tryAcquireAll(sorted, token, LONG_TTL).isAcquired() ? () -> multiKey.releaseAll(sorted, token)
+				: null;
+	}
+
+	/**
+	 * No key was held twice, enough acquisitions succeeded to make the check mean
+	 * something, and every key is free afterwards.
+	 */
+	private void assertNoKeyHeldTwice(ExclusionChecker.Result result, List<String> keys) {
 		assertThat(result.failures()).as(result.toString()).isEmpty();
 		assertThat(result.violations()).as(result.toString()).isZero();
 		assertThat(result.overlaps()).as(result.toString()).isZero();
 		assertThat(result.acquisitions()).as("acquisitions in " + result)
 			.isGreaterThanOrEqualTo(result.attempts() / 20);
-		for (String key : List.of(a, b, c)) {
+		for (String key : keys) {
 			assertThat(this.store.tryAcquire(key, uniqueToken(), LONG_TTL).isAcquired())
 				.as("%s is free after the check", key)
 				.isTrue();
