@@ -594,7 +594,7 @@ public class LockProperties implements InitializingBean {
 		 * Longest time-to-live of a Memcached lock: Memcached reads longer expiry times
 		 * as absolute times.
 		 */
-		static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
+		static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(3);
 
 		/**
 		 * Memcached servers, as host:port. Lock keys are spread among them by consistent
@@ -658,7 +658,7 @@ public class LockProperties implements InitializingBean {
 			}
 			if (selected && ttl.compareTo(MAX_TTL) > 0) {
 				throw new InvalidConfigurationPropertyValueException("lock.ttl", ttl,
-						"Memcached locks can live at most 30 days less one second: Memcached reads longer expiry "
+						"Memcached locks can live at most 30 days less three seconds: Memcached reads longer expiry "
 								+ "times as absolute times.");
 			}
 		}

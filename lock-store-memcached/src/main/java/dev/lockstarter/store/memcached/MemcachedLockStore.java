@@ -60,11 +60,16 @@ import org.springframework.util.Assert;
  * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision, like
  * the DynamoDB store: a client whose clock runs ahead of the others by some amount sees
  * their locks expire that much early and can take them over. Keep the clocks synchronized
- * (NTP). Memcached's own expiry, which counts whole seconds on the server, is set to the
- * time-to-live rounded up to the next second plus one second: it never removes a lock
- * before its expiry time, and removes abandoned locks soon after. Time-to-lives over
- * {@linkplain #MAX_TTL 30 days less one second} are rejected, because Memcached reads
- * expiry times over 30 days as absolute Unix times.
+ * (NTP). Memcached's own expiry only cleans up abandoned locks. The server counts it in
+ * whole seconds on a clock that a timer advances about once a second, and that timer
+ * drifts later by about a millisecond a tick; when it crosses a second boundary, the
+ * clock jumps two seconds at once. An item can therefore expire up to two seconds before
+ * its relative expiry time, plus however late the timer runs. The store sets Memcached's
+ * expiry to the time-to-live rounded up to whole seconds plus three seconds, so a lock is
+ * never removed before its expiry time unless the server's timer runs over a second late
+ * (a server stalled for over a second). Time-to-lives over {@linkplain #MAX_TTL 30 days
+ * less three seconds} are rejected, because Memcached reads expiry times over 30 days as
+ * absolute Unix times.
  * <p>
  * <b>Keys</b> are used as Memcached keys when they are at most 250 printable ASCII
  * characters; others (spaces, control characters, non-ASCII, longer keys) are replaced by
@@ -90,7 +95,7 @@ import org.springframework.util.Assert;
 public class MemcachedLockStore implements ResultStoringLockStore, DisposableBean {
 
 	/** The longest time-to-live Memcached can keep as a relative expiry time. */
-	public static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(1);
+	public static final Duration MAX_TTL = Duration.ofDays(30).minusSeconds(3);
 
 	/** The largest relative expiry time, in seconds: 30 days. */
 	private static final int MAX_RELATIVE_EXPIRY = (int) Duration.ofDays(30).toSeconds();
@@ -348,14 +353,15 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 
 	/**
 	 * Return Memcached's relative expiry time for a lock: the time-to-live rounded up to
-	 * whole seconds, plus one second, since the server's clock ticks once a second.
+	 * whole seconds, plus two seconds for the server's clock, which can jump two seconds
+	 * at one tick, plus one second for a late tick.
 	 */
 	private static int expiry(Duration ttl) {
 		Assert.notNull(ttl, "'ttl' must not be null");
 		Assert.isTrue(isPositive(ttl), () -> "'ttl' must be positive, was " + ttl);
 		Assert.isTrue(ttl.compareTo(MAX_TTL) <= 0, () -> "Memcached locks cannot have a time-to-live over " + MAX_TTL
-				+ " (30 days less one second): Memcached reads longer expiry times as absolute times; was " + ttl);
-		long seconds = (ttl.toMillis() + 999) / 1000 + 1;
+				+ " (30 days less three seconds): Memcached reads longer expiry times as absolute times; was " + ttl);
+		long seconds = (ttl.toMillis() + 999) / 1000 + 3;
 		return (int) Math.min(seconds, MAX_RELATIVE_EXPIRY);
 	}
 

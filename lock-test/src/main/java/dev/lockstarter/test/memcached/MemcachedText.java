@@ -88,10 +88,11 @@ final class MemcachedText {
 	}
 
 	private static boolean isLast(String line) {
-		return line.equals("END") || line.equals("OK") || line.equals("STORED") || line.equals("NOT_STORED")
-				|| line.equals("DELETED") || line.equals("NOT_FOUND") || line.equals("EXISTS")
-				|| line.startsWith("VERSION ") || line.equals("ERROR") || line.startsWith("CLIENT_ERROR")
-				|| line.startsWith("SERVER_ERROR");
+		// HD and EN end the meta commands' replies that carry no value (mg without v)
+		return line.equals("END") || line.equals("HD") || line.startsWith("HD ") || line.equals("EN")
+				|| line.equals("OK") || line.equals("STORED") || line.equals("NOT_STORED") || line.equals("DELETED")
+				|| line.equals("NOT_FOUND") || line.equals("EXISTS") || line.startsWith("VERSION ")
+				|| line.equals("ERROR") || line.startsWith("CLIENT_ERROR") || line.startsWith("SERVER_ERROR");
 	}
 
 }
