@@ -468,7 +468,7 @@ def render(results, output, elapsed):
           "system-wide monotonic clock on Linux. Before each release the holder waits 30 to 93 ms, so that the waiter "
           "is asleep in its wait: what is measured is a wake-up. *polling only* is this starter with the release "
           "notifications hidden, as when pub/sub is lost. Every waiter waits up to 10 s with a 30 s lock "
-          "time-to-live." % handoff["handoffs"])
+          "time-to-live." % handoff["handoffs"] + handoff_rounds_text(handoff))
         w("")
         setups = handoff["setups"]
         if REFERENCE_SETUP in setups:
@@ -504,7 +504,7 @@ def render(results, output, elapsed):
               "as in a server that has run for a while (`-Dhandoff.quickWarmUp=%d`); %d handoffs are measured. The "
               "table above is of JVMs that have made only 50 handoffs, as after a start." % (
                   warm_handoff.get("quick_warm_up", 0), warm_handoff.get("quick_warm_up", 0),
-                  warm_handoff["handoffs"]))
+                  warm_handoff["handoffs"]) + handoff_rounds_text(warm_handoff))
             w("")
             handoff_table(warm_handoff["setups"], w)
     else:
@@ -652,6 +652,17 @@ def render(results, output, elapsed):
     os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
     with open(output, "w") as file:
         file.write("\n".join(out))
+
+
+def handoff_rounds_text(handoff):
+    """The sentence that says how the measured handoffs were interleaved, if they were."""
+    rounds = handoff.get("rounds", 1)
+    if rounds <= 1:
+        return ""
+    return (" Every implementation's holder and waiter are started and warmed up first; the measured handoffs then "
+            "run in %d rounds of %d that take turns between the implementations, each round starting with the next "
+            "one, so that a change in the machine's state during the run falls on all of them alike."
+            % (rounds, handoff["handoffs"] // rounds))
 
 
 def handoff_table(setups, w):

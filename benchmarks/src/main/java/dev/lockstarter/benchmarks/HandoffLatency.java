@@ -29,6 +29,12 @@ import dev.lockstarter.test.redis.RedisServer;
  * is preceded by a pause long enough for the waiter to be asleep in its wait (30 to 93
  * ms, varied against its polling phase), so what is measured is a wake-up, not a spin.
  * <p>
+ * Every implementation's waiter and holder are started and warmed up first; the measured
+ * handoffs then run in {@link #ROUNDS} rounds that take turns between the
+ * implementations, each round starting with the next one, so that a change in the
+ * machine's state during the run (another process, the CPU's clock) falls on all of them
+ * alike instead of on whichever was measured at that time.
+ * <p>
  * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes, per lock, the
  * percentiles and every sample ({@code samples_us}, in microseconds, sorted) as JSON, and
  * a summary to standard output.
@@ -45,6 +51,12 @@ public final class HandoffLatency {
 	static final int QUICK_WARM_UP = Integer.getInteger("handoff.quickWarmUp", 0);
 
 	static final int HANDOFFS = 300;
+
+	/**
+	 * The rounds the measured handoffs are split into: {@value #HANDOFFS} divided by
+	 * this, per implementation and round; {@code -Dhandoff.rounds=N} changes it.
+	 */
+	static final int ROUNDS = Integer.getInteger("handoff.rounds", 5);
 
 	static final String PROTOCOL_PREFIX = "HANDOFF ";
 
@@ -63,12 +75,37 @@ public final class HandoffLatency {
 		if (locks.isEmpty()) {
 			locks.addAll(List.of(HandoffLock.values()));
 		}
+		if (ROUNDS < 1 || HANDOFFS % ROUNDS != 0) {
+			throw new IllegalArgumentException(
+					"handoff.rounds must divide the " + HANDOFFS + " handoffs evenly, was " + ROUNDS);
+		}
 		try (RedisServer redis = RedisServer.start()) {
-			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS + ",\n  \"quick_warm_up\": "
-					+ QUICK_WARM_UP + ",\n  \"waiter\": \"a separate JVM per lock implementation\",\n  \"setups\": {");
+			List<Session> sessions = new ArrayList<>();
+			try {
+				for (HandoffLock lock : locks) {
+					sessions.add(Session.open(redis, lock));
+				}
+				for (Session session : sessions) {
+					session.warmUp();
+				}
+				for (int round = 0; round < ROUNDS; round++) {
+					for (int turn = 0; turn < sessions.size(); turn++) {
+						sessions.get((round + turn) % sessions.size()).measure(HANDOFFS / ROUNDS);
+					}
+				}
+			}
+			finally {
+				for (Session session : sessions) {
+					session.close();
+				}
+			}
+			StringBuilder json = new StringBuilder("{\n  \"handoffs\": " + HANDOFFS + ",\n  \"rounds\": " + ROUNDS
+					+ ",\n  \"quick_warm_up\": " + QUICK_WARM_UP
+					+ ",\n  \"waiter\": \"a separate JVM per lock implementation\",\n  \"setups\": {");
 			String separator = "\n";
-			for (HandoffLock lock : locks) {
-				long[] micros = measure(redis, lock);
+			for (Session session : sessions) {
+				HandoffLock lock = session.lock;
+				long[] micros = session.sortedMicros();
 				System.out.printf(Locale.ROOT, "%-52s p50 %8.2f ms  p90 %8.2f ms  p99 %8.2f ms  max %8.2f ms%n",
 						lock.description(), percentile(micros, 50) / 1000.0, percentile(micros, 90) / 1000.0,
 						percentile(micros, 99) / 1000.0, micros[micros.length - 1] / 1000.0);
@@ -85,45 +122,118 @@ public final class HandoffLatency {
 		}
 	}
 
-	private static long[] measure(RedisServer redis, HandoffLock lock) throws Exception {
-		Process waiter = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
-				HandoffWaiter.class.getName(), lock.name(), redis.host(), Integer.toString(redis.port()))
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		long[] micros = new long[HANDOFFS];
-		try (HandoffLock.Client holder = lock.open(redis.host(), redis.port());
-				Writer toWaiter = new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8);
-				BufferedReader fromWaiter = new BufferedReader(
-						new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8))) {
-			expect(fromWaiter, "started");
-			for (int i = -WARM_UP - QUICK_WARM_UP; i < HANDOFFS; i++) {
-				String key = "handoff:" + lock.name().toLowerCase(Locale.ROOT) + ":" + i;
-				holder.lock(key);
-				toWaiter.write(key + "\n");
-				toWaiter.flush();
-				expect(fromWaiter, "waiting");
+	/**
+	 * One implementation under measurement: its holder, in this JVM, and its waiter, in a
+	 * child JVM, kept for the whole run.
+	 */
+	private static final class Session {
+
+		private final HandoffLock lock;
+
+		private final Process waiter;
+
+		private final HandoffLock.Client holder;
+
+		private final Writer toWaiter;
+
+		private final BufferedReader fromWaiter;
+
+		private final long[] micros = new long[HANDOFFS];
+
+		private int measured;
+
+		private int handoffs;
+
+		private Session(HandoffLock lock, Process waiter, HandoffLock.Client holder) {
+			this.lock = lock;
+			this.waiter = waiter;
+			this.holder = holder;
+			this.toWaiter = new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8);
+			this.fromWaiter = new BufferedReader(
+					new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8));
+		}
+
+		static Session open(RedisServer redis, HandoffLock lock) throws Exception {
+			Process waiter = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
+					HandoffWaiter.class.getName(), lock.name(), redis.host(), Integer.toString(redis.port()))
+				.redirectError(ProcessBuilder.Redirect.INHERIT)
+				.start();
+			Session session;
+			try {
+				session = new Session(lock, waiter, lock.open(redis.host(), redis.port()));
+			}
+			catch (Exception | Error ex) {
+				waiter.destroyForcibly();
+				throw ex;
+			}
+			expect(session.fromWaiter, "started");
+			return session;
+		}
+
+		/** Hand off without the pause, then with it, before anything is measured. */
+		void warmUp() throws Exception {
+			for (int i = 0; i < QUICK_WARM_UP; i++) {
+				handoff(false);
+			}
+			for (int i = 0; i < WARM_UP; i++) {
+				handoff(true);
+			}
+		}
+
+		void measure(int count) throws Exception {
+			for (int i = 0; i < count; i++) {
+				this.micros[this.measured++] = handoff(true);
+			}
+		}
+
+		/**
+		 * Take the lock in the holder, let the waiter wait for it, release it and return
+		 * the microseconds until the waiter had it.
+		 */
+		private long handoff(boolean pause) throws Exception {
+			int number = this.handoffs++;
+			String key = "handoff:" + this.lock.name().toLowerCase(Locale.ROOT) + ":" + number;
+			this.holder.lock(key);
+			this.toWaiter.write(key + "\n");
+			this.toWaiter.flush();
+			expect(this.fromWaiter, "waiting");
+			if (pause) {
 				// Let the waiter try, subscribe and fall asleep; vary the phase against
 				// its polls.
-				if (i >= -WARM_UP) {
-					Thread.sleep(30 + (i & 0x3f));
+				Thread.sleep(30 + (number & 0x3f));
+			}
+			long releasedAt = System.nanoTime();
+			this.holder.unlock(key);
+			long acquiredAt = Long.parseLong(expect(this.fromWaiter, "acquired"));
+			return TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
+		}
+
+		long[] sortedMicros() {
+			long[] sorted = Arrays.copyOf(this.micros, this.measured);
+			Arrays.sort(sorted);
+			return sorted;
+		}
+
+		void close() throws Exception {
+			try {
+				this.toWaiter.write("quit\n");
+				this.toWaiter.flush();
+			}
+			catch (IOException ex) {
+				// The waiter is gone already
+			}
+			finally {
+				try {
+					this.holder.close();
 				}
-				long releasedAt = System.nanoTime();
-				holder.unlock(key);
-				long acquiredAt = Long.parseLong(expect(fromWaiter, "acquired"));
-				if (i >= 0) {
-					micros[i] = TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
+				finally {
+					if (!this.waiter.waitFor(20, TimeUnit.SECONDS)) {
+						this.waiter.destroyForcibly();
+					}
 				}
 			}
-			toWaiter.write("quit\n");
-			toWaiter.flush();
 		}
-		finally {
-			if (!waiter.waitFor(20, TimeUnit.SECONDS)) {
-				waiter.destroyForcibly();
-			}
-		}
-		Arrays.sort(micros);
-		return micros;
+
 	}
 
 	/**
