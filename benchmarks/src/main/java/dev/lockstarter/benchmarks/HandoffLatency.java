@@ -166,7 +166,13 @@ public final class HandoffLatency {
 				waiter.destroyForcibly();
 				throw ex;
 			}
-			expect(session.fromWaiter, "started");
+			try {
+				expect(session.fromWaiter, "started");
+			}
+			catch (Exception | Error ex) {
+				session.close();
+				throw ex;
+			}
 			return session;
 		}
 

@@ -194,7 +194,7 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 	 * the lock's item is still there just before the lock expires. The stall crosses a
 	 * second boundary in about two rounds out of five, and the write is read against the
 	 * stale clock when the server handles it before its timer: with one second instead of
-	 * three added to the expiry, this test failed in two runs out of four.
+	 * three added to the expiry, this test failed in four runs out of seven.
 	 */
 	@Test
 	void lockOutlivesItsTimeToLiveWhenTheServersClockTicksLate() throws Exception {
@@ -203,6 +203,7 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 		MemcachedLockStore patient = MemcachedLockStore.create(List.of(memcached.server().socketAddress()),
 				Duration.ofSeconds(1), Duration.ofSeconds(5));
 		try {
+			int checked = 0;
 			for (int round = 0; round < 6; round++) {
 				String key = uniqueKey("late-clock");
 				memcached.server().pause();
@@ -219,11 +220,16 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 				// The lock expires a time-to-live after the acquisition was sent
 				long check = start + ttl.minusMillis(50).toNanos();
 				Thread.sleep(Math.max(0, (check - System.nanoTime()) / 1_000_000));
-				assertThat(memcached.server().command("get " + key).get(0))
-					.as("the item of a %s lock, 50 ms before it expires, in round %d", ttl, round)
-					.startsWith("VALUE " + key + " ");
+				String reply = memcached.server().command("get " + key).get(0);
+				// Only a reply that came before the lock expired tells anything
+				if (System.nanoTime() - start < ttl.toNanos()) {
+					assertThat(reply).as("the item of a %s lock, 50 ms before it expires, in round %d", ttl, round)
+						.startsWith("VALUE " + key + " ");
+					checked++;
+				}
 				Thread.sleep(130L * round);
 			}
+			assertThat(checked).as("rounds checked before their lock expired").isGreaterThanOrEqualTo(3);
 		}
 		finally {
 			patient.destroy();
