@@ -134,14 +134,14 @@ public final class MethodKeyResolver {
 		if (this.parts.length == 0) {
 			return this.name;
 		}
-		if (this.parts.length == 1 && this.parts[0].argumentIndex >= 0) {
-			// The common case, one argument as the key: one concatenation when there is
-			// nothing to escape
-			int index = this.parts[0].argumentIndex;
-			String text = text((index < args.length) ? args[index] : null, 0);
-			if (text.indexOf(':') < 0 && text.indexOf('\\') < 0) {
-				return this.namePrefix.concat(text);
-			}
+		if (this.parts.length == 1) {
+			// The common case, one value as the key: no builder when there is nothing to
+			// escape
+			Part part = this.parts[0];
+			Object value = (part.argumentIndex >= 0)
+					? ((part.argumentIndex < args.length) ? args[part.argumentIndex] : null)
+					: evaluate(part, context(args), 0);
+			return key(text(value, 0));
 		}
 		StringBuilder key = new StringBuilder(this.name.length() + 32).append(this.name);
 		SimpleEvaluationContext context = null;
@@ -221,7 +221,13 @@ public final class MethodKeyResolver {
 		return elements;
 	}
 
+	/**
+	 * Return {@code name:value}, with the value's colons and backslashes escaped.
+	 */
 	private String key(String value) {
+		if (value.indexOf(':') < 0 && value.indexOf('\\') < 0) {
+			return this.namePrefix.concat(value);
+		}
 		StringBuilder key = new StringBuilder(this.name.length() + value.length() + 8).append(this.name).append(':');
 		appendEscaped(key, value);
 		return key.toString();
