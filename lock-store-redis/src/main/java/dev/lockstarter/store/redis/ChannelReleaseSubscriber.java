@@ -97,15 +97,12 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 	@Override
 	protected void stopOpening() {
 		// A blocking subscription (Jedis) returns once unsubscribed. Before Redis
-		// confirmed
-		// the subscription, the SUBSCRIBE may not even be sent yet: an UNSUBSCRIBE
-		// written
-		// now could reach Redis first, end the blocking loop on its reply and leave the
-		// connection subscribed, with the SUBSCRIBE's reply unread, for the next borrower
-		// of a pooled connection. The confirmation ends such a subscription instead.
-		// Lettuce keeps the order of the commands of one connection, and its subscription
-		// is
-		// ended from here only.
+		// confirmed the subscription, the SUBSCRIBE may not even be sent yet: an
+		// UNSUBSCRIBE written now could reach Redis first, end the blocking loop on its
+		// reply and leave the connection subscribed, with the SUBSCRIBE's reply unread,
+		// for the next borrower of a pooled connection. The confirmation ends such a
+		// subscription instead. Lettuce keeps the order of the commands of one
+		// connection, and its subscription is ended from here only.
 		if (this.confirmed || !blocking(this.connection)) {
 			endSubscription();
 		}
