@@ -96,10 +96,9 @@ public final class LockAutoConfiguration {
 			ObjectProvider<ResultCodec> resultCodec, ObjectProvider<LockListener> listeners,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention, Environment environment) {
-		// The advisor is created while bean post-processors are being registered: resolve
-		// the lock beans lazily, on the first call rather than on every call, and read
-		// the
-		// order straight from the environment.
+		// The advisor is created while bean post-processors are being registered:
+		// resolve the lock beans lazily, once, on the first call, and read the order
+		// straight from the environment.
 		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource,
 				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
