@@ -63,6 +63,8 @@ public final class FaultProxy implements AutoCloseable {
 
 	private final ServerSocket serverSocket;
 
+	private final Thread acceptor;
+
 	private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
 
 	private final AtomicLong accepted = new AtomicLong();
@@ -76,6 +78,8 @@ public final class FaultProxy implements AutoCloseable {
 	private FaultProxy(InetSocketAddress target, ServerSocket serverSocket) {
 		this.target = target;
 		this.serverSocket = serverSocket;
+		this.acceptor = new Thread(this::acceptLoop, "fault-proxy-" + serverSocket.getLocalPort());
+		this.acceptor.setDaemon(true);
 	}
 
 	/**
@@ -96,9 +100,7 @@ public final class FaultProxy implements AutoCloseable {
 			throw new UncheckedIOException("Could not bind a port for the fault proxy", ex);
 		}
 		FaultProxy proxy = new FaultProxy(new InetSocketAddress(host, port), serverSocket);
-		Thread acceptor = new Thread(proxy::acceptLoop, "fault-proxy-" + serverSocket.getLocalPort());
-		acceptor.setDaemon(true);
-		acceptor.start();
+		proxy.acceptor.start();
 		return proxy;
 	}
 
@@ -189,7 +191,8 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Stop accepting and close every connection. Calling it again does nothing.
+	 * Stop accepting and close every connection: once it returns, the port takes no more
+	 * connections. Calling it again does nothing.
 	 */
 	@Override
 	public void close() {
@@ -200,8 +203,23 @@ public final class FaultProxy implements AutoCloseable {
 		catch (IOException ex) {
 			// Closing anyway
 		}
+		// The kernel keeps the port listening, and completes handshakes into its backlog,
+		// until the thread blocked in accept() has left it
+		awaitAcceptorEnd();
 		for (Connection connection : this.connections) {
 			connection.close(false);
+		}
+	}
+
+	private void awaitAcceptorEnd() {
+		if (Thread.currentThread() == this.acceptor) {
+			return;
+		}
+		try {
+			this.acceptor.join(5000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
