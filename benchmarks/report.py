@@ -312,7 +312,7 @@ def render(results, output, elapsed):
         w("")
     else:
         w("Throughput of the whole cycle (acquire a free lock, release it), as JMH measured it: score and error are "
-          "JMH's (the error is the half-width of the 99.9% confidence interval over the measurement iterations). "
+          "JMH's (the error is the half-width of the 99.9% confidence interval over the measurement iterations of every fork). "
           "*µs per cycle* is the mean time one thread spends on a cycle (threads / throughput). *vs floor* is the "
           "throughput ratio to the raw Lettuce floor with the same thread count (1.00 = as fast as the floor), its "
           "error propagated from both scores. *Requests* and *commands* per cycle are counted separately, on one "
@@ -594,10 +594,13 @@ def render(results, output, elapsed):
         w("| %s | %s |" % (label, WHAT_EACH_DOES[method]))
     w("")
     if first:
-        w("JMH %s, %s mode for the lock cycles (`@Fork(1)`, `@Warmup(iterations = %d, time = %s)`, "
+        # The lock cycles' settings, which other benchmarks of the run need not share
+        cycle_first = next(iter(cycle.values()), first)
+        w("JMH %s, %s mode for the lock cycles (`@Fork(%s)`, `@Warmup(iterations = %d, time = %s)`, "
           "`@Measurement(iterations = %d, time = %s)`), average-time mode for the interceptor. JVM arguments: %s." % (
-              first.get("jmhVersion"), "throughput", first.get("warmupIterations"), quote(first.get("warmupTime")),
-              first.get("measurementIterations"), quote(first.get("measurementTime")),
+              first.get("jmhVersion"), "throughput", cycle_first.get("forks"), cycle_first.get("warmupIterations"),
+              quote(cycle_first.get("warmupTime")),
+              cycle_first.get("measurementIterations"), quote(cycle_first.get("measurementTime")),
               "`" + " ".join(first.get("jvmArgs")) + "`" if first.get("jvmArgs") else "none (JMH defaults)"))
         w("")
 

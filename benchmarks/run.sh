@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark of the lock starter, then writes docs/PERFORMANCE.md from the
-# results (benchmarks/report.py). About 8 minutes on 2 cores.
+# results (benchmarks/report.py). About 25 minutes on 2 cores.
 #
 #   benchmarks/run.sh                                           the full run
 #   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
