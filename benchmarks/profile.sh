@@ -25,7 +25,8 @@ sed 's|<setting name="period" control="method-sampling-java-interval">[^<]*<|<se
 profile() {
 	local label=$1 jar=$2 dir=$WORK/$1
 	mkdir -p "$dir"
-	java -jar "$jar" 'LockCycleBenchmarks.EightThreads.lockTemplate' -wi 2 -w 2s -i 3 -r 8s \
+	# One fork on both sides, whatever the benchmark's own count: one recording each
+	java -jar "$jar" 'LockCycleBenchmarks.EightThreads.lockTemplate' -f 1 -wi 2 -w 2s -i 3 -r 8s \
 		-prof "jfr:dir=$dir;configName=$WORK/sampling.jfc" -rf json -rff "$dir/score.json" > "$dir/jmh.log" 2>&1
 	python3 benchmarks/profile.py "$label" "$dir/score.json" "$(find "$dir" -name '*.jfr' | head -1)"
 }
