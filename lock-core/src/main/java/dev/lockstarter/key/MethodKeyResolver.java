@@ -72,6 +72,9 @@ public final class MethodKeyResolver {
 
 	private final @Nullable String[] parameterNames;
 
+	/** Whether a part is an expression to evaluate, not a plain argument reference. */
+	private final boolean evaluates;
+
 	private MethodKeyResolver(Method method, String name, String description, String[] sources, Part[] parts,
 			@Nullable String[] parameterNames) {
 		this.method = method;
@@ -81,6 +84,7 @@ public final class MethodKeyResolver {
 		this.sources = sources;
 		this.parts = parts;
 		this.parameterNames = parameterNames;
+		this.evaluates = Arrays.stream(parts).anyMatch((part) -> part.argumentIndex < 0);
 	}
 
 	/**
@@ -134,31 +138,16 @@ public final class MethodKeyResolver {
 		if (this.parts.length == 0) {
 			return this.name;
 		}
+		SimpleEvaluationContext context = this.evaluates ? context(args) : null;
 		if (this.parts.length == 1) {
 			// The common case, one value as the key: no builder when there is nothing to
 			// escape
-			Part part = this.parts[0];
-			Object value = (part.argumentIndex >= 0)
-					? ((part.argumentIndex < args.length) ? args[part.argumentIndex] : null)
-					: evaluate(part, context(args), 0);
-			return key(text(value, 0));
+			return key(text(value(0, args, context), 0));
 		}
 		StringBuilder key = new StringBuilder(this.name.length() + 32).append(this.name);
-		SimpleEvaluationContext context = null;
 		for (int i = 0; i < this.parts.length; i++) {
-			Part part = this.parts[i];
-			Object value;
-			if (part.argumentIndex >= 0) {
-				value = (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
-			}
-			else {
-				if (context == null) {
-					context = context(args);
-				}
-				value = evaluate(part, context, i);
-			}
 			key.append(':');
-			appendEscaped(key, text(value, i));
+			appendEscaped(key, text(value(i, args, context), i));
 		}
 		return key.toString();
 	}
@@ -181,19 +170,9 @@ public final class MethodKeyResolver {
 			return List.of(this.name);
 		}
 		List<String> keys = new ArrayList<>(this.parts.length);
-		SimpleEvaluationContext context = null;
+		SimpleEvaluationContext context = this.evaluates ? context(args) : null;
 		for (int i = 0; i < this.parts.length; i++) {
-			Part part = this.parts[i];
-			Object value;
-			if (part.argumentIndex >= 0) {
-				value = (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
-			}
-			else {
-				if (context == null) {
-					context = context(args);
-				}
-				value = evaluate(part, context, i);
-			}
+			Object value = value(i, args, context);
 			if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
 				List<?> elements = (value instanceof Collection<?> collection) ? new ArrayList<>(collection)
 						: arrayElements(value);
@@ -262,7 +241,15 @@ public final class MethodKeyResolver {
 		return (index >= 0 && index < types.length) ? types[index] : null;
 	}
 
-	private Object evaluate(Part part, SimpleEvaluationContext context, int index) {
+	/**
+	 * Return the value of a part: the argument it refers to, or its expression's value in
+	 * the context, which is not {@code null} when a part is an expression.
+	 */
+	private @Nullable Object value(int index, @Nullable Object[] args, @Nullable SimpleEvaluationContext context) {
+		Part part = this.parts[index];
+		if (part.argumentIndex >= 0) {
+			return (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
+		}
 		try {
 			return part.expression.getValue(context);
 		}
