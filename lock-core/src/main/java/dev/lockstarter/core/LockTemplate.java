@@ -619,6 +619,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		/** The result before the first try. */
 		private static final AcquireResult NOT_TRIED = AcquireResult.held(Duration.ZERO);
 
+		private static final long[] NO_FENCING_TOKENS = new long[0];
+
 		private final List<String> keys;
 
 		private final List<String> storeKeys;
@@ -630,7 +632,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		private AcquireResult result = NOT_TRIED;
 
 		/** The fencing tokens of the keys, once all are acquired. */
-		private long[] fencingTokens = new long[0];
+		private long[] fencingTokens = NO_FENCING_TOKENS;
 
 		/** The index of the key found held by the last attempt. */
 		private int heldIndex;

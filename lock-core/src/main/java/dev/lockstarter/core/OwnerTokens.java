@@ -1,10 +1,13 @@
 package dev.lockstarter.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.Base64;
 
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -31,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  * never equal (AES is a permutation of distinct counter values), so no stripe hands out a
  * token twice; across stripes and instances, keys are independent. Where the runtime
  * offers no {@code AES/CTR}, the stripe's {@code DRBG} fills the buffer itself.
+ * <p>
+ * The 16 bytes leave the stripe as two {@code long}s and are encoded straight into the
+ * token's 22 characters: no array for the bytes, no intermediate encoding.
  */
 final class OwnerTokens {
 
@@ -41,7 +47,12 @@ final class OwnerTokens {
 	/** How many bytes a stripe draws from one key. */
 	static final int RESEED_BYTES = 1 << 20;
 
-	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+	/** Base64 URL-safe alphabet (RFC 4648, section 5). */
+	private static final byte[] ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+		.getBytes(StandardCharsets.US_ASCII);
+
+	/** Big-endian {@code long}s of a byte array, as Base64 reads the bytes. */
+	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
 	private static final Stripe[] STRIPES = stripes(Runtime.getRuntime().availableProcessors());
 
@@ -49,9 +60,31 @@ final class OwnerTokens {
 	}
 
 	static String next() {
-		byte[] bytes = new byte[TOKEN_BYTES];
-		STRIPES[stripe(Thread.currentThread())].next(bytes);
-		return ENCODER.encodeToString(bytes);
+		return STRIPES[stripe(Thread.currentThread())].next();
+	}
+
+	/**
+	 * Encode 16 bytes, given as two big-endian {@code long}s, as {@code Base64}'s URL
+	 * encoder without padding would: 21 characters of 6 bits each, and a last one of the
+	 * remaining 2 bits followed by four zero bits.
+	 * @param high the first 8 bytes
+	 * @param low the last 8 bytes
+	 * @return the 22 characters
+	 */
+	static String encode(long high, long low) {
+		byte[] chars = new byte[22];
+		// Bits 0-59 of the 128 from the high half
+		for (int i = 0; i < 10; i++) {
+			chars[i] = ALPHABET[(int) (high >>> (58 - 6 * i)) & 63];
+		}
+		// Bits 60-65 span both halves
+		chars[10] = ALPHABET[(int) (((high & 0xF) << 2) | (low >>> 62))];
+		// Bits 66-125 from the low half
+		for (int i = 0; i < 10; i++) {
+			chars[11 + i] = ALPHABET[(int) (low >>> (56 - 6 * i)) & 63];
+		}
+		chars[21] = ALPHABET[(int) (low & 3) << 4];
+		return new String(chars, StandardCharsets.ISO_8859_1);
 	}
 
 	/**
@@ -101,15 +134,27 @@ final class OwnerTokens {
 			this.cipherUnavailable = !cipher;
 		}
 
-		synchronized void next(byte[] into) {
-			if (this.position == BUFFER_SIZE) {
-				refill();
-				this.position = 0;
+		/**
+		 * Take the next 16 bytes of the buffer and encode them; only the taking holds the
+		 * stripe's lock.
+		 * @return the token
+		 */
+		String next() {
+			long high;
+			long low;
+			synchronized (this) {
+				if (this.position == BUFFER_SIZE) {
+					refill();
+					this.position = 0;
+				}
+				high = (long) LONGS.get(this.buffer, this.position);
+				low = (long) LONGS.get(this.buffer, this.position + 8);
+				// Bytes handed out are not kept
+				LONGS.set(this.buffer, this.position, 0L);
+				LONGS.set(this.buffer, this.position + 8, 0L);
+				this.position += TOKEN_BYTES;
 			}
-			System.arraycopy(this.buffer, this.position, into, 0, into.length);
-			// Bytes handed out are not kept
-			Arrays.fill(this.buffer, this.position, this.position + into.length, (byte) 0);
-			this.position += into.length;
+			return encode(high, low);
 		}
 
 		private void refill() {

@@ -1,9 +1,11 @@
 package dev.lockstarter.core;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +21,24 @@ class OwnerTokensTests {
 		String token = OwnerTokens.next();
 		assertThat(token).hasSize(22).matches("[A-Za-z0-9_-]+");
 		assertThat(Base64.getUrlDecoder().decode(token)).hasSize(16);
+	}
+
+	@Test
+	void tokensAreEncodedAsBase64UrlEncoderWithoutPaddingEncodesTheirBytes() {
+		Base64.Encoder reference = Base64.getUrlEncoder().withoutPadding();
+		ByteBuffer bytes = ByteBuffer.allocate(OwnerTokens.TOKEN_BYTES);
+		List<long[]> halves = new ArrayList<>(List.of(new long[] { 0, 0 }, new long[] { -1, -1 },
+				new long[] { Long.MIN_VALUE, 1 }, new long[] { 0xF, 0xC000000000000000L }, new long[] { 1, 3 }));
+		Random random = new Random(17);
+		for (int i = 0; i < 10_000; i++) {
+			halves.add(new long[] { random.nextLong(), random.nextLong() });
+		}
+		for (long[] half : halves) {
+			bytes.clear();
+			bytes.putLong(half[0]).putLong(half[1]);
+			assertThat(OwnerTokens.encode(half[0], half[1])).as("%x %x", half[0], half[1])
+				.isEqualTo(reference.encodeToString(bytes.array()));
+		}
 	}
 
 	@Test
@@ -91,10 +111,10 @@ class OwnerTokensTests {
 		int[] ones = new int[128];
 		byte[] zeros = new byte[OwnerTokens.TOKEN_BYTES];
 		for (int i = 0; i < draws; i++) {
-			byte[] bytes = new byte[OwnerTokens.TOKEN_BYTES];
-			stripe.next(bytes);
+			String token = stripe.next();
+			byte[] bytes = Base64.getUrlDecoder().decode(token);
 			assertThat(bytes).as("token %d from %s", i, source).isNotEqualTo(zeros);
-			seen.add(Base64.getEncoder().encodeToString(bytes));
+			seen.add(token);
 			for (int bit = 0; bit < 128; bit++) {
 				ones[bit] += (bytes[bit / 8] >> (bit % 8)) & 1;
 			}
