@@ -18,6 +18,7 @@ import json
 import math
 import os
 import platform
+import random
 import re
 import statistics
 import subprocess
@@ -506,7 +507,7 @@ def render(results, output, elapsed):
                   warm_handoff.get("quick_warm_up", 0), warm_handoff.get("quick_warm_up", 0),
                   warm_handoff["handoffs"]) + handoff_rounds_text(warm_handoff))
             w("")
-            handoff_table(warm_handoff["setups"], w)
+            handoff_table(warm_handoff["setups"], w, explain=False)
     else:
         remove_chart(charts, "handoff-latency.svg")
         remove_chart(charts, "handoff-cdf.svg")
@@ -668,10 +669,34 @@ def handoff_rounds_text(handoff):
             % (rounds, handoff["handoffs"] // rounds))
 
 
-def handoff_table(setups, w):
-    w("| waiter | p50 | p90 | p99 | max | p50 ÷ this starter's | p99 ÷ this starter's |")
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def bootstrap_percentiles(samples, percents, rng):
+    """Per percent, the percentile of each of BOOTSTRAP_RESAMPLES resamples (with replacement) of the samples."""
+    found = {percent: [] for percent in percents}
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        resample = sorted(rng.choices(samples, k=len(samples)))
+        for percent in percents:
+            found[percent].append(percentile(resample, percent))
+    return found
+
+
+def ratio_interval(theirs, ours):
+    """The central 95% of the ratios of two lists of resampled percentiles, as text."""
+    ratios = sorted(a / b for a, b in zip(theirs, ours))
+    return "%.2f to %.2f" % (percentile(ratios, 2.5), percentile(ratios, 97.5))
+
+
+def handoff_table(setups, w, explain=True):
+    w("| waiter | p50 | p90 | p99 | max | p50 ÷ this starter's (95%) | p99 ÷ this starter's (95%) |")
     w("|---|---:|---:|---:|---:|---:|---:|")
     ours = setups.get("STARTER")
+    # Seeded: the same results render the same page
+    rng = random.Random(0)
+    ours_resampled = None
+    if ours and ours.get("samples_us"):
+        ours_resampled = bootstrap_percentiles(ours["samples_us"], (50, 99), rng)
     order = [name for name in setups if name == REFERENCE_SETUP] + \
         [name for name in setups if name != REFERENCE_SETUP]
     for name in order:
@@ -681,12 +706,31 @@ def handoff_table(setups, w):
             label = "**%s**" % label
         elif name == REFERENCE_SETUP:
             label = "*%s*" % label
+        ratios = []
+        for percent in (50, 99):
+            key = "p%d_us" % percent
+            if not ours:
+                ratios.append("n/a")
+                continue
+            text = "%.2f" % (values[key] / ours[key])
+            if name != "STARTER" and ours_resampled and values.get("samples_us"):
+                theirs = bootstrap_percentiles(values["samples_us"], (percent,), rng)[percent]
+                text += " (%s)" % ratio_interval(theirs, ours_resampled[percent])
+            ratios.append(text)
         w("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s | %s |" % (
             label, values["p50_us"] / 1000.0, values["p90_us"] / 1000.0, values["p99_us"] / 1000.0,
-            values["max_us"] / 1000.0,
-            "%.2f" % (values["p50_us"] / ours["p50_us"]) if ours else "n/a",
-            "%.2f" % (values["p99_us"] / ours["p99_us"]) if ours else "n/a"))
+            values["max_us"] / 1000.0, ratios[0], ratios[1]))
     w("")
+    if ours_resampled and explain:
+        w("In brackets, the central 95%% of that ratio over %s bootstrap resamples of both waiters' handoffs: a ratio "
+          "whose range includes 1.00 does not tell the two apart. With %d handoffs, the p99 is the %s slowest, so "
+          "its range is wide." % ("{:,}".format(BOOTSTRAP_RESAMPLES), len(ours["samples_us"]),
+                                  ordinal(len(ours["samples_us"]) - int(math.ceil(0.99 * len(ours["samples_us"]))) + 1)))
+        w("")
+
+
+def ordinal(n):
+    return "%d%s" % (n, {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th"))
 
 
 def handoff_charts(handoff, charts, w):
