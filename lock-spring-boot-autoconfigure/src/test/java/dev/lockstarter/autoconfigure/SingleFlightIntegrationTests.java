@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -428,10 +429,10 @@ class SingleFlightIntegrationTests {
 
 	}
 
-	/** Counts the acquisitions of both instances by key and outcome. */
+	/** Records the finished acquisitions of both instances. */
 	static class Acquisitions implements LockListener {
 
-		static final List<LockAcquisition> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
+		static final List<LockAcquisition> finished = new CopyOnWriteArrayList<>();
 
 		/**
 		 * The finished acquisitions of a key with an outcome, and whether they waited.
