@@ -30,6 +30,7 @@ PACKAGE = "dev.lockstarter.benchmarks."
 VARIANTS = [
     ("rawLettuce", "RAW_LETTUCE", "raw Lettuce floor"),
     ("lockTemplate", "LOCK_TEMPLATE", "**lock-starter `LockTemplate`**"),
+    ("lockTemplateParking", "LOCK_TEMPLATE_PARKING", "lock-starter `LockTemplate`, reply spin 0 (parks at once)"),
     ("redisson", "REDISSON", "Redisson `RLock`"),
     ("springIntegration", "SPRING_INTEGRATION", "Spring Integration `RedisLockRegistry`"),
     ("shedLock", "SHEDLOCK", "ShedLock `RedisLockProvider`"),
@@ -318,11 +319,12 @@ def render(results, output, elapsed):
           "throughput ratio to the raw Lettuce floor with the same thread count (1.00 = as fast as the floor), its "
           "error propagated from both scores. *Requests* and *commands* per cycle are counted separately, on one "
           "thread (see [Commands per cycle](#commands-per-cycle)). *Rejected* counts acquisitions that failed although "
-          "the key was free (it should be 0).")
+          "the key was free (it should be 0). *JVM CPU µs per cycle* is the benchmark JVM's CPU time (every thread of the "
+          "process, Redis's not included) divided by its cycles.")
         w("")
-        w("| variant | threads | cycles/s | error | µs per cycle | vs floor | requests per cycle | "
-          "commands executed per cycle | rejected/s |")
-        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        w("| variant | threads | cycles/s | error | µs per cycle | vs floor | JVM CPU µs per cycle | "
+          "requests per cycle | commands executed per cycle | rejected/s |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for t in thread_counts:
             for method, variant, label in VARIANTS:
                 entry = cycle.get((method, t))
@@ -330,14 +332,16 @@ def render(results, output, elapsed):
                     continue
                 metric = entry["primaryMetric"]
                 rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+                cpu = entry.get("secondaryMetrics", {}).get("cpuMicros", {}).get("score")
                 vs = format_ratio(ratio(metric, raw[t]["primaryMetric"])) if raw.get(t) else "n/a"
                 requests = executed = "n/a"
                 if commands and variant in commands["variants"]:
                     counted = commands["variants"][variant]
                     requests = trim(per_cycle(counted["requests"], commands["cycles"]))
                     executed = trim(per_cycle(counted["commandStats"], commands["cycles"]))
-                w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     label, t, number(metric["score"]), error(metric), number(t * 1e6 / metric["score"], 1), vs,
+                    number(cpu / metric["score"], 1) if cpu is not None else "n/a",
                     requests, executed, number(rejected, 0) if rejected is not None else "n/a"))
         w("")
         chart = cycle_ratio_chart(cycle, thread_counts)

@@ -1,6 +1,10 @@
 package dev.lockstarter.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,6 +54,11 @@ public abstract class LockCycleBenchmarks {
 
 	@Benchmark
 	public boolean lockTemplate(LockTemplate lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean lockTemplateParking(LockTemplateParking lock, Keys keys, Outcomes outcomes) {
 		return outcomes.count(lock.cycle(keys.next()));
 	}
 
@@ -143,6 +152,15 @@ public abstract class LockCycleBenchmarks {
 
 	}
 
+	public static class LockTemplateParking extends RedisLock {
+
+		@Override
+		Variant variant() {
+			return Variant.LOCK_TEMPLATE_PARKING;
+		}
+
+	}
+
 	public static class Redisson extends RedisLock {
 
 		@Override
@@ -199,25 +217,71 @@ public abstract class LockCycleBenchmarks {
 	}
 
 	/**
-	 * Acquisitions that failed although the key was free; reported per second, like the
-	 * primary metric.
+	 * Acquisitions that failed although the key was free, and this JVM's CPU time, both
+	 * reported per second like the primary metric. The CPU time is the whole process's
+	 * (the caller threads, the client's event loop, JMH), read every
+	 * {@value #CPU_READ_EVERY} cycles and shared out equally among the threads, so that
+	 * the threads' counters add up to it; divided by the cycles per second, it gives the
+	 * CPU microseconds one cycle costs this JVM. Redis's own CPU time is not in it.
 	 */
 	@State(Scope.Thread)
 	@AuxCounters(AuxCounters.Type.OPERATIONS)
 	public static class Outcomes {
 
+		static final int CPU_READ_EVERY = 256;
+
+		private static final ObjectName OPERATING_SYSTEM = operatingSystem();
+
 		public long rejected;
 
+		public long cpuMicros;
+
+		private long cpuStart;
+
+		private int threads;
+
+		private int cycles;
+
 		@Setup(Level.Iteration)
-		public void reset() {
+		public void reset(ThreadParams params) {
 			this.rejected = 0;
+			this.cpuMicros = 0;
+			this.cycles = 0;
+			this.threads = params.getThreadCount();
+			this.cpuStart = processCpuTime();
 		}
 
 		boolean count(boolean acquired) {
 			if (!acquired) {
 				this.rejected++;
 			}
+			if (++this.cycles % CPU_READ_EVERY == 0) {
+				this.cpuMicros = (processCpuTime() - this.cpuStart) / 1000 / this.threads;
+			}
 			return acquired;
+		}
+
+		/**
+		 * The JVM's CPU time in nanoseconds, read through JMX (the MBean's interface is
+		 * not public API).
+		 */
+		private static long processCpuTime() {
+			try {
+				return (Long) ManagementFactory.getPlatformMBeanServer()
+					.getAttribute(OPERATING_SYSTEM, "ProcessCpuTime");
+			}
+			catch (JMException ex) {
+				throw new IllegalStateException("This JVM does not report its CPU time", ex);
+			}
+		}
+
+		private static ObjectName operatingSystem() {
+			try {
+				return new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME);
+			}
+			catch (JMException ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 	}

@@ -20,6 +20,7 @@ import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.Config;
 
 import dev.lockstarter.core.Lease;
@@ -68,6 +69,18 @@ enum Variant {
 		@Override
 		LockCycle open(String host, int port) {
 			return new LockTemplateCycle(host, port);
+		}
+	},
+
+	/**
+	 * {@link #LOCK_TEMPLATE} with a reply spin of zero: every caller parks until
+	 * Lettuce's event loop hands it Redis's answer, as the floor does. A reference line
+	 * for what the spin gains and costs.
+	 */
+	LOCK_TEMPLATE_PARKING("lock-starter LockTemplate on RedisLockStore, reply spin 0") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockTemplateCycle(host, port, ResultPath.NONE, Duration.ZERO);
 		}
 	},
 
@@ -254,8 +267,15 @@ enum Variant {
 		}
 
 		LockTemplateCycle(String host, int port, ResultPath path) {
+			this(host, port, path, null);
+		}
+
+		LockTemplateCycle(String host, int port, ResultPath path, @Nullable Duration replySpin) {
 			this.connectionFactory = connectionFactory(host, port);
 			this.store = new RedisLockStore(this.connectionFactory);
+			if (replySpin != null) {
+				this.store.setReplySpin(replySpin);
+			}
 			this.locks = new LockTemplate(this.store);
 			this.path = path;
 		}

@@ -498,6 +498,13 @@ public class LockProperties implements InitializingBean {
 		private Duration replicaAckTimeout = Duration.ofSeconds(1);
 
 		/**
+		 * Longest time a thread spins for Redis's answer before it parks, when it is the
+		 * only one of the application waiting for Redis and answers keep coming within
+		 * this time. Zero parks at once. Applies with Lettuce, to blocking calls.
+		 */
+		private Duration replySpin = Duration.ofNanos(100_000);
+
+		/**
 		 * Settings of the Lettuce client that the lock store relies on.
 		 */
 		private final Lettuce lettuce = new Lettuce();
@@ -526,6 +533,14 @@ public class LockProperties implements InitializingBean {
 			this.replicaAckTimeout = replicaAckTimeout;
 		}
 
+		public Duration getReplySpin() {
+			return this.replySpin;
+		}
+
+		public void setReplySpin(Duration replySpin) {
+			this.replySpin = replySpin;
+		}
+
 		public Lettuce getLettuce() {
 			return this.lettuce;
 		}
@@ -542,6 +557,10 @@ public class LockProperties implements InitializingBean {
 			if (!isPositive(this.replicaAckTimeout)) {
 				throw new InvalidConfigurationPropertyValueException("lock.redis.replica-ack-timeout",
 						this.replicaAckTimeout, "The replica acknowledgement timeout must be positive.");
+			}
+			if (this.replySpin == null || this.replySpin.isNegative()) {
+				throw new InvalidConfigurationPropertyValueException("lock.redis.reply-spin", this.replySpin,
+						"The reply spin time must not be negative; 0 turns spinning off.");
 			}
 		}
 

@@ -85,6 +85,7 @@ class RedisLockStoreConfiguration {
 			store.setTimeout(redis.getTimeout());
 			store.setMinReplicaAcks(redis.getMinReplicaAcks());
 			store.setReplicaAckTimeout(redis.getReplicaAckTimeout());
+			store.setReplySpin(redis.getReplySpin());
 			return store;
 		}
 

@@ -64,6 +64,19 @@ class RedisLockStorePropertiesTests {
 	}
 
 	@Test
+	void replySpinReachesTheStore() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(RedisLockStore.class).getReplySpin())
+			.isEqualTo(Duration.ofNanos(100_000)));
+		this.contextRunner.withPropertyValues("lock.redis.reply-spin=0")
+			.run((context) -> assertThat(context.getBean(RedisLockStore.class).getReplySpin()).isZero());
+	}
+
+	@Test
+	void negativeReplySpinFailsNamingTheProperty() {
+		assertStartupFails("lock.redis.reply-spin=-1us", "lock.redis.reply-spin", "must not be negative");
+	}
+
+	@Test
 	void keyPrefixWithABraceFailsNamingTheProperty() {
 		assertStartupFails("lock.key-prefix=app{1}:", "lock.key-prefix", "must not contain '{' or '}'");
 	}

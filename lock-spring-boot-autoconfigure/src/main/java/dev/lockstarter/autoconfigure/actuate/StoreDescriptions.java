@@ -148,6 +148,8 @@ final class StoreDescriptions {
 			}
 			settings.put("minReplicaAcks", redis.getMinReplicaAcks());
 			settings.put("replicaAckTimeout", LocksEndpoint.format(redis.getReplicaAckTimeout()));
+			// Below a millisecond: not truncated as the other durations
+			settings.put("replySpin", ((RedisLockStore) store).getReplySpin().toString());
 			RedisConnectionFactory connectionFactory = beanFactory.getBeanProvider(RedisConnectionFactory.class)
 				.getIfUnique();
 			if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {

@@ -164,6 +164,7 @@ class RedisLockStoreHealthIntegrationTests {
 				.containsEntry("channel", "lock:released")
 				.containsEntry("minReplicaAcks", 0)
 				.containsEntry("replicaAckTimeout", "PT0.5S")
+				.containsEntry("replySpin", "PT0.0001S")
 				.containsEntry("mode", "standalone")
 				.containsEntry("commandTimeout", "PT2S");
 		});

@@ -1,6 +1,7 @@
 package dev.lockstarter.store.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,8 @@ final class LettuceLockCommands {
 
 	private volatile @Nullable Shared shared;
 
+	private volatile ReplyWait replyWait = new ReplyWait(ReplyWait.DEFAULT_SPIN);
+
 	private @Nullable CompletableFuture<Shared> sharing;
 
 	LettuceLockCommands(LettuceConnectionFactory connectionFactory) {
@@ -82,6 +85,19 @@ final class LettuceLockCommands {
 					return thread;
 				});
 		this.connecting.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Set the longest time a caller spins for an answer before it parks; see
+	 * {@link ReplyWait}.
+	 * @param spin the spin time, zero to park at once
+	 */
+	void setReplySpin(Duration spin) {
+		this.replyWait = new ReplyWait(spin);
+	}
+
+	Duration getReplySpin() {
+		return this.replyWait.getSpin();
 	}
 
 	/**
@@ -261,7 +277,9 @@ final class LettuceLockCommands {
 				return new long[] { value, -1L };
 			}
 			try {
-				Long acks = await(commands.async().waitForReplication(replicas, waitTimeout), deadline);
+				// Redis answers WAIT only when the replicas did or its timeout passed
+				Long acks = ReplyWait.PARKING.await(commands.async().waitForReplication(replicas, waitTimeout),
+						deadline);
 				return new long[] { value, (acks != null) ? acks : -1L };
 			}
 			catch (ExecutionException | TimeoutException ex) {
@@ -279,7 +297,7 @@ final class LettuceLockCommands {
 		this.connecting.shutdownNow();
 	}
 
-	private static <T> @Nullable T eval(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<T> script,
+	private <T> @Nullable T eval(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<T> script,
 			byte[][] keys, byte[][] args, long deadline)
 			throws TimeoutException, InterruptedException, ExecutionException {
 		ScriptOutputType type = outputType(script);
@@ -299,15 +317,9 @@ final class LettuceLockCommands {
 		return (type != null && List.class.isAssignableFrom(type)) ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER;
 	}
 
-	private static <T> T await(Future<T> future, long deadline)
+	private <T> T await(Future<T> future, long deadline)
 			throws TimeoutException, InterruptedException, ExecutionException {
-		try {
-			return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException | InterruptedException ex) {
-			future.cancel(false);
-			throw ex;
-		}
+		return this.replyWait.await(future, deadline);
 	}
 
 	private static void cancel(List<? extends Future<?>> futures) {

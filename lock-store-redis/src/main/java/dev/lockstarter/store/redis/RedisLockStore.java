@@ -533,6 +533,34 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	}
 
 	/**
+	 * Set the longest time a calling thread spins for Redis's answer before it parks; 100
+	 * microseconds by default, zero to park at once. A caller spins only while it is the
+	 * only one of the process waiting for Redis, and only while answers keep coming
+	 * within this time; a parked thread's wake-up can take longer than a loopback round
+	 * trip. Applies on a {@link LettuceConnectionFactory}, to blocking calls only.
+	 * @param replySpin the spin time, zero or more
+	 * @since 0.1.0
+	 */
+	public void setReplySpin(Duration replySpin) {
+		Assert.notNull(replySpin, "'replySpin' must not be null");
+		Assert.isTrue(!replySpin.isNegative(), "'replySpin' must not be negative");
+		if (this.lettuce != null) {
+			this.lettuce.setReplySpin(replySpin);
+		}
+	}
+
+	/**
+	 * Return the longest time a calling thread spins for Redis's answer: zero without
+	 * Lettuce, or on a single processor.
+	 * @return the spin time
+	 * @since 0.1.0
+	 */
+	public Duration getReplySpin() {
+		LettuceLockCommands lettuce = this.lettuce;
+		return (lettuce != null) ? lettuce.getReplySpin() : Duration.ZERO;
+	}
+
+	/**
 	 * Set the number of replicas that must acknowledge an acquisition ({@code WAIT})
 	 * before it counts as acquired; 0 (the default) does not wait. Not supported on Redis
 	 * Cluster.
