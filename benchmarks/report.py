@@ -48,6 +48,8 @@ WHAT_EACH_DOES = {
     "Lettuce `RedisCommands` (one shared connection); token: 128 bits from `ThreadLocalRandom`",
     "lockTemplate": "`try (Lease lease = locks.acquire(key, Duration.ofSeconds(30))) {}` on "
     "`new LockTemplate(new RedisLockStore(connectionFactory))`",
+    "lockTemplateParking": "the same with `store.setReplySpin(Duration.ZERO)`: the caller parks at once on each "
+    "answer, as the other clients do",
     "redisson": "`redisson.getLock(key)`, `tryLock(0, 30000, MILLISECONDS)`, `unlock()`; `Redisson.create(config)` "
     "with `useSingleServer()` defaults",
     "springIntegration": "`registry.obtain(key)`, `tryLock()`, `unlock()` on `new RedisLockRegistry(connectionFactory, "
@@ -271,7 +273,11 @@ def render(results, output, elapsed):
             peers = []
             for method, _, label in VARIANTS[2:]:
                 peer = cycle.get((method, t))
-                if peer:
+                if method == "lockTemplateParking":
+                    if peer:
+                        line += "; with the reply spin off, %s of the floor" % format_ratio(
+                            ratio(peer["primaryMetric"], r))
+                elif peer:
                     value, err = ratio(o, peer["primaryMetric"])
                     peers.append("%.2f× (± %.2f) %s" % (value, err, strip_markup(label)) if err is not None
                                  else "%.2f× %s" % (value, strip_markup(label)))
@@ -1483,7 +1489,9 @@ def ours_paragraph(commands, cycle):
             "holder's value), and the fencing token is drawn only when the lease's `fencingToken()` is read, so a "
             "plain cycle runs no fencing or notification commands. On the client, each cycle draws a 128-bit owner "
             "token from a buffered `DRBG` stripe of its thread, builds the store key, sends both commands on "
-            "Lettuce's shared connection directly (no `RedisTemplate` or script executor), and lists the lease "
+            "Lettuce's shared connection directly (no `RedisTemplate` or script executor), waits for each answer "
+            "spinning for up to 100 µs before it parks when no other thread waits for Redis (the floor, like the "
+            "other clients, parks at once; *reply spin 0* is the same cycle without the spin), and lists the lease "
             "among the template's held locks, where the renewer finds it (renewal is on by default, and a lease "
             "released before its first renewal costs the renewer nothing more). Any gap to the floor comes from "
             "that client path%s.\n\n" % (measured, gap))

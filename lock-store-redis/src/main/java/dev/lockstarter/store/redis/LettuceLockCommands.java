@@ -38,8 +38,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The store's commands on a {@link LettuceConnectionFactory}, sent through Lettuce's
  * asynchronous API so that the caller waits for each answer until a deadline of its own,
- * whatever the factory's command timeout, and cancels the command when it passes. Only
- * touched when Lettuce is on the classpath.
+ * whatever the factory's command timeout, and cancels the command when it passes; how it
+ * waits, spinning first or not, is {@link ReplyWait}'s. Only touched when Lettuce is on
+ * the classpath.
  * <p>
  * <b>Connections.</b> With a factory that shares its native connection (the default), the
  * shared connection is obtained once and kept: Lettuce reconnects it by itself, so a lock
