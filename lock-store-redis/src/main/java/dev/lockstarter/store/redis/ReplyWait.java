@@ -11,14 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How a calling thread waits for Redis to answer a command it sent through Lettuce.
  * <p>
  * Parking the thread and having Lettuce's event loop unpark it costs a thread wake-up on
- * every round trip; on a virtual machine whose idle core has halted, that wake-up takes
- * longer than Redis takes to answer on loopback. So a caller that is the only one of the
- * process waiting for Redis first spins, for at most {@link #getSpin() the spin time},
- * and parks only if the answer has not come by then. It stops spinning as soon as another
- * caller starts to wait, so spinning never takes a core from other callers' work; and it
- * does not spin while fewer than half of the recent answers of this store came within the
- * spin time (Redis across a network), so that a spin is seldom in vain. In every case the
- * wait ends at the caller's deadline.
+ * every round trip, which can take longer than Redis takes to answer on loopback. So a
+ * caller that is the only one of the process waiting for Redis first spins, for at most
+ * {@link #getSpin() the spin time}, and parks only if the answer has not come by then. It
+ * stops spinning as soon as another caller starts to wait, so spinning never takes a core
+ * from other callers' work; and it does not spin while fewer than half of the recent
+ * answers of this store came within the spin time (Redis across a network), so that a
+ * spin is seldom in vain. In every case the wait ends at the caller's deadline.
  */
 final class ReplyWait {
 
@@ -26,7 +25,7 @@ final class ReplyWait {
 	static final Duration DEFAULT_SPIN = Duration.ofNanos(100_000);
 
 	/** Callers waiting for an answer from Redis, in every store of this process. */
-	private static final AtomicInteger waiting = new AtomicInteger();
+	private static final AtomicInteger WAITING = new AtomicInteger();
 
 	/**
 	 * Parks at once: for commands that Redis answers late on purpose, such as
@@ -46,13 +45,24 @@ final class ReplyWait {
 	 */
 	private volatile int withinSpin = ALL;
 
+	/** The callers waiting for an answer, this one included while it waits. */
+	private final AtomicInteger waiting;
+
 	ReplyWait(Duration spin) {
-		this(spin, Runtime.getRuntime().availableProcessors());
+		this(spin, Runtime.getRuntime().availableProcessors(), WAITING);
 	}
 
-	ReplyWait(Duration spin, int processors) {
+	/**
+	 * Create a wait.
+	 * @param spin the spin time
+	 * @param processors the processors of the machine
+	 * @param waiting the count of the callers waiting, shared by the waits that compete
+	 * for the same processors
+	 */
+	ReplyWait(Duration spin, int processors, AtomicInteger waiting) {
 		// On one processor, spinning only delays the thread that answers
 		this.spinNanos = (processors > 1) ? spin.toNanos() : 0;
+		this.waiting = waiting;
 	}
 
 	Duration getSpin() {
@@ -71,7 +81,7 @@ final class ReplyWait {
 		}
 		long start = System.nanoTime();
 		boolean answered = false;
-		waiting.incrementAndGet();
+		this.waiting.incrementAndGet();
 		try {
 			if (!future.isDone() && spins()) {
 				spin(future, start, deadline);
@@ -86,7 +96,7 @@ final class ReplyWait {
 			throw ex;
 		}
 		finally {
-			waiting.decrementAndGet();
+			this.waiting.decrementAndGet();
 			int share = this.withinSpin;
 			int sample = (answered && System.nanoTime() - start <= this.spinNanos) ? ALL : 0;
 			this.withinSpin = share + ((sample - share) >> 4);
@@ -94,7 +104,7 @@ final class ReplyWait {
 	}
 
 	private boolean spins() {
-		return waiting.get() == 1 && answersComeWithinSpin();
+		return this.waiting.get() == 1 && answersComeWithinSpin();
 	}
 
 	/** Whether at least half of the recent answers came within the spin time. */
@@ -104,7 +114,7 @@ final class ReplyWait {
 
 	private void spin(Future<?> future, long start, long deadline) {
 		long end = (deadline - start < this.spinNanos) ? deadline : start + this.spinNanos;
-		while (!future.isDone() && waiting.get() == 1 && System.nanoTime() - end < 0) {
+		while (!future.isDone() && this.waiting.get() == 1 && System.nanoTime() - end < 0) {
 			Thread.onSpinWait();
 		}
 	}

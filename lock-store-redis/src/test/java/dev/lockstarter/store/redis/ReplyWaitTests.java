@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,12 @@ class ReplyWaitTests {
 
 	private static final Duration LONG_SPIN = Duration.ofSeconds(1);
 
+	/**
+	 * The count of waiting callers of this test's waits only: the store's waits of other
+	 * tests in this JVM do not stop these from spinning.
+	 */
+	private final AtomicInteger waiting = new AtomicInteger();
+
 	private final ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor();
 
 	@AfterEach
@@ -33,7 +40,7 @@ class ReplyWaitTests {
 
 	@Test
 	void aLoneCallerSpinsUntilTheAnswer() throws Exception {
-		ReplyWait wait = new ReplyWait(LONG_SPIN, 2);
+		ReplyWait wait = replyWait(LONG_SPIN);
 		CompletableFuture<String> answer = new CompletableFuture<>();
 		Caller caller = Caller.start(wait, answer);
 		assertThat(caller.stateAfter(Duration.ofMillis(200))).isEqualTo(Thread.State.RUNNABLE);
@@ -44,7 +51,7 @@ class ReplyWaitTests {
 	@Test
 	void slowAnswersStopTheSpinningAndFastOnesResumeIt() throws Exception {
 		Duration spin = Duration.ofMillis(20);
-		ReplyWait wait = new ReplyWait(spin, 2);
+		ReplyWait wait = replyWait(spin);
 		assertThat(wait.answersComeWithinSpin()).isTrue();
 		int slow = 0;
 		while (wait.answersComeWithinSpin()) {
@@ -55,7 +62,7 @@ class ReplyWaitTests {
 			slow++;
 		}
 		assertThat(slow).as("a few late answers do not stop it").isGreaterThan(5);
-		ReplyWait longSpin = new ReplyWait(LONG_SPIN, 2);
+		ReplyWait longSpin = replyWait(LONG_SPIN);
 		for (int timeouts = 0; longSpin.answersComeWithinSpin(); timeouts++) {
 			assertThat(timeouts).as("timeouts before spinning stops").isLessThan(12);
 			CompletableFuture<String> never = new CompletableFuture<>();
@@ -80,7 +87,7 @@ class ReplyWaitTests {
 
 	@Test
 	void aSpinningCallerParksWhenAnotherCallerStartsToWait() throws Exception {
-		ReplyWait wait = new ReplyWait(LONG_SPIN, 2);
+		ReplyWait wait = replyWait(LONG_SPIN);
 		CompletableFuture<String> first = new CompletableFuture<>();
 		Caller spinning = Caller.start(wait, first);
 		assertThat(spinning.stateAfter(Duration.ofMillis(100))).isEqualTo(Thread.State.RUNNABLE);
@@ -96,7 +103,7 @@ class ReplyWaitTests {
 
 	@Test
 	void theDeadlineEndsTheSpinAndCancelsTheCommand() {
-		ReplyWait wait = new ReplyWait(LONG_SPIN, 2);
+		ReplyWait wait = replyWait(LONG_SPIN);
 		CompletableFuture<String> never = new CompletableFuture<>();
 		long start = System.nanoTime();
 		assertThatExceptionOfType(TimeoutException.class)
@@ -107,13 +114,17 @@ class ReplyWaitTests {
 
 	@Test
 	void aSingleProcessorNeverSpins() throws Exception {
-		ReplyWait wait = new ReplyWait(LONG_SPIN, 1);
+		ReplyWait wait = new ReplyWait(LONG_SPIN, 1, this.waiting);
 		assertThat(wait.getSpin()).isZero();
 		CompletableFuture<String> answer = new CompletableFuture<>();
 		Caller caller = Caller.start(wait, answer);
 		assertThat(caller.stateAfter(Duration.ofMillis(200))).isEqualTo(Thread.State.TIMED_WAITING);
 		answer.complete("OK");
 		assertThat(caller.result()).isEqualTo("OK");
+	}
+
+	private ReplyWait replyWait(Duration spin) {
+		return new ReplyWait(spin, 2, this.waiting);
 	}
 
 	private static long deadlineIn(Duration duration) {
