@@ -40,12 +40,7 @@ class ReplyWaitTests {
 
 	@Test
 	void aLoneCallerSpinsUntilTheAnswer() throws Exception {
-		ReplyWait wait = replyWait(LONG_SPIN);
-		CompletableFuture<String> answer = new CompletableFuture<>();
-		Caller caller = Caller.start(wait, answer);
-		assertThat(caller.stateAfter(Duration.ofMillis(200))).isEqualTo(Thread.State.RUNNABLE);
-		answer.complete("OK");
-		assertThat(caller.result()).isEqualTo("OK");
+		assertWaitsIn(replyWait(LONG_SPIN), Thread.State.RUNNABLE, "spinning");
 	}
 
 	@Test
@@ -70,12 +65,7 @@ class ReplyWaitTests {
 				.isThrownBy(() -> longSpin.await(never, deadlineIn(Duration.ofMillis(1))));
 			assertThat(never).isCancelled();
 		}
-		CompletableFuture<String> answer = new CompletableFuture<>();
-		Caller caller = Caller.start(longSpin, answer);
-		assertThat(caller.stateAfter(Duration.ofMillis(200))).as("parked without spinning")
-			.isEqualTo(Thread.State.TIMED_WAITING);
-		answer.complete("OK");
-		assertThat(caller.result()).isEqualTo("OK");
+		assertWaitsIn(longSpin, Thread.State.TIMED_WAITING, "parked without spinning");
 		int fast = 0;
 		while (!wait.answersComeWithinSpin()) {
 			assertThat(fast).as("answers at once before spinning resumes").isLessThan(12);
@@ -116,9 +106,17 @@ class ReplyWaitTests {
 	void aSingleProcessorNeverSpins() throws Exception {
 		ReplyWait wait = new ReplyWait(LONG_SPIN, 1, this.waiting);
 		assertThat(wait.getSpin()).isZero();
+		assertWaitsIn(wait, Thread.State.TIMED_WAITING, "parked without spinning");
+	}
+
+	/**
+	 * Start a caller on the wait, check its thread's state 200 ms later, then answer it
+	 * and check that it returns the answer.
+	 */
+	private static void assertWaitsIn(ReplyWait wait, Thread.State state, String description) throws Exception {
 		CompletableFuture<String> answer = new CompletableFuture<>();
 		Caller caller = Caller.start(wait, answer);
-		assertThat(caller.stateAfter(Duration.ofMillis(200))).isEqualTo(Thread.State.TIMED_WAITING);
+		assertThat(caller.stateAfter(Duration.ofMillis(200))).as(description).isEqualTo(state);
 		answer.complete("OK");
 		assertThat(caller.result()).isEqualTo("OK");
 	}
