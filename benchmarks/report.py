@@ -498,12 +498,11 @@ def render(results, output, elapsed):
                 w("*%s* is the same client with two changes: its listener sends the `SET` on the subscribed "
                   "connection itself (RESP3 lets a subscribed connection run any command), and the acquisition "
                   "counts when the waiting application thread, woken by the `OK` reply, reads the clock, as for "
-                  "every library. It is what a lock could reach whose subscriber acquires on its waiter's behalf: "
-                  "the subscriber's I/O thread wakes for the message and for the reply, and the waiter once, where "
-                  "this starter's waiter today is woken by the message, hands its `SET` to the command connection's "
-                  "I/O thread, and is woken again by the reply. A version of this starter whose subscriber acquired "
-                  "on its waiter's behalf in this way was built and measured, and its median did not move: the two "
-                  "wakes it saves are not where this starter's time goes." % (
+                  "every library. The subscriber's I/O thread wakes for the message and for the reply, and the "
+                  "waiter once. This starter's waiter works the same way: the I/O thread of its subscription sends "
+                  "the waiter's acquisition script on the subscribed connection and wakes the waiter with the "
+                  "answer. What it does beyond the reference is the lock itself: the lease, its bookkeeping and a "
+                  "script that marks a lock found held again as watched." % (
                       setups["RAW_LETTUCE_SUBSCRIBER_ACQUIRES"].get("description", "RAW_LETTUCE_SUBSCRIBER_ACQUIRES")))
             w("")
         handoff_table(setups, w)
@@ -512,8 +511,11 @@ def render(results, output, elapsed):
             w("### Warm JVMs")
             w("")
             w("The same measurement after %d more handoffs without the pause, so that each lock's code is compiled "
-              "as in a server that has run for a while (`-Dhandoff.quickWarmUp=%d`); %d handoffs are measured. The "
-              "table above is of JVMs that have made only 50 handoffs, as after a start." % (
+              "as in a server that has run for a while (`-Dhandoff.quickWarmUp=%d`); %d handoffs are measured. "
+              "HotSpot's optimizing compiler takes a method after 5,000 calls or 15,000 calls and loop iterations "
+              "(`Tier4InvocationThreshold`, `Tier4CompileThreshold`), and much of each lock's waiting code runs once "
+              "per handoff, so fewer handoffs than that measure code that is still being profiled. The table above "
+              "is of JVMs that have made only 50 handoffs, as after a start." % (
                   warm_handoff.get("quick_warm_up", 0), warm_handoff.get("quick_warm_up", 0),
                   warm_handoff["handoffs"]) + handoff_rounds_text(warm_handoff))
             w("")

@@ -54,7 +54,7 @@ run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$RESULTS/comman
 echo "== Handoff latency to a waiting lock"
 run java -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff.json"
 echo "== Handoff latency between warm JVMs"
-run java -Dhandoff.quickWarmUp=3000 -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff-warm.json" \
+run java -Dhandoff.quickWarmUp=20000 -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff-warm.json" \
     STARTER SPRING_INTEGRATION_PUB_SUB REDISSON RAW_LETTUCE_SUBSCRIBER_ACQUIRES
 
 echo "== One million distinct keys"

@@ -46,7 +46,8 @@ public final class HandoffLatency {
 	/**
 	 * Handoffs run before the warm-up without its pause, so that the code of each lock is
 	 * compiled as in a long-running server: none by default;
-	 * {@code -Dhandoff.quickWarmUp=3000} measures warm JVMs.
+	 * {@code -Dhandoff.quickWarmUp=20000} measures warm JVMs, whose per-handoff code
+	 * HotSpot has compiled with its optimizing compiler.
 	 */
 	static final int QUICK_WARM_UP = Integer.getInteger("handoff.quickWarmUp", 0);
 

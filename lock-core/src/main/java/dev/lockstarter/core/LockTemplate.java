@@ -62,7 +62,10 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * <b>Waiting</b>: a waiter tries again at once when a {@link ReleaseNotifyingLockStore}
  * announces a release of its key, and in any case polls with exponential backoff and
  * jitter (from 100 ms up to 1 s with notifications, from 10 ms up to 500 ms without),
- * never sleeping past the holder's remaining time-to-live or the end of the wait.
+ * never sleeping past the holder's remaining time-to-live or the end of the wait. When
+ * the store can {@linkplain ReleaseNotifyingLockStore#tryAcquireOnRelease acquire from
+ * its listener}, the waiter of one key does not wake to try: the store thread that
+ * announced the release sends its acquisition, and the waiter is woken with the answer.
  * <p>
  * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held
  * locks a third of their time-to-live after their last extension, in one store call per
@@ -839,12 +842,15 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		LockAttempt await() throws InterruptedException {
 			long deadline = System.nanoTime() + this.options.getWaitTime().toNanos();
 			Semaphore released = new Semaphore(0);
-			List<ReleaseNotifyingLockStore.Subscription> subscriptions = subscribe(released);
+			ReleaseHandoff handoff = handoff(released);
+			List<ReleaseNotifyingLockStore.Subscription> subscriptions = subscribe(
+					(handoff != null) ? handoff : released::release);
 			try {
 				BackOffExecution polls = (!subscriptions.isEmpty() ? NOTIFIED_POLLS : POLLED_POLLS).start();
 				// Try again first: the holder may have released before the subscription
 				// was made.
-				while (!tryOnce()) {
+				boolean acquired = tryWaiting(handoff);
+				while (!acquired) {
 					long remaining = deadline - System.nanoTime();
 					if (remaining <= 0) {
 						break;
@@ -854,15 +860,80 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 					released.tryAcquire(Math.min(remaining, Math.min(untilExpiry, poll)), TimeUnit.NANOSECONDS);
 					// Several releases may have been announced meanwhile: one try for all
 					released.drainPermits();
+					ReleaseHandoff.Answer answer = (handoff != null) ? handoff.take() : null;
+					if (answer != null && (acquired = accept(answer))) {
+						break;
+					}
 					if (stop()) {
 						break;
 					}
+					// An answer that found the lock held is this wake's try
+					acquired = (answer == null) && tryWaiting(handoff);
 				}
 				return outcome();
 			}
 			finally {
 				subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close);
+				if (handoff != null) {
+					handoff.close();
+				}
 			}
+		}
+
+		/**
+		 * The listener that acquires for this waiter when a release is announced, if the
+		 * store can and the attempt is a plain one on one key; else {@code null}.
+		 */
+		private @Nullable ReleaseHandoff handoff(Semaphore released) {
+			if (this.keys.size() != 1 || this.readsResult || this.detached
+					|| !(LockTemplate.this.store instanceof ReleaseNotifyingLockStore notifying)) {
+				return null;
+			}
+			String key = this.keys.get(0);
+			String storeKey = this.storeKeys.get(0);
+			Duration ttl = this.options.getTtl();
+			return new ReleaseHandoff(notifying, storeKey, this.token, ttl, released,
+					(sentAt) -> LockTemplate.this.cleaner.cleanUp(key, storeKey, this.token, sentAt, ttl));
+		}
+
+		/**
+		 * Try while waiting: not while the release listener's attempt runs, whose answer
+		 * wakes the waiter instead.
+		 */
+		private boolean tryWaiting(@Nullable ReleaseHandoff handoff) {
+			if (handoff == null) {
+				return tryOnce();
+			}
+			if (!handoff.startWaiterTry()) {
+				return false;
+			}
+			boolean acquired = false;
+			try {
+				acquired = tryOnce();
+				return acquired;
+			}
+			finally {
+				if (!acquired) {
+					handoff.endWaiterTry();
+				}
+			}
+		}
+
+		/**
+		 * Take the answer of an attempt the release listener made: a grant or a lock
+		 * found held, as a try of this waiter; a failure, as a failed store call.
+		 */
+		private boolean accept(ReleaseHandoff.Answer answer) {
+			AcquireResult answered = answer.result();
+			if (answered == null) {
+				this.sentAt = answer.sentAt();
+				throw failed(answer.storeFailure(this.keys.get(0)), 1);
+			}
+			this.tries++;
+			this.sentAt = answer.sentAt();
+			this.heldIndex = 0;
+			this.result = answered;
+			return answered.isAcquired();
 		}
 
 		/** Ask {@link #stopWaiting}, after a wake, whether to stop waiting. */
@@ -875,13 +946,13 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		 * Subscribe to the releases of every key: any of them may be the one that blocks
 		 * the next attempt.
 		 */
-		private List<ReleaseNotifyingLockStore.Subscription> subscribe(Semaphore released) {
+		private List<ReleaseNotifyingLockStore.Subscription> subscribe(Runnable listener) {
 			if (!(LockTemplate.this.store instanceof ReleaseNotifyingLockStore notifying)) {
 				return List.of();
 			}
 			List<ReleaseNotifyingLockStore.Subscription> subscriptions = new ArrayList<>(this.storeKeys.size());
 			for (String storeKey : this.storeKeys) {
-				subscriptions.add(notifying.subscribe(storeKey, released::release));
+				subscriptions.add(notifying.subscribe(storeKey, listener));
 			}
 			return subscriptions;
 		}

@@ -4,7 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.lettuce.core.ConnectionState;
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
@@ -114,6 +118,18 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 		return !blocking(this.connection);
 	}
 
+	/**
+	 * The commands of the subscribed connection, so that a command answering a release is
+	 * sent by the thread that read it, without waking another: only while Lettuce holds
+	 * the subscription, open, on a primary that lets a subscribed connection run other
+	 * commands (RESP3); else {@code null}.
+	 * @return the commands, or {@code null}
+	 */
+	@Nullable RedisClusterAsyncCommands<byte[], byte[]> subscribedCommands() {
+		RedisConnection held = this.connection;
+		return (held != null && LETTUCE_PRESENT) ? LettucePubSub.commands(held) : null;
+	}
+
 	private void confirmed() {
 		subscribed();
 		this.confirmed = true;
@@ -183,6 +199,20 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 		static boolean isClosed(RedisConnection connection) {
 			RedisChannelHandler<?, ?> handler = handler(connection);
 			return handler != null && handler.isClosed();
+		}
+
+		@SuppressWarnings("unchecked")
+		static @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands(RedisConnection connection) {
+			if (connection instanceof LettuceConnection lettuce && connection.isSubscribed()
+					&& lettuce.getNativeConnection() instanceof RedisPubSubAsyncCommands<?, ?> pubSub
+					&& pubSub.getStatefulConnection() instanceof StatefulRedisConnectionImpl<?, ?> stateful
+					&& stateful.isOpen()) {
+				ConnectionState state = stateful.getConnectionState();
+				if (state.getNegotiatedProtocolVersion() == ProtocolVersion.RESP3 && "master".equals(state.getRole())) {
+					return (RedisClusterAsyncCommands<byte[], byte[]>) pubSub;
+				}
+			}
+			return null;
 		}
 
 		private static @Nullable RedisChannelHandler<?, ?> handler(RedisConnection connection) {

@@ -26,6 +26,8 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -171,6 +173,41 @@ final class LettuceLockCommands {
 			.<T>fromFuture(() -> shared.async().<T>evalsha(sha1(script), type, keys, args).toCompletableFuture())
 			.onErrorResume(RedisNoScriptException.class, (ex) -> Mono
 				.fromFuture(() -> shared.async().<T>eval(bytes(script), type, keys, args).toCompletableFuture())));
+	}
+
+	/**
+	 * Run a script without blocking the calling thread, for a command that answers a
+	 * release announcement: on the connection of the release subscription when it can run
+	 * it, so that the I/O thread that read the announcement writes the command itself,
+	 * without waking another thread; else on the shared connection, if it is open. By
+	 * {@code EVALSHA}, and by {@code EVAL} once if Redis does not know the script. The
+	 * future completes on Lettuce's I/O thread; when no answer has come within the
+	 * timeout, it fails with a {@link TimeoutException}, on the timer of the connection's
+	 * client resources (which adds a task to a queue, where a scheduled executor would
+	 * wake a thread for every command), and the command is cancelled.
+	 * @param subscriber the release subscription, or {@code null}
+	 * @param script the script, answering a {@code Long} or a {@code List}
+	 * @param keys the script's {@code KEYS}
+	 * @param args the script's {@code ARGV}
+	 * @param timeout how long to wait for the answer
+	 * @return the reply, or {@code null} when neither connection is open
+	 */
+	<T> @Nullable CompletableFuture<T> evalAnswering(@Nullable ChannelReleaseSubscriber subscriber,
+			RedisScript<T> script, byte[][] keys, byte[][] args, Duration timeout) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = (subscriber != null) ? subscriber.subscribedCommands()
+				: null;
+		if (commands == null) {
+			Shared known = this.shared;
+			if (known == null || !known.isUsable() || !this.connectionFactory.getShareNativeConnection()) {
+				return null;
+			}
+			commands = known.async();
+		}
+		StatefulConnection<?, ?> connection = statefulConnection(commands);
+		if (connection == null) {
+			return null;
+		}
+		return new Answering<T>(commands, script, keys, args).send(connection.getResources().timer(), timeout);
 	}
 
 	/**
@@ -444,6 +481,84 @@ final class LettuceLockCommands {
 
 	private static byte[] bytes(RedisScript<?> script) {
 		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A script sent without blocking, by {@code EVALSHA} and then, if Redis does not know
+	 * it, by {@code EVAL}, until it is answered or its time is up.
+	 */
+	private static final class Answering<T> {
+
+		private final CompletableFuture<T> answer = new CompletableFuture<>();
+
+		private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+		private final RedisScript<T> script;
+
+		private final byte[][] keys;
+
+		private final byte[][] args;
+
+		/** The command whose answer is awaited. */
+		private volatile @Nullable RedisFuture<T> sent;
+
+		Answering(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<T> script, byte[][] keys,
+				byte[][] args) {
+			this.commands = commands;
+			this.script = script;
+			this.keys = keys;
+			this.args = args;
+		}
+
+		CompletableFuture<T> send(Timer timer, Duration timeout) {
+			try {
+				Timeout expiry = timer.newTimeout((expired) -> expire(), timeout.toNanos(), TimeUnit.NANOSECONDS);
+				this.answer.whenComplete((reply, failure) -> expiry.cancel());
+				RedisFuture<T> first = this.commands.evalsha(sha1(this.script), outputType(this.script), this.keys,
+						this.args);
+				this.sent = first;
+				first.whenComplete(this::evalshaAnswered);
+			}
+			catch (RuntimeException ex) {
+				this.answer.completeExceptionally(ex);
+			}
+			return this.answer;
+		}
+
+		private void evalshaAnswered(@Nullable T reply, @Nullable Throwable failure) {
+			if (!(failure instanceof RedisNoScriptException) || this.answer.isDone()) {
+				complete(reply, failure);
+				return;
+			}
+			try {
+				RedisFuture<T> retry = this.commands.eval(bytes(this.script), outputType(this.script), this.keys,
+						this.args);
+				this.sent = retry;
+				retry.whenComplete(this::complete);
+			}
+			catch (RuntimeException ex) {
+				this.answer.completeExceptionally(ex);
+			}
+		}
+
+		private void complete(@Nullable T reply, @Nullable Throwable failure) {
+			if (failure != null) {
+				this.answer.completeExceptionally(failure);
+			}
+			else {
+				this.answer.complete(reply);
+			}
+		}
+
+		private void expire() {
+			if (this.answer.completeExceptionally(new TimeoutException())) {
+				RedisFuture<T> awaited = this.sent;
+				if (awaited != null) {
+					awaited.cancel(false);
+				}
+			}
+		}
+
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -714,6 +715,41 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	/**
 	 * {@inheritDoc}
 	 * <p>
+	 * The script of {@link #tryAcquire} for a waiter (a lock found held again is marked
+	 * watched), sent through Lettuce's asynchronous API by the thread that read the
+	 * announcement: on the subscribed connection itself when Redis lets it run commands
+	 * (RESP3, on a primary), so that no other thread is woken to send it, else on the
+	 * factory's shared connection; bounded by the {@linkplain #setTimeout(Duration)
+	 * timeout}, after which the command is cancelled. The future completes on Lettuce's
+	 * I/O thread (or its timer's). {@code null}, so that the waiter tries itself, with
+	 * replica acknowledgements, on a factory other than a
+	 * {@link LettuceConnectionFactory} sharing its connection, and while no connection is
+	 * open.
+	 */
+	@Override
+	public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+		LettuceLockCommands lettuce = this.lettuce;
+		if (lettuce == null || this.minReplicaAcks > 0) {
+			return null;
+		}
+		Duration timeout = this.timeout;
+		CompletableFuture<Long> reply = lettuce.evalAnswering(this.channelSubscriber.get(), ACQUIRE,
+				new byte[][] { bytes(this.keys.lockKey(key)) },
+				new byte[][] { bytes(token), bytes(millis(ttl)), bytes("1") }, timeout);
+		if (reply == null) {
+			return null;
+		}
+		return reply.handle((answer, ex) -> {
+			if (ex != null) {
+				throw failure("acquire", key, timeout, ex);
+			}
+			return acquireResult(answer);
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
 	 * The same compare-and-delete script as {@link #release}, announcing the release on
 	 * the same channel; sent and bounded as {@link #tryAcquireReactive}.
 	 */
@@ -1314,11 +1350,21 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		// commands, nor wait on that thread for a reply only that thread can read
 		return reply.timeout(timeout)
 			.publishOn(Schedulers.parallel())
-			.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> (ex instanceof TimeoutException)
-					? new LockStoreException(key, "Redis lock store could not " + operation + " lock '" + key
-							+ "': Redis did not answer within " + timeout.toMillis() + " ms (lock.redis.timeout)", ex)
-					: new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'",
-							translate(ex)));
+			.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> failure(operation, key, timeout, ex));
+	}
+
+	/**
+	 * The {@link LockStoreException} of a command sent through Lettuce without blocking
+	 * that failed, or whose answer did not come within {@code timeout}.
+	 */
+	private LockStoreException failure(String operation, String key, Duration timeout, Throwable ex) {
+		return (ex instanceof TimeoutException)
+				? new LockStoreException(key,
+						"Redis lock store could not " + operation + " lock '" + key + "': Redis did not answer within "
+								+ timeout.toMillis() + " ms (lock.redis.timeout)",
+						ex)
+				: new LockStoreException(key, "Redis lock store failed to " + operation + " lock '" + key + "'",
+						translate(ex));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -647,6 +649,20 @@ public abstract class LockOperationsContractTests {
 			return result;
 		}
 
+		/**
+		 * An acquisition sent by a release listener, recorded once it is granted.
+		 */
+		@Nullable CompletableFuture<AcquireResult> recordOnRelease(ReleaseNotifyingLockStore notifying, String key, String token,
+				Duration ttl) {
+			CompletableFuture<AcquireResult> attempt = notifying.tryAcquireOnRelease(key, token, ttl);
+			return (attempt != null) ? attempt.thenApply((result) -> {
+				if (result.isAcquired()) {
+					this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
+				}
+				return result;
+			}) : null;
+		}
+
 		List<String> acquiredTokens(String storeKey) {
 			return this.acquired.getOrDefault(storeKey, List.of());
 		}
@@ -698,6 +714,12 @@ public abstract class LockOperationsContractTests {
 			@Override
 			public Subscription subscribe(String key, Runnable listener) {
 				return this.notifying.subscribe(key, listener);
+			}
+
+			@Override
+			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+					Duration ttl) {
+				return recordOnRelease(this.notifying, key, token, ttl);
 			}
 
 		}
@@ -789,6 +811,12 @@ public abstract class LockOperationsContractTests {
 			@Override
 			public Subscription subscribe(String key, Runnable listener) {
 				return this.notifying.subscribe(key, listener);
+			}
+
+			@Override
+			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+					Duration ttl) {
+				return recordOnRelease(this.notifying, key, token, ttl);
 			}
 
 			@Override

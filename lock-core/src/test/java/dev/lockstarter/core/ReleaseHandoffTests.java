@@ -1,0 +1,251 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.memory.InMemoryLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link ReleaseHandoff}: the release listener that acquires for its waiter, on
+ * an in-memory store whose listener attempts are answered by the test (or at once), each
+ * with the store's own {@code tryAcquire}.
+ */
+class ReleaseHandoffTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	private final HandingOffStore store = new HandingOffStore();
+
+	private final LockTemplate locks = new LockTemplate(this.store, "");
+
+	private final ExecutorService executor = Executors.newSingleThreadExecutor();
+
+	@AfterEach
+	void shutDown() {
+		this.executor.shutdownNow();
+		this.locks.destroy();
+	}
+
+	@Test
+	void aReleaseIsAnsweredByTheListenersAttemptAndTheWaiterTakesItsGrant() throws Exception {
+		this.store.answerAtOnce = true;
+		Lease holder = this.locks.acquire("k", TTL);
+		Future<LockAttempt> waiter = this.executor
+			.submit(() -> this.locks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10))));
+		// The holder's try, the waiter's first try and its try once subscribed
+		awaitTries(3);
+		// Asleep: its first poll is 80 ms or more away
+		Thread.sleep(50);
+		holder.release();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(this.store.listenerAttempts).hasValue(1);
+		assertThat(this.store.tries).as("the waiter did not try itself after the release").hasValue(3);
+		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
+		attempt.lease().release();
+		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aListenerOnlyWakesAWaiterThatIsTryingItself() {
+		Semaphore wake = new Semaphore(0);
+		ReleaseHandoff handoff = handoff(wake, (sentAt) -> {
+		});
+		assertThat(handoff.startWaiterTry()).isTrue();
+		handoff.run();
+		assertThat(this.store.pending).isEmpty();
+		assertThat(wake.availablePermits()).isOne();
+		handoff.endWaiterTry();
+		handoff.run();
+		assertThat(this.store.pending).hasSize(1);
+		assertThat(handoff.startWaiterTry()).as("not while the listener's attempt runs").isFalse();
+	}
+
+	@Test
+	void aGrantStopsFurtherAttemptsUntilTheWaiterTakesIt() {
+		this.store.answerAtOnce = true;
+		Semaphore wake = new Semaphore(0);
+		ReleaseHandoff handoff = handoff(wake, (sentAt) -> {
+		});
+		handoff.run();
+		handoff.run();
+		assertThat(this.store.listenerAttempts).hasValue(1);
+		assertThat(wake.availablePermits()).isEqualTo(2);
+		assertThat(handoff.startWaiterTry()).isFalse();
+		ReleaseHandoff.Answer answer = handoff.take();
+		assertThat(answer).isNotNull();
+		assertThat(answer.result()).isNotNull().satisfies((result) -> assertThat(result.isAcquired()).isTrue());
+	}
+
+	@Test
+	void aLockFoundHeldAgainLetsTheNextReleaseTryAgain() {
+		this.store.tryAcquire("k", "other", TTL);
+		this.store.answerAtOnce = true;
+		Semaphore wake = new Semaphore(0);
+		ReleaseHandoff handoff = handoff(wake, (sentAt) -> {
+		});
+		handoff.run();
+		ReleaseHandoff.Answer held = handoff.take();
+		assertThat(held).isNotNull();
+		assertThat(held.result()).isNotNull().satisfies((result) -> assertThat(result.isAcquired()).isFalse());
+		this.store.release("k", "other");
+		handoff.run();
+		assertThat(this.store.listenerAttempts).hasValue(2);
+		ReleaseHandoff.Answer granted = handoff.take();
+		assertThat(granted).isNotNull();
+		assertThat(granted.result()).isNotNull().satisfies((result) -> assertThat(result.isAcquired()).isTrue());
+	}
+
+	@Test
+	void anAttemptTheStoreCannotSendLeavesTheTryToTheWaiter() {
+		this.store.failToSend = true;
+		Semaphore wake = new Semaphore(0);
+		ReleaseHandoff handoff = handoff(wake, (sentAt) -> {
+		});
+		handoff.run();
+		assertThat(wake.availablePermits()).isOne();
+		assertThat(handoff.take()).isNull();
+		assertThat(handoff.startWaiterTry()).isTrue();
+	}
+
+	@Test
+	void aGrantThatComesAfterTheWaiterGaveUpIsReleased() throws Exception {
+		Lease holder = this.locks.acquire("k", TTL);
+		Future<LockAttempt> waiter = this.executor
+			.submit(() -> this.locks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofMillis(400))));
+		awaitTries(3);
+		Thread.sleep(50);
+		holder.release();
+		PendingAttempt pending = this.store.pending.poll(5, TimeUnit.SECONDS);
+		assertThat(pending).isNotNull();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).as("the answer had not come by the end of the wait").isFalse();
+		// The store granted the lock after all
+		pending.grant();
+		awaitFree("k");
+	}
+
+	@Test
+	void aFailedAttemptFailsTheWaitAndTheLockItMayHaveTakenIsReleased() throws Exception {
+		Lease holder = this.locks.acquire("k", TTL);
+		Future<LockAttempt> waiter = this.executor
+			.submit(() -> this.locks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10))));
+		awaitTries(3);
+		Thread.sleep(50);
+		holder.release();
+		PendingAttempt pending = this.store.pending.poll(5, TimeUnit.SECONDS);
+		assertThat(pending).isNotNull();
+		// As a timeout whose command the store applied
+		pending.grantAndFail(new LockStoreException("k", "the store did not answer in time", new TimeoutException()));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockStoreException.class)
+			.withMessageContaining("did not answer in time");
+		awaitFree("k");
+	}
+
+	private ReleaseHandoff handoff(Semaphore wake, ReleaseHandoff.Orphans orphans) {
+		return new ReleaseHandoff(this.store, "k", "waiter", TTL, wake, orphans);
+	}
+
+	private void awaitTries(int tries) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (this.store.tries.get() < tries) {
+			assertThat(System.nanoTime() - deadline).as("%d tries", tries).isNegative();
+			Thread.sleep(5);
+		}
+	}
+
+	/** Wait until the lock is free, as it is once an orphan is released by token. */
+	private void awaitFree(String key) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (!this.store.tryAcquire(key, "probe", TTL).isAcquired()) {
+			assertThat(System.nanoTime() - deadline).as("%s released", key).isNegative();
+			Thread.sleep(20);
+		}
+	}
+
+	/**
+	 * The in-memory store, counting tries, whose listener attempts wait for the test
+	 * unless {@link #answerAtOnce}.
+	 */
+	private static final class HandingOffStore extends InMemoryLockStore {
+
+		final AtomicInteger tries = new AtomicInteger();
+
+		final AtomicInteger listenerAttempts = new AtomicInteger();
+
+		final BlockingQueue<PendingAttempt> pending = new LinkedBlockingQueue<>();
+
+		volatile boolean answerAtOnce;
+
+		volatile boolean failToSend;
+
+		@Override
+		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+			if (!token.equals("probe") && !token.equals("other")) {
+				this.tries.incrementAndGet();
+			}
+			return super.tryAcquire(key, token, ttl);
+		}
+
+		@Override
+		public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+			this.listenerAttempts.incrementAndGet();
+			if (this.failToSend) {
+				throw new IllegalStateException("connection closed");
+			}
+			if (this.answerAtOnce) {
+				return CompletableFuture.completedFuture(super.tryAcquire(key, token, ttl));
+			}
+			PendingAttempt attempt = new PendingAttempt(this, key, token, ttl);
+			this.pending.add(attempt);
+			return attempt.answer;
+		}
+
+		AcquireResult acquire(String key, String token, Duration ttl) {
+			return super.tryAcquire(key, token, ttl);
+		}
+
+	}
+
+	private record PendingAttempt(HandingOffStore store, String key, String token, Duration ttl,
+			CompletableFuture<AcquireResult> answer) {
+
+		PendingAttempt(HandingOffStore store, String key, String token, Duration ttl) {
+			this(store, key, token, ttl, new CompletableFuture<>());
+		}
+
+		void grant() {
+			AcquireResult result = this.store.acquire(this.key, this.token, this.ttl);
+			assertThat(result.isAcquired()).isTrue();
+			this.answer.complete(result);
+		}
+
+		void grantAndFail(LockStoreException failure) {
+			assertThat(this.store.acquire(this.key, this.token, this.ttl).isAcquired()).isTrue();
+			this.answer.completeExceptionally(failure);
+		}
+
+	}
+
+}

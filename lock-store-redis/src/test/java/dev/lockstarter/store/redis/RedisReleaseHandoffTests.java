@@ -1,0 +1,214 @@
+package dev.lockstarter.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
+import dev.lockstarter.store.redis.RedisLockStore.SubscriptionState;
+import dev.lockstarter.test.redis.RedisServerExtension;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * {@link RedisLockStore#tryAcquireOnRelease}: the acquisition a release listener sends
+ * for its waiter, against a real Redis server, between two applications (a holder and a
+ * waiter, each with a connection factory of its own, built as Spring Boot builds it by
+ * default). Every test gets a fresh server.
+ */
+class RedisReleaseHandoffTests {
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	/** Scheduling margin on top of a timeout, for a busy machine. */
+	private static final Duration MARGIN = Duration.ofMillis(900);
+
+	@RegisterExtension
+	final RedisServerExtension redis = new RedisServerExtension();
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private RedisLockStore holder;
+
+	private RedisLockStore waiter;
+
+	@BeforeEach
+	void createStores() {
+		this.holder = store();
+		this.waiter = store();
+	}
+
+	@AfterEach
+	void destroy() throws Exception {
+		this.redis.server().resume();
+		for (int i = this.resources.size() - 1; i >= 0; i--) {
+			this.resources.get(i).close();
+		}
+	}
+
+	@Test
+	void aReleaseIsAnsweredOnTheSubscriptionsConnectionByTheThreadThatReadIt() throws Exception {
+		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
+		AtomicReference<Thread> listening = new AtomicReference<>();
+		AtomicReference<Thread> answered = new AtomicReference<>();
+		CompletableFuture<AcquireResult> attempt = new CompletableFuture<>();
+		subscribe("k", () -> {
+			listening.set(Thread.currentThread());
+			CompletableFuture<AcquireResult> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
+			assertThat(sent).isNotNull();
+			sent.whenComplete((result, failure) -> {
+				answered.set(Thread.currentThread());
+				complete(attempt, result, failure);
+			});
+		});
+		// Found held by a waiter of this application: the release is announced
+		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isFalse();
+		assertThat(this.holder.release("k", "holder")).isTrue();
+		assertThat(attempt.get(5, TimeUnit.SECONDS).isAcquired()).isTrue();
+		assertThat(answered.get()).as("the thread that read the release and its answer").isSameAs(listening.get());
+		assertThat(subscribedClients()).singleElement().asString().contains("cmd=evalsha");
+		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
+		assertThat(this.waiter.release("k", "waiter")).isTrue();
+	}
+
+	@Test
+	void aLockHeldAgainIsAnsweredWithItsTimeToLiveAndItsReleaseIsAnnounced() throws Exception {
+		CountDownLatch released = new CountDownLatch(1);
+		subscribe("k", released::countDown);
+		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
+		AcquireResult held = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		assertThat(held.isAcquired()).isFalse();
+		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(25)).isLessThanOrEqualTo(TTL);
+		assertThat(this.holder.release("k", "holder")).isTrue();
+		assertThat(released.await(5, TimeUnit.SECONDS)).as("release announced").isTrue();
+	}
+
+	@Test
+	void withoutAnOpenConnectionTheWaiterIsLeftToTryItself() {
+		assertThat(this.waiter.tryAcquireOnRelease("k", "waiter", TTL)).isNull();
+		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isTrue();
+		// The shared connection is open now
+		CompletableFuture<AcquireResult> attempt = this.waiter.tryAcquireOnRelease("other", "waiter", TTL);
+		assertThat(attempt).isNotNull();
+		assertThat(attempt.join().isAcquired()).isTrue();
+	}
+
+	@Test
+	void anAttemptRedisDoesNotAnswerFailsWithinTheTimeoutAndTheNextOneWorks() throws Exception {
+		this.waiter.setTimeout(Duration.ofMillis(500));
+		subscribe("k", () -> {
+		});
+		this.redis.server().pause();
+		long started = System.nanoTime();
+		CompletableFuture<AcquireResult> attempt = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
+		assertThat(attempt).isNotNull();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockStoreException.class)
+			.withMessageContaining("did not answer within 500 ms (lock.redis.timeout)");
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(450))
+			.isLessThan(Duration.ofMillis(500).plus(MARGIN));
+		this.redis.server().resume();
+		AcquireResult result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		assertThat(result.isAcquired()).isTrue();
+	}
+
+	@Test
+	void anAttemptWorksAfterTheScriptCacheIsFlushed() throws Exception {
+		subscribe("k", () -> {
+		});
+		this.redis.server().command("SCRIPT", "FLUSH");
+		AcquireResult result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		assertThat(result.isAcquired()).isTrue();
+		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
+	}
+
+	@Test
+	void aWaitingTemplateIsHandedTheLockByItsSubscription() throws Exception {
+		LockTemplate holderLocks = template(this.holder);
+		LockTemplate waiterLocks = template(this.waiter);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		this.resources.add(executor::shutdownNow);
+		Lease lease = holderLocks.acquire("k", TTL);
+		Future<LockAttempt> waiting = executor
+			.submit(() -> waiterLocks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10))));
+		awaitSubscribed();
+		// The waiter has tried again once subscribed, and sleeps until its first poll
+		Thread.sleep(60);
+		lease.release();
+		LockAttempt attempt = waiting.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(subscribedClients()).singleElement().asString().contains("cmd=evalsha");
+		assertThat(holderLocks.tryAcquire("k", TTL).isAcquired()).isFalse();
+		attempt.lease().release();
+		assertThat(holderLocks.tryAcquire("k", TTL).isAcquired()).isTrue();
+	}
+
+	private RedisLockStore store() {
+		LettuceConnectionFactory factory = RedisOutages.bootDefaultConnectionFactory(this.redis.server(), null);
+		this.resources.add(factory::destroy);
+		RedisLockStore store = new RedisLockStore(factory);
+		this.resources.add(store::destroy);
+		return store;
+	}
+
+	private LockTemplate template(RedisLockStore store) {
+		LockTemplate template = new LockTemplate(store, "");
+		this.resources.add(template::destroy);
+		return template;
+	}
+
+	private void subscribe(String key, Runnable listener) throws InterruptedException {
+		Subscription subscription = this.waiter.subscribe(key, listener);
+		this.resources.add(subscription::close);
+		awaitSubscribed();
+	}
+
+	private void awaitSubscribed() throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (this.waiter.getSubscriptionState() != SubscriptionState.CONNECTED) {
+			assertThat(System.nanoTime() - deadline).as("subscribed").isNegative();
+			Thread.sleep(10);
+		}
+	}
+
+	/** The lines of {@code CLIENT LIST} of the connections that subscribe. */
+	private List<String> subscribedClients() {
+		String clients = this.redis.server().command("CLIENT", "LIST");
+		assertThat(clients).isNotNull();
+		return Arrays.stream(clients.split("\n")).filter((client) -> client.contains(" sub=1 ")).toList();
+	}
+
+	private static <T> void complete(CompletableFuture<T> future, T value, Throwable failure) {
+		if (failure != null) {
+			future.completeExceptionally(failure);
+		}
+		else {
+			future.complete(value);
+		}
+	}
+
+}
