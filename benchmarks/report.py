@@ -510,13 +510,13 @@ def render(results, output, elapsed):
         if warm_handoff:
             w("### Warm JVMs")
             w("")
-            w("The same measurement after %d more handoffs without the pause, so that each lock's code is compiled "
+            w("The same measurement after %s more handoffs without the pause, so that each lock's code is compiled "
               "as in a server that has run for a while (`-Dhandoff.quickWarmUp=%d`); %d handoffs are measured. "
               "HotSpot's optimizing compiler takes a method after 5,000 calls or 15,000 calls and loop iterations "
               "(`Tier4InvocationThreshold`, `Tier4CompileThreshold`), and much of each lock's waiting code runs once "
               "per handoff, so fewer handoffs than that measure code that is still being profiled. The table above "
               "is of JVMs that have made only 50 handoffs, as after a start." % (
-                  warm_handoff.get("quick_warm_up", 0), warm_handoff.get("quick_warm_up", 0),
+                  "{:,}".format(warm_handoff.get("quick_warm_up", 0)), warm_handoff.get("quick_warm_up", 0),
                   warm_handoff["handoffs"]) + handoff_rounds_text(warm_handoff))
             w("")
             handoff_table(warm_handoff["setups"], w, explain=False)

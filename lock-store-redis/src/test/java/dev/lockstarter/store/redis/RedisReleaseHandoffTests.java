@@ -13,6 +13,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.protocol.ProtocolVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +30,8 @@ import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 import dev.lockstarter.store.redis.RedisLockStore.SubscriptionState;
 import dev.lockstarter.test.redis.RedisServerExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -152,12 +157,16 @@ class RedisReleaseHandoffTests {
 		LockTemplate waiterLocks = template(this.waiter);
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		this.resources.add(executor::shutdownNow);
+		// One subscription serves every waiter of the application: open it first
+		subscribe("other", () -> {
+		});
 		Lease lease = holderLocks.acquire("k", TTL);
 		Future<LockAttempt> waiting = executor
 			.submit(() -> waiterLocks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10))));
-		awaitSubscribed();
-		// The waiter has tried again once subscribed, and sleeps until its first poll
-		Thread.sleep(60);
+		// The waiter's try once subscribed marks the holder's value as watched; then it
+		// sleeps until its first poll, 80 ms or more later
+		awaitWatched("{k}");
+		Thread.sleep(20);
 		lease.release();
 		LockAttempt attempt = waiting.get(5, TimeUnit.SECONDS);
 		assertThat(attempt.isAcquired()).isTrue();
@@ -165,6 +174,35 @@ class RedisReleaseHandoffTests {
 		assertThat(holderLocks.tryAcquire("k", TTL).isAcquired()).isFalse();
 		attempt.lease().release();
 		assertThat(holderLocks.tryAcquire("k", TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void withoutRespThreeTheAttemptGoesThroughTheSharedConnection() throws Exception {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.redis.server().host(), this.redis.server().port()),
+				LettuceClientConfiguration.builder()
+					.clientOptions(ClientOptions.builder()
+						.timeoutOptions(TimeoutOptions.enabled())
+						.protocolVersion(ProtocolVersion.RESP2)
+						.build())
+					.build());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.resources.add(factory::destroy);
+		this.waiter = new RedisLockStore(factory);
+		this.resources.add(this.waiter::destroy);
+		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
+		CompletableFuture<AcquireResult> attempt = new CompletableFuture<>();
+		subscribe("k", () -> {
+			CompletableFuture<AcquireResult> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
+			assertThat(sent).isNotNull();
+			sent.whenComplete((result, failure) -> complete(attempt, result, failure));
+		});
+		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isFalse();
+		assertThat(this.holder.release("k", "holder")).isTrue();
+		assertThat(attempt.get(5, TimeUnit.SECONDS).isAcquired()).isTrue();
+		assertThat(subscribedClients()).singleElement().asString().contains("cmd=subscribe");
+		assertThat(this.waiter.release("k", "waiter")).isTrue();
 	}
 
 	private RedisLockStore store() {
@@ -192,6 +230,14 @@ class RedisReleaseHandoffTests {
 		while (this.waiter.getSubscriptionState() != SubscriptionState.CONNECTED) {
 			assertThat(System.nanoTime() - deadline).as("subscribed").isNegative();
 			Thread.sleep(10);
+		}
+	}
+
+	private void awaitWatched(String redisKey) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockStore.WATCHED)) {
+			assertThat(System.nanoTime() - deadline).as("%s watched", redisKey).isNegative();
+			Thread.sleep(5);
 		}
 	}
 
