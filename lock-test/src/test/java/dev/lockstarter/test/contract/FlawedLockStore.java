@@ -3,6 +3,7 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lockstarter.store.AcquireResult;
@@ -39,7 +40,8 @@ final class FlawedLockStore implements LockStore {
 		}
 		if (this.flaw == Flaw.FENCING_DRAWN_BEFORE_INSERT) {
 			long fence = this.fencingTokens.incrementAndGet();
-			pause();
+			// 0 to 2 ms, so that an owner that drew later often takes the key first
+			pause(ThreadLocalRandom.current().nextInt(3));
 			Entry created = new Entry(token, now + ttl.toNanos());
 			Entry current = this.locks.compute(key,
 					(k, existing) -> (existing == null || existing.isExpired(now)) ? created : existing);
@@ -106,8 +108,12 @@ final class FlawedLockStore implements LockStore {
 	}
 
 	private static void pause() {
+		pause(1);
+	}
+
+	private static void pause(long millis) {
 		try {
-			Thread.sleep(1);
+			Thread.sleep(millis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
