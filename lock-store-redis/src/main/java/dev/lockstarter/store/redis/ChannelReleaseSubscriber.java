@@ -203,13 +203,10 @@ final class ChannelReleaseSubscriber extends ReleaseSubscriber {
 
 		@SuppressWarnings("unchecked")
 		static @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands(RedisConnection connection) {
-			if (connection instanceof LettuceConnection lettuce && connection.isSubscribed()
-					&& lettuce.getNativeConnection() instanceof RedisPubSubAsyncCommands<?, ?> pubSub
-					&& pubSub.getStatefulConnection() instanceof StatefulRedisConnectionImpl<?, ?> stateful
-					&& stateful.isOpen()) {
+			if (handler(connection) instanceof StatefulRedisConnectionImpl<?, ?> stateful && stateful.isOpen()) {
 				ConnectionState state = stateful.getConnectionState();
 				if (state.getNegotiatedProtocolVersion() == ProtocolVersion.RESP3 && "master".equals(state.getRole())) {
-					return (RedisClusterAsyncCommands<byte[], byte[]>) pubSub;
+					return (RedisClusterAsyncCommands<byte[], byte[]>) stateful.async();
 				}
 			}
 			return null;

@@ -75,24 +75,10 @@ class RedisReleaseHandoffTests {
 
 	@Test
 	void aReleaseIsAnsweredOnTheSubscriptionsConnectionByTheThreadThatReadIt() throws Exception {
-		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
-		AtomicReference<Thread> listening = new AtomicReference<>();
-		AtomicReference<Thread> answered = new AtomicReference<>();
-		CompletableFuture<AcquireResult> attempt = new CompletableFuture<>();
-		subscribe("k", () -> {
-			listening.set(Thread.currentThread());
-			CompletableFuture<AcquireResult> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
-			assertThat(sent).isNotNull();
-			sent.whenComplete((result, failure) -> {
-				answered.set(Thread.currentThread());
-				complete(attempt, result, failure);
-			});
-		});
-		// Found held by a waiter of this application: the release is announced
-		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isFalse();
-		assertThat(this.holder.release("k", "holder")).isTrue();
-		assertThat(attempt.get(5, TimeUnit.SECONDS).isAcquired()).isTrue();
-		assertThat(answered.get()).as("the thread that read the release and its answer").isSameAs(listening.get());
+		HandedOff handedOff = releaseToTheListener();
+		assertThat(handedOff.result().isAcquired()).isTrue();
+		assertThat(handedOff.answering()).as("the thread that read the release and its answer")
+			.isSameAs(handedOff.listening());
 		assertThat(subscribedClients()).singleElement().asString().contains("cmd=evalsha");
 		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 		assertThat(this.waiter.release("k", "waiter")).isTrue();
@@ -191,18 +177,33 @@ class RedisReleaseHandoffTests {
 		this.resources.add(factory::destroy);
 		this.waiter = new RedisLockStore(factory);
 		this.resources.add(this.waiter::destroy);
+		assertThat(releaseToTheListener().result().isAcquired()).isTrue();
+		assertThat(subscribedClients()).singleElement().asString().contains("cmd=subscribe");
+		assertThat(this.waiter.release("k", "waiter")).isTrue();
+	}
+
+	/**
+	 * Let the holder take "k" and the waiter find it held (so that its release is
+	 * announced), with a listener that sends the waiter's acquisition; release it, and
+	 * return the answer with the threads that read the release and the answer.
+	 */
+	private HandedOff releaseToTheListener() throws Exception {
 		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
+		AtomicReference<Thread> listening = new AtomicReference<>();
+		AtomicReference<Thread> answering = new AtomicReference<>();
 		CompletableFuture<AcquireResult> attempt = new CompletableFuture<>();
 		subscribe("k", () -> {
+			listening.set(Thread.currentThread());
 			CompletableFuture<AcquireResult> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
 			assertThat(sent).isNotNull();
-			sent.whenComplete((result, failure) -> complete(attempt, result, failure));
+			sent.whenComplete((result, failure) -> {
+				answering.set(Thread.currentThread());
+				complete(attempt, result, failure);
+			});
 		});
 		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isFalse();
 		assertThat(this.holder.release("k", "holder")).isTrue();
-		assertThat(attempt.get(5, TimeUnit.SECONDS).isAcquired()).isTrue();
-		assertThat(subscribedClients()).singleElement().asString().contains("cmd=subscribe");
-		assertThat(this.waiter.release("k", "waiter")).isTrue();
+		return new HandedOff(attempt.get(5, TimeUnit.SECONDS), listening.get(), answering.get());
 	}
 
 	private RedisLockStore store() {
@@ -255,6 +256,10 @@ class RedisReleaseHandoffTests {
 		else {
 			future.complete(value);
 		}
+	}
+
+	private record HandedOff(AcquireResult result, Thread listening, Thread answering) {
+
 	}
 
 }
