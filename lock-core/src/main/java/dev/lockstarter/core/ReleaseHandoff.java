@@ -8,13 +8,13 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
 
 /**
  * The release listener of one waiter on one key, for a store that can
- * {@linkplain ReleaseNotifyingLockStore#tryAcquireOnRelease acquire from a listener}:
+ * {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from a listener}:
  * when a release is announced, the store thread that announced it sends the waiter's
  * acquisition at once, and the waiter is woken with the answer. Without it, the waiter is
  * woken first and then sends the acquisition itself, a thread wake-up more between the
@@ -57,7 +57,7 @@ final class ReleaseHandoff implements Runnable {
 	/** The answer of the listener's attempt, until the waiter takes it. */
 	private final AtomicReference<@Nullable Answer> answer = new AtomicReference<>();
 
-	private final ReleaseNotifyingLockStore store;
+	private final ReleaseHandoffLockStore store;
 
 	private final String storeKey;
 
@@ -79,7 +79,7 @@ final class ReleaseHandoff implements Runnable {
 	 * @param orphans releases by token a lock that the listener's attempt may hold when
 	 * the waiter no longer waits for it
 	 */
-	ReleaseHandoff(ReleaseNotifyingLockStore store, String storeKey, String token, Duration ttl, Semaphore wake,
+	ReleaseHandoff(ReleaseHandoffLockStore store, String storeKey, String token, Duration ttl, Semaphore wake,
 			Orphans orphans) {
 		this.store = store;
 		this.storeKey = storeKey;
@@ -97,9 +97,9 @@ final class ReleaseHandoff implements Runnable {
 			return;
 		}
 		long sentAt = System.nanoTime();
-		CompletableFuture<AcquireResult> attempt;
+		CompletableFuture<AcquireReply> attempt;
 		try {
-			attempt = this.store.tryAcquireOnRelease(this.storeKey, this.token, this.ttl);
+			attempt = this.store.tryAcquireOnRelease(this.storeKey, this.token, this.ttl).orElse(null);
 		}
 		catch (RuntimeException ex) {
 			// Not sent: the waiter's own try reports what is wrong with the store
@@ -171,7 +171,7 @@ final class ReleaseHandoff implements Runnable {
 	 * @param failure why it failed, or {@code null}
 	 * @param sentAt when it was sent, from {@link System#nanoTime()}
 	 */
-	record Answer(@Nullable AcquireResult result, @Nullable Throwable failure, long sentAt) {
+	record Answer(@Nullable AcquireReply result, @Nullable Throwable failure, long sentAt) {
 
 		/**
 		 * The store failure of a failed attempt, as a blocking call would have thrown it.

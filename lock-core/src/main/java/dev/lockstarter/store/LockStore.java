@@ -24,10 +24,12 @@ import java.util.List;
  * reports an unknown outcome as success.
  * <p>
  * Optional abilities are separate interfaces: {@link ReleaseNotifyingLockStore} for
- * stores that announce releases, so that waiters need not poll; {@link MultiKeyLockStore}
+ * stores that announce releases, so that waiters need not poll, and
+ * {@link ReleaseHandoffLockStore} for those that can also acquire for a waiter from the
+ * announcement; {@link MultiKeyLockStore}
  * for stores that take the locks of several keys at once, all or none. A store that
  * issues fencing tokens returns them from {@link #tryAcquire} through
- * {@link AcquireResult#fencingToken()}.
+ * {@link AcquireReply#fencingToken()}.
  *
  * @since 0.1.0
  */
@@ -43,7 +45,7 @@ public interface LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
 	 */
-	AcquireResult tryAcquire(String key, String token, Duration ttl);
+	AcquireReply tryAcquire(String key, String token, Duration ttl);
 
 	/**
 	 * Delete the lock on {@code key} if it is held by {@code token}.
@@ -97,11 +99,7 @@ public interface LockStore {
 	 * holds the lock
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
-	 * @throws UnsupportedOperationException if the store cannot tell; every store of this
-	 * project can
 	 */
-	default Duration timeToExpiry(String key) {
-		throw new UnsupportedOperationException(getClass().getName() + " does not report the time-to-live of a lock");
-	}
+	Duration timeToExpiry(String key);
 
 }

@@ -1,10 +1,5 @@
 package dev.lockstarter.store;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-
-import org.jspecify.annotations.Nullable;
-
 /**
  * A {@link LockStore} that announces the release of a lock, so that a waiter can try
  * again at once instead of polling.
@@ -26,27 +21,6 @@ public interface ReleaseNotifyingLockStore extends LockStore {
 	 * @return the subscription, to close when no longer waiting
 	 */
 	Subscription subscribe(String key, Runnable listener);
-
-	/**
-	 * Send an acquisition of the lock on {@code key} for {@code token}, as
-	 * {@link #tryAcquire}, without blocking the calling thread: called by a
-	 * {@linkplain #subscribe listener} on the store thread that announced a release, so
-	 * that the waiter is woken once, with the answer, instead of waking to ask. The
-	 * returned future completes within the store's timeout, with the result or a
-	 * {@link LockStoreException}, possibly on a store thread, where its dependents must
-	 * return quickly. A failed attempt may still have been granted: the caller releases
-	 * by token. A store that cannot send without blocking returns {@code null}, and the
-	 * waiter tries itself.
-	 * @param key the full store key
-	 * @param token the waiter's owner token
-	 * @param ttl the lock's time-to-live, positive
-	 * @return the attempt's result, or {@code null} if this store cannot attempt from a
-	 * listener
-	 * @since 0.1.0
-	 */
-	default @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
-		return null;
-	}
 
 	/**
 	 * An active interest in the releases of one key.

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -96,7 +96,7 @@ class LockTemplateTests {
 		this.locks.addListener(new LockListener() {
 
 			@Override
-			public void acquisitionFinished(LockAcquisition acquisition) {
+			public void acquisitionFinished(FinishedAttempt acquisition) {
 				heard.add(acquisition.name() + " " + acquisition.outcome().tagValue() + " waited="
 						+ acquisition.waited());
 			}
@@ -266,7 +266,7 @@ class LockTemplateTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			this.delegate.tryAcquire(key, token, ttl);
 			throw new LockStoreException(key, "reply lost", new RuntimeException("command timed out"));
 		}
@@ -285,6 +285,11 @@ class LockTemplateTests {
 			return this.delegate.extend(key, token, ttl);
 		}
 
+		@Override
+		public Duration timeToExpiry(String key) {
+			return this.delegate.timeToExpiry(key);
+		}
+
 	}
 
 	private static final class RecordingStore implements LockStore {
@@ -298,7 +303,7 @@ class LockTemplateTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			assertThat(key).startsWith("app:");
 			this.tokens.add(token);
 			return this.delegate.tryAcquire(key, token, ttl);
@@ -314,13 +319,18 @@ class LockTemplateTests {
 			return this.delegate.extend(key, token, ttl);
 		}
 
+		@Override
+		public Duration timeToExpiry(String key) {
+			return this.delegate.timeToExpiry(key);
+		}
+
 	}
 
 	private static final class FailingReleaseStore implements LockStore {
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-			return AcquireResult.acquired();
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+			return AcquireReply.acquired();
 		}
 
 		@Override
@@ -331,6 +341,11 @@ class LockTemplateTests {
 		@Override
 		public boolean extend(String key, String token, Duration ttl) {
 			return false;
+		}
+
+		@Override
+		public Duration timeToExpiry(String key) {
+			return Duration.ZERO;
 		}
 
 	}

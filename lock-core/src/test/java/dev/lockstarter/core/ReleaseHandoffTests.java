@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -186,7 +188,7 @@ class ReleaseHandoffTests {
 	 * The in-memory store, counting tries, whose listener attempts wait for the test
 	 * unless {@link #answerAtOnce}.
 	 */
-	private static final class HandingOffStore extends InMemoryLockStore {
+	private static final class HandingOffStore extends InMemoryLockStore implements ReleaseHandoffLockStore {
 
 		final AtomicInteger tries = new AtomicInteger();
 
@@ -199,7 +201,7 @@ class ReleaseHandoffTests {
 		volatile boolean failToSend;
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			if (!token.equals("probe") && !token.equals("other")) {
 				this.tries.incrementAndGet();
 			}
@@ -207,34 +209,34 @@ class ReleaseHandoffTests {
 		}
 
 		@Override
-		public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+		public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token, Duration ttl) {
 			this.listenerAttempts.incrementAndGet();
 			if (this.failToSend) {
 				throw new IllegalStateException("connection closed");
 			}
 			if (this.answerAtOnce) {
-				return CompletableFuture.completedFuture(super.tryAcquire(key, token, ttl));
+				return Optional.of(CompletableFuture.completedFuture(super.tryAcquire(key, token, ttl)));
 			}
 			PendingAttempt attempt = new PendingAttempt(this, key, token, ttl);
 			this.pending.add(attempt);
-			return attempt.answer;
+			return Optional.of(attempt.answer);
 		}
 
-		AcquireResult acquire(String key, String token, Duration ttl) {
+		AcquireReply acquire(String key, String token, Duration ttl) {
 			return super.tryAcquire(key, token, ttl);
 		}
 
 	}
 
 	private record PendingAttempt(HandingOffStore store, String key, String token, Duration ttl,
-			CompletableFuture<AcquireResult> answer) {
+			CompletableFuture<AcquireReply> answer) {
 
 		PendingAttempt(HandingOffStore store, String key, String token, Duration ttl) {
 			this(store, key, token, ttl, new CompletableFuture<>());
 		}
 
 		void grant() {
-			AcquireResult result = this.store.acquire(this.key, this.token, this.ttl);
+			AcquireReply result = this.store.acquire(this.key, this.token, this.ttl);
 			assertThat(result.isAcquired()).isTrue();
 			this.answer.complete(result);
 		}

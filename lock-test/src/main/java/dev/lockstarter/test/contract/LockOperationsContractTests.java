@@ -3,6 +3,7 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,11 +30,12 @@ import dev.lockstarter.core.LockLostEvent;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -640,8 +642,8 @@ public abstract class LockOperationsContractTests {
 					: new TokenRecordingStore(delegate);
 		}
 
-		MultiKeyAcquireResult recordAll(MultiKeyLockStore multiKey, List<String> keys, String token, Duration ttl) {
-			MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, ttl);
+		MultiKeyAcquireReply recordAll(MultiKeyLockStore multiKey, List<String> keys, String token, Duration ttl) {
+			MultiKeyAcquireReply result = multiKey.tryAcquireAll(keys, token, ttl);
 			if (result.isAcquired()) {
 				keys.forEach(
 						(key) -> this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token));
@@ -652,15 +654,17 @@ public abstract class LockOperationsContractTests {
 		/**
 		 * An acquisition sent by a release listener, recorded once it is granted.
 		 */
-		@Nullable CompletableFuture<AcquireResult> recordOnRelease(ReleaseNotifyingLockStore notifying, String key, String token,
-				Duration ttl) {
-			CompletableFuture<AcquireResult> attempt = notifying.tryAcquireOnRelease(key, token, ttl);
-			return (attempt != null) ? attempt.thenApply((result) -> {
-				if (result.isAcquired()) {
+		Optional<CompletableFuture<AcquireReply>> recordOnRelease(ReleaseNotifyingLockStore notifying, String key,
+				String token, Duration ttl) {
+			if (!(notifying instanceof ReleaseHandoffLockStore handoffs)) {
+				return Optional.empty();
+			}
+			return handoffs.tryAcquireOnRelease(key, token, ttl).map((attempt) -> attempt.thenApply((reply) -> {
+				if (reply.isAcquired()) {
 					this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
 				}
-				return result;
-			}) : null;
+				return reply;
+			}));
 		}
 
 		List<String> acquiredTokens(String storeKey) {
@@ -672,8 +676,8 @@ public abstract class LockOperationsContractTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-			AcquireResult result = this.delegate.tryAcquire(key, token, ttl);
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+			AcquireReply result = this.delegate.tryAcquire(key, token, ttl);
 			if (result.isAcquired()) {
 				this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
 			}
@@ -702,7 +706,7 @@ public abstract class LockOperationsContractTests {
 			return this.delegate.timeToExpiry(key);
 		}
 
-		private static class Notifying extends TokenRecordingStore implements ReleaseNotifyingLockStore {
+		private static class Notifying extends TokenRecordingStore implements ReleaseHandoffLockStore {
 
 			private final ReleaseNotifyingLockStore notifying;
 
@@ -717,7 +721,7 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+			public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token,
 					Duration ttl) {
 				return recordOnRelease(this.notifying, key, token, ttl);
 			}
@@ -734,7 +738,7 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+			public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 				return recordAll(this.multiKey, keys, token, ttl);
 			}
 
@@ -751,7 +755,7 @@ public abstract class LockOperationsContractTests {
 			FencingOnDemandLockStore onDemand();
 
 			@Override
-			default AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+			default AcquireReply tryAcquireFenced(String key, String token, Duration ttl) {
 				return onDemand().tryAcquireFenced(key, token, ttl);
 			}
 
@@ -796,7 +800,7 @@ public abstract class LockOperationsContractTests {
 		}
 
 		private static class NotifyingMultiKey extends TokenRecordingStore
-				implements ReleaseNotifyingLockStore, MultiKeyLockStore {
+				implements ReleaseHandoffLockStore, MultiKeyLockStore {
 
 			private final ReleaseNotifyingLockStore notifying;
 
@@ -814,13 +818,13 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+			public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token,
 					Duration ttl) {
 				return recordOnRelease(this.notifying, key, token, ttl);
 			}
 
 			@Override
-			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+			public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 				return recordAll(this.multiKey, keys, token, ttl);
 			}
 
