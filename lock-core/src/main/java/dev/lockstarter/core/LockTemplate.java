@@ -64,9 +64,9 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * announces a release of its key, and in any case polls with exponential backoff and
  * jitter (from 100 ms up to 1 s with notifications, from 10 ms up to 500 ms without),
  * never sleeping past the holder's remaining time-to-live or the end of the wait. When
- * the store can {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from
- * its listener}, the waiter of one key does not wake to try: the store thread that
- * announced the release sends its acquisition, and the waiter is woken with the answer.
+ * the store can {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from its
+ * listener}, the waiter of one key does not wake to try: the store thread that announced
+ * the release sends its acquisition, and the waiter is woken with the answer.
  * <p>
  * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held
  * locks a third of their time-to-live after their last extension, in one store call per
@@ -718,8 +718,8 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			try {
 				// A detached lease is handed to its owner with its fencing token
 				if (this.readsResult && LockTemplate.this.store instanceof ResultStoringLockStore results) {
-					AcquireReplyWithResult answer = results.tryAcquireReadingResult(this.storeKeys.get(index), this.token,
-							this.options.getTtl());
+					AcquireReplyWithResult answer = results.tryAcquireReadingResult(this.storeKeys.get(index),
+							this.token, this.options.getTtl());
 					this.result = answer.acquisition();
 					this.keptResult = answer.keptResult();
 				}

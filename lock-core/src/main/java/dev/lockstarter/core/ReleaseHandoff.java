@@ -14,8 +14,8 @@ import dev.lockstarter.store.ReleaseHandoffLockStore;
 
 /**
  * The release listener of one waiter on one key, for a store that can
- * {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from a listener}:
- * when a release is announced, the store thread that announced it sends the waiter's
+ * {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from a listener}: when
+ * a release is announced, the store thread that announced it sends the waiter's
  * acquisition at once, and the waiter is woken with the answer. Without it, the waiter is
  * woken first and then sends the acquisition itself, a thread wake-up more between the
  * release and the new owner.
