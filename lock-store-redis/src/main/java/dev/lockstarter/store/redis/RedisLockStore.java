@@ -32,7 +32,6 @@ import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
-import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
