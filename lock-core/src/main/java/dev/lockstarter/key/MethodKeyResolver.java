@@ -250,6 +250,7 @@ public final class MethodKeyResolver {
 		if (part.argumentIndex >= 0) {
 			return (part.argumentIndex < args.length) ? args[part.argumentIndex] : null;
 		}
+		Assert.state(context != null, "An expression part is evaluated in a context");
 		try {
 			return part.expression.getValue(context);
 		}

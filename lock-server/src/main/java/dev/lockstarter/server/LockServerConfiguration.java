@@ -3,9 +3,9 @@ package dev.lockstarter.server;
 import java.time.Duration;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.catalina.core.StandardHost;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.catalina.core.StandardHost;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 
 import dev.lockstarter.store.LockStore;

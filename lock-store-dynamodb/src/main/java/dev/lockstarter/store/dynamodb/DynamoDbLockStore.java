@@ -28,10 +28,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 

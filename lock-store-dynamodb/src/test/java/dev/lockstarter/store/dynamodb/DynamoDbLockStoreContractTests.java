@@ -20,9 +20,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;

@@ -21,9 +21,9 @@ import net.rubyeye.xmemcached.transcoders.Transcoder;
 import net.rubyeye.xmemcached.utils.Protocol;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.Assert;

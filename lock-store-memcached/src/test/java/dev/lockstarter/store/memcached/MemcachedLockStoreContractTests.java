@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.memcached.MemcachedServer;
 import dev.lockstarter.test.memcached.MemcachedServerExtension;
