@@ -3,9 +3,9 @@ package dev.lockstarter.autoconfigure.actuate;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.lockstarter.autoconfigure.DefaultLockOptions;
 import dev.lockstarter.autoconfigure.LockAutoConfiguration;
 import dev.lockstarter.autoconfigure.LockIdempotencyAutoConfiguration;
-import dev.lockstarter.autoconfigure.DefaultLockOptions;
 import dev.lockstarter.autoconfigure.LockProperties;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveJobDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveRequestDescriptor;
