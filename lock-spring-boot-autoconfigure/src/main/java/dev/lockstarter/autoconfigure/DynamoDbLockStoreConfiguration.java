@@ -47,8 +47,7 @@ class DynamoDbLockStoreConfiguration {
 		 */
 		@Bean(destroyMethod = "close", defaultCandidate = false)
 		@ConditionalOnMissingBean(DynamoDbClient.class)
-		DynamoDbClient lockDynamoDbClient(LockProperties properties) {
-			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
+		DynamoDbClient lockDynamoDbClient(DynamoDbLockStoreProperties dynamodb) {
 			DynamoDbClientBuilder builder = DynamoDbClient.builder()
 				.overrideConfiguration((config) -> config.apiCallTimeout(dynamodb.getTimeout()));
 			URI endpoint = dynamodb.getEndpoint();
@@ -73,10 +72,9 @@ class DynamoDbLockStoreConfiguration {
 		}
 
 		@Bean
-		DynamoDbLockStore dynamoDbLockStore(LockProperties properties,
+		DynamoDbLockStore dynamoDbLockStore(DynamoDbLockStoreProperties dynamodb,
 				@Qualifier("lockDynamoDbClient") ObjectProvider<DynamoDbClient> lockClient,
 				ObjectProvider<DynamoDbClient> applicationClient) {
-			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
 			DynamoDbClient client = lockClient.getIfAvailable();
 			String source;
 			if (client != null) {
@@ -99,7 +97,7 @@ class DynamoDbLockStoreConfiguration {
 			return store;
 		}
 
-		private static String describe(LockProperties.DynamoDb dynamodb) {
+		private static String describe(DynamoDbLockStoreProperties dynamodb) {
 			URI endpoint = dynamodb.getEndpoint();
 			String region = dynamodb.getRegion();
 			return "endpoint " + ((endpoint != null) ? endpoint : "of the region") + ", region "

@@ -5,7 +5,7 @@ import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.lockstarter.autoconfigure.LockProperties.Jdbc.DatabaseInitialization;
+import dev.lockstarter.autoconfigure.JdbcLockStoreProperties.DatabaseInitialization;
 import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
@@ -45,8 +45,7 @@ class JdbcLockStoreConfiguration {
 	static class StoreAvailable {
 
 		@Bean(destroyMethod = "close")
-		JdbcLockStore jdbcLockStore(LockProperties properties, ObjectProvider<DataSource> dataSources) {
-			LockProperties.Jdbc jdbc = properties.getJdbc();
+		JdbcLockStore jdbcLockStore(JdbcLockStoreProperties jdbc, ObjectProvider<DataSource> dataSources) {
 			DataSource dataSource = dataSources.getIfUnique();
 			if (dataSource == null) {
 				throw new InvalidConfigurationPropertyValueException("lock.store", "jdbc",

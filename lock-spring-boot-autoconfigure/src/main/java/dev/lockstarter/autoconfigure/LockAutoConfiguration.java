@@ -33,20 +33,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
 import org.springframework.context.annotation.Role;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for distributed request locking: a {@link LockStore} (Redis,
- * in-memory, Memcached or DynamoDB), {@link LockOperations}, and the advice behind
+ * in-memory, Memcached, DynamoDB or JDBC), {@link LockOperations}, and the advice behind
  * {@link dev.lockstarter.annotation.ExclusiveRequest} and
  * {@link dev.lockstarter.annotation.ExclusiveJob}.
  *
@@ -56,11 +54,25 @@ import org.springframework.util.function.SingletonSupplier;
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(LockProperties.class)
+@EnableConfigurationProperties({ RedisLockStoreProperties.class, MemcachedLockStoreProperties.class,
+		DynamoDbLockStoreProperties.class, JdbcLockStoreProperties.class })
 @Import({ LockAutoProxyRegistrar.class, LockAutoConfiguration.LockStoreConfigurationImportSelector.class })
 public final class LockAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LockAutoConfiguration.class);
+
+	/**
+	 * The {@code lock.*} properties, bound as any {@code @ConfigurationProperties} bean.
+	 * An infrastructure bean: the advisors, created while bean post-processors are being
+	 * registered, take their order and store-failure policy from it, so it is created
+	 * that early too, before post-processors that have nothing to do with it.
+	 * @return the properties, to be bound
+	 */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LockProperties lockProperties() {
+		return new LockProperties();
+	}
 
 	@Bean
 	@ConditionalOnMissingBean(LockOperations.class)
@@ -92,36 +104,28 @@ public final class LockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static ExclusiveRequestAdvisor exclusiveRequestAdvisor(ExclusiveRequestAttributeSource attributeSource,
-			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
-			ObjectProvider<ResultCodec> resultCodec, ObjectProvider<LockListener> listeners,
-			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention, Environment environment) {
+			ObjectProvider<LockOperations> locks, LockProperties properties, ObjectProvider<ResultCodec> resultCodec,
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<ExclusiveRequestObservationConvention> observationConvention) {
 		// The advisor is created while bean post-processors are being registered:
-		// resolve the lock beans lazily, once, on the first call, and read the order
-		// straight from the environment.
-		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
+		// resolve the lock beans lazily, once, on the first call
 		ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(attributeSource,
-				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
+				SingletonSupplier.of(locks::getObject), new DefaultLockOptions(properties));
 		interceptor.setResultCodec(SingletonSupplier.of(resultCodec::getIfAvailable));
-		interceptor.setDefaultResultTtl(() -> lockProperties.obtain().getResultTtl());
+		interceptor.setDefaultResultTtl(properties::getResultTtl);
 		interceptor.setObservationRegistry(
 				SingletonSupplier.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP)));
 		interceptor.setObservationConvention(SingletonSupplier
 			.of(() -> observationConvention.getIfUnique(() -> DefaultExclusiveRequestObservationConvention.INSTANCE)));
 		interceptor.setListener(() -> new ResultSharedListeners(listeners.orderedStream().toList()));
-		StoreFailurePolicy storeFailurePolicy = Binder.get(environment)
-			.bind("lock.on-store-failure", StoreFailurePolicy.class)
-			.orElse(StoreFailurePolicy.FAIL_CLOSED);
-		if (storeFailurePolicy == StoreFailurePolicy.FAIL_OPEN) {
+		if (properties.getOnStoreFailure() == StoreFailurePolicy.FAIL_OPEN) {
 			logger.warn("lock.on-store-failure=fail-open: when the lock store fails, @ExclusiveRequest methods run "
 					+ "WITHOUT a lock, so concurrent duplicates can run. Mutual exclusion holds only while the "
 					+ "store answers.");
 		}
-		interceptor.setStoreFailurePolicy(storeFailurePolicy);
+		interceptor.setStoreFailurePolicy(properties.getOnStoreFailure());
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
-		advisor.setOrder(Binder.get(environment)
-			.bind("lock.order", Integer.class)
-			.orElse(ExclusiveRequestAdvisor.DEFAULT_ORDER));
+		advisor.setOrder(properties.getOrder());
 		return advisor;
 	}
 
@@ -142,18 +146,15 @@ public final class LockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static ExclusiveJobAdvisor exclusiveJobAdvisor(ExclusiveJobAttributeSource attributeSource,
-			ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties,
-			ObjectProvider<ExclusiveJobListener> listeners, Environment environment) {
+			ObjectProvider<LockOperations> locks, LockProperties properties,
+			ObjectProvider<ExclusiveJobListener> listeners) {
 		// Created while bean post-processors are being registered, as the
-		// ExclusiveRequestAdvisor: lock beans are resolved lazily
-		SingletonSupplier<LockProperties> lockProperties = SingletonSupplier.of(properties::getObject);
+		// ExclusiveRequestAdvisor: the lock beans are resolved lazily
 		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource,
-				SingletonSupplier.of(locks::getObject), () -> lockProperties.obtain().toDefaultOptions());
+				SingletonSupplier.of(locks::getObject), new DefaultLockOptions(properties));
 		interceptor.setListeners(() -> listeners.orderedStream().toList());
 		ExclusiveJobAdvisor advisor = new ExclusiveJobAdvisor(attributeSource, interceptor);
-		advisor.setOrder(Binder.get(environment)
-			.bind("lock.order", Integer.class)
-			.orElse(ExclusiveRequestAdvisor.DEFAULT_ORDER));
+		advisor.setOrder(properties.getOrder());
 		return advisor;
 	}
 

@@ -64,9 +64,9 @@ public final class LockIdempotencyAutoConfiguration {
 	IdempotentRequestInterceptor idempotentRequestInterceptor(ObjectProvider<LockOperations> locks,
 			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners,
 			ObjectProvider<IdempotentRequestTransactions> transactions) {
-		LockProperties.Idempotency idempotency = properties.getIdempotency();
+		IdempotencyProperties idempotency = properties.getIdempotency();
 		IdempotentRequestInterceptor interceptor = new IdempotentRequestInterceptor(
-				SingletonSupplier.of(locks::getObject), properties::toDefaultOptions, idempotency.getRetention());
+				SingletonSupplier.of(locks::getObject), new DefaultLockOptions(properties), idempotency.getRetention());
 		interceptor.setReplayedHeaders(idempotency.getReplayedHeaders());
 		interceptor.setStoreServerErrors(idempotency.isStoreServerErrors());
 		interceptor.setMaxKeyLength(idempotency.getMaxKeyLength());

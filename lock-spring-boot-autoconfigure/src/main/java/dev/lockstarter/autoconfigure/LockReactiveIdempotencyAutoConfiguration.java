@@ -42,9 +42,9 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<ReactiveLockOperations> reactiveLocks,
 			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners) {
-		LockProperties.Idempotency idempotency = properties.getIdempotency();
+		IdempotencyProperties idempotency = properties.getIdempotency();
 		ReactiveIdempotencyFilter filter = new ReactiveIdempotencyFilter(reactiveLocks::getObject,
-				properties::toDefaultOptions, idempotency.getRetention());
+				new DefaultLockOptions(properties), idempotency.getRetention());
 		filter.setReplayedHeaders(idempotency.getReplayedHeaders());
 		filter.setStoreServerErrors(idempotency.isStoreServerErrors());
 		filter.setMaxKeyLength(idempotency.getMaxKeyLength());

@@ -35,12 +35,12 @@ class MemcachedLockStoreConfiguration {
 	static class StoreAvailable {
 
 		@Bean
-		MemcachedLockStore memcachedLockStore(LockProperties properties) {
-			LockProperties.Memcached memcached = properties.getMemcached();
+		MemcachedLockStore memcachedLockStore(LockProperties properties, MemcachedLockStoreProperties memcached) {
+			StorePropertyChecks.checkMemcached(properties, MemcachedLockStore.MAX_TTL);
 			List<InetSocketAddress> servers = memcached.getServers()
 				.stream()
-				.map((server) -> new InetSocketAddress(LockProperties.Memcached.host(server),
-						LockProperties.Memcached.port(server)))
+				.map((server) -> new InetSocketAddress(MemcachedLockStoreProperties.host(server),
+						MemcachedLockStoreProperties.port(server)))
 				.toList();
 			logger.info("Using the Memcached lock store on " + String.join(", ", memcached.getServers())
 					+ "; a lock operation on an unresponsive server fails after " + memcached.getOperationTimeout()

@@ -63,19 +63,10 @@ class RedisLockStoreConfiguration {
 
 		@Bean
 		@ConditionalOnBean(RedisConnectionFactory.class)
-		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties) {
+		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties,
+				RedisLockStoreProperties redis) {
+			StorePropertyChecks.checkRedis(properties, redis, isCluster(connectionFactory));
 			String prefix = properties.getKeyPrefix();
-			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-				throw new InvalidConfigurationPropertyValueException("lock.key-prefix", prefix,
-						"The Redis lock store puts the part of each key after the prefix in a Redis Cluster hash tag "
-								+ "('{...}'), so the prefix must not contain '{' or '}'.");
-			}
-			LockProperties.Redis redis = properties.getRedis();
-			if (redis.getMinReplicaAcks() > 0 && isCluster(connectionFactory)) {
-				throw new InvalidConfigurationPropertyValueException("lock.redis.min-replica-acks",
-						redis.getMinReplicaAcks(), "Waiting for replica acknowledgements is not supported on Redis "
-								+ "Cluster; set it to 0, or use a primary with replicas (Sentinel).");
-			}
 			logger.info("Using the Redis lock store" + timeout(connectionFactory, redis.getTimeout())
 					+ ((redis.getMinReplicaAcks() > 0)
 							? "; each acquisition waits up to " + redis.getReplicaAckTimeout() + " for "
@@ -92,8 +83,8 @@ class RedisLockStoreConfiguration {
 		@Bean
 		@ConditionalOnBean(RedisConnectionFactory.class)
 		RedisEvictionPolicyCheck redisEvictionPolicyCheck(RedisConnectionFactory connectionFactory,
-				LockProperties properties) {
-			return new RedisEvictionPolicyCheck(connectionFactory, properties.getRedis().getTimeout());
+				RedisLockStoreProperties redis) {
+			return new RedisEvictionPolicyCheck(connectionFactory, redis.getTimeout());
 		}
 
 		private static boolean isCluster(RedisConnectionFactory connectionFactory) {
@@ -121,8 +112,8 @@ class RedisLockStoreConfiguration {
 			@Bean
 			@ConditionalOnBooleanProperty(name = "lock.redis.lettuce.limit-connect-timeout", matchIfMissing = true)
 			@Conditional(ConnectTimeoutNotSet.class)
-			LettuceConnectTimeoutCustomizer lockLettuceConnectTimeoutCustomizer(LockProperties properties) {
-				return new LettuceConnectTimeoutCustomizer(properties.getRedis().getTimeout());
+			LettuceConnectTimeoutCustomizer lockLettuceConnectTimeoutCustomizer(RedisLockStoreProperties redis) {
+				return new LettuceConnectTimeoutCustomizer(redis.getTimeout());
 			}
 
 			@Bean

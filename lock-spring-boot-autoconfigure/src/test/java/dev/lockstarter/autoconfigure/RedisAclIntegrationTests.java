@@ -175,8 +175,8 @@ class RedisAclIntegrationTests {
 		RedisLockStore store = new RedisLockStore(factory, CHANNEL);
 		LockTemplate locks = new LockTemplate(store);
 		try {
-			// A fresh script cache, as after a restart: scripts must be sent with EVAL
-			// first
+			// A fresh script cache, as after a restart:
+			// scripts must first be sent with EVAL
 			redis.server().command("SCRIPT", "FLUSH");
 			Consumer<Void> exercise = (ignored) -> {
 				String key = "acl-minimal-" + UUID.randomUUID();

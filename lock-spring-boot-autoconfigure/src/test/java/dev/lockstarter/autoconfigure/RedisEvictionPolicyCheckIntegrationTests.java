@@ -80,8 +80,8 @@ class RedisEvictionPolicyCheckIntegrationTests {
 			assertThat(startupMillis).isLessThan(8000);
 		}
 		finally {
-			// Resumed before the context closes: closing waits for the client's
-			// connection.
+			// Resumed before the context closes, since closing waits
+			// for the client's connection.
 			redis.server().resume();
 			if (context != null) {
 				context.close();

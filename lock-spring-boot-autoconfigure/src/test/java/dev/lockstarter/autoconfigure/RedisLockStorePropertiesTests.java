@@ -37,7 +37,7 @@ class RedisLockStorePropertiesTests {
 	void replicaAcknowledgementsAreOffByDefault(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(RedisLockStore.class);
-			LockProperties.Redis redis = context.getBean(LockProperties.class).getRedis();
+			RedisLockStoreProperties redis = context.getBean(RedisLockStoreProperties.class);
 			assertThat(redis.getMinReplicaAcks()).isZero();
 			assertThat(redis.getReplicaAckTimeout()).hasSeconds(1);
 			assertThat(output).contains("Using the Redis lock store").doesNotContain("replica acknowledgement");
@@ -90,7 +90,7 @@ class RedisLockStorePropertiesTests {
 	@Test
 	void timeoutIsTwoSecondsByDefault(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
-			assertThat(context.getBean(LockProperties.class).getRedis().getTimeout()).hasSeconds(2);
+			assertThat(context.getBean(RedisLockStoreProperties.class).getTimeout()).hasSeconds(2);
 			assertThat(context.getBean(RedisLockStore.class).getTimeout()).hasSeconds(2);
 			assertThat(output)
 				.contains("a lock operation fails when Redis does not answer within PT2S " + "(lock.redis.timeout)");

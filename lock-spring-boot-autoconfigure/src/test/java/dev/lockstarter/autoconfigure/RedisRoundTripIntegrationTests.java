@@ -45,8 +45,8 @@ class RedisRoundTripIntegrationTests {
 					"spring.data.redis.host=" + redis.host())
 			.run()) {
 			LockOperations locks = context.getBean(LockOperations.class);
-			// Load the scripts: a conflict runs the acquire script, a release the release
-			// script
+			// Load the scripts: a conflict runs the acquire script,
+			// a release runs the release script
 			Lease warmUp = locks.acquire("warm-up", Duration.ofSeconds(5));
 			assertThat(locks.tryAcquire("warm-up", Duration.ofSeconds(5)).isAcquired()).isFalse();
 			warmUp.release();

@@ -113,9 +113,8 @@ class RedisStoreFailureIntegrationTests {
 		finally {
 			redis.server().resume();
 		}
-		// The acquire sent to the paused server runs when it resumes; its release by
-		// token
-		// follows it, so the key does not stay blocked for the TTL
+		// The acquire sent to the paused server runs when it resumes, and its release
+		// by token follows it, so the key does not stay blocked for the TTL
 		awaitCreated(port, "nina");
 		assertLockExcludes(port, "nina");
 	}

@@ -119,9 +119,8 @@ abstract class StoreFailureIntegrationTests {
 		this.proxy.dropReplies();
 		CompletableFuture<Void> call = CompletableFuture.runAsync(() -> service.register(user), this.executor);
 		awaitHeld(storeKey, true);
-		// The reply is lost; then the store becomes unreachable, so the release by token
-		// that
-		// follows the client's timeout cannot get through either.
+		// The reply is lost; then the store becomes unreachable, so the release
+		// by token that follows the client's timeout cannot get through either.
 		this.proxy.blackhole();
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockStoreException.class);

@@ -85,8 +85,8 @@ class TransactionalLockIntegrationTests {
 
 	static class Accounts {
 
-		// Static: the test calls through a class-based proxy, whose own fields are
-		// unused.
+		// Static: the test calls through a class-based proxy,
+		// whose own fields are never used.
 		static final AtomicReference<Boolean> lockHeldAtCommit = new AtomicReference<>();
 
 		private final JdbcTemplate jdbc;

@@ -120,8 +120,8 @@ class UnlockRulesIntegrationTests {
 
 	static class Registrations {
 
-		// Static: the test calls through a class-based proxy, whose own fields are
-		// unused.
+		// Static: the test calls through a class-based proxy,
+		// whose own fields are never used.
 		static final AtomicInteger bodies = new AtomicInteger();
 
 		static volatile boolean heldWhileRunning;

@@ -3,6 +3,7 @@ package dev.lockstarter.autoconfigure.actuate;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.lockstarter.autoconfigure.DefaultLockOptions;
 import dev.lockstarter.autoconfigure.LockAutoConfiguration;
 import dev.lockstarter.autoconfigure.LockIdempotencyAutoConfiguration;
 import dev.lockstarter.autoconfigure.LockProperties;
@@ -54,12 +55,12 @@ public final class LocksEndpointAutoConfiguration {
 			LockStore lockStore = store.getIfUnique();
 			LockOperations operations = locks.getIfUnique();
 			String kind = (lockStore != null) ? LockStores.kind(lockStore, operations) : "unknown";
-			return StoreDescriptions.describe(lockStore, kind, LockStores.keyPrefix(operations, properties), properties,
+			return StoreDescriptions.describe(lockStore, kind, LockStores.keyPrefix(operations, properties),
 					beanFactory);
 		});
 		// One defaults object: each declaration keeps its options resolved for the last
 		// defaults it was given
-		Supplier<LockOptions> defaults = SingletonSupplier.of(properties::toDefaultOptions);
+		Supplier<LockOptions> defaults = SingletonSupplier.of(new DefaultLockOptions(properties));
 		Supplier<List<ExclusiveRequestDescriptor>> exclusiveRequests = () -> {
 			ExclusiveRequestMethodValidator validator = methods.getIfUnique();
 			if (validator == null) {

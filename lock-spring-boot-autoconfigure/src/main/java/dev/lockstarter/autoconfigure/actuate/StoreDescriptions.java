@@ -9,7 +9,10 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.autoconfigure.LockProperties;
+import dev.lockstarter.autoconfigure.DynamoDbLockStoreProperties;
+import dev.lockstarter.autoconfigure.JdbcLockStoreProperties;
+import dev.lockstarter.autoconfigure.MemcachedLockStoreProperties;
+import dev.lockstarter.autoconfigure.RedisLockStoreProperties;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.StoreDescriptor;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -49,11 +52,10 @@ final class StoreDescriptions {
 	 * @param store the store, or {@code null} if there is no single one
 	 * @param kind the kind of store
 	 * @param keyPrefix the prefix of its keys
-	 * @param properties the lock properties
-	 * @param beanFactory the bean factory the store comes from
+	 * @param beanFactory the bean factory the store and its properties come from
 	 * @return the description
 	 */
-	static StoreDescriptor describe(@Nullable LockStore store, String kind, String keyPrefix, LockProperties properties,
+	static StoreDescriptor describe(@Nullable LockStore store, String kind, String keyPrefix,
 			ConfigurableListableBeanFactory beanFactory) {
 		if (store == null) {
 			return new StoreDescriptor(kind, "unknown", Map.of());
@@ -62,16 +64,16 @@ final class StoreDescriptions {
 		settings.put("keyPrefix", keyPrefix);
 		boolean autoConfigured = isAutoConfigured(beanFactory);
 		if (isRedis(store)) {
-			RedisSettings.describe(store, autoConfigured, properties.getRedis(), beanFactory, settings);
+			RedisSettings.describe(store, autoConfigured, beanFactory, settings);
 		}
 		else if (autoConfigured && "memcached".equals(kind)) {
-			LockProperties.Memcached memcached = properties.getMemcached();
+			MemcachedLockStoreProperties memcached = beanFactory.getBean(MemcachedLockStoreProperties.class);
 			settings.put("servers", List.copyOf(memcached.getServers()));
 			settings.put("connectTimeout", LocksEndpoint.format(memcached.getConnectTimeout()));
 			settings.put("operationTimeout", LocksEndpoint.format(memcached.getOperationTimeout()));
 		}
 		else if (autoConfigured && "dynamodb".equals(kind)) {
-			LockProperties.DynamoDb dynamodb = properties.getDynamodb();
+			DynamoDbLockStoreProperties dynamodb = beanFactory.getBean(DynamoDbLockStoreProperties.class);
 			settings.put("table", dynamodb.getTable());
 			settings.put("createTable", dynamodb.isCreateTable());
 			if (beanFactory.containsBean(OWN_DYNAMODB_CLIENT)) {
@@ -86,7 +88,7 @@ final class StoreDescriptions {
 		}
 		else if (autoConfigured && "jdbc".equals(kind)) {
 			// The table and the bounds only: the DataSource's URL may carry credentials
-			LockProperties.Jdbc jdbc = properties.getJdbc();
+			JdbcLockStoreProperties jdbc = beanFactory.getBean(JdbcLockStoreProperties.class);
 			settings.put("table", jdbc.getTableName());
 			settings.put("timeout", LocksEndpoint.format(jdbc.getTimeout()));
 			settings.put("initializeSchema", jdbc.getInitializeSchema().name().toLowerCase(Locale.ROOT));
@@ -140,12 +142,13 @@ final class StoreDescriptions {
 			return store instanceof RedisLockStore;
 		}
 
-		static void describe(LockStore store, boolean autoConfigured, LockProperties.Redis redis,
-				ConfigurableListableBeanFactory beanFactory, Map<String, Object> settings) {
+		static void describe(LockStore store, boolean autoConfigured, ConfigurableListableBeanFactory beanFactory,
+				Map<String, Object> settings) {
 			settings.put("channel", ((RedisLockStore) store).getChannel());
 			if (!autoConfigured) {
 				return;
 			}
+			RedisLockStoreProperties redis = beanFactory.getBean(RedisLockStoreProperties.class);
 			settings.put("minReplicaAcks", redis.getMinReplicaAcks());
 			settings.put("replicaAckTimeout", LocksEndpoint.format(redis.getReplicaAckTimeout()));
 			// Below a millisecond: not truncated as the other durations
