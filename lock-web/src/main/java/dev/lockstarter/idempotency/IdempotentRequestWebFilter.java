@@ -203,31 +203,33 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 		AtomicBoolean proceeding = new AtomicBoolean();
 		return BufferedExchange.buffer(exchange, policy().maxBodySize(), strategies.codecs())
 			.zipWith(principalName(exchange))
-			.flatMap((buffered) -> {
-				String lockKey = IdempotencyPolicy.lockKey(buffered.getT2().orElse(null), key);
-				ReactiveIdempotencyStore store = new ReactiveIdempotencyStore(this.locks.get(), policy());
-				return Mono.usingWhen(store.acquire(lockKey, getLockOptions()),
-						(lease) -> store.findResponse(lockKey)
-							.flatMap((kept) -> kept.isPresent()
-									? replay(exchange, handler, StoredResponse.fromBytes(kept.get()),
-											buffered.getT1().fingerprint())
-									: proceed(buffered.getT1(), chain, handler,
-											(running) -> store.keep(lease, running, buffered.getT1().fingerprint(),
-													attribute.retention()),
-											proceeding)),
-						store::release, (lease, ex) -> store.release(lease), store::release);
-			})
+			.flatMap((buffered) -> underLock(buffered.getT1(), chain, handler, attribute,
+					IdempotencyPolicy.lockKey(buffered.getT2().orElse(null), key), proceeding))
 			.onErrorResume((ex) -> !proceeding.get() && IdempotencyPolicy.outcomeOf(ex) != null,
 					(ex) -> reject(exchange, handler, ex, strategies).then(Mono.empty()))
 			.flatMap(Function.identity());
 	}
 
 	/**
+	 * Hold the request's lock while the kept response is checked, or while the request
+	 * runs and its response is kept; release it on completion, error and cancellation.
+	 * @return how to send the response, once the lock is released
+	 */
+	private Mono<Mono<Void>> underLock(BufferedExchange exchange, WebFilterChain chain, HandlerMethod handler,
+			IdempotentRequestAttribute attribute, String lockKey, AtomicBoolean proceeding) {
+		ReactiveIdempotencyStore store = new ReactiveIdempotencyStore(this.locks.get(), policy());
+		return Mono.usingWhen(store.acquire(lockKey, getLockOptions()), (lease) -> store.findResponse(lockKey)
+			.flatMap((kept) -> kept.isPresent() ? replay(exchange, handler, StoredResponse.fromBytes(kept.get()))
+					: proceed(exchange, chain, handler, proceeding,
+							(response) -> store.keep(lease, response, exchange.fingerprint(), attribute.retention()))),
+				store::release, (lease, ex) -> store.release(lease), store::release);
+	}
+
+	/**
 	 * Check a kept response against the request, and return how to send it.
 	 */
-	private Mono<Mono<Void>> replay(ServerWebExchange exchange, HandlerMethod handler, StoredResponse stored,
-			byte[] fingerprint) {
-		if (!stored.matches(fingerprint)) {
+	private Mono<Mono<Void>> replay(BufferedExchange exchange, HandlerMethod handler, StoredResponse stored) {
+		if (!stored.matches(exchange.fingerprint())) {
 			return Mono.error(new IdempotencyKeyReusedException());
 		}
 		notifyListener(handler, Outcome.REPLAYED);
@@ -272,7 +274,7 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 	 * it.
 	 */
 	private Mono<Mono<Void>> proceed(BufferedExchange buffered, WebFilterChain chain, HandlerMethod handler,
-			Function<CapturingResponse, Mono<Void>> keep, AtomicBoolean proceeding) {
+			AtomicBoolean proceeding, Function<CapturingResponse, Mono<Void>> keep) {
 		CapturingResponse capturing = new CapturingResponse(buffered.getResponse());
 		ServerWebExchange running = buffered.mutate().response(capturing).build();
 		notifyListener(handler, Outcome.EXECUTED);
