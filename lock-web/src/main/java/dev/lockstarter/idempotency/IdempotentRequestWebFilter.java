@@ -2,7 +2,6 @@ package dev.lockstarter.idempotency;
 
 import java.security.Principal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,20 +16,16 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
-import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.util.Assert;
 import org.springframework.web.cors.reactive.CorsUtils;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.reactive.DispatchExceptionHandler;
 import org.springframework.web.reactive.HandlerAdapter;
 import org.springframework.web.reactive.HandlerResultHandler;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
@@ -110,7 +105,7 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 
 	private @Nullable ApplicationContext applicationContext;
 
-	private volatile @Nullable Strategies strategies;
+	private volatile @Nullable WebFluxStrategies strategies;
 
 	/**
 	 * Create a new filter.
@@ -167,7 +162,7 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		Strategies strategies = strategies();
+		WebFluxStrategies strategies = strategies();
 		if (strategies.handlers().isEmpty() || CorsUtils.isPreFlightRequest(exchange.getRequest())) {
 			return chain.filter(exchange);
 		}
@@ -184,7 +179,7 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 	 * response, never a conflict.
 	 */
 	private Mono<Void> handle(ServerWebExchange exchange, WebFilterChain chain, HandlerMethod handler,
-			Strategies strategies) {
+			WebFluxStrategies strategies) {
 		IdempotentRequestAttribute attribute = attributeOf(handler.getMethod());
 		if (attribute == null) {
 			return chain.filter(exchange);
@@ -284,7 +279,8 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 			.thenReturn(Mono.defer(capturing::send));
 	}
 
-	private Mono<Void> reject(ServerWebExchange exchange, HandlerMethod handler, Throwable ex, Strategies strategies) {
+	private Mono<Void> reject(ServerWebExchange exchange, HandlerMethod handler, Throwable ex,
+			WebFluxStrategies strategies) {
 		Outcome outcome = IdempotencyPolicy.outcomeOf(ex);
 		if (outcome != null) {
 			notifyListener(handler, outcome);
@@ -302,51 +298,18 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 		return principal.getName();
 	}
 
-	private Strategies strategies() {
-		Strategies strategies = this.strategies;
+	private WebFluxStrategies strategies() {
+		WebFluxStrategies strategies = this.strategies;
 		if (strategies == null) {
 			synchronized (this) {
 				strategies = this.strategies;
 				if (strategies == null) {
-					strategies = Strategies.of(this.applicationContext, attributeSource());
+					strategies = WebFluxStrategies.of(this.applicationContext, attributeSource());
 					this.strategies = strategies;
 				}
 			}
 		}
 		return strategies;
-	}
-
-	/**
-	 * What the filter finds once in the application context.
-	 */
-	private record Strategies(IdempotentHandlerLookup handlers, RejectionDispatcher rejections,
-			ServerCodecConfigurer codecs) {
-
-		static Strategies of(@Nullable ApplicationContext context, IdempotentRequestAttributeSource attributeSource) {
-			if (context == null) {
-				return new Strategies(new IdempotentHandlerLookup(List.of(), attributeSource),
-						new RejectionDispatcher(List.of(), List.of()), ServerCodecConfigurer.create());
-			}
-			IdempotentHandlerLookup handlers = new IdempotentHandlerLookup(
-					beans(context, RequestMappingHandlerMapping.class), attributeSource);
-			List<DispatchExceptionHandler> exceptionHandlers = beans(context, HandlerAdapter.class).stream()
-				.filter(DispatchExceptionHandler.class::isInstance)
-				.map(DispatchExceptionHandler.class::cast)
-				.toList();
-			RejectionDispatcher rejections = new RejectionDispatcher(exceptionHandlers,
-					beans(context, HandlerResultHandler.class));
-			ServerCodecConfigurer codecs = context.getBeanProvider(ServerCodecConfigurer.class)
-				.getIfUnique(ServerCodecConfigurer::create);
-			return new Strategies(handlers, rejections, codecs);
-		}
-
-		private static <T> List<T> beans(ApplicationContext context, Class<T> type) {
-			List<T> beans = new ArrayList<>(
-					BeanFactoryUtils.beansOfTypeIncludingAncestors(context, type, true, false).values());
-			AnnotationAwareOrderComparator.sort(beans);
-			return List.copyOf(beans);
-		}
-
 	}
 
 }
