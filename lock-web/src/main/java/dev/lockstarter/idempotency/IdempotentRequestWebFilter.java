@@ -8,8 +8,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -96,8 +94,6 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 	 * so that security and other filters run first.
 	 */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
-
-	private static final Log logger = LogFactory.getLog(IdempotentRequestWebFilter.class);
 
 	private final Supplier<ReactiveLockOperations> locks;
 
