@@ -15,7 +15,7 @@ import org.redisson.config.Config;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -253,7 +253,7 @@ enum HandoffLock {
 	private record PollingOnly(LockStore store) implements LockStore {
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			return this.store.tryAcquire(key, token, ttl);
 		}
 

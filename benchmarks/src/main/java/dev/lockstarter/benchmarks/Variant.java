@@ -28,7 +28,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.core.ResultAttempt;
+import dev.lockstarter.core.LockAttemptWithResult;
 import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -284,7 +284,7 @@ enum Variant {
 		public boolean cycle(String key) {
 			switch (this.path) {
 				case SINGLE_FLIGHT -> {
-					ResultAttempt attempt = this.locks.tryAcquireReadingResult(key, this.options);
+					LockAttemptWithResult attempt = this.locks.tryAcquireReadingResult(key, this.options);
 					if (!attempt.attempt().isAcquired()) {
 						return false;
 					}

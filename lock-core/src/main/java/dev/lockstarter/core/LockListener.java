@@ -15,7 +15,7 @@ public interface LockListener {
 	 * An acquisition ended, in any outcome, after waiting if it waited.
 	 * @param acquisition what happened
 	 */
-	default void acquisitionFinished(LockAcquisition acquisition) {
+	default void acquisitionFinished(FinishedAttempt acquisition) {
 	}
 
 	/**

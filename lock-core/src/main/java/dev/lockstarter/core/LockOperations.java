@@ -263,9 +263,9 @@ public interface LockOperations {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
 	 */
-	default ResultAttempt tryAcquireReadingResult(String key, LockOptions options) {
+	default LockAttemptWithResult tryAcquireReadingResult(String key, LockOptions options) {
 		byte[] kept = findResult(key).orElse(null);
-		return new ResultAttempt(tryAcquire(key, options), kept);
+		return new LockAttemptWithResult(tryAcquire(key, options), kept);
 	}
 
 	/**

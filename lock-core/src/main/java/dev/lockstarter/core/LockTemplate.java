@@ -24,19 +24,19 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.LockAcquisition.Outcome;
+import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.observation.DefaultLockAcquireObservationConvention;
 import dev.lockstarter.observation.LockAcquireContext;
 import dev.lockstarter.observation.LockAcquireObservationConvention;
 import dev.lockstarter.observation.LockObservationDocumentation;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
-import dev.lockstarter.store.ReadingAcquireResult;
+import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -233,7 +233,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * Each try is one call of {@link ResultStoringLockStore#tryAcquireReadingResult}.
 	 */
 	@Override
-	public ResultAttempt tryAcquireReadingResult(String key, LockOptions options) {
+	public LockAttemptWithResult tryAcquireReadingResult(String key, LockOptions options) {
 		Attempt attempt = singleKeyAttempt(key, options);
 		if (!(this.store instanceof ResultStoringLockStore)) {
 			throw new UnsupportedOperationException(
@@ -241,14 +241,14 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		}
 		attempt.readsResult = true;
 		LockAttempt outcome = tryAcquire(attempt, key);
-		return new ResultAttempt(outcome, attempt.keptResult);
+		return new LockAttemptWithResult(outcome, attempt.keptResult);
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
 	 * A caller stopped by {@code stopWaiting} is counted with the outcome
-	 * {@link LockAcquisition.Outcome#STOPPED}.
+	 * {@link FinishedAttempt.Outcome#STOPPED}.
 	 */
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
@@ -317,7 +317,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			}
 			observation.stop();
 			if (!this.listeners.isEmpty()) {
-				LockAcquisition acquisition = new LockAcquisition(name, description, outcome,
+				FinishedAttempt acquisition = new FinishedAttempt(name, description, outcome,
 						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited);
 				notifyListeners((listener) -> listener.acquisitionFinished(acquisition));
 			}
@@ -485,7 +485,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * Tell the listeners that an acquisition finished, for {@link ReactiveLockTemplate}.
 	 * @param acquisition the acquisition
 	 */
-	void acquisitionFinished(LockAcquisition acquisition) {
+	void acquisitionFinished(FinishedAttempt acquisition) {
 		if (!this.listeners.isEmpty()) {
 			notifyListeners((listener) -> listener.acquisitionFinished(acquisition));
 		}
@@ -503,7 +503,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	 * @param sentAt the {@link System#nanoTime()} at which the acquisition was sent
 	 * @return the attempt
 	 */
-	LockAttempt outcome(String key, String storeKey, String token, AcquireResult result, LockOptions options,
+	LockAttempt outcome(String key, String storeKey, String token, AcquireReply result, LockOptions options,
 			long sentAt) {
 		if (!result.isAcquired()) {
 			Duration remaining = result.holderRemainingTtl();
@@ -620,7 +620,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 	private final class Attempt {
 
 		/** The result before the first try. */
-		private static final AcquireResult NOT_TRIED = AcquireResult.held(Duration.ZERO);
+		private static final AcquireReply NOT_TRIED = AcquireReply.held(Duration.ZERO);
 
 		private static final long[] NO_FENCING_TOKENS = new long[0];
 
@@ -632,7 +632,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 
 		private final LockOptions options;
 
-		private AcquireResult result = NOT_TRIED;
+		private AcquireReply result = NOT_TRIED;
 
 		/** The fencing tokens of the keys, once all are acquired. */
 		private long[] fencingTokens = NO_FENCING_TOKENS;
@@ -681,7 +681,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				return tryOnce(0);
 			}
 			if (LockTemplate.this.store instanceof MultiKeyLockStore multiKey) {
-				MultiKeyAcquireResult all;
+				MultiKeyAcquireReply all;
 				try {
 					all = multiKey.tryAcquireAll(this.storeKeys, this.token, this.options.getTtl());
 				}
@@ -690,11 +690,11 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 				}
 				if (all.isAcquired()) {
 					this.fencingTokens = all.fencingTokens();
-					this.result = AcquireResult.acquired();
+					this.result = AcquireReply.acquired();
 					return true;
 				}
 				this.heldIndex = all.heldIndex();
-				this.result = AcquireResult.held(all.holderRemainingTtl());
+				this.result = AcquireReply.held(all.holderRemainingTtl());
 				return false;
 			}
 			long[] fencingTokens = new long[this.keys.size()];
@@ -717,7 +717,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 			try {
 				// A detached lease is handed to its owner with its fencing token
 				if (this.readsResult && LockTemplate.this.store instanceof ResultStoringLockStore results) {
-					ReadingAcquireResult answer = results.tryAcquireReadingResult(this.storeKeys.get(index), this.token,
+					AcquireReplyWithResult answer = results.tryAcquireReadingResult(this.storeKeys.get(index), this.token,
 							this.options.getTtl());
 					this.result = answer.acquisition();
 					this.keptResult = answer.keptResult();
@@ -924,7 +924,7 @@ public class LockTemplate implements LockOperations, ApplicationEventPublisherAw
 		 * found held, as a try of this waiter; a failure, as a failed store call.
 		 */
 		private boolean accept(ReleaseHandoff.Answer answer) {
-			AcquireResult answered = answer.result();
+			AcquireReply answered = answer.result();
 			if (answered == null) {
 				this.sentAt = answer.sentAt();
 				throw failed(answer.storeFailure(this.keys.get(0)), 1);

@@ -23,9 +23,9 @@ import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import dev.lockstarter.core.LockAcquisition.Outcome;
+import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.observation.LockAcquireContext;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
@@ -340,7 +340,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 					context.setOutcome(outcome.get().tagValue());
 				}
 				observation.stop();
-				this.template.acquisitionFinished(new LockAcquisition(name, attempt.key, outcome.get(),
+				this.template.acquisitionFinished(new FinishedAttempt(name, attempt.key, outcome.get(),
 						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited));
 			}
 		};
@@ -525,7 +525,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 				});
 		}
 
-		private Mono<AcquireResult> storeCall() {
+		private Mono<AcquireReply> storeCall() {
 			ReactiveLockStore reactive = ReactiveLockTemplate.this.reactiveStore;
 			if (reactive != null) {
 				return reactive.tryAcquireReactive(this.storeKey, this.token, this.options.getTtl());

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
@@ -97,7 +97,7 @@ final class ReleaseHandoff implements Runnable {
 			return;
 		}
 		long sentAt = System.nanoTime();
-		CompletableFuture<AcquireResult> attempt;
+		CompletableFuture<AcquireReply> attempt;
 		try {
 			attempt = this.store.tryAcquireOnRelease(this.storeKey, this.token, this.ttl);
 		}
@@ -171,7 +171,7 @@ final class ReleaseHandoff implements Runnable {
 	 * @param failure why it failed, or {@code null}
 	 * @param sentAt when it was sent, from {@link System#nanoTime()}
 	 */
-	record Answer(@Nullable AcquireResult result, @Nullable Throwable failure, long sentAt) {
+	record Answer(@Nullable AcquireReply result, @Nullable Throwable failure, long sentAt) {
 
 		/**
 		 * The store failure of a failed attempt, as a blocking call would have thrown it.

@@ -12,7 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LogSafe;
@@ -193,13 +193,13 @@ final class StoreLease implements Lease, HeldLock {
 	@Override
 	public long fencingToken() {
 		long drawn = this.fencingToken;
-		if (drawn != AcquireResult.NO_FENCING_TOKEN || !(this.store instanceof FencingOnDemandLockStore onDemand)) {
+		if (drawn != AcquireReply.NO_FENCING_TOKEN || !(this.store instanceof FencingOnDemandLockStore onDemand)) {
 			return drawn;
 		}
 		this.guard.lock();
 		try {
 			drawn = this.fencingToken;
-			if (drawn != AcquireResult.NO_FENCING_TOKEN) {
+			if (drawn != AcquireReply.NO_FENCING_TOKEN) {
 				return drawn;
 			}
 			if (this.state != State.HELD) {
@@ -207,7 +207,7 @@ final class StoreLease implements Lease, HeldLock {
 						+ this.state.name().toLowerCase(Locale.ROOT) + "): its fencing token cannot be drawn");
 			}
 			drawn = onDemand.fencingToken(this.storeKey, this.token);
-			if (drawn == AcquireResult.NO_FENCING_TOKEN) {
+			if (drawn == AcquireReply.NO_FENCING_TOKEN) {
 				lost("drawing its fencing token found the lock expired or held by another owner");
 				throw new LockNotHeldException(this.key,
 						"Lock '" + this.key + "' had expired or was taken over before its fencing token was drawn");

@@ -27,7 +27,7 @@ import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
-import dev.lockstarter.core.LockAcquisition.Outcome;
+import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
@@ -36,7 +36,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
-import dev.lockstarter.core.ResultAttempt;
+import dev.lockstarter.core.LockAttemptWithResult;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationContext;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
@@ -407,7 +407,7 @@ public class ExclusiveRequestInterceptor implements MethodInterceptor {
 		LockAttempt attempt;
 		try {
 			// One store call: the result already kept, and an attempt at once
-			ResultAttempt first = locks.tryAcquireReadingResult(key, options.withWaitTime(Duration.ZERO));
+			LockAttemptWithResult first = locks.tryAcquireReadingResult(key, options.withWaitTime(Duration.ZERO));
 			seen = SharedResult.idOf(first.keptResult());
 			attempt = first.attempt();
 		}

@@ -8,7 +8,7 @@ import java.time.Duration;
  * fencing state in the store.
  * <p>
  * {@link #tryAcquire} (and {@link MultiKeyLockStore#tryAcquireAll}) then answer
- * {@link AcquireResult#NO_FENCING_TOKEN}, and the holder draws its token with
+ * {@link AcquireReply#NO_FENCING_TOKEN}, and the holder draws its token with
  * {@link #fencingToken(String, String)}, once: a second draw for the same acquisition
  * would answer a greater number. A token is drawn only while the lock is held by the
  * caller's owner token, so tokens still strictly increase in the order in which owners
@@ -33,14 +33,14 @@ public interface FencingOnDemandLockStore extends LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
 	 */
-	AcquireResult tryAcquireFenced(String key, String token, Duration ttl);
+	AcquireReply tryAcquireFenced(String key, String token, Duration ttl);
 
 	/**
 	 * Draw the fencing token of the lock on {@code key}, if {@code token} holds it: a
 	 * number greater than every token drawn before for the same key.
 	 * @param key the full store key
 	 * @param token the owner token given to {@link #tryAcquire}
-	 * @return the token, positive, or {@link AcquireResult#NO_FENCING_TOKEN} if
+	 * @return the token, positive, or {@link AcquireReply#NO_FENCING_TOKEN} if
 	 * {@code token} no longer holds the lock (nothing was drawn)
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time

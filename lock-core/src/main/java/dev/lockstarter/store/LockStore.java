@@ -27,7 +27,7 @@ import java.util.List;
  * stores that announce releases, so that waiters need not poll; {@link MultiKeyLockStore}
  * for stores that take the locks of several keys at once, all or none. A store that
  * issues fencing tokens returns them from {@link #tryAcquire} through
- * {@link AcquireResult#fencingToken()}.
+ * {@link AcquireReply#fencingToken()}.
  *
  * @since 0.1.0
  */
@@ -43,7 +43,7 @@ public interface LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
 	 */
-	AcquireResult tryAcquire(String key, String token, Duration ttl);
+	AcquireReply tryAcquire(String key, String token, Duration ttl);
 
 	/**
 	 * Delete the lock on {@code key} if it is held by {@code token}.

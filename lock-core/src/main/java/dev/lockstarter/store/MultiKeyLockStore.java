@@ -44,7 +44,7 @@ public interface MultiKeyLockStore extends LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time; any key may then be held by {@code token}
 	 */
-	MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl);
+	MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl);
 
 	/**
 	 * Delete each lock on {@code keys} that is held by {@code token}, leaving the others

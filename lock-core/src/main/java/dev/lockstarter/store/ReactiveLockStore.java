@@ -30,7 +30,7 @@ public interface ReactiveLockStore extends LockStore {
 	 * @param ttl the lock's time-to-live, positive
 	 * @return a {@code Mono} of the result, or a {@link LockStoreException} error
 	 */
-	Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl);
+	Mono<AcquireReply> tryAcquireReactive(String key, String token, Duration ttl);
 
 	/**
 	 * Delete the lock on {@code key} if it is held by {@code token}, as {@link #release}.

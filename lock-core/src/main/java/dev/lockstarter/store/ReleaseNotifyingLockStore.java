@@ -44,7 +44,7 @@ public interface ReleaseNotifyingLockStore extends LockStore {
 	 * listener
 	 * @since 0.1.0
 	 */
-	default @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+	default @Nullable CompletableFuture<AcquireReply> tryAcquireOnRelease(String key, String token, Duration ttl) {
 		return null;
 	}
 

@@ -57,9 +57,9 @@ public interface ResultStoringLockStore extends LockStore {
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time, in which case the lock may have been acquired
 	 */
-	default ReadingAcquireResult tryAcquireReadingResult(String key, String token, Duration ttl) {
+	default AcquireReplyWithResult tryAcquireReadingResult(String key, String token, Duration ttl) {
 		byte[] kept = getResult(key);
-		return new ReadingAcquireResult(tryAcquire(key, token, ttl), kept);
+		return new AcquireReplyWithResult(tryAcquire(key, token, ttl), kept);
 	}
 
 	/**

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -96,7 +96,7 @@ class LockTemplateTests {
 		this.locks.addListener(new LockListener() {
 
 			@Override
-			public void acquisitionFinished(LockAcquisition acquisition) {
+			public void acquisitionFinished(FinishedAttempt acquisition) {
 				heard.add(acquisition.name() + " " + acquisition.outcome().tagValue() + " waited="
 						+ acquisition.waited());
 			}
@@ -266,7 +266,7 @@ class LockTemplateTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			this.delegate.tryAcquire(key, token, ttl);
 			throw new LockStoreException(key, "reply lost", new RuntimeException("command timed out"));
 		}
@@ -298,7 +298,7 @@ class LockTemplateTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			assertThat(key).startsWith("app:");
 			this.tokens.add(token);
 			return this.delegate.tryAcquire(key, token, ttl);
@@ -319,8 +319,8 @@ class LockTemplateTests {
 	private static final class FailingReleaseStore implements LockStore {
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-			return AcquireResult.acquired();
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+			return AcquireReply.acquired();
 		}
 
 		@Override

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -266,13 +266,13 @@ class MultiKeyLockTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			if (key.equals(this.failOn)) {
 				// Granted, but the answer is lost
 				this.delegate.tryAcquire(key, token, ttl);
 				throw new LockStoreException(key, "lost reply", new IllegalStateException());
 			}
-			AcquireResult result = this.delegate.tryAcquire(key, token, ttl);
+			AcquireReply result = this.delegate.tryAcquire(key, token, ttl);
 			if (result.isAcquired()) {
 				this.acquired.add(key);
 			}

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
@@ -199,7 +199,7 @@ class ReleaseHandoffTests {
 		volatile boolean failToSend;
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			if (!token.equals("probe") && !token.equals("other")) {
 				this.tries.incrementAndGet();
 			}
@@ -207,7 +207,7 @@ class ReleaseHandoffTests {
 		}
 
 		@Override
-		public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+		public @Nullable CompletableFuture<AcquireReply> tryAcquireOnRelease(String key, String token, Duration ttl) {
 			this.listenerAttempts.incrementAndGet();
 			if (this.failToSend) {
 				throw new IllegalStateException("connection closed");
@@ -220,21 +220,21 @@ class ReleaseHandoffTests {
 			return attempt.answer;
 		}
 
-		AcquireResult acquire(String key, String token, Duration ttl) {
+		AcquireReply acquire(String key, String token, Duration ttl) {
 			return super.tryAcquire(key, token, ttl);
 		}
 
 	}
 
 	private record PendingAttempt(HandingOffStore store, String key, String token, Duration ttl,
-			CompletableFuture<AcquireResult> answer) {
+			CompletableFuture<AcquireReply> answer) {
 
 		PendingAttempt(HandingOffStore store, String key, String token, Duration ttl) {
 			this(store, key, token, ttl, new CompletableFuture<>());
 		}
 
 		void grant() {
-			AcquireResult result = this.store.acquire(this.key, this.token, this.ttl);
+			AcquireReply result = this.store.acquire(this.key, this.token, this.ttl);
 			assertThat(result.isAcquired()).isTrue();
 			this.answer.complete(result);
 		}

@@ -17,7 +17,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.aop.framework.ProxyFactory;
@@ -271,12 +271,12 @@ class ExclusiveRequestInterceptorTests {
 		volatile CountDownLatch rejected = new CountDownLatch(0);
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			this.acquisitions.incrementAndGet();
 			if (this.failing) {
 				throw new LockStoreException(key, "store down", new IllegalStateException("connection refused"));
 			}
-			AcquireResult result = super.tryAcquire(key, token, ttl);
+			AcquireReply result = super.tryAcquire(key, token, ttl);
 			if (!result.isAcquired()) {
 				this.rejected.countDown();
 			}

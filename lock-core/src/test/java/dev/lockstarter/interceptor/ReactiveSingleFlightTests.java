@@ -26,7 +26,7 @@ import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.core.LockAcquisition;
+import dev.lockstarter.core.FinishedAttempt;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
@@ -61,7 +61,7 @@ class ReactiveSingleFlightTests {
 
 	private final AtomicInteger shared = new AtomicInteger();
 
-	private final List<LockAcquisition.Outcome> acquisitions = new CopyOnWriteArrayList<>();
+	private final List<FinishedAttempt.Outcome> acquisitions = new CopyOnWriteArrayList<>();
 
 	private final Reports reports = new Reports();
 
@@ -96,7 +96,7 @@ class ReactiveSingleFlightTests {
 		this.locks.addListener(new LockListener() {
 
 			@Override
-			public void acquisitionFinished(LockAcquisition acquisition) {
+			public void acquisitionFinished(FinishedAttempt acquisition) {
 				ReactiveSingleFlightTests.this.acquisitions.add(acquisition.outcome());
 			}
 
@@ -124,8 +124,8 @@ class ReactiveSingleFlightTests {
 		assertThat(this.outcomes).containsOnlyOnce("acquired").filteredOn("shared"::equals).hasSize(callers - 1);
 		// Only the holder took the lock: the followers, woken by its release, read its
 		// value without taking it in turn
-		assertThat(this.acquisitions).containsOnlyOnce(LockAcquisition.Outcome.ACQUIRED)
-			.filteredOn(LockAcquisition.Outcome.STOPPED::equals)
+		assertThat(this.acquisitions).containsOnlyOnce(FinishedAttempt.Outcome.ACQUIRED)
+			.filteredOn(FinishedAttempt.Outcome.STOPPED::equals)
 			.hasSize(callers - 1);
 		assertThat(isHeld("report:eight")).isFalse();
 		assertThat(this.locks.getHeldLocks()).isEmpty();

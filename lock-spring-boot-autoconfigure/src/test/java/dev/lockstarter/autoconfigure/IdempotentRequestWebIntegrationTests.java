@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.idempotency.IdempotentRequest;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.test.redis.RedisServerExtension;
@@ -534,7 +534,7 @@ class IdempotentRequestWebIntegrationTests {
 	record LockStoreWithoutResults(LockStore delegate) implements LockStore {
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			return this.delegate.tryAcquire(key, token, ttl);
 		}
 

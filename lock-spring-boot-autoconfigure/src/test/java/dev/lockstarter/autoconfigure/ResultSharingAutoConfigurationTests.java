@@ -21,7 +21,7 @@ import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException;
 import dev.lockstarter.result.JacksonResultCodec;
 import dev.lockstarter.result.ResultCodec;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -262,7 +262,7 @@ class ResultSharingAutoConfigurationTests {
 			return new LockStore() {
 
 				@Override
-				public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+				public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 					return store.tryAcquire(key, token, ttl);
 				}
 

@@ -31,7 +31,7 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockAcquisition;
+import dev.lockstarter.core.FinishedAttempt;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -132,15 +132,15 @@ class SingleFlightIntegrationTests {
 		assertThat(Reports.runs(id)).isEqualTo(1);
 		assertThat(results).hasSize(callers).allSatisfy((result) -> assertThat(result.run()).isEqualTo(1));
 		String key = lockKey("report", id, 0L);
-		List<LockAcquisition> acquired = Acquisitions.of(key, LockAcquisition.Outcome.ACQUIRED);
-		List<LockAcquisition> stopped = Acquisitions.of(key, LockAcquisition.Outcome.STOPPED);
+		List<FinishedAttempt> acquired = Acquisitions.of(key, FinishedAttempt.Outcome.ACQUIRED);
+		List<FinishedAttempt> stopped = Acquisitions.of(key, FinishedAttempt.Outcome.STOPPED);
 		// Every caller either acquired or stopped waiting because the result was there.
 		// Besides the holder, a follower may acquire: one whose try (its first, or one
 		// after a poll) reached Redis just after the release found the lock free and
 		// took it together with the kept result, so the method still ran once. Taking
 		// the lock in turn to read the result, as before, would leave none stopped
 		assertThat(acquired.size() + stopped.size()).isEqualTo(callers);
-		assertThat(stopped).allMatch(LockAcquisition::waited);
+		assertThat(stopped).allMatch(FinishedAttempt::waited);
 		// The holder ran for 800 ms after every caller arrived, so most followers were
 		// asleep in their wait when the release woke them
 		assertThat(stopped).hasSizeGreaterThanOrEqualTo(callers / 2);
@@ -432,19 +432,19 @@ class SingleFlightIntegrationTests {
 	/** Records the finished acquisitions of both instances. */
 	static class Acquisitions implements LockListener {
 
-		static final List<LockAcquisition> finished = new CopyOnWriteArrayList<>();
+		static final List<FinishedAttempt> finished = new CopyOnWriteArrayList<>();
 
 		/**
 		 * The finished acquisitions of a key with an outcome, and whether they waited.
 		 */
-		static List<LockAcquisition> of(String key, LockAcquisition.Outcome outcome) {
+		static List<FinishedAttempt> of(String key, FinishedAttempt.Outcome outcome) {
 			return finished.stream()
 				.filter((acquisition) -> acquisition.key().equals(key) && acquisition.outcome() == outcome)
 				.toList();
 		}
 
 		@Override
-		public void acquisitionFinished(LockAcquisition acquisition) {
+		public void acquisitionFinished(FinishedAttempt acquisition) {
 			finished.add(acquisition);
 		}
 

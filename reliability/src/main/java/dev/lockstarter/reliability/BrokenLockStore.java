@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -47,7 +47,7 @@ final class BrokenLockStore implements LockStore {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		boolean acquired;
 		if (this.flaw == Flaw.SETNX_THEN_EXPIRE) {
 			acquired = Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(key, token));
@@ -60,11 +60,11 @@ final class BrokenLockStore implements LockStore {
 			acquired = Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(key, token, ttl));
 		}
 		if (acquired) {
-			return AcquireResult.acquired();
+			return AcquireReply.acquired();
 		}
 		Long remaining = this.redis.getExpire(key, TimeUnit.MILLISECONDS);
 		// No expiry (-1) or gone (-2): assume a full time-to-live rather than poll hot
-		return AcquireResult.held((remaining != null && remaining >= 0) ? Duration.ofMillis(remaining) : ttl);
+		return AcquireReply.held((remaining != null && remaining >= 0) ? Duration.ofMillis(remaining) : ttl);
 	}
 
 	@Override

@@ -3,7 +3,7 @@ package dev.lockstarter.reliability;
 import java.time.Duration;
 import java.util.function.Consumer;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 
 /**
@@ -30,7 +30,7 @@ final class OwnerBlindLockStore implements LockStore {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		return this.store.tryAcquire(key, token, ttl);
 	}
 

@@ -11,7 +11,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -283,7 +283,7 @@ public final class Worker {
 			long deadline = System.nanoTime() + wait.toNanos();
 			while (true) {
 				long sentAt = System.nanoTime();
-				AcquireResult result = store.tryAcquire(storeKey, token, ttl);
+				AcquireReply result = store.tryAcquire(storeKey, token, ttl);
 				if (result.isAcquired()) {
 					return new RawHeld(store, storeKey, token, sentAt, ttl);
 				}

@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import dev.lockstarter.store.AcquireResult;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseListeners;
@@ -88,7 +88,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		// Under an optimistic read of the key-set lock: an acquisition that overlapped an
 		// operation on several keys is undone (its own entry, if still there) and tried
 		// again under the read lock, since that operation may have decided on the key
@@ -97,7 +97,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		if (optimistic != 0) {
 			long now = this.nanoClock.getAsLong();
 			Entry entry = new Entry(token, now + ttl.toNanos());
-			AcquireResult result = acquire(key, token, now, entry);
+			AcquireReply result = acquire(key, token, now, entry);
 			if (this.keySets.validate(optimistic)) {
 				return result;
 			}
@@ -113,13 +113,13 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		}
 	}
 
-	private AcquireResult acquire(String key, String token, long now, Entry entry) {
+	private AcquireReply acquire(String key, String token, long now, Entry entry) {
 		sweepIfDue(now);
 		Entry existing = this.locks.putIfAbsent(key, entry);
 		while (existing != null) {
 			if (!existing.isExpired(now)) {
-				return existing.token.equals(token) ? AcquireResult.acquired(existing.fencingToken)
-						: AcquireResult.held(Duration.ofNanos(existing.expiresAt - now));
+				return existing.token.equals(token) ? AcquireReply.acquired(existing.fencingToken)
+						: AcquireReply.held(Duration.ofNanos(existing.expiresAt - now));
 			}
 			existing = this.locks.replace(key, existing, entry) ? null : this.locks.putIfAbsent(key, entry);
 		}
@@ -130,13 +130,13 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		// successor's, is never used.
 		entry.fencingToken = this.fencingTokens.incrementAndGet();
 		if (this.locks.get(key) != entry) {
-			return AcquireResult.held(Duration.ZERO);
+			return AcquireReply.held(Duration.ZERO);
 		}
-		return AcquireResult.acquired(entry.fencingToken);
+		return AcquireReply.acquired(entry.fencingToken);
 	}
 
 	@Override
-	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 		long exclusive = this.keySets.writeLock();
 		try {
 			long now = this.nanoClock.getAsLong();
@@ -144,7 +144,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			for (int i = 0; i < keys.size(); i++) {
 				Entry existing = this.locks.get(keys.get(i));
 				if (existing != null && !existing.isExpired(now)) {
-					return MultiKeyAcquireResult.held(i, Duration.ofNanos(existing.expiresAt - now));
+					return MultiKeyAcquireReply.held(i, Duration.ofNanos(existing.expiresAt - now));
 				}
 			}
 			long[] fencingTokens = new long[keys.size()];
@@ -152,7 +152,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 				fencingTokens[i] = this.fencingTokens.incrementAndGet();
 				this.locks.put(keys.get(i), new Entry(token, now + ttl.toNanos(), fencingTokens[i]));
 			}
-			return MultiKeyAcquireResult.acquired(fencingTokens);
+			return MultiKeyAcquireReply.acquired(fencingTokens);
 		}
 		finally {
 			this.keySets.unlockWrite(exclusive);
@@ -270,7 +270,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	 * Answered on the subscriber's thread: the in-memory store never waits for I/O.
 	 */
 	@Override
-	public Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl) {
+	public Mono<AcquireReply> tryAcquireReactive(String key, String token, Duration ttl) {
 		return Mono.fromSupplier(() -> tryAcquire(key, token, ttl));
 	}
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.UUID;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -51,7 +51,7 @@ class LockStoreHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("store", this.kind);
 		String token = UUID.randomUUID().toString();
 		long start = System.nanoTime();
-		AcquireResult result = this.store.tryAcquire(this.probeKey, token, PROBE_TTL);
+		AcquireReply result = this.store.tryAcquire(this.probeKey, token, PROBE_TTL);
 		if (result.isAcquired()) {
 			this.store.release(this.probeKey, token);
 		}

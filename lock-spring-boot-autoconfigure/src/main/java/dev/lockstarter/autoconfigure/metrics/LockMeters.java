@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import dev.lockstarter.core.HeldLock;
-import dev.lockstarter.core.LockAcquisition;
+import dev.lockstarter.core.FinishedAttempt;
 import dev.lockstarter.core.LockListener;
 import org.springframework.util.Assert;
 
@@ -87,7 +87,7 @@ public final class LockMeters implements LockListener {
 	}
 
 	@Override
-	public void acquisitionFinished(LockAcquisition acquisition) {
+	public void acquisitionFinished(FinishedAttempt acquisition) {
 		Tags tags = tags(acquisition.name()).and("outcome", acquisition.outcome().tagValue());
 		this.acquisitions.withTags(tags).record(acquisition.duration());
 		if (acquisition.waited()) {

@@ -23,7 +23,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.idempotency.IdempotentRequest;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.boot.actuate.autoconfigure.endpoint.jackson.JacksonEndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.jackson.EndpointJsonMapper;
@@ -289,7 +289,7 @@ class LocksEndpointTests {
 		final Set<String> tokens = ConcurrentHashMap.newKeySet();
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			this.tokens.add(token);
 			return super.tryAcquire(key, token, ttl);
 		}

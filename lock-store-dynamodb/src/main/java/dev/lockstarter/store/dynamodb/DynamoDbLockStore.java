@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -215,7 +215,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		long now = this.clock.millis();
 		long expiresAt = now + millis(ttl);
 		UpdateItemRequest request = UpdateItemRequest.builder()
@@ -233,16 +233,16 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			.build();
 		try {
 			UpdateItemResponse response = call("acquire", key, () -> this.client.updateItem(request));
-			return AcquireResult.acquired(longValue(response.attributes(), FENCE));
+			return AcquireReply.acquired(longValue(response.attributes(), FENCE));
 		}
 		catch (ConditionalCheckFailedException ex) {
 			Map<String, AttributeValue> holder = ex.hasItem() ? ex.item() : Map.of();
 			long holderExpiresAt = longValue(holder, EXPIRES_AT);
 			if (token.equals(stringValue(holder, OWNER)) && holderExpiresAt >= now) {
 				// Our own acquisition, applied by an earlier attempt of the SDK's retries
-				return AcquireResult.acquired(longValue(holder, FENCE));
+				return AcquireReply.acquired(longValue(holder, FENCE));
 			}
-			return AcquireResult.held(Duration.ofMillis(holderExpiresAt - this.clock.millis()));
+			return AcquireReply.held(Duration.ofMillis(holderExpiresAt - this.clock.millis()));
 		}
 	}
 

@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -106,7 +106,7 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 	void fencingTokensIncreaseWithEveryAcquisitionOfAKey() throws InterruptedException {
 		String key = uniqueKey("fencing");
 		String first = uniqueToken();
-		AcquireResult acquired = store().tryAcquire(key, first, TTL);
+		AcquireReply acquired = store().tryAcquire(key, first, TTL);
 		long firstToken = acquired.fencingToken();
 		assertThat(firstToken)
 			.isGreaterThan(System.currentTimeMillis() * 1000 - Duration.ofMinutes(1).toNanos() / 1000);
@@ -125,8 +125,8 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 	void acquiringAgainWithTheSameTokenAnswersTheSameAcquisition() {
 		String key = uniqueKey("same-token");
 		String owner = uniqueToken();
-		AcquireResult first = store().tryAcquire(key, owner, TTL);
-		AcquireResult again = store().tryAcquire(key, owner, TTL);
+		AcquireReply first = store().tryAcquire(key, owner, TTL);
+		AcquireReply again = store().tryAcquire(key, owner, TTL);
 		assertThat(again.isAcquired()).as("acquire repeated with the owner's token, as an SDK retry would").isTrue();
 		assertThat(again.fencingToken()).isEqualTo(first.fencingToken());
 		assertThat(store().release(key, owner)).isTrue();
@@ -198,7 +198,7 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 				Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20)));
 		String key = uniqueKey("skew");
 		long ownerToken = store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).fencingToken();
-		AcquireResult takeover = skewed.tryAcquire(key, uniqueToken(), TTL);
+		AcquireReply takeover = skewed.tryAcquire(key, uniqueToken(), TTL);
 		assertThat(takeover.isAcquired()).as("acquire by a client whose clock is 20 s ahead of a 10 s lock's owner")
 			.isTrue();
 		assertThat(takeover.fencingToken()).as("fencing token of the early takeover, which a resource can check")

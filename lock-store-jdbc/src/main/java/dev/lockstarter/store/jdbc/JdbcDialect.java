@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 
 /**
  * The SQL of the {@link JdbcLockStore} for one database. Every statement compares and
@@ -87,7 +87,7 @@ abstract class JdbcDialect {
 	/**
 	 * Try to acquire; {@code null} when the row changed under the attempt, to try again.
 	 */
-	abstract @Nullable AcquireResult tryAcquire(JdbcLockStore store, Connection connection, String key, String token,
+	abstract @Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token,
 			long ttlMicros) throws SQLException;
 
 	/** Parameters: key, token. */
@@ -194,7 +194,7 @@ abstract class JdbcDialect {
 		}
 
 		@Override
-		@Nullable AcquireResult tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
+		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
 				throws SQLException {
 			try (PreparedStatement statement = store.prepare(connection, sql(ACQUIRE, store.getTableName()))) {
 				statement.setString(1, key);
@@ -208,10 +208,10 @@ abstract class JdbcDialect {
 					}
 					long fence = rows.getLong(1);
 					if (!rows.wasNull()) {
-						return AcquireResult.acquired(fence);
+						return AcquireReply.acquired(fence);
 					}
 					long remaining = rows.getLong(2);
-					return (remaining > 0) ? AcquireResult.held(Duration.ofNanos(remaining * 1000)) : null;
+					return (remaining > 0) ? AcquireReply.held(Duration.ofNanos(remaining * 1000)) : null;
 				}
 			}
 		}
@@ -274,7 +274,7 @@ abstract class JdbcDialect {
 		}
 
 		@Override
-		@Nullable AcquireResult tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
+		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
 				throws SQLException {
 			String table = store.getTableName();
 			try (PreparedStatement statement = store.prepare(connection, sql(TAKE_OVER, table))) {
@@ -283,7 +283,7 @@ abstract class JdbcDialect {
 				statement.setString(3, key);
 				try (ResultSet rows = statement.executeQuery()) {
 					if (rows.next()) {
-						return AcquireResult.acquired(rows.getLong(1));
+						return AcquireReply.acquired(rows.getLong(1));
 					}
 				}
 			}
@@ -292,7 +292,7 @@ abstract class JdbcDialect {
 				statement.setString(2, token);
 				statement.setLong(3, ttlMicros);
 				try (ResultSet rows = statement.executeQuery()) {
-					return rows.next() ? AcquireResult.acquired(rows.getLong(1)) : null;
+					return rows.next() ? AcquireReply.acquired(rows.getLong(1)) : null;
 				}
 			}
 			catch (SQLException ex) {
@@ -304,7 +304,7 @@ abstract class JdbcDialect {
 			}
 		}
 
-		private @Nullable AcquireResult held(JdbcLockStore store, Connection connection, String key)
+		private @Nullable AcquireReply held(JdbcLockStore store, Connection connection, String key)
 				throws SQLException {
 			try (PreparedStatement statement = store.prepare(connection, sql(HOLDER, store.getTableName()))) {
 				statement.setString(1, key);
@@ -312,7 +312,7 @@ abstract class JdbcDialect {
 					if (rows.next()) {
 						long remaining = rows.getLong(1);
 						if (remaining > 0) {
-							return AcquireResult.held(Duration.ofNanos(remaining * 1000));
+							return AcquireReply.held(Duration.ofNanos(remaining * 1000));
 						}
 					}
 					return null;

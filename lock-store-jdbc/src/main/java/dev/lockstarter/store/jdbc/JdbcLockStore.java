@@ -22,7 +22,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
@@ -355,20 +355,20 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		Assert.notNull(token, "'token' must not be null");
 		long ttlMicros = micros(ttl, "ttl");
 		String storedKey = storedKey(key);
 		return call("acquire", key, (connection) -> {
 			JdbcDialect dialect = dialect(connection);
 			for (int attempt = 1;; attempt++) {
-				AcquireResult result = dialect.tryAcquire(this, connection, storedKey, token, ttlMicros);
+				AcquireReply result = dialect.tryAcquire(this, connection, storedKey, token, ttlMicros);
 				if (result != null) {
 					return result;
 				}
 				if (attempt == ACQUIRE_ATTEMPTS) {
 					// The row changed under every attempt: held, for an unknown time
-					return AcquireResult.held(Duration.ofMillis(-1));
+					return AcquireReply.held(Duration.ofMillis(-1));
 				}
 			}
 		});

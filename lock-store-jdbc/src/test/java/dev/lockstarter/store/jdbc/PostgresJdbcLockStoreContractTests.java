@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -108,7 +108,7 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 		long fence = store().tryAcquire(key, owner, TTL).fencingToken();
 		String versionBefore = queryString("SELECT xmin::text || ':' || ctid::text FROM lock_store WHERE lock_key = ?",
 				key);
-		AcquireResult conflict = store().tryAcquire(key, uniqueToken(), TTL);
+		AcquireReply conflict = store().tryAcquire(key, uniqueToken(), TTL);
 		assertThat(conflict.isAcquired()).isFalse();
 		assertThat(conflict.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(TTL);
 		assertThat(queryString("SELECT xmin::text || ':' || ctid::text FROM lock_store WHERE lock_key = ?", key))

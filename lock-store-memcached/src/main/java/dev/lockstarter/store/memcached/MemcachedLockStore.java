@@ -22,7 +22,7 @@ import net.rubyeye.xmemcached.utils.Protocol;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
@@ -181,13 +181,13 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		int expiry = expiry(ttl);
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			String value = Holder.value(this.clock.millis() + millis(ttl), token);
 			if (call("acquire", key, () -> this.client.add(memcachedKey, expiry, value, TRANSCODER, timeout()))) {
-				return AcquireResult.acquired();
+				return AcquireReply.acquired();
 			}
 			GetsResponse<String> current = gets("acquire", key, memcachedKey);
 			if (current == null) {
@@ -198,21 +198,21 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 			long now = this.clock.millis();
 			if (holder == null) {
 				// Not a lock written by this store: never take it over
-				return AcquireResult.held(Duration.ZERO);
+				return AcquireReply.held(Duration.ZERO);
 			}
 			if (!holder.isExpired(now)) {
-				return holder.token.equals(token) ? AcquireResult.acquired()
-						: AcquireResult.held(Duration.ofMillis(holder.expiresAt - now));
+				return holder.token.equals(token) ? AcquireReply.acquired()
+						: AcquireReply.held(Duration.ofMillis(holder.expiresAt - now));
 			}
 			String takeover = Holder.value(now + millis(ttl), token);
 			if (call("acquire", key,
 					() -> this.client.cas(memcachedKey, expiry, takeover, TRANSCODER, timeout(), current.getCas()))) {
-				return AcquireResult.acquired();
+				return AcquireReply.acquired();
 			}
 			// Another client took the expired lock over first, or it was deleted: read
 			// again
 		}
-		return AcquireResult.held(Duration.ZERO);
+		return AcquireReply.held(Duration.ZERO);
 	}
 
 	@Override

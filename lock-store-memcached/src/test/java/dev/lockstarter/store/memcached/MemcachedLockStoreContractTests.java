@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.memcached.MemcachedServer;
@@ -109,7 +109,7 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 		assertThat(store().tryAcquire(key, owner, MemcachedLockStore.MAX_TTL).isAcquired()).isTrue();
 		assertThatIllegalArgumentException().isThrownBy(() -> store().extend(key, owner, Duration.ofDays(31)))
 			.withMessageContaining("30 days");
-		AcquireResult conflict = store().tryAcquire(key, uniqueToken(), TTL);
+		AcquireReply conflict = store().tryAcquire(key, uniqueToken(), TTL);
 		assertThat(conflict.isAcquired()).isFalse();
 		assertThat(conflict.holderRemainingTtl()).isGreaterThan(Duration.ofDays(29));
 		assertThat(store().release(key, owner)).isTrue();
@@ -208,7 +208,7 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 				String key = uniqueKey("late-clock");
 				memcached.server().pause();
 				long start = System.nanoTime();
-				CompletableFuture<AcquireResult> acquire;
+				CompletableFuture<AcquireReply> acquire;
 				try {
 					acquire = CompletableFuture.supplyAsync(() -> patient.tryAcquire(key, uniqueToken(), ttl));
 					Thread.sleep(stall.toMillis());
@@ -258,7 +258,7 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 				int held = 0;
 				for (String key : keys) {
 					try {
-						AcquireResult result = sharded.tryAcquire(key, uniqueToken(), TTL);
+						AcquireReply result = sharded.tryAcquire(key, uniqueToken(), TTL);
 						assertThat(result.isAcquired()).as("acquire of %s, held before a server stopped", key)
 							.isFalse();
 						held++;

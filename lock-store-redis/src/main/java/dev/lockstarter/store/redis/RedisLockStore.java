@@ -22,13 +22,13 @@ import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
-import dev.lockstarter.store.ReadingAcquireResult;
+import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -587,7 +587,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		if (this.minReplicaAcks > 0) {
 			return tryAcquireAcknowledged(key, token, ttl);
 		}
@@ -605,7 +605,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 			Boolean set = lettuce("acquire", key, started, deadline,
 					() -> lettuce.setIfAbsent(keyBytes, tokenBytes, ttl.toMillis(), deadline));
 			if (Boolean.TRUE.equals(set)) {
-				return AcquireResult.acquired();
+				return AcquireReply.acquired();
 			}
 		}
 		return acquireResult(run("acquire", key, ACQUIRE, new String[] { lockKey }, token, millis(ttl), watch));
@@ -619,7 +619,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * acquisition draws its token this way.
 	 */
 	@Override
-	public AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquireFenced(String key, String token, Duration ttl) {
 		if (this.minReplicaAcks > 0) {
 			return tryAcquireAcknowledged(key, token, ttl);
 		}
@@ -642,7 +642,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		Long answer = run("draw the fencing token of", key, FENCE,
 				new String[] { this.keys.lockKey(key), this.keys.related(key, "fence") }, token,
 				FENCE_RETENTION_MILLIS);
-		return (answer != null && answer > 0) ? answer : AcquireResult.NO_FENCING_TOKEN;
+		return (answer != null && answer > 0) ? answer : AcquireReply.NO_FENCING_TOKEN;
 	}
 
 	@Override
@@ -699,7 +699,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * blocking operation runs on {@link Schedulers#boundedElastic()}.
 	 */
 	@Override
-	public Mono<AcquireResult> tryAcquireReactive(String key, String token, Duration ttl) {
+	public Mono<AcquireReply> tryAcquireReactive(String key, String token, Duration ttl) {
 		if (this.minReplicaAcks > 0) {
 			return blocking(() -> tryAcquireFenced(key, token, ttl));
 		}
@@ -727,7 +727,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * open.
 	 */
 	@Override
-	public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token, Duration ttl) {
+	public @Nullable CompletableFuture<AcquireReply> tryAcquireOnRelease(String key, String token, Duration ttl) {
 		LettuceLockCommands lettuce = this.lettuce;
 		if (lettuce == null || this.minReplicaAcks > 0) {
 			return null;
@@ -831,7 +831,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * one by one, each acknowledged.
 	 */
 	@Override
-	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		if (this.minReplicaAcks > 0 || slotGroups("acquire", keys).size() > 1) {
 			return tryAcquireInOrder(keys, token, ttl);
@@ -858,16 +858,16 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		}
 		if (first > 0) {
 			long remaining = (answer.size() > 1 && answer.get(1) instanceof Long ttlMillis) ? ttlMillis : 0;
-			return MultiKeyAcquireResult.held((int) (first - 1), Duration.ofMillis(remaining));
+			return MultiKeyAcquireReply.held((int) (first - 1), Duration.ofMillis(remaining));
 		}
 		// Fencing tokens are drawn on demand, key by key
-		return MultiKeyAcquireResult.acquired(new long[n]);
+		return MultiKeyAcquireReply.acquired(new long[n]);
 	}
 
-	private MultiKeyAcquireResult tryAcquireInOrder(List<String> keys, String token, Duration ttl) {
+	private MultiKeyAcquireReply tryAcquireInOrder(List<String> keys, String token, Duration ttl) {
 		long[] fencingTokens = new long[keys.size()];
 		for (int i = 0; i < keys.size(); i++) {
-			AcquireResult result = tryAcquire(keys.get(i), token, ttl);
+			AcquireReply result = tryAcquire(keys.get(i), token, ttl);
 			if (!result.isAcquired()) {
 				if (i > 0) {
 					try {
@@ -880,11 +880,11 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 								ex);
 					}
 				}
-				return MultiKeyAcquireResult.held(i, result.holderRemainingTtl());
+				return MultiKeyAcquireReply.held(i, result.holderRemainingTtl());
 			}
 			fencingTokens[i] = result.fencingToken();
 		}
-		return MultiKeyAcquireResult.acquired(fencingTokens);
+		return MultiKeyAcquireReply.acquired(fencingTokens);
 	}
 
 	/**
@@ -979,11 +979,11 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 	 * {@linkplain #setMinReplicaAcks(int) replica acknowledgements}.
 	 */
 	@Override
-	public ReadingAcquireResult tryAcquireReadingResult(String key, String token, Duration ttl) {
+	public AcquireReplyWithResult tryAcquireReadingResult(String key, String token, Duration ttl) {
 		LettuceLockCommands lettuce = this.lettuce;
 		if (lettuce == null || this.minReplicaAcks > 0) {
 			byte[] kept = getResult(key);
-			return new ReadingAcquireResult(tryAcquire(key, token, ttl), kept);
+			return new AcquireReplyWithResult(tryAcquire(key, token, ttl), kept);
 		}
 		String lockKey = this.keys.lockKey(key);
 		byte[][] redisKeys = { bytes(lockKey), bytes(this.keys.related(key, "result")) };
@@ -998,7 +998,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 					new IllegalStateException("Reply: " + answer));
 		}
 		byte[] kept = (answer.size() > 1 && answer.get(1) instanceof byte[] bytes) ? bytes : null;
-		return new ReadingAcquireResult(acquireResult(acquisition), kept);
+		return new AcquireReplyWithResult(acquireResult(acquisition), kept);
 	}
 
 	/**
@@ -1161,7 +1161,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		return candidate;
 	}
 
-	private AcquireResult tryAcquireAcknowledged(String key, String token, Duration ttl) {
+	private AcquireReply tryAcquireAcknowledged(String key, String token, Duration ttl) {
 		if (topology("acquire", key).cluster()) {
 			throw new LockStoreException(key,
 					"Redis lock store cannot wait for replica acknowledgements "
@@ -1186,7 +1186,7 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 					(RedisCallback<long[]>) (connection) -> acquireThenWait(connection, redisKeys, args, waitFailure),
 					true));
 		}
-		AcquireResult result = acquireResult((replies != null) ? replies[0] : null);
+		AcquireReply result = acquireResult((replies != null) ? replies[0] : null);
 		long acks = (replies != null) ? replies[1] : -1L;
 		if (result.isAcquired() && acks < this.minReplicaAcks) {
 			// Acquired but not acknowledged: not counted as acquired, so it must not
@@ -1245,15 +1245,15 @@ public class RedisLockStore implements ReleaseNotifyingLockStore, ResultStoringL
 		}
 	}
 
-	private static AcquireResult acquireResult(@Nullable Long answer) {
+	private static AcquireReply acquireResult(@Nullable Long answer) {
 		long value = (answer != null) ? answer : -1L;
 		if (value > 0) {
-			return AcquireResult.acquired(value);
+			return AcquireReply.acquired(value);
 		}
 		if (value == 0) {
-			return AcquireResult.acquired();
+			return AcquireReply.acquired();
 		}
-		return AcquireResult.held(Duration.ofMillis(-value - 1));
+		return AcquireReply.held(Duration.ofMillis(-value - 1));
 	}
 
 	/**

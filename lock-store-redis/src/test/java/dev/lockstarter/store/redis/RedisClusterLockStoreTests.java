@@ -23,7 +23,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -156,14 +156,14 @@ class RedisClusterLockStoreTests {
 			RedisServer node = redis.nodeForSlot(slot);
 			String holder = UUID.randomUUID().toString();
 			assertThat(store.tryAcquire(keys.get(2), holder, Duration.ofSeconds(30)).isAcquired()).isTrue();
-			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, UUID.randomUUID().toString(),
+			MultiKeyAcquireReply conflict = store.tryAcquireAll(keys, UUID.randomUUID().toString(),
 					Duration.ofSeconds(30));
 			assertThat(conflict.heldIndex()).isEqualTo(2);
 			assertThat(node.command("EXISTS", lockKey(keys.get(0)), lockKey(keys.get(1)))).as("the script took nothing")
 				.isEqualTo("0");
 			assertThat(store.release(keys.get(2), holder)).isTrue();
 			String token = UUID.randomUUID().toString();
-			MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			MultiKeyAcquireReply acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
 			assertThat(acquired.isAcquired()).isTrue();
 			for (String key : keys) {
 				assertThat(node.command("GET", lockKey(key))).isEqualTo(token);
@@ -192,7 +192,7 @@ class RedisClusterLockStoreTests {
 			String holder = UUID.randomUUID().toString();
 			assertThat(store.tryAcquire(keys.get(2), holder, Duration.ofSeconds(30)).isAcquired()).isTrue();
 			String token = UUID.randomUUID().toString();
-			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			MultiKeyAcquireReply conflict = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
 			assertThat(conflict.isAcquired()).isFalse();
 			assertThat(conflict.heldIndex()).isEqualTo(2);
 			assertThat(conflict.holderRemainingTtl()).isPositive();
@@ -201,7 +201,7 @@ class RedisClusterLockStoreTests {
 					.isEqualTo("0");
 			}
 			assertThat(store.release(keys.get(2), holder)).isTrue();
-			MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
+			MultiKeyAcquireReply acquired = store.tryAcquireAll(keys, token, Duration.ofSeconds(30));
 			assertThat(acquired.isAcquired()).isTrue();
 			for (String key : keys) {
 				assertThat(store.fencingToken(key, token)).as("fencing token of %s, drawn on demand", key).isPositive();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
-import dev.lockstarter.store.ReadingAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -129,8 +129,8 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 		assertThat(store.tryAcquireAll(keys, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
 		assertThat(store.releaseAll(keys, owner)).containsExactly(true, true, true);
 		redis.server().command("CONFIG", "RESETSTAT");
-		MultiKeyAcquireResult acquired = store.tryAcquireAll(keys, owner, Duration.ofSeconds(10));
-		MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, uniqueToken(), Duration.ofSeconds(10));
+		MultiKeyAcquireReply acquired = store.tryAcquireAll(keys, owner, Duration.ofSeconds(10));
+		MultiKeyAcquireReply conflict = store.tryAcquireAll(keys, uniqueToken(), Duration.ofSeconds(10));
 		boolean[] released = store.releaseAll(keys, owner);
 		Map<String, Long> calls = commandCalls();
 		calls.keySet().removeIf((command) -> command.startsWith("config"));
@@ -176,7 +176,7 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 			.isTrue();
 		assertThat(store.releaseKeepingResult(key, owner, new byte[] { 1 }, Duration.ofSeconds(10))).isTrue();
 		redis.server().command("CONFIG", "RESETSTAT");
-		ReadingAcquireResult acquired = store.tryAcquireReadingResult(key, owner, Duration.ofSeconds(10));
+		AcquireReplyWithResult acquired = store.tryAcquireReadingResult(key, owner, Duration.ofSeconds(10));
 		assertThat(acquired.keptResult()).containsExactly(1);
 		assertThat(store.releaseKeepingResult(key, owner, new byte[] { 2 }, Duration.ofSeconds(10))).isTrue();
 		Map<String, Long> calls = commandCalls();

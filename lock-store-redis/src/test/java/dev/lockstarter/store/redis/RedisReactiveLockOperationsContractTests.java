@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.ReactiveLockOperationsContractTests;
@@ -67,7 +67,7 @@ class RedisReactiveLockOperationsContractTests extends ReactiveLockOperationsCon
 		LockTemplate template = new LockTemplate(store);
 		try {
 			String key = "paused-" + UUID.randomUUID();
-			AcquireResult taken = store.tryAcquireReactive(key, "one", Duration.ofSeconds(30)).block();
+			AcquireReply taken = store.tryAcquireReactive(key, "one", Duration.ofSeconds(30)).block();
 			assertThat(taken.isAcquired()).isTrue();
 			redis.server().pause();
 			assertFailsWithinTheTimeout(() -> store.tryAcquireReactive(key, "two", Duration.ofSeconds(30)).block());

@@ -25,7 +25,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 import dev.lockstarter.store.redis.RedisLockStore.SubscriptionState;
@@ -89,7 +89,7 @@ class RedisReleaseHandoffTests {
 		CountDownLatch released = new CountDownLatch(1);
 		subscribe("k", released::countDown);
 		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
-		AcquireResult held = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		AcquireReply held = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
 		assertThat(held.isAcquired()).isFalse();
 		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(25)).isLessThanOrEqualTo(TTL);
 		assertThat(this.holder.release("k", "holder")).isTrue();
@@ -101,7 +101,7 @@ class RedisReleaseHandoffTests {
 		assertThat(this.waiter.tryAcquireOnRelease("k", "waiter", TTL)).isNull();
 		assertThat(this.waiter.tryAcquire("k", "waiter", TTL).isAcquired()).isTrue();
 		// The shared connection is open now
-		CompletableFuture<AcquireResult> attempt = this.waiter.tryAcquireOnRelease("other", "waiter", TTL);
+		CompletableFuture<AcquireReply> attempt = this.waiter.tryAcquireOnRelease("other", "waiter", TTL);
 		assertThat(attempt).isNotNull();
 		assertThat(attempt.join().isAcquired()).isTrue();
 	}
@@ -113,7 +113,7 @@ class RedisReleaseHandoffTests {
 		});
 		this.redis.server().pause();
 		long started = System.nanoTime();
-		CompletableFuture<AcquireResult> attempt = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
+		CompletableFuture<AcquireReply> attempt = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
 		assertThat(attempt).isNotNull();
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
 			.havingCause()
@@ -123,7 +123,7 @@ class RedisReleaseHandoffTests {
 		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(450))
 			.isLessThan(Duration.ofMillis(500).plus(MARGIN));
 		this.redis.server().resume();
-		AcquireResult result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 	}
 
@@ -132,7 +132,7 @@ class RedisReleaseHandoffTests {
 		subscribe("k", () -> {
 		});
 		this.redis.server().command("SCRIPT", "FLUSH");
-		AcquireResult result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 	}
@@ -191,10 +191,10 @@ class RedisReleaseHandoffTests {
 		assertThat(this.holder.tryAcquire("k", "holder", TTL).isAcquired()).isTrue();
 		AtomicReference<Thread> listening = new AtomicReference<>();
 		AtomicReference<Thread> answering = new AtomicReference<>();
-		CompletableFuture<AcquireResult> attempt = new CompletableFuture<>();
+		CompletableFuture<AcquireReply> attempt = new CompletableFuture<>();
 		subscribe("k", () -> {
 			listening.set(Thread.currentThread());
-			CompletableFuture<AcquireResult> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
+			CompletableFuture<AcquireReply> sent = this.waiter.tryAcquireOnRelease("k", "waiter", TTL);
 			assertThat(sent).isNotNull();
 			sent.whenComplete((result, failure) -> {
 				answering.set(Thread.currentThread());
@@ -258,7 +258,7 @@ class RedisReleaseHandoffTests {
 		}
 	}
 
-	private record HandedOff(AcquireResult result, Thread listening, Thread answering) {
+	private record HandedOff(AcquireReply result, Thread listening, Thread answering) {
 
 	}
 

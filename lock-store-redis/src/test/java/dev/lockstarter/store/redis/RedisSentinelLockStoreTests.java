@@ -15,8 +15,8 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.AcquireResult;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -73,7 +73,7 @@ class RedisSentinelLockStoreTests {
 			assertThat(promoted).isSameAs(replica);
 			String after = "lock:after-" + UUID.randomUUID();
 			String next = UUID.randomUUID().toString();
-			AcquireResult acquired = awaitAnswer(() -> store.tryAcquire(after, next, Duration.ofMinutes(1)));
+			AcquireReply acquired = awaitAnswer(() -> store.tryAcquire(after, next, Duration.ofMinutes(1)));
 			assertThat(acquired.isAcquired()).isTrue();
 			assertThat(promoted.command("GET", redisKey(after))).isEqualTo(next);
 			assertThat(store.tryAcquire(after, UUID.randomUUID().toString(), Duration.ofMinutes(1)).isAcquired())
@@ -105,7 +105,7 @@ class RedisSentinelLockStoreTests {
 			assertThat(store.tryAcquire(keys.get(1), holder, Duration.ofMinutes(1)).isAcquired()).isTrue();
 			primary.command("CONFIG", "RESETSTAT");
 			String owner = UUID.randomUUID().toString();
-			MultiKeyAcquireResult conflict = store.tryAcquireAll(keys, owner, Duration.ofMinutes(1));
+			MultiKeyAcquireReply conflict = store.tryAcquireAll(keys, owner, Duration.ofMinutes(1));
 			assertThat(conflict.heldIndex()).isEqualTo(1);
 			assertThat(primary.command("EXISTS", redisKey(keys.get(0)), redisKey(keys.get(2)))).isEqualTo("0");
 			assertThat(store.release(keys.get(1), holder)).isTrue();

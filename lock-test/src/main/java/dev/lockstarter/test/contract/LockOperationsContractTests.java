@@ -29,10 +29,10 @@ import dev.lockstarter.core.LockLostEvent;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.LockWaitInterruptedException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
@@ -640,8 +640,8 @@ public abstract class LockOperationsContractTests {
 					: new TokenRecordingStore(delegate);
 		}
 
-		MultiKeyAcquireResult recordAll(MultiKeyLockStore multiKey, List<String> keys, String token, Duration ttl) {
-			MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, ttl);
+		MultiKeyAcquireReply recordAll(MultiKeyLockStore multiKey, List<String> keys, String token, Duration ttl) {
+			MultiKeyAcquireReply result = multiKey.tryAcquireAll(keys, token, ttl);
 			if (result.isAcquired()) {
 				keys.forEach(
 						(key) -> this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token));
@@ -652,9 +652,9 @@ public abstract class LockOperationsContractTests {
 		/**
 		 * An acquisition sent by a release listener, recorded once it is granted.
 		 */
-		@Nullable CompletableFuture<AcquireResult> recordOnRelease(ReleaseNotifyingLockStore notifying, String key, String token,
+		@Nullable CompletableFuture<AcquireReply> recordOnRelease(ReleaseNotifyingLockStore notifying, String key, String token,
 				Duration ttl) {
-			CompletableFuture<AcquireResult> attempt = notifying.tryAcquireOnRelease(key, token, ttl);
+			CompletableFuture<AcquireReply> attempt = notifying.tryAcquireOnRelease(key, token, ttl);
 			return (attempt != null) ? attempt.thenApply((result) -> {
 				if (result.isAcquired()) {
 					this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
@@ -672,8 +672,8 @@ public abstract class LockOperationsContractTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
-			AcquireResult result = this.delegate.tryAcquire(key, token, ttl);
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+			AcquireReply result = this.delegate.tryAcquire(key, token, ttl);
 			if (result.isAcquired()) {
 				this.acquired.computeIfAbsent(key, (k) -> new CopyOnWriteArrayList<>()).add(token);
 			}
@@ -717,7 +717,7 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+			public @Nullable CompletableFuture<AcquireReply> tryAcquireOnRelease(String key, String token,
 					Duration ttl) {
 				return recordOnRelease(this.notifying, key, token, ttl);
 			}
@@ -734,7 +734,7 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+			public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 				return recordAll(this.multiKey, keys, token, ttl);
 			}
 
@@ -751,7 +751,7 @@ public abstract class LockOperationsContractTests {
 			FencingOnDemandLockStore onDemand();
 
 			@Override
-			default AcquireResult tryAcquireFenced(String key, String token, Duration ttl) {
+			default AcquireReply tryAcquireFenced(String key, String token, Duration ttl) {
 				return onDemand().tryAcquireFenced(key, token, ttl);
 			}
 
@@ -814,13 +814,13 @@ public abstract class LockOperationsContractTests {
 			}
 
 			@Override
-			public @Nullable CompletableFuture<AcquireResult> tryAcquireOnRelease(String key, String token,
+			public @Nullable CompletableFuture<AcquireReply> tryAcquireOnRelease(String key, String token,
 					Duration ttl) {
 				return recordOnRelease(this.notifying, key, token, ttl);
 			}
 
 			@Override
-			public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+			public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 				return recordAll(this.multiKey, keys, token, ttl);
 			}
 

@@ -21,12 +21,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
-import dev.lockstarter.store.ReadingAcquireResult;
+import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -194,7 +194,7 @@ public abstract class LockStoreContractTests {
 
 	@Test
 	void freeKeyIsAcquired() {
-		AcquireResult result = this.store.tryAcquire(uniqueKey("free"), uniqueToken(), LONG_TTL);
+		AcquireReply result = this.store.tryAcquire(uniqueKey("free"), uniqueToken(), LONG_TTL);
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(result.holderRemainingTtl()).isZero();
 	}
@@ -204,7 +204,7 @@ public abstract class LockStoreContractTests {
 		String key = uniqueKey("conflict");
 		Duration ttl = Duration.ofSeconds(10);
 		assertThat(this.store.tryAcquire(key, uniqueToken(), ttl).isAcquired()).isTrue();
-		AcquireResult second = this.store.tryAcquire(key, uniqueToken(), ttl);
+		AcquireReply second = this.store.tryAcquire(key, uniqueToken(), ttl);
 		assertThat(second.isAcquired()).isFalse();
 		assertThat(second.holderRemainingTtl()).isPositive()
 			.isLessThanOrEqualTo(ttl)
@@ -351,11 +351,11 @@ public abstract class LockStoreContractTests {
 		Duration ttl = Duration.ofSeconds(1);
 		long start = System.nanoTime();
 		assertThat(this.store.tryAcquire(key, uniqueToken(), ttl).isAcquired()).isTrue();
-		AcquireResult first = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		AcquireReply first = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
 		assertThat(first.isAcquired()).isFalse();
 		assertThat(first.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(ttl);
 		Thread.sleep(150);
-		AcquireResult second = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		AcquireReply second = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
 		assertThat(second.isAcquired()).isFalse();
 		assertThat(second.holderRemainingTtl()).as("remaining time-to-live reported by a later conflict")
 			.isLessThanOrEqualTo(first.holderRemainingTtl().minusMillis(100));
@@ -568,7 +568,7 @@ public abstract class LockStoreContractTests {
 		restartServer();
 		awaitStoreAnswers();
 		String next = uniqueToken();
-		AcquireResult after = this.store.tryAcquire(key, next, LONG_TTL);
+		AcquireReply after = this.store.tryAcquire(key, next, LONG_TTL);
 		if (locksSurviveServerRestart()) {
 			assertThat(after.isAcquired()).as("acquire of a lock held before the restart of a durable store").isFalse();
 			assertThat(this.store.release(key, owner)).as("release by the owner from before the restart").isTrue();
@@ -656,7 +656,7 @@ public abstract class LockStoreContractTests {
 					int acquired = 0;
 					while (acquired < acquisitionsEach && System.nanoTime() - deadline < 0) {
 						String token = uniqueToken();
-						AcquireResult result = (this.store instanceof FencingOnDemandLockStore onDemand)
+						AcquireReply result = (this.store instanceof FencingOnDemandLockStore onDemand)
 								? onDemand.tryAcquireFenced(key, token, LONG_TTL)
 								: this.store.tryAcquire(key, token, LONG_TTL);
 						if (!result.isAcquired()) {
@@ -672,7 +672,7 @@ public abstract class LockStoreContractTests {
 							accepted[0] = Math.max(accepted[0], fence);
 						}
 						assertThat(this.store.release(key, token)).as("release by the owner").isTrue();
-						if (fence == AcquireResult.NO_FENCING_TOKEN) {
+						if (fence == AcquireReply.NO_FENCING_TOKEN) {
 							return false;
 						}
 					}
@@ -710,17 +710,17 @@ public abstract class LockStoreContractTests {
 		ResultStoringLockStore results = resultStore();
 		String key = uniqueKey("result-read");
 		String first = uniqueToken();
-		ReadingAcquireResult none = results.tryAcquireReadingResult(key, first, LONG_TTL);
+		AcquireReplyWithResult none = results.tryAcquireReadingResult(key, first, LONG_TTL);
 		assertThat(none.acquisition().isAcquired()).isTrue();
 		assertThat(none.keptResult()).as("result before any holder kept one").isNull();
 		assertThat(results.putResult(key, first, bytes("kept"), LONG_TTL)).isTrue();
-		ReadingAcquireResult held = results.tryAcquireReadingResult(key, uniqueToken(), LONG_TTL);
+		AcquireReplyWithResult held = results.tryAcquireReadingResult(key, uniqueToken(), LONG_TTL);
 		assertThat(held.acquisition().isAcquired()).isFalse();
 		assertThat(held.acquisition().holderRemainingTtl()).isPositive();
 		assertThat(held.keptResult()).as("result read by a caller that found the lock held").isEqualTo(bytes("kept"));
 		assertThat(results.release(key, first)).isTrue();
 		String next = uniqueToken();
-		ReadingAcquireResult after = results.tryAcquireReadingResult(key, next, LONG_TTL);
+		AcquireReplyWithResult after = results.tryAcquireReadingResult(key, next, LONG_TTL);
 		assertThat(after.acquisition().isAcquired()).isTrue();
 		assertThat(after.keptResult()).isEqualTo(bytes("kept"));
 		assertThat(results.release(key, next)).isTrue();
@@ -833,7 +833,7 @@ public abstract class LockStoreContractTests {
 		MultiKeyLockStore multiKey = multiKeyStore();
 		List<String> keys = sortedKeys("all", 3);
 		String token = uniqueToken();
-		MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
+		MultiKeyAcquireReply result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(result.heldIndex()).isEqualTo(-1);
 		assertThat(result.fencingTokens()).hasSize(3);
@@ -851,7 +851,7 @@ public abstract class LockStoreContractTests {
 		String holder = uniqueToken();
 		assertThat(this.store.tryAcquire(keys.get(1), holder, Duration.ofSeconds(10)).isAcquired()).isTrue();
 		String token = uniqueToken();
-		MultiKeyAcquireResult result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
+		MultiKeyAcquireReply result = multiKey.tryAcquireAll(keys, token, LONG_TTL);
 		assertThat(result.isAcquired()).isFalse();
 		assertThat(result.heldIndex()).isEqualTo(1);
 		assertThat(result.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
@@ -1026,14 +1026,14 @@ public abstract class LockStoreContractTests {
 	}
 
 	private void assertHeld(String key) {
-		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		AcquireReply result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
 		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
 		assertThat(result.holderRemainingTtl()).as("holder's remaining time-to-live of %s", printable(key))
 			.isPositive();
 	}
 
 	private Duration holderRemainingTtl(String key) {
-		AcquireResult result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		AcquireReply result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
 		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
 		return result.holderRemainingTtl();
 	}

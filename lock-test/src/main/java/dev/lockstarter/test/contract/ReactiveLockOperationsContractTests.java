@@ -20,7 +20,7 @@ import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockTemplate;
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
@@ -328,9 +328,9 @@ public abstract class ReactiveLockOperationsContractTests {
 			return;
 		}
 		String key = "reactive-store-" + UUID.randomUUID();
-		AcquireResult acquired = reactive.tryAcquireReactive(key, "one", LONG_TTL).block(BLOCK);
+		AcquireReply acquired = reactive.tryAcquireReactive(key, "one", LONG_TTL).block(BLOCK);
 		assertThat(acquired.isAcquired()).isTrue();
-		AcquireResult held = reactive.tryAcquireReactive(key, "two", LONG_TTL).block(BLOCK);
+		AcquireReply held = reactive.tryAcquireReactive(key, "two", LONG_TTL).block(BLOCK);
 		assertThat(held.isAcquired()).isFalse();
 		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(20));
 		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
@@ -342,9 +342,9 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isFalse();
 		assertThat(this.store.tryAcquire(key, "three", LONG_TTL).isAcquired()).isTrue();
 		assertThat(reactive.releaseReactive(key, "three").block(BLOCK)).isTrue();
-		AcquireResult again = reactive.tryAcquireReactive(key, "four", LONG_TTL).block(BLOCK);
+		AcquireReply again = reactive.tryAcquireReactive(key, "four", LONG_TTL).block(BLOCK);
 		assertThat(again.isAcquired()).isTrue();
-		if (acquired.fencingToken() != AcquireResult.NO_FENCING_TOKEN) {
+		if (acquired.fencingToken() != AcquireReply.NO_FENCING_TOKEN) {
 			assertThat(again.fencingToken()).isGreaterThan(acquired.fencingToken());
 		}
 		assertThat(this.store.release(key, "four")).isTrue();

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 
 /**
@@ -27,16 +27,16 @@ final class FlawedLockStore implements LockStore {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		long now = System.nanoTime();
 		if (this.flaw == Flaw.CHECK_THEN_SET) {
 			Entry existing = this.locks.get(key);
 			if (existing != null && !existing.isExpired(now)) {
-				return AcquireResult.held(Duration.ofNanos(existing.expiresAt - now));
+				return AcquireReply.held(Duration.ofNanos(existing.expiresAt - now));
 			}
 			pause();
 			this.locks.put(key, new Entry(token, now + ttl.toNanos()));
-			return AcquireResult.acquired();
+			return AcquireReply.acquired();
 		}
 		if (this.flaw == Flaw.FENCING_DRAWN_BEFORE_INSERT) {
 			long fence = this.fencingTokens.incrementAndGet();
@@ -45,8 +45,8 @@ final class FlawedLockStore implements LockStore {
 			Entry created = new Entry(token, now + ttl.toNanos());
 			Entry current = this.locks.compute(key,
 					(k, existing) -> (existing == null || existing.isExpired(now)) ? created : existing);
-			return (current == created) ? AcquireResult.acquired(fence)
-					: AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
+			return (current == created) ? AcquireReply.acquired(fence)
+					: AcquireReply.held(Duration.ofNanos(current.expiresAt - now));
 		}
 		Entry created = new Entry(token, now + ttl.toNanos());
 		Entry current = this.locks.compute(key, (k, existing) -> {
@@ -56,8 +56,8 @@ final class FlawedLockStore implements LockStore {
 			return (this.flaw == Flaw.FAILED_ACQUIRE_RESETS_TTL) ? new Entry(existing.token, created.expiresAt)
 					: existing;
 		});
-		return (current == created) ? AcquireResult.acquired()
-				: AcquireResult.held(Duration.ofNanos(current.expiresAt - now));
+		return (current == created) ? AcquireReply.acquired()
+				: AcquireReply.held(Duration.ofNanos(current.expiresAt - now));
 	}
 
 	@Override

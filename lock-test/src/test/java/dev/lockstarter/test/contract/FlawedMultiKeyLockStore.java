@@ -3,8 +3,8 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.List;
 
-import dev.lockstarter.store.AcquireResult;
-import dev.lockstarter.store.MultiKeyAcquireResult;
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
@@ -24,18 +24,18 @@ final class FlawedMultiKeyLockStore implements MultiKeyLockStore {
 	}
 
 	@Override
-	public MultiKeyAcquireResult tryAcquireAll(List<String> keys, String token, Duration ttl) {
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
 		long[] fencingTokens = new long[keys.size()];
 		for (int i = 0; i < keys.size(); i++) {
-			AcquireResult result = this.delegate.tryAcquire(keys.get(i), token, ttl);
+			AcquireReply result = this.delegate.tryAcquire(keys.get(i), token, ttl);
 			if (!result.isAcquired() && (i == 0 || this.flaw == Flaw.NO_ROLLBACK)) {
 				// NO_ROLLBACK keeps the keys it took before the held one
-				return MultiKeyAcquireResult.held(i, result.holderRemainingTtl());
+				return MultiKeyAcquireReply.held(i, result.holderRemainingTtl());
 			}
 			// CHECKS_FIRST_KEY_ONLY counts a held key after the first as acquired
 			fencingTokens[i] = result.fencingToken();
 		}
-		return MultiKeyAcquireResult.acquired(fencingTokens);
+		return MultiKeyAcquireReply.acquired(fencingTokens);
 	}
 
 	@Override
@@ -48,7 +48,7 @@ final class FlawedMultiKeyLockStore implements MultiKeyLockStore {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		return this.delegate.tryAcquire(key, token, ttl);
 	}
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
-import dev.lockstarter.store.AcquireResult;
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.test.EngineTestKitOnly;
@@ -143,7 +143,7 @@ class KeyManglingStoresFailTheContractTests {
 		}
 
 		@Override
-		public AcquireResult tryAcquire(String key, String token, Duration ttl) {
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 			return this.delegate.tryAcquire(this.mapping.apply(key), token, ttl);
 		}
 

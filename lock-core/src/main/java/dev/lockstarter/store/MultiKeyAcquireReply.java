@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * @since 0.1.0
  */
-public final class MultiKeyAcquireResult {
+public final class MultiKeyAcquireReply {
 
 	private final long[] fencingTokens;
 
@@ -18,7 +18,7 @@ public final class MultiKeyAcquireResult {
 
 	private final Duration holderRemainingTtl;
 
-	private MultiKeyAcquireResult(long[] fencingTokens, int heldIndex, Duration holderRemainingTtl) {
+	private MultiKeyAcquireReply(long[] fencingTokens, int heldIndex, Duration holderRemainingTtl) {
 		this.fencingTokens = fencingTokens;
 		this.heldIndex = heldIndex;
 		this.holderRemainingTtl = holderRemainingTtl.isNegative() ? Duration.ZERO : holderRemainingTtl;
@@ -27,14 +27,14 @@ public final class MultiKeyAcquireResult {
 	/**
 	 * Return the result for a set of keys that were all acquired.
 	 * @param fencingTokens the fencing token of each key, in the order of the keys;
-	 * {@link AcquireResult#NO_FENCING_TOKEN} for a store that issues none
+	 * {@link AcquireReply#NO_FENCING_TOKEN} for a store that issues none
 	 * @return a new result
 	 */
-	public static MultiKeyAcquireResult acquired(long... fencingTokens) {
+	public static MultiKeyAcquireReply acquired(long... fencingTokens) {
 		if (fencingTokens.length == 0) {
 			throw new IllegalArgumentException("'fencingTokens' must not be empty");
 		}
-		return new MultiKeyAcquireResult(fencingTokens.clone(), -1, Duration.ZERO);
+		return new MultiKeyAcquireReply(fencingTokens.clone(), -1, Duration.ZERO);
 	}
 
 	/**
@@ -45,11 +45,11 @@ public final class MultiKeyAcquireResult {
 	 * unknown
 	 * @return a new result
 	 */
-	public static MultiKeyAcquireResult held(int heldIndex, Duration remainingTtl) {
+	public static MultiKeyAcquireReply held(int heldIndex, Duration remainingTtl) {
 		if (heldIndex < 0) {
 			throw new IllegalArgumentException("'heldIndex' must not be negative, was " + heldIndex);
 		}
-		return new MultiKeyAcquireResult(new long[0], heldIndex, remainingTtl);
+		return new MultiKeyAcquireReply(new long[0], heldIndex, remainingTtl);
 	}
 
 	/**
@@ -88,8 +88,8 @@ public final class MultiKeyAcquireResult {
 	@Override
 	public String toString() {
 		return isAcquired()
-				? "MultiKeyAcquireResult[acquired, fencing tokens " + Arrays.toString(this.fencingTokens) + "]"
-				: "MultiKeyAcquireResult[key " + this.heldIndex + " held for " + this.holderRemainingTtl + "]";
+				? "MultiKeyAcquireReply[acquired, fencing tokens " + Arrays.toString(this.fencingTokens) + "]"
+				: "MultiKeyAcquireReply[key " + this.heldIndex + " held for " + this.holderRemainingTtl + "]";
 	}
 
 }

@@ -8,12 +8,12 @@ import java.time.Duration;
  *
  * @since 0.1.0
  */
-public final class AcquireResult {
+public final class AcquireReply {
 
 	/** The fencing token of a store that issues none. */
 	public static final long NO_FENCING_TOKEN = 0;
 
-	private static final AcquireResult ACQUIRED = new AcquireResult(true, Duration.ZERO, NO_FENCING_TOKEN);
+	private static final AcquireReply ACQUIRED = new AcquireReply(true, Duration.ZERO, NO_FENCING_TOKEN);
 
 	private final boolean acquired;
 
@@ -21,7 +21,7 @@ public final class AcquireResult {
 
 	private final long fencingToken;
 
-	private AcquireResult(boolean acquired, Duration holderRemainingTtl, long fencingToken) {
+	private AcquireReply(boolean acquired, Duration holderRemainingTtl, long fencingToken) {
 		this.acquired = acquired;
 		this.holderRemainingTtl = holderRemainingTtl.isNegative() ? Duration.ZERO : holderRemainingTtl;
 		this.fencingToken = fencingToken;
@@ -31,7 +31,7 @@ public final class AcquireResult {
 	 * Return the result for an acquired lock, from a store that issues no fencing tokens.
 	 * @return the shared instance
 	 */
-	public static AcquireResult acquired() {
+	public static AcquireReply acquired() {
 		return ACQUIRED;
 	}
 
@@ -41,11 +41,11 @@ public final class AcquireResult {
 	 * the same key
 	 * @return a new result
 	 */
-	public static AcquireResult acquired(long fencingToken) {
+	public static AcquireReply acquired(long fencingToken) {
 		if (fencingToken <= 0) {
 			throw new IllegalArgumentException("'fencingToken' must be positive, was " + fencingToken);
 		}
-		return new AcquireResult(true, Duration.ZERO, fencingToken);
+		return new AcquireReply(true, Duration.ZERO, fencingToken);
 	}
 
 	/**
@@ -54,8 +54,8 @@ public final class AcquireResult {
 	 * unknown
 	 * @return a new result
 	 */
-	public static AcquireResult held(Duration remainingTtl) {
-		return new AcquireResult(false, remainingTtl, NO_FENCING_TOKEN);
+	public static AcquireReply held(Duration remainingTtl) {
+		return new AcquireReply(false, remainingTtl, NO_FENCING_TOKEN);
 	}
 
 	/**
@@ -87,7 +87,7 @@ public final class AcquireResult {
 
 	@Override
 	public String toString() {
-		return this.acquired ? "AcquireResult[acquired]" : "AcquireResult[held for " + this.holderRemainingTtl + "]";
+		return this.acquired ? "AcquireReply[acquired]" : "AcquireReply[held for " + this.holderRemainingTtl + "]";
 	}
 
 }

@@ -17,7 +17,7 @@ import org.springframework.util.Assert;
  * retried
  * @since 0.1.0
  */
-public record LockAcquisition(String name, String key, Outcome outcome, Duration duration, boolean waited) {
+public record FinishedAttempt(String name, String key, Outcome outcome, Duration duration, boolean waited) {
 
 	/**
 	 * Create an instance.
@@ -27,7 +27,7 @@ public record LockAcquisition(String name, String key, Outcome outcome, Duration
 	 * @param duration how long the call took
 	 * @param waited whether the call waited
 	 */
-	public LockAcquisition {
+	public FinishedAttempt {
 		Assert.notNull(name, "'name' must not be null");
 		Assert.notNull(key, "'key' must not be null");
 		Assert.notNull(outcome, "'outcome' must not be null");

@@ -10,6 +10,6 @@ import org.jspecify.annotations.Nullable;
  * @param keptResult the result's bytes, or {@code null} if none was kept
  * @since 0.1.0
  */
-public record ResultAttempt(LockAttempt attempt, byte @Nullable [] keptResult) {
+public record LockAttemptWithResult(LockAttempt attempt, byte @Nullable [] keptResult) {
 
 }

@@ -10,6 +10,6 @@ import org.jspecify.annotations.Nullable;
  * @param keptResult the result's bytes, or {@code null} if none was kept
  * @since 0.1.0
  */
-public record ReadingAcquireResult(AcquireResult acquisition, byte @Nullable [] keptResult) {
+public record AcquireReplyWithResult(AcquireReply acquisition, byte @Nullable [] keptResult) {
 
 }
