@@ -9,7 +9,7 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.idempotency.IdempotencyFilter;
+import dev.lockstarter.idempotency.IdempotentRequestBufferingFilter;
 import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
 import dev.lockstarter.idempotency.IdempotentRequestListener;
 import dev.lockstarter.idempotency.IdempotentRequestTransactions;
@@ -42,7 +42,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of {@link dev.lockstarter.idempotency.IdempotentRequest} handling
- * in servlet web applications: the {@link IdempotencyFilter}, the
+ * in servlet web applications: the {@link IdempotentRequestBufferingFilter}, the
  * {@link IdempotentRequestInterceptor} and a startup check that the lock store keeps
  * results when a handler is annotated. With {@code lock.idempotency.transactional=true},
  * the {@link IdempotentRequestTransactions} that keep each response in the handler's own
@@ -81,8 +81,8 @@ public final class LockIdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyFilter idempotencyFilter() {
-		return new IdempotencyFilter();
+	IdempotentRequestBufferingFilter idempotencyFilter() {
+		return new IdempotentRequestBufferingFilter();
 	}
 
 	@Bean

@@ -5,7 +5,7 @@ import java.util.List;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestListener;
-import dev.lockstarter.idempotency.ReactiveIdempotencyFilter;
+import dev.lockstarter.idempotency.IdempotentRequestWebFilter;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,9 +21,9 @@ import org.springframework.web.method.HandlerMethod;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of {@link dev.lockstarter.idempotency.IdempotentRequest} handling
- * in reactive (WebFlux) web applications: the {@link ReactiveIdempotencyFilter}, with the
- * same {@code lock.idempotency.*} properties as in servlet applications, and a startup
- * check that the lock store keeps results when a handler is annotated.
+ * in reactive (WebFlux) web applications: the {@link IdempotentRequestWebFilter}, with
+ * the same {@code lock.idempotency.*} properties as in servlet applications, and a
+ * startup check that the lock store keeps results when a handler is annotated.
  * {@code lock.idempotency.transactional=true} needs a servlet application, whose request
  * thread holds the transaction: a reactive application with it fails at startup.
  *
@@ -34,16 +34,16 @@ import org.springframework.web.method.HandlerMethod;
 @ConditionalOnBooleanProperty(name = "lock.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(name = { "org.springframework.web.reactive.DispatcherHandler", "reactor.core.publisher.Mono",
-		"dev.lockstarter.idempotency.ReactiveIdempotencyFilter" })
+		"dev.lockstarter.idempotency.IdempotentRequestWebFilter" })
 @ConditionalOnBean({ LockOperations.class, ReactiveLockOperations.class })
 public final class LockReactiveIdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<ReactiveLockOperations> reactiveLocks,
+	IdempotentRequestWebFilter reactiveIdempotencyFilter(ObjectProvider<ReactiveLockOperations> reactiveLocks,
 			LockProperties properties, ObjectProvider<IdempotentRequestListener> listeners) {
 		IdempotencyProperties idempotency = properties.getIdempotency();
-		ReactiveIdempotencyFilter filter = new ReactiveIdempotencyFilter(reactiveLocks::getObject,
+		IdempotentRequestWebFilter filter = new IdempotentRequestWebFilter(reactiveLocks::getObject,
 				new DefaultLockOptions(properties), idempotency.getRetention());
 		filter.setReplayedHeaders(idempotency.getReplayedHeaders());
 		filter.setStoreServerErrors(idempotency.isStoreServerErrors());
@@ -58,7 +58,7 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 
 	@Bean
 	static ReactiveIdempotentHandlerChecker reactiveIdempotentHandlerChecker(
-			ObjectProvider<ReactiveIdempotencyFilter> filter, ObjectProvider<LockOperations> locks,
+			ObjectProvider<IdempotentRequestWebFilter> filter, ObjectProvider<LockOperations> locks,
 			ObjectProvider<LockProperties> properties) {
 		return new ReactiveIdempotentHandlerChecker(filter, locks, properties);
 	}
@@ -70,13 +70,13 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 	 */
 	static final class ReactiveIdempotentHandlerChecker implements SmartInitializingSingleton {
 
-		private final ObjectProvider<ReactiveIdempotencyFilter> filter;
+		private final ObjectProvider<IdempotentRequestWebFilter> filter;
 
 		private final ObjectProvider<LockOperations> locks;
 
 		private final ObjectProvider<LockProperties> properties;
 
-		ReactiveIdempotentHandlerChecker(ObjectProvider<ReactiveIdempotencyFilter> filter,
+		ReactiveIdempotentHandlerChecker(ObjectProvider<IdempotentRequestWebFilter> filter,
 				ObjectProvider<LockOperations> locks, ObjectProvider<LockProperties> properties) {
 			this.filter = filter;
 			this.locks = locks;
@@ -92,7 +92,7 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 								+ "application, whose request thread holds the transaction; this is a reactive "
 								+ "(WebFlux) application. Set lock.idempotency.transactional=false (the default).");
 			}
-			ReactiveIdempotencyFilter filter = this.filter.getIfUnique();
+			IdempotentRequestWebFilter filter = this.filter.getIfUnique();
 			if (filter == null) {
 				return;
 			}

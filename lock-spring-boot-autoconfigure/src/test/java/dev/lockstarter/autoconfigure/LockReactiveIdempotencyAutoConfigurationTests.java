@@ -6,10 +6,10 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import dev.lockstarter.idempotency.IdempotencyFilter;
 import dev.lockstarter.idempotency.IdempotentRequest;
+import dev.lockstarter.idempotency.IdempotentRequestBufferingFilter;
 import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
-import dev.lockstarter.idempotency.ReactiveIdempotencyFilter;
+import dev.lockstarter.idempotency.IdempotentRequestWebFilter;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -38,8 +38,8 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 		this.runner.withUserConfiguration(ReactiveHandlersConfiguration.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context).doesNotHaveBean(IdempotentRequestInterceptor.class);
-			assertThat(context).doesNotHaveBean(IdempotencyFilter.class);
-			assertThat(context.getBean(ReactiveIdempotencyFilter.class).getIdempotentHandlerMethods())
+			assertThat(context).doesNotHaveBean(IdempotentRequestBufferingFilter.class);
+			assertThat(context.getBean(IdempotentRequestWebFilter.class).getIdempotentHandlerMethods())
 				.extracting(HandlerMethod::getMethod)
 				.extracting(java.lang.reflect.Method::getName)
 				.containsExactlyInAnyOrder("mono", "flux", "future", "plain");
@@ -48,9 +48,9 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 
 	@Test
 	void applicationWithoutAnnotatedHandlersFindsNone() {
-		this.runner
-			.run((context) -> assertThat(context.getBean(ReactiveIdempotencyFilter.class).getIdempotentHandlerMethods())
-				.isEmpty());
+		this.runner.run(
+				(context) -> assertThat(context.getBean(IdempotentRequestWebFilter.class).getIdempotentHandlerMethods())
+					.isEmpty());
 	}
 
 	@Test
@@ -76,7 +76,7 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 	@Test
 	void disabledIdempotencyGetsNoFilter() {
 		this.runner.withPropertyValues("lock.idempotency.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveIdempotencyFilter.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(IdempotentRequestWebFilter.class));
 	}
 
 	@Test
@@ -85,7 +85,7 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockReactiveAutoConfiguration.class,
 					LockReactiveIdempotencyAutoConfiguration.class))
 			.withPropertyValues("lock.store=memory")
-			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveIdempotencyFilter.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(IdempotentRequestWebFilter.class));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -23,7 +23,7 @@ import org.springframework.util.Assert;
 /**
  * The rules of idempotent requests that do not depend on the web stack, shared by the
  * Spring MVC {@link IdempotentRequestInterceptor} and the WebFlux
- * {@link ReactiveIdempotencyFilter}, so that both read keys, name locks and keep
+ * {@link IdempotentRequestWebFilter}, so that both read keys, name locks and keep
  * responses alike, and instances of either stack on one store replay each other's
  * responses: the {@code Idempotency-Key} header and its limits, the lock key, the body
  * size limit, which statuses are kept, and which headers are kept and replayed.
@@ -39,6 +39,13 @@ final class IdempotencyPolicy {
 
 	/** Response headers that are never kept nor replayed, lower case. */
 	static final Set<String> NEVER_REPLAYED = Set.of("set-cookie", "set-cookie2");
+
+	/** Logged when a response is not kept because its lock expired first. */
+	static final String LOCK_EXPIRED = "Response of an idempotent request not kept: its lock expired before the "
+			+ "request completed; a retry will run the request again";
+
+	/** Logged, with the failure, when a response is not kept because the store failed. */
+	static final String NOT_KEPT = "Response of an idempotent request not kept; a retry will run the request again";
 
 	/** Statuses that ask the client to try again, so they are not kept. */
 	private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 409, 425, 429);

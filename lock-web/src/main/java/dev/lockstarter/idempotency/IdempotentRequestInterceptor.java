@@ -1,22 +1,17 @@
 package dev.lockstarter.idempotency;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
@@ -24,7 +19,6 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
-import org.springframework.http.HttpHeaders;
 import org.springframework.util.Assert;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -34,7 +28,7 @@ import org.springframework.web.util.WebUtils;
 /**
  * Runs {@link IdempotentRequest} handler methods at most once per idempotency key, and
  * replays the kept response to later requests with the same key. Needs
- * {@link IdempotencyFilter} in front of the dispatcher servlet, and a
+ * {@link IdempotentRequestBufferingFilter} in front of the dispatcher servlet, and a
  * {@link LockOperations} whose store {@linkplain LockOperations#supportsResults() keeps
  * results}.
  * <p>
@@ -69,7 +63,7 @@ import org.springframework.web.util.WebUtils;
  *
  * @since 0.1.0
  */
-public class IdempotentRequestInterceptor implements HandlerInterceptor {
+public class IdempotentRequestInterceptor extends IdempotentRequestSupport implements HandlerInterceptor {
 
 	/** The request header that carries the idempotency key. */
 	public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -88,28 +82,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 
 	private static final String IN_FLIGHT_ATTRIBUTE = IdempotentRequestInterceptor.class.getName() + ".IN_FLIGHT";
 
-	/**
-	 * The problem (RFC 9457) sent when a transactional request's outcome could not be
-	 * kept.
-	 */
-	private static final String NOT_KEPT_PROBLEM = """
-			{"type":"about:blank","title":"Service Unavailable","status":503,\
-			"detail":"The outcome of the request could not be stored with its changes, which were rolled back. \
-			Retry with the same Idempotency-Key."}""";
-
-	private static final Log logger = LogFactory.getLog(IdempotentRequestInterceptor.class);
-
 	private final Supplier<LockOperations> locks;
 
-	private final Supplier<LockOptions> lockOptions;
+	private ResponseKeeping responseKeeping;
 
-	private final IdempotentRequestAttributeSource attributeSource;
-
-	private final IdempotencyPolicy policy = new IdempotencyPolicy();
-
-	private @Nullable IdempotentRequestListener listener;
-
-	private @Nullable IdempotentRequestTransactions transactions;
+	private boolean transactional;
 
 	/**
 	 * Create a new interceptor.
@@ -121,46 +98,10 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 */
 	public IdempotentRequestInterceptor(Supplier<LockOperations> locks, Supplier<LockOptions> lockOptions,
 			Duration retention) {
+		super(lockOptions, retention, true);
 		Assert.notNull(locks, "'locks' must not be null");
-		Assert.notNull(lockOptions, "'lockOptions' must not be null");
 		this.locks = locks;
-		this.lockOptions = lockOptions;
-		this.attributeSource = new IdempotentRequestAttributeSource(positive(retention, "retention"));
-	}
-
-	/**
-	 * Set the response headers that are kept and replayed. {@code Content-Type} is always
-	 * kept; {@code Set-Cookie} never is.
-	 * @param replayedHeaders the header names, case-insensitive
-	 */
-	public void setReplayedHeaders(Collection<String> replayedHeaders) {
-		this.policy.setReplayedHeaders(replayedHeaders);
-	}
-
-	/**
-	 * Set whether server error responses (5xx) are kept and replayed. They are not by
-	 * default, so that a retry runs the handler again.
-	 * @param storeServerErrors {@code true} to keep server errors
-	 */
-	public void setStoreServerErrors(boolean storeServerErrors) {
-		this.policy.setStoreServerErrors(storeServerErrors);
-	}
-
-	/**
-	 * Set the longest accepted key.
-	 * @param maxKeyLength the longest key, in characters, positive
-	 */
-	public void setMaxKeyLength(int maxKeyLength) {
-		this.policy.setMaxKeyLength(maxKeyLength);
-	}
-
-	/**
-	 * Set the largest accepted request body: larger bodies are rejected with an
-	 * {@link IdempotentRequestTooLargeException}, since the body is buffered in memory.
-	 * @param maxBodySize the largest body, in bytes, positive
-	 */
-	public void setMaxBodySize(long maxBodySize) {
-		this.policy.setMaxBodySize(maxBodySize);
+		this.responseKeeping = new LockStoreResponseKeeping(policy());
 	}
 
 	/**
@@ -172,36 +113,6 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 */
 	public boolean isIdempotent(HandlerMethod handlerMethod) {
 		return getAttribute(handlerMethod) != null;
-	}
-
-	/**
-	 * Return the parsed {@link IdempotentRequest} declaration of a handler method, with
-	 * the configured retention when the declaration sets none.
-	 * @param handlerMethod the handler method
-	 * @return the declaration, or {@code null} if the method is not annotated
-	 * @throws IllegalStateException if the declaration is invalid
-	 */
-	public @Nullable IdempotentRequestAttribute getAttribute(HandlerMethod handlerMethod) {
-		Assert.notNull(handlerMethod, "'handlerMethod' must not be null");
-		return this.attributeSource.getAttribute(handlerMethod.getMethod());
-	}
-
-	/**
-	 * Return the options of the lock held while an idempotent request runs: the
-	 * configured ones, named {@code "idempotency"}, without waiting, since a request
-	 * never waits for another with the same key.
-	 * @return the lock options
-	 */
-	public LockOptions getLockOptions() {
-		return IdempotencyPolicy.lockOptions(this.lockOptions.get());
-	}
-
-	/**
-	 * Set the listener told how each idempotent request ended.
-	 * @param listener the listener, or {@code null} for none
-	 */
-	public void setListener(@Nullable IdempotentRequestListener listener) {
-		this.listener = listener;
 	}
 
 	/**
@@ -242,7 +153,9 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * handler's own transactions, in the lock store (the default)
 	 */
 	public void setTransactions(@Nullable IdempotentRequestTransactions transactions) {
-		this.transactions = transactions;
+		this.responseKeeping = (transactions != null) ? new TransactionalResponseKeeping(transactions, policy())
+				: new LockStoreResponseKeeping(policy());
+		this.transactional = (transactions != null);
 	}
 
 	/**
@@ -251,7 +164,7 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	 * @see #setTransactions(IdempotentRequestTransactions)
 	 */
 	public boolean isTransactional() {
-		return this.transactions != null;
+		return this.transactional;
 	}
 
 	@Override
@@ -261,12 +174,11 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 				|| request.getDispatcherType() != DispatcherType.REQUEST) {
 			return true;
 		}
-		IdempotentRequestAttribute attribute = this.attributeSource.getAttribute(handlerMethod.getMethod());
+		IdempotentRequestAttribute attribute = attributeOf(handlerMethod.getMethod());
 		if (attribute == null) {
 			return true;
 		}
-		IdempotentRequestListener listener = this.listener;
-		if (listener == null) {
+		if (listener() == null) {
 			return handle(request, response, attribute);
 		}
 		Outcome outcome = null;
@@ -282,13 +194,16 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		}
 		finally {
 			if (outcome != null) {
-				listener.requestHandled(
-						IdempotencyPolicy.handlerName(handlerMethod.getBeanType(), handlerMethod.getMethod().getName()),
-						outcome);
+				notifyListener(handlerMethod, outcome);
 			}
 		}
 	}
 
+	/**
+	 * Check the key, take the lock, and either replay the kept response or let the
+	 * handler run with its response to keep.
+	 * @return whether the handler runs
+	 */
 	private boolean handle(HttpServletRequest request, HttpServletResponse response,
 			IdempotentRequestAttribute attribute) throws IOException {
 		String key = key(request);
@@ -299,13 +214,12 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 			return true;
 		}
 		BufferedBodyRequest buffered = WebUtils.getNativeRequest(request, BufferedBodyRequest.class);
-		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
-				ContentCachingResponseWrapper.class);
-		if (buffered == null || capturing == null) {
-			throw new IllegalStateException("@IdempotentRequest needs the " + IdempotencyFilter.class.getName()
-					+ " servlet filter in front of the dispatcher servlet");
+		if (buffered == null || WebUtils.getNativeResponse(response, ContentCachingResponseWrapper.class) == null) {
+			throw new IllegalStateException(
+					"@IdempotentRequest needs the " + IdempotentRequestBufferingFilter.class.getName()
+							+ " servlet filter in front of the " + "dispatcher servlet");
 		}
-		byte[] fingerprint = RequestFingerprint.of(request, buffered, this.policy.maxBodySize());
+		byte[] fingerprint = RequestFingerprint.of(request, buffered, policy().maxBodySize());
 		String lockKey = lockKey(request.getUserPrincipal(), key);
 		LockOperations locks = this.locks.get();
 		LockAttempt attempt = locks.tryAcquire(lockKey, getLockOptions());
@@ -316,25 +230,15 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 		Optional<byte[]> kept;
 		try {
 			kept = locks.findResult(lockKey);
+			if (kept.isEmpty()) {
+				request.setAttribute(IN_FLIGHT_ATTRIBUTE,
+						this.responseKeeping.begin(lease, fingerprint, attribute.retention()));
+				return true;
+			}
 		}
 		catch (RuntimeException ex) {
 			lease.close();
 			throw ex;
-		}
-		if (kept.isEmpty()) {
-			IdempotentRequestTransactions.@Nullable Transaction transaction = null;
-			if (this.transactions != null) {
-				try {
-					transaction = this.transactions.begin();
-				}
-				catch (RuntimeException ex) {
-					lease.close();
-					throw ex;
-				}
-			}
-			request.setAttribute(IN_FLIGHT_ATTRIBUTE,
-					new InFlight(lease, fingerprint, attribute.retention(), transaction));
-			return true;
 		}
 		lease.close();
 		StoredResponse stored = StoredResponse.fromBytes(kept.get());
@@ -348,170 +252,51 @@ public class IdempotentRequestInterceptor implements HandlerInterceptor {
 	@Override
 	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
 			@Nullable Exception ex) {
-		if (!(request.getAttribute(IN_FLIGHT_ATTRIBUTE) instanceof InFlight inFlight)) {
-			return;
+		if (request.getAttribute(IN_FLIGHT_ATTRIBUTE) instanceof ResponseKeeping.InFlight inFlight) {
+			request.removeAttribute(IN_FLIGHT_ATTRIBUTE);
+			inFlight.complete(WebUtils.getNativeResponse(response, ContentCachingResponseWrapper.class), ex);
 		}
-		request.removeAttribute(IN_FLIGHT_ATTRIBUTE);
-		if (inFlight.transaction() != null) {
-			try (Lease lease = inFlight.lease()) {
-				completeTransaction(inFlight.transaction(), lease, inFlight, response, ex);
-			}
-			catch (RuntimeException failure) {
-				logger.warn("Could not release the lock of an idempotent request", failure);
-			}
-			return;
-		}
-		try (Lease lease = inFlight.lease()) {
-			ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
-					ContentCachingResponseWrapper.class);
-			if (ex != null || capturing == null || !this.policy.isKept(capturing.getStatus())) {
-				return;
-			}
-			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
-			// Kept and released in one store call where the store can; close() then
-			// releases only a lock that call failed to release
-			if (!lease.releaseKeepingResult(stored.toBytes(), inFlight.retention())) {
-				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
-						+ "completed; a retry will run the request again");
-			}
-		}
-		catch (RuntimeException failure) {
-			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
-		}
-	}
-
-	/**
-	 * Keep the response in the request's transaction and commit, or roll back; the lease
-	 * is released by the caller, after the commit (its release would wait for the row
-	 * lock that keeping the response takes).
-	 */
-	private void completeTransaction(IdempotentRequestTransactions.Transaction transaction, Lease lease,
-			InFlight inFlight, HttpServletResponse response, @Nullable Exception ex) {
-		ContentCachingResponseWrapper capturing = WebUtils.getNativeResponse(response,
-				ContentCachingResponseWrapper.class);
-		if (ex != null || capturing == null || !this.policy.isKept(capturing.getStatus())) {
-			rollback(transaction);
-			return;
-		}
-		if (transaction.isRollbackOnly()) {
-			// A participant failed, and the handler answered anyway
-			rollback(transaction);
-			if (capturing.getStatus() >= 400) {
-				// A client error: nothing was done, and that is the outcome to keep,
-				// outside
-				// the transaction, which is over
-				keepAfterRollback(lease, inFlight, capturing);
-			}
-			else {
-				logger.warn("Idempotent request answered " + capturing.getStatus() + " but its transaction was "
-						+ "marked rollback-only; it is rolled back and a 503 response sent instead");
-				notKept(capturing);
-			}
-			return;
-		}
-		RuntimeException failure = null;
-		try {
-			StoredResponse stored = capture(inFlight.fingerprint(), capturing);
-			if (lease.putResult(stored.toBytes(), inFlight.retention())) {
-				transaction.commit();
-				return;
-			}
-			logger.warn("Response of an idempotent request not kept: its lock expired before the request "
-					+ "completed; its transaction is rolled back and a 503 response sent instead");
-		}
-		catch (RuntimeException commitOrStoreFailure) {
-			failure = commitOrStoreFailure;
-			logger.warn("Response of an idempotent request not kept, or its transaction not committed; the "
-					+ "transaction is rolled back and a 503 response sent instead", failure);
-		}
-		RuntimeException rollbackFailure = transaction.rollback();
-		if (rollbackFailure != null) {
-			logger.warn("Could not roll back the transaction of an idempotent request", rollbackFailure);
-		}
-		notKept(capturing);
-	}
-
-	private static void rollback(IdempotentRequestTransactions.Transaction transaction) {
-		RuntimeException failure = transaction.rollback();
-		if (failure != null) {
-			logger.warn("Could not roll back the transaction of an idempotent request", failure);
-		}
-	}
-
-	private void keepAfterRollback(Lease lease, InFlight inFlight, ContentCachingResponseWrapper capturing) {
-		try {
-			if (!lease.putResult(capture(inFlight.fingerprint(), capturing).toBytes(), inFlight.retention())) {
-				logger.warn("Response of an idempotent request not kept: its lock expired before the request "
-						+ "completed; a retry will run the request again");
-			}
-		}
-		catch (RuntimeException failure) {
-			logger.warn("Response of an idempotent request not kept; a retry will run the request again", failure);
-		}
-	}
-
-	/**
-	 * Replace the buffered response, not sent yet, by a 503 problem response.
-	 */
-	private void notKept(ContentCachingResponseWrapper capturing) {
-		if (capturing.isCommitted()) {
-			logger.warn("Could not replace the response of an idempotent request whose outcome was not kept: "
-					+ "the response is already committed");
-			return;
-		}
-		capturing.reset();
-		capturing.setStatus(503);
-		capturing.setHeader(HttpHeaders.RETRY_AFTER, "1");
-		capturing.setContentType("application/problem+json");
-		byte[] body = NOT_KEPT_PROBLEM.getBytes(StandardCharsets.UTF_8);
-		capturing.setContentLength(body.length);
-		try {
-			capturing.getOutputStream().write(body);
-		}
-		catch (IOException failure) {
-			logger.warn("Could not write the 503 response of an idempotent request", failure);
-		}
-	}
-
-	private StoredResponse capture(byte[] fingerprint, ContentCachingResponseWrapper response) {
-		return this.policy.capture(fingerprint, response.getStatus(), response.getContentType(), response::getHeaders,
-				response.getContentAsByteArray());
 	}
 
 	private static void replay(StoredResponse stored, HttpServletResponse response) throws IOException {
-		response.setStatus(stored.status());
-		for (Map.Entry<String, String> header : IdempotencyPolicy.replayedHeaders(stored)) {
-			if (HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(header.getKey())) {
-				response.setContentType(header.getValue());
+		ResponseReplay.writeHead(stored, new ResponseReplay.Head() {
+
+			@Override
+			public void status(int status) {
+				response.setStatus(status);
 			}
-			else {
-				response.addHeader(header.getKey(), header.getValue());
+
+			@Override
+			public void contentType(String contentType) {
+				response.setContentType(contentType);
 			}
-		}
-		response.setHeader(IDEMPOTENT_REPLAYED, "true");
-		response.setContentLength(stored.body().length);
+
+			@Override
+			public void addHeader(String name, String value) {
+				response.addHeader(name, value);
+			}
+
+			@Override
+			public void setHeader(String name, String value) {
+				response.setHeader(name, value);
+			}
+
+			@Override
+			public void contentLength(int length) {
+				response.setContentLength(length);
+			}
+
+		});
 		response.getOutputStream().write(stored.body());
 	}
 
 	private @Nullable String key(HttpServletRequest request) {
 		Enumeration<String> values = request.getHeaders(IDEMPOTENCY_KEY);
-		return this.policy.key((values != null) ? Collections.list(values) : null);
+		return policy().key((values != null) ? Collections.list(values) : null);
 	}
 
 	static String lockKey(@Nullable Principal principal, String key) {
 		return IdempotencyPolicy.lockKey((principal != null) ? principal.getName() : null, key);
-	}
-
-	private static Duration positive(Duration duration, String name) {
-		Assert.notNull(duration, () -> "'" + name + "' must not be null");
-		Assert.isTrue(!duration.isNegative() && !duration.isZero(),
-				() -> "'" + name + "' must be positive, was " + duration);
-		return duration;
-	}
-
-	private record InFlight(Lease lease, byte[] fingerprint, Duration retention,
-			IdempotentRequestTransactions.@Nullable Transaction transaction) {
-
 	}
 
 }

@@ -1,8 +1,14 @@
 /**
  * Idempotent HTTP requests with the {@code Idempotency-Key} request header: the
- * annotation for Spring MVC and Spring WebFlux handler methods, the servlet filter and
- * interceptor, and the WebFlux filter, that keep each response and replay it to the
- * retries of its request, with one set of rules and one stored format.
+ * {@link dev.lockstarter.idempotency.IdempotentRequest} annotation for Spring MVC and
+ * Spring WebFlux handler methods; for Spring MVC, the
+ * {@link dev.lockstarter.idempotency.IdempotentRequestBufferingFilter} servlet filter and
+ * the {@link dev.lockstarter.idempotency.IdempotentRequestInterceptor}, which keeps each
+ * response in the lock store or in the handler's transaction; for Spring WebFlux, the
+ * {@link dev.lockstarter.idempotency.IdempotentRequestWebFilter}. Both stacks share one
+ * configuration ({@link dev.lockstarter.idempotency.IdempotentRequestSupport}), one set
+ * of rules, one fingerprint and one stored format, so that either replays the other's
+ * responses.
  */
 @NullMarked
 package dev.lockstarter.idempotency;

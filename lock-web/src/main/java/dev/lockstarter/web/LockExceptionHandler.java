@@ -9,12 +9,12 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
 import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
 import dev.lockstarter.idempotency.InvalidIdempotencyKeyException;
+import dev.lockstarter.store.LockStoreException;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;

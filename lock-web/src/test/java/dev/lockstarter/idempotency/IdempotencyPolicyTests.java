@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import dev.lockstarter.store.LockStoreException;
-import org.springframework.util.LinkedMultiValueMap;
-import org.springframework.util.MultiValueMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -16,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Tests for {@link IdempotencyPolicy}, the rules shared by the servlet interceptor and
- * the reactive filter, and for the form parameters the reactive filter fingerprints.
+ * the reactive filter.
  */
 class IdempotencyPolicyTests {
 
@@ -88,23 +86,6 @@ class IdempotencyPolicyTests {
 				IdempotencyPolicy.outcomeOf(new LockStoreException("idempotency", "down", new IllegalStateException())))
 			.isEqualTo(Outcome.STORE_ERROR);
 		assertThat(IdempotencyPolicy.outcomeOf(new IllegalStateException())).isNull();
-	}
-
-	@Test
-	void formParametersFollowTheQueryParametersAsInAServletContainer() {
-		MultiValueMap<String, String> query = new LinkedMultiValueMap<>();
-		query.add("a", "1");
-		query.add("flag", null);
-		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
-		form.add("a", "2");
-		form.add("b", "3");
-		Map<String, String[]> parameters = ReactiveIdempotencyFilter.parameters(query, form);
-		assertThat(parameters).containsOnlyKeys("a", "flag", "b");
-		assertThat(parameters.get("a")).containsExactly("1", "2");
-		assertThat(parameters.get("flag")).containsExactly("");
-		assertThat(RequestFingerprint.ofForm("POST", "/p", "a=1&flag", "application/x-www-form-urlencoded", parameters))
-			.isEqualTo(RequestFingerprint.ofForm("POST", "/p", "a=1&flag", "application/x-www-form-urlencoded",
-					Map.of("b", new String[] { "3" }, "a", new String[] { "1", "2" }, "flag", new String[] { "" })));
 	}
 
 }

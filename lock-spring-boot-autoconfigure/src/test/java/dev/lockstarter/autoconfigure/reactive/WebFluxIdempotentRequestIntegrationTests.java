@@ -29,7 +29,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import dev.lockstarter.idempotency.IdempotentRequest;
-import dev.lockstarter.idempotency.ReactiveIdempotencyFilter;
+import dev.lockstarter.idempotency.IdempotentRequestWebFilter;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -100,7 +100,7 @@ class WebFluxIdempotentRequestIntegrationTests {
 	void filterFindsTheAnnotatedHandlersAtStartup() {
 		assertThat(contexts.get(0)).isInstanceOfSatisfying(WebServerApplicationContext.class,
 				(context) -> assertThat(context.getWebServer().getClass().getSimpleName()).contains("Netty"));
-		assertThat(contexts.get(0).getBean(ReactiveIdempotencyFilter.class).getIdempotentHandlerMethods()).hasSize(4);
+		assertThat(contexts.get(0).getBean(IdempotentRequestWebFilter.class).getIdempotentHandlerMethods()).hasSize(4);
 	}
 
 	@Test

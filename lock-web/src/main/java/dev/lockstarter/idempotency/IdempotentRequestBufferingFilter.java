@@ -12,10 +12,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
- * Prepares the requests that carry an {@code Idempotency-Key} header for
- * {@link IdempotentRequestInterceptor}: their body can be buffered before the handler
- * reads it, and their response body is buffered so that it can be kept for replays, then
- * written to the client when the request completes. Requests without the header pass
+ * Buffers the requests that carry an {@code Idempotency-Key} header, and their responses,
+ * for {@link IdempotentRequestInterceptor}: the request body can be read in full before
+ * the handler reads it, and the response body is held so that it can be kept for replays,
+ * then written to the client when the request completes. Requests without the header pass
  * through untouched.
  * <p>
  * The filter is ordered ({@link #DEFAULT_ORDER}) late among servlet filters, so that
@@ -23,7 +23,7 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  *
  * @since 0.1.0
  */
-public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
+public class IdempotentRequestBufferingFilter extends OncePerRequestFilter implements Ordered {
 
 	/** The default order: {@code Ordered.LOWEST_PRECEDENCE - 100}. */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
