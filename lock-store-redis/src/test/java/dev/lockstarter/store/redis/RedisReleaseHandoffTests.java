@@ -123,7 +123,9 @@ class RedisReleaseHandoffTests {
 		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(450))
 			.isLessThan(Duration.ofMillis(500).plus(MARGIN));
 		this.redis.server().resume();
-		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).orElseThrow().get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL)
+			.orElseThrow()
+			.get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 	}
 
@@ -132,7 +134,9 @@ class RedisReleaseHandoffTests {
 		subscribe("k", () -> {
 		});
 		this.redis.server().command("SCRIPT", "FLUSH");
-		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).orElseThrow().get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL)
+			.orElseThrow()
+			.get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 	}
@@ -236,7 +240,7 @@ class RedisReleaseHandoffTests {
 
 	private void awaitWatched(String redisKey) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockStore.WATCHED)) {
+		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockScripts.WATCHED)) {
 			assertThat(System.nanoTime() - deadline).as("%s watched", redisKey).isNegative();
 			Thread.sleep(5);
 		}
