@@ -63,8 +63,7 @@ final class ReplicaAcknowledgements {
 		if (!reply.isAcquired() || acknowledged.acks() >= required) {
 			return reply;
 		}
-		// Acquired but not acknowledged: not counted as acquired, so it must not stay
-		// behind
+		// Acquired but not acknowledged: it does not count, so it must not stay behind
 		String key = operation.key();
 		String released = releaseQuietly(release) ? "the lock was released"
 				: "releasing it failed too, so it expires with its time-to-live";
