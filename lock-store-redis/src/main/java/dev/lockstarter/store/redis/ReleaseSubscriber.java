@@ -77,8 +77,7 @@ abstract class ReleaseSubscriber {
 	 * closed. Never blocks on Redis.
 	 */
 	final void start() {
-		// One caller goes on: the others, reactive waiters among them, never wait for the
-		// lock
+		// One caller goes on; the others (reactive waiters too) never wait for the lock
 		if (this.state != SubscriptionState.IDLE || this.closed || !this.starting.compareAndSet(false, true)) {
 			return;
 		}

@@ -219,7 +219,7 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 		CountDownLatch released = new CountDownLatch(1);
 		try (var subscription = store.subscribe(key, released::countDown)) {
 			assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
-			assertThat(redis.server().command("GET", "{" + key + "}")).isEqualTo(owner + RedisLockStore.WATCHED);
+			assertThat(redis.server().command("GET", "{" + key + "}")).isEqualTo(owner + RedisLockScripts.WATCHED);
 			long ttl = Long.parseLong(redis.server().command("PTTL", "{" + key + "}"));
 			assertThat(ttl).as("the mark keeps the expiry").isPositive();
 			// The owner still extends, stores results and releases with its token
@@ -227,7 +227,7 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 			assertThat(store.putResult(key, owner, new byte[] { 1 }, Duration.ofSeconds(5))).isTrue();
 			assertThat(store.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isFalse();
 			assertThat(redis.server().command("GET", "{" + key + "}")).as("marked once")
-				.isEqualTo(owner + RedisLockStore.WATCHED);
+				.isEqualTo(owner + RedisLockScripts.WATCHED);
 			assertThat(store.fencingToken(key, owner)).isPositive();
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 			while (store.getSubscriptionState() != RedisLockStore.SubscriptionState.CONNECTED

@@ -240,7 +240,7 @@ class RedisReleaseHandoffTests {
 
 	private void awaitWatched(String redisKey) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockStore.WATCHED)) {
+		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockScripts.WATCHED)) {
 			assertThat(System.nanoTime() - deadline).as("%s watched", redisKey).isNegative();
 			Thread.sleep(5);
 		}

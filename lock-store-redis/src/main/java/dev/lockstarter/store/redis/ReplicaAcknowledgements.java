@@ -1,0 +1,106 @@
+package dev.lockstarter.store.redis;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
+
+/**
+ * Acquisitions that count only once replicas acknowledged them: the acquire script (which
+ * draws the fencing token) and then {@code WAIT n timeout} on the same, dedicated
+ * connection. An acquisition that fewer replicas acknowledged in time is released by its
+ * token and fails. This narrows the window in which a failover loses a lock, but does not
+ * close it: {@code WAIT} does not make a write durable, and a replica that acknowledged
+ * it may still not be the one promoted. Not supported on Redis Cluster.
+ */
+final class ReplicaAcknowledgements {
+
+	private volatile int minReplicaAcks;
+
+	private volatile Duration timeout = Duration.ofSeconds(1);
+
+	void setMinReplicaAcks(int minReplicaAcks) {
+		this.minReplicaAcks = minReplicaAcks;
+	}
+
+	void setTimeout(Duration timeout) {
+		this.timeout = timeout;
+	}
+
+	/**
+	 * Return whether acquisitions wait for replicas.
+	 * @return whether at least one acknowledgement is required
+	 */
+	boolean required() {
+		return this.minReplicaAcks > 0;
+	}
+
+	/**
+	 * Acquire and wait for the replicas.
+	 * @param executor the executor that sends the commands
+	 * @param operation the acquisition
+	 * @param call the acquire script that draws the fencing token
+	 * @param topology the deployment
+	 * @param release releases the lock by its token
+	 * @return the reply: held, or acquired and acknowledged
+	 * @throws LockStoreException when acquired without enough acknowledgements, or on
+	 * Redis Cluster
+	 */
+	AcquireReply acquire(RedisCommandExecutor executor, RedisOperation operation, ScriptCall<Long> call,
+			RedisTopology topology, Runnable release) {
+		int required = this.minReplicaAcks;
+		Duration waitTimeout = this.timeout;
+		if (topology.cluster()) {
+			throw new LockStoreException(operation.key(),
+					"Redis lock store cannot wait for replica acknowledgements "
+							+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
+					new IllegalStateException("WAIT on Redis Cluster"));
+		}
+		Acknowledged acknowledged = executor.evalThenWait(operation, call, required, waitTimeout);
+		AcquireReply reply = RedisLockScripts.acquireReply(acknowledged.reply());
+		if (!reply.isAcquired() || acknowledged.acks() >= required) {
+			return reply;
+		}
+		// Acquired but not acknowledged: it does not count, so it must not stay behind
+		String key = operation.key();
+		String released = releaseQuietly(release) ? "the lock was released"
+				: "releasing it failed too, so it expires with its time-to-live";
+		Exception waitFailure = acknowledged.waitFailure();
+		if (waitFailure != null) {
+			throw new LockStoreException(key,
+					"Redis lock store acquired lock '" + key
+							+ "' but could not wait for its replica acknowledgements (lock.redis.min-replica-acks); "
+							+ released,
+					waitFailure);
+		}
+		long acks = acknowledged.acks();
+		throw new LockStoreException(key,
+				"Redis lock store acquired lock '" + key + "' but only " + Math.max(acks, 0) + " of the " + required
+						+ " replicas required (lock.redis.min-replica-acks) acknowledged it within "
+						+ waitTimeout.toMillis() + " ms; " + released,
+				new IllegalStateException("WAIT " + required + " " + waitTimeout.toMillis() + " answered " + acks));
+	}
+
+	private static boolean releaseQuietly(Runnable release) {
+		try {
+			release.run();
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * The answer of an acquisition followed by {@code WAIT}.
+	 *
+	 * @param reply the acquire script's answer, {@code null} if none
+	 * @param acks the replicas that acknowledged it, -1 when not waited for or failed
+	 * @param waitFailure the failure of {@code WAIT}, if it failed
+	 */
+	record Acknowledged(@Nullable Long reply, long acks, @Nullable Exception waitFailure) {
+	}
+
+}
