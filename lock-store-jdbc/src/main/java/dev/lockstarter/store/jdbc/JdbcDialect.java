@@ -87,8 +87,8 @@ abstract class JdbcDialect {
 	/**
 	 * Try to acquire; {@code null} when the row changed under the attempt, to try again.
 	 */
-	abstract @Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token,
-			long ttlMicros) throws SQLException;
+	abstract @Nullable AcquireReply tryAcquire(JdbcConnections connections, Connection connection, String key,
+			String token, long ttlMicros) throws SQLException;
 
 	/** Parameters: key, token. */
 	final String release(String table) {
@@ -194,9 +194,9 @@ abstract class JdbcDialect {
 		}
 
 		@Override
-		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
-				throws SQLException {
-			try (PreparedStatement statement = store.prepare(connection, sql(ACQUIRE, store.getTableName()))) {
+		@Nullable AcquireReply tryAcquire(JdbcConnections connections, Connection connection, String key, String token,
+				long ttlMicros) throws SQLException {
+			try (PreparedStatement statement = connections.prepare(connection, sql(ACQUIRE, connections.tableName()))) {
 				statement.setString(1, key);
 				statement.setString(2, token);
 				statement.setLong(3, ttlMicros);
@@ -274,10 +274,10 @@ abstract class JdbcDialect {
 		}
 
 		@Override
-		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
-				throws SQLException {
-			String table = store.getTableName();
-			try (PreparedStatement statement = store.prepare(connection, sql(TAKE_OVER, table))) {
+		@Nullable AcquireReply tryAcquire(JdbcConnections connections, Connection connection, String key, String token,
+				long ttlMicros) throws SQLException {
+			String table = connections.tableName();
+			try (PreparedStatement statement = connections.prepare(connection, sql(TAKE_OVER, table))) {
 				statement.setString(1, token);
 				statement.setLong(2, ttlMicros);
 				statement.setString(3, key);
@@ -287,7 +287,7 @@ abstract class JdbcDialect {
 					}
 				}
 			}
-			try (PreparedStatement statement = store.prepare(connection, sql(INSERT, table))) {
+			try (PreparedStatement statement = connections.prepare(connection, sql(INSERT, table))) {
 				statement.setString(1, key);
 				statement.setString(2, token);
 				statement.setLong(3, ttlMicros);
@@ -300,13 +300,13 @@ abstract class JdbcDialect {
 					throw ex;
 				}
 				// Another owner's row: report its time-to-live
-				return held(store, connection, key);
+				return held(connections, connection, key);
 			}
 		}
 
-		private @Nullable AcquireReply held(JdbcLockStore store, Connection connection, String key)
+		private @Nullable AcquireReply held(JdbcConnections connections, Connection connection, String key)
 				throws SQLException {
-			try (PreparedStatement statement = store.prepare(connection, sql(HOLDER, store.getTableName()))) {
+			try (PreparedStatement statement = connections.prepare(connection, sql(HOLDER, connections.tableName()))) {
 				statement.setString(1, key);
 				try (ResultSet rows = statement.executeQuery()) {
 					if (rows.next()) {
