@@ -1,10 +1,7 @@
 package dev.lockstarter.store.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,9 +18,9 @@ import dev.lockstarter.store.AcquireReply;
  */
 abstract class JdbcDialect {
 
-	static final JdbcDialect POSTGRESQL = new PostgreSql();
+	static final JdbcDialect POSTGRESQL = new PostgreSqlDialect();
 
-	static final JdbcDialect H2 = new H2();
+	static final JdbcDialect H2 = new H2Dialect();
 
 	private static final Map<Statement, String> STATEMENTS = new ConcurrentHashMap<>();
 
@@ -87,8 +84,8 @@ abstract class JdbcDialect {
 	/**
 	 * Try to acquire; {@code null} when the row changed under the attempt, to try again.
 	 */
-	abstract @Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token,
-			long ttlMicros) throws SQLException;
+	abstract @Nullable AcquireReply tryAcquire(JdbcConnections connections, Connection connection, String key,
+			String token, long ttlMicros) throws SQLException;
 
 	/** Parameters: key, token. */
 	final String release(String table) {
@@ -142,195 +139,6 @@ abstract class JdbcDialect {
 	}
 
 	private record Statement(String template, String table) {
-
-	}
-
-	private static final class PostgreSql extends JdbcDialect {
-
-		private static final String NOW = "clock_timestamp()";
-
-		private static final String PLUS_TTL = "clock_timestamp() + ? * INTERVAL '1 microsecond'";
-
-		private static final String REMAINING_MICROS = "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp()))"
-				+ " * 1000000 AS BIGINT)";
-
-		private static final String ACQUIRE = """
-				WITH acquired AS (
-					INSERT INTO %1$s AS l (lock_key, owner_token, expires_at, fence)
-					VALUES (?, ?, clock_timestamp() + ? * INTERVAL '1 microsecond', nextval('%2$s'))
-					ON CONFLICT (lock_key) DO UPDATE
-					SET owner_token = EXCLUDED.owner_token, expires_at = EXCLUDED.expires_at,
-						fence = nextval('%2$s')
-					WHERE l.owner_token IS NULL OR l.expires_at <= clock_timestamp()
-					RETURNING l.fence
-				)
-				SELECT fence, NULL::BIGINT AS remaining FROM acquired
-				UNION ALL
-				SELECT NULL, CAST(EXTRACT(EPOCH FROM (h.expires_at - clock_timestamp())) * 1000000 AS BIGINT)
-				FROM %1$s h
-				WHERE h.lock_key = ? AND h.owner_token IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acquired)""";
-
-		PostgreSql() {
-			super(NOW, PLUS_TTL, REMAINING_MICROS);
-		}
-
-		@Override
-		boolean usesQueryTimeout() {
-			return false;
-		}
-
-		@Override
-		List<String> schema(String table) {
-			return List.of(sql("CREATE SEQUENCE IF NOT EXISTS %2$s", table), sql("""
-					CREATE TABLE IF NOT EXISTS %1$s (
-						lock_key VARCHAR(255) COLLATE "C" NOT NULL PRIMARY KEY,
-						owner_token VARCHAR(255),
-						expires_at TIMESTAMP WITH TIME ZONE NOT NULL,
-						fence BIGINT NOT NULL,
-						result_data BYTEA,
-						result_expires_at TIMESTAMP WITH TIME ZONE
-					)""", table), "CREATE INDEX IF NOT EXISTS " + unqualified(table) + "_expires_at_idx ON " + table
-					+ " (expires_at)");
-		}
-
-		@Override
-		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
-				throws SQLException {
-			try (PreparedStatement statement = store.prepare(connection, sql(ACQUIRE, store.getTableName()))) {
-				statement.setString(1, key);
-				statement.setString(2, token);
-				statement.setLong(3, ttlMicros);
-				statement.setString(4, key);
-				try (ResultSet rows = statement.executeQuery()) {
-					if (!rows.next()) {
-						// Held by a row that our statement's snapshot does not see yet
-						return null;
-					}
-					long fence = rows.getLong(1);
-					if (!rows.wasNull()) {
-						return AcquireReply.acquired(fence);
-					}
-					long remaining = rows.getLong(2);
-					return (remaining > 0) ? AcquireReply.held(Duration.ofNanos(remaining * 1000)) : null;
-				}
-			}
-		}
-
-		@Override
-		String cleanUp(String table) {
-			return sql("""
-					DELETE FROM %1$s WHERE lock_key IN (
-						SELECT lock_key FROM %1$s
-						WHERE expires_at < clock_timestamp() - ? * INTERVAL '1 microsecond'
-						AND (result_expires_at IS NULL
-							OR result_expires_at < clock_timestamp() - ? * INTERVAL '1 microsecond')
-						LIMIT ? FOR UPDATE SKIP LOCKED)
-					AND expires_at < clock_timestamp() - ? * INTERVAL '1 microsecond'""", table);
-		}
-
-	}
-
-	private static final class H2 extends JdbcDialect {
-
-		private static final String NOW = "CURRENT_TIMESTAMP";
-
-		private static final String PLUS_TTL = "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
-
-		private static final String REMAINING_MICROS = "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
-
-		private static final String TAKE_OVER = "SELECT fence FROM FINAL TABLE (UPDATE %1$s SET owner_token = ?, "
-				+ "expires_at = " + PLUS_TTL + ", fence = NEXT VALUE FOR %2$s "
-				+ "WHERE lock_key = ? AND (owner_token IS NULL OR expires_at <= CURRENT_TIMESTAMP))";
-
-		private static final String INSERT = "SELECT fence FROM FINAL TABLE (INSERT INTO %1$s "
-				+ "(lock_key, owner_token, expires_at, fence) VALUES (?, ?, " + PLUS_TTL + ", NEXT VALUE FOR %2$s))";
-
-		private static final String HOLDER = "SELECT DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at), fence "
-				+ "FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL";
-
-		H2() {
-			super(NOW, PLUS_TTL, REMAINING_MICROS);
-		}
-
-		@Override
-		boolean usesQueryTimeout() {
-			return true;
-		}
-
-		@Override
-		List<String> schema(String table) {
-			int dot = table.lastIndexOf('.');
-			String schemaPrefix = (dot >= 0) ? table.substring(0, dot + 1) : "";
-			return List.of(sql("CREATE SEQUENCE IF NOT EXISTS %2$s", table), sql("""
-					CREATE TABLE IF NOT EXISTS %1$s (
-						lock_key VARCHAR(255) NOT NULL PRIMARY KEY,
-						owner_token VARCHAR(255),
-						expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL,
-						fence BIGINT NOT NULL,
-						result_data VARBINARY,
-						result_expires_at TIMESTAMP(6) WITH TIME ZONE
-					)""", table), "CREATE INDEX IF NOT EXISTS " + schemaPrefix + unqualified(table)
-					+ "_expires_at_idx ON " + table + " (expires_at)");
-		}
-
-		@Override
-		@Nullable AcquireReply tryAcquire(JdbcLockStore store, Connection connection, String key, String token, long ttlMicros)
-				throws SQLException {
-			String table = store.getTableName();
-			try (PreparedStatement statement = store.prepare(connection, sql(TAKE_OVER, table))) {
-				statement.setString(1, token);
-				statement.setLong(2, ttlMicros);
-				statement.setString(3, key);
-				try (ResultSet rows = statement.executeQuery()) {
-					if (rows.next()) {
-						return AcquireReply.acquired(rows.getLong(1));
-					}
-				}
-			}
-			try (PreparedStatement statement = store.prepare(connection, sql(INSERT, table))) {
-				statement.setString(1, key);
-				statement.setString(2, token);
-				statement.setLong(3, ttlMicros);
-				try (ResultSet rows = statement.executeQuery()) {
-					return rows.next() ? AcquireReply.acquired(rows.getLong(1)) : null;
-				}
-			}
-			catch (SQLException ex) {
-				if (!"23505".equals(ex.getSQLState())) {
-					throw ex;
-				}
-				// Another owner's row: report its time-to-live
-				return held(store, connection, key);
-			}
-		}
-
-		private @Nullable AcquireReply held(JdbcLockStore store, Connection connection, String key)
-				throws SQLException {
-			try (PreparedStatement statement = store.prepare(connection, sql(HOLDER, store.getTableName()))) {
-				statement.setString(1, key);
-				try (ResultSet rows = statement.executeQuery()) {
-					if (rows.next()) {
-						long remaining = rows.getLong(1);
-						if (remaining > 0) {
-							return AcquireReply.held(Duration.ofNanos(remaining * 1000));
-						}
-					}
-					return null;
-				}
-			}
-		}
-
-		@Override
-		String cleanUp(String table) {
-			return sql("""
-					DELETE FROM %1$s WHERE lock_key IN (
-						SELECT lock_key FROM %1$s
-						WHERE expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)
-						AND (result_expires_at IS NULL
-							OR result_expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP))
-						FETCH FIRST ? ROWS ONLY)
-					AND expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""", table);
-		}
 
 	}
 

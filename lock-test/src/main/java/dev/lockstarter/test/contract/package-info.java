@@ -1,7 +1,12 @@
 /**
- * The contract test kit that every {@link dev.lockstarter.store.LockStore} must pass, and
- * the reusable {@link dev.lockstarter.test.contract.ExclusionChecker} for mutual
- * exclusion under contention.
+ * The contract test kit that every {@link dev.lockstarter.store.LockStore} must pass:
+ * {@link dev.lockstarter.test.contract.LockStoreContractTests} for the store itself,
+ * {@link dev.lockstarter.test.contract.LockOperationsContractTests} and
+ * {@link dev.lockstarter.test.contract.ReactiveLockOperationsContractTests} for the
+ * templates on it, and the reusable
+ * {@link dev.lockstarter.test.contract.ExclusionChecker} for mutual exclusion under
+ * contention. The suites' tests live in package-private interfaces, one per topic, that
+ * reach the store or the templates through a fixture created before each test.
  */
 @NullMarked
 package dev.lockstarter.test.contract;

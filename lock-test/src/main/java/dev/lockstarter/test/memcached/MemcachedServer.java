@@ -381,8 +381,7 @@ public final class MemcachedServer implements AutoCloseable {
 
 		@Override
 		public Duration shutdownGracePeriod() {
-			// Memcached keeps nothing to save, and takes most of a second to honour
-			// SIGTERM
+			// Memcached has nothing to save, and takes most of a second on SIGTERM
 			return Duration.ZERO;
 		}
 

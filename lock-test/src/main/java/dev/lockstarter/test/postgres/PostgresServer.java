@@ -210,8 +210,7 @@ public final class PostgresServer implements AutoCloseable {
 		if (!this.paused) {
 			ProcessHandle postmaster = ProcessHandle.of(pid())
 				.orElseThrow(() -> new IllegalStateException("PostgreSQL's postmaster is gone"));
-			// The postmaster first, so that it starts no backend after the others are
-			// stopped
+			// The postmaster first, so that it starts no backend once the others stop
 			ProcessSignals.stop(postmaster);
 			// From here on, resume() undoes whatever was stopped
 			this.paused = true;

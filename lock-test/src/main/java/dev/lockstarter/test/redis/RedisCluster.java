@@ -13,8 +13,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
+
+import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.redis.ClusterNodes.Node;
 
 /**
  * A real Redis Cluster for tests: three {@code redis-server} processes with cluster mode
@@ -184,7 +186,7 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public RedisServer nodeForSlot(int slot) {
 		Assert.isTrue(slot >= 0 && slot < SLOTS, () -> "Not a hash slot: " + slot);
-		Node owner = ownerOf(parse(anyNodeCommand("CLUSTER", "NODES")), slot);
+		Node owner = ClusterNodes.parse(anyNodeCommand("CLUSTER", "NODES")).ownerOf(slot);
 		Assert.state(owner != null, () -> "No node serves slot " + slot);
 		return node(owner.port());
 	}
@@ -195,9 +197,9 @@ public final class RedisCluster implements AutoCloseable {
 	 * @return the replica, or {@code null} if the master has none
 	 */
 	public @Nullable RedisServer replicaOf(RedisServer master) {
-		List<Node> view = parse(anyNodeCommand("CLUSTER", "NODES"));
-		Node node = view.stream().filter((candidate) -> candidate.port() == master.port()).findFirst().orElse(null);
-		Node replica = (node != null) ? replicaOf(view, node.id()) : null;
+		ClusterNodes view = ClusterNodes.parse(anyNodeCommand("CLUSTER", "NODES"));
+		Node node = view.at(master.port());
+		Node replica = (node != null) ? view.replicaOf(node.id()) : null;
 		return (replica != null) ? node(replica.port()) : null;
 	}
 
@@ -231,16 +233,13 @@ public final class RedisCluster implements AutoCloseable {
 		Assert.notNull(master, "'master' must not be null");
 		Assert.notNull(timeout, "'timeout' must not be null");
 		Assert.isTrue(this.nodes.contains(master), () -> master + " is not a node of " + this);
-		Node killed = parse(master.command("CLUSTER", "NODES")).stream()
-			.filter(Node::isMyself)
-			.findFirst()
-			.orElseThrow();
+		Node killed = ClusterNodes.parse(master.command("CLUSTER", "NODES")).myself();
 		Assert.state(killed.isMaster() && !killed.slots().isEmpty(), () -> master + " is not a master with slots");
 		// A replica that has just rejoined may not be in the master's view yet: gossip
 		// brings it within a few hundred milliseconds
 		AtomicReference<@Nullable Node> replicaNode = new AtomicReference<>();
 		await(master + " has no replica to promote", timeout, () -> {
-			replicaNode.set(replicaOf(parse(master.command("CLUSTER", "NODES")), killed.id()));
+			replicaNode.set(ClusterNodes.parse(master.command("CLUSTER", "NODES")).replicaOf(killed.id()));
 			return replicaNode.get() != null;
 		});
 		RedisServer replica = node(replicaNode.get().port());
@@ -300,8 +299,7 @@ public final class RedisCluster implements AutoCloseable {
 			node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
 			node.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(first), Integer.toString(last));
 		}
-		// Every node meets every other, so that none waits for gossip to learn of the
-		// others
+		// Every node meets every other, so that none waits for gossip to learn of them
 		for (int i = 0; i < this.nodes.size(); i++) {
 			for (int j = i + 1; j < this.nodes.size(); j++) {
 				RedisServer other = this.nodes.get(j);
@@ -332,9 +330,8 @@ public final class RedisCluster implements AutoCloseable {
 					|| !info.contains("cluster_slots_ok:" + SLOTS)) {
 				return false;
 			}
-			List<Node> view = parse(node.command("CLUSTER", "NODES"));
-			if (view.stream().filter(Node::isConnected).count() != this.nodes.size()
-					|| view.stream().filter(Node::isMaster).count() != MASTERS) {
+			ClusterNodes view = ClusterNodes.parse(node.command("CLUSTER", "NODES"));
+			if (view.connected() != this.nodes.size() || view.masters() != MASTERS) {
 				return false;
 			}
 			String replication = node.command("INFO", "replication");
@@ -358,7 +355,7 @@ public final class RedisCluster implements AutoCloseable {
 			if (!String.valueOf(survivor.command("CLUSTER", "INFO")).contains("cluster_state:ok")) {
 				return false;
 			}
-			Node owner = ownerOf(parse(survivor.command("CLUSTER", "NODES")), slot);
+			Node owner = ClusterNodes.parse(survivor.command("CLUSTER", "NODES")).ownerOf(slot);
 			if (owner == null || owner.port() != replica.port()) {
 				return false;
 			}
@@ -438,72 +435,8 @@ public final class RedisCluster implements AutoCloseable {
 		return state.toString();
 	}
 
-	private static @Nullable Node ownerOf(List<Node> view, int slot) {
-		for (Node node : view) {
-			if (node.isMaster()) {
-				for (int[] range : node.slots()) {
-					if (range[0] <= slot && slot <= range[1]) {
-						return node;
-					}
-				}
-			}
-		}
-		return null;
-	}
-
-	private static @Nullable Node replicaOf(List<Node> view, String masterId) {
-		return view.stream()
-			.filter((node) -> masterId.equals(node.masterId()) && !node.flags().contains("fail"))
-			.findFirst()
-			.orElse(null);
-	}
-
-	/**
-	 * Parse a {@code CLUSTER NODES} reply: per line, the id, {@code ip:port@cport}, the
-	 * flags, the master's id (or {@code -}), ping and pong times, the configuration
-	 * epoch, the link state, then the slots and slot ranges (importing and migrating
-	 * slots, in brackets, are skipped).
-	 */
-	private static List<Node> parse(@Nullable String clusterNodes) {
-		Assert.state(clusterNodes != null, "CLUSTER NODES answered nil");
-		List<Node> view = new ArrayList<>();
-		for (String line : clusterNodes.strip().split("\n")) {
-			String[] fields = line.strip().split(" ");
-			String address = fields[1].split("@")[0];
-			int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
-			List<int[]> slots = new ArrayList<>();
-			for (int i = 8; i < fields.length; i++) {
-				if (!fields[i].startsWith("[")) {
-					String[] range = fields[i].split("-");
-					slots.add(new int[] { Integer.parseInt(range[0]), Integer.parseInt(range[range.length - 1]) });
-				}
-			}
-			view.add(new Node(fields[0], port, List.of(fields[2].split(",")), fields[3], fields[7], slots));
-		}
-		return view;
-	}
-
 	private static int slotsPerNode() {
 		return SLOTS / MASTERS + 1;
-	}
-
-	/**
-	 * One line of {@code CLUSTER NODES}.
-	 */
-	private record Node(String id, int port, List<String> flags, String masterId, String linkState, List<int[]> slots) {
-
-		boolean isMyself() {
-			return this.flags.contains("myself");
-		}
-
-		boolean isMaster() {
-			return this.flags.contains("master");
-		}
-
-		boolean isConnected() {
-			return "connected".equals(this.linkState);
-		}
-
 	}
 
 }

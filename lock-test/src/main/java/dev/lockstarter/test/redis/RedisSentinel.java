@@ -91,8 +91,7 @@ public final class RedisSentinel implements AutoCloseable {
 					Integer.toString(primary.port()));
 			servers.add(replica);
 			awaitReplicaInSync(replica, started);
-			// Sentinels that know each other and the replica from the start need no
-			// discovery.
+			// Sentinels that know each other and the replica from the start: no discovery
 			List<Integer> ports = new ArrayList<>();
 			List<String> ids = new ArrayList<>();
 			for (int i = 0; i < SENTINELS; i++) {

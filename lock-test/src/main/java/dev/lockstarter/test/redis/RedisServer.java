@@ -6,25 +6,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 
-import javax.net.SocketFactory;
 import javax.net.ssl.SSLSocketFactory;
 
 import org.jspecify.annotations.Nullable;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
 
-import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
+
+import dev.lockstarter.test.ServerProcess;
 
 /**
  * A real Redis server for tests, with no persistence, listening on loopback only.
@@ -74,15 +66,9 @@ public final class RedisServer implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final Set<Container> containers = ConcurrentHashMap.newKeySet();
+	private final RedisServerBackend backend;
 
-	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(RedisServer::stopContainers, "redis-server-cleanup"));
-	}
-
-	private final Backend backend;
-
-	private RedisServer(Backend backend) {
+	private RedisServer(RedisServerBackend backend) {
 		this.backend = backend;
 	}
 
@@ -109,8 +95,8 @@ public final class RedisServer implements AutoCloseable {
 		if (binary != null) {
 			return startLocal(binary, ServerProcess::freePort, extraArgs);
 		}
-		if (testcontainersPresent && Container.isDockerAvailable()) {
-			return new RedisServer(Container.start(extraArgs));
+		if (testcontainersPresent && RedisContainer.isDockerAvailable()) {
+			return new RedisServer(RedisContainer.start(extraArgs));
 		}
 		throw new IllegalStateException("Cannot start a Redis server for tests: no 'redis-server' binary on the PATH"
 				+ (testcontainersPresent ? " and no Docker engine available"
@@ -137,11 +123,11 @@ public final class RedisServer implements AutoCloseable {
 		Path binary = findBinary();
 		Assert.state(binary != null, () -> "Cannot start a TLS Redis server for tests: no 'redis-server' binary on the "
 				+ "PATH. Install Redis, or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
-		return new RedisServer(LocalProcess.start(binary, ServerProcess::freePort, tls, extraArgs));
+		return new RedisServer(LocalRedisProcess.start(binary, ServerProcess::freePort, tls, extraArgs));
 	}
 
 	static RedisServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
-		return new RedisServer(LocalProcess.start(binary, ports, null, extraArgs));
+		return new RedisServer(LocalRedisProcess.start(binary, ports, null, extraArgs));
 	}
 
 	/**
@@ -291,261 +277,6 @@ public final class RedisServer implements AutoCloseable {
 			}
 		}
 		return null;
-	}
-
-	private static void stopContainers() {
-		for (Container container : containers) {
-			try {
-				container.close();
-			}
-			catch (RuntimeException ex) {
-				// Best effort while the JVM exits
-			}
-		}
-	}
-
-	/**
-	 * One way of running a server.
-	 */
-	private interface Backend {
-
-		String host();
-
-		int port();
-
-		/**
-		 * Return the factory of sockets that reach the server.
-		 */
-		default SocketFactory socketFactory() {
-			return SocketFactory.getDefault();
-		}
-
-		void pause();
-
-		void resume();
-
-		void stop();
-
-		void kill();
-
-		void restart();
-
-		Path directory();
-
-		void close();
-
-	}
-
-	/**
-	 * A {@code redis-server} child process.
-	 */
-	private record LocalProcess(ServerProcess process, @Nullable RedisTls tls) implements Backend {
-
-		static LocalProcess start(Path binary, IntSupplier ports, @Nullable RedisTls tls, String[] extraArgs) {
-			return new LocalProcess(ServerProcess.start(new Definition(binary, List.of(extraArgs), tls), ports), tls);
-		}
-
-		@Override
-		public String host() {
-			return this.process.host();
-		}
-
-		@Override
-		public int port() {
-			return this.process.port();
-		}
-
-		@Override
-		public SocketFactory socketFactory() {
-			return (this.tls != null) ? this.tls.socketFactory() : SocketFactory.getDefault();
-		}
-
-		@Override
-		public void pause() {
-			this.process.pause();
-		}
-
-		@Override
-		public void resume() {
-			this.process.resume();
-		}
-
-		@Override
-		public void stop() {
-			this.process.stop();
-		}
-
-		@Override
-		public void kill() {
-			this.process.kill();
-		}
-
-		@Override
-		public Path directory() {
-			return this.process.directory();
-		}
-
-		@Override
-		public void restart() {
-			this.process.restart();
-		}
-
-		@Override
-		public void close() {
-			this.process.close();
-		}
-
-		@Override
-		public String toString() {
-			return this.process.toString();
-		}
-
-	}
-
-	/**
-	 * How to run {@code redis-server} and tell that it is ready.
-	 */
-	private record Definition(Path binary, List<String> extraArgs,
-			@Nullable RedisTls tls) implements ServerProcess.Definition {
-
-		@Override
-		public String name() {
-			return "redis-server";
-		}
-
-		@Override
-		public List<String> command(Path directory, int port) {
-			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port", Integer.toString(port),
-					"--bind", ServerProcess.HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no",
-					"--daemonize", "no", "--dir", directory.toString()));
-			if (this.tls != null) {
-				command.set(2, "0");
-				command.addAll(List.of("--tls-port", Integer.toString(port), "--tls-cert-file",
-						this.tls.certificate().toString(), "--tls-key-file", this.tls.privateKey().toString(),
-						"--tls-ca-cert-file", this.tls.certificate().toString(), "--tls-auth-clients", "no"));
-			}
-			command.addAll(this.extraArgs);
-			return command;
-		}
-
-		@Override
-		public boolean probe(Process process, int port) throws IOException {
-			SocketFactory socketFactory = (this.tls != null) ? this.tls.socketFactory() : SocketFactory.getDefault();
-			// A TLS handshake takes longer than a plain PING
-			Duration timeout = (this.tls != null) ? Duration.ofSeconds(1) : Duration.ofMillis(100);
-			try {
-				if (!"PONG".equals(Resp.send(socketFactory, ServerProcess.HOST, port, timeout, "PING"))) {
-					return false;
-				}
-				String info = Resp.send(socketFactory, ServerProcess.HOST, port, Duration.ofSeconds(1), "INFO",
-						"server");
-				if (info != null && info.contains("process_id:" + process.pid() + "\r\n")) {
-					return true;
-				}
-			}
-			catch (Resp.ErrorReplyException ex) {
-				// Still loading
-				return false;
-			}
-			// Someone else's server answered on our port: ours cannot bind it
-			throw new ServerProcess.PortTakenException();
-		}
-
-	}
-
-	/**
-	 * A server in a Testcontainers container. Inner class to keep Testcontainers an
-	 * optional dependency.
-	 */
-	private static final class Container implements Backend {
-
-		private static final int REDIS_PORT = 6379;
-
-		private final GenericContainer<?> container;
-
-		private Container(GenericContainer<?> container) {
-			this.container = container;
-		}
-
-		static boolean isDockerAvailable() {
-			try {
-				return DockerClientFactory.instance().isDockerAvailable();
-			}
-			catch (RuntimeException | LinkageError ex) {
-				return false;
-			}
-		}
-
-		static Container start(String[] extraArgs) {
-			List<String> command = new ArrayList<>(List.of("redis-server", "--save", "", "--appendonly", "no"));
-			command.addAll(List.of(extraArgs));
-			GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
-				.withExposedPorts(REDIS_PORT)
-				.withCommand(command.toArray(String[]::new))
-				.waitingFor(Wait.forLogMessage(".*Ready to accept connections.*\\n", 1));
-			container.start();
-			Container server = new Container(container);
-			containers.add(server);
-			return server;
-		}
-
-		@Override
-		public String host() {
-			return this.container.getHost();
-		}
-
-		@Override
-		public int port() {
-			return this.container.getMappedPort(REDIS_PORT);
-		}
-
-		@Override
-		public void pause() {
-			throw unsupported("pause");
-		}
-
-		@Override
-		public void resume() {
-			throw unsupported("resume");
-		}
-
-		@Override
-		public void stop() {
-			throw unsupported("stop");
-		}
-
-		@Override
-		public void kill() {
-			throw unsupported("kill");
-		}
-
-		@Override
-		public Path directory() {
-			throw unsupported("reach the files of");
-		}
-
-		@Override
-		public void restart() {
-			throw unsupported("restart");
-		}
-
-		private UnsupportedOperationException unsupported(String operation) {
-			return new UnsupportedOperationException("Cannot " + operation + " a Redis server that runs in a "
-					+ "container; install a local redis-server (for example 'apt-get install redis-server') so that "
-					+ "tests that " + operation + " the server run against a local process");
-		}
-
-		@Override
-		public void close() {
-			containers.remove(this);
-			this.container.stop();
-		}
-
-		@Override
-		public String toString() {
-			return "container " + IMAGE + " at " + host() + ":" + port();
-		}
-
 	}
 
 }

@@ -138,8 +138,7 @@ class FaultProxyTests {
 		this.proxy.close();
 		String reply;
 		try (Socket socket = connect()) {
-			// Refused as a rule. Rarely, the kernel picks the freed port as the client's
-			// own
+			// Refused as a rule. Rarely, the kernel makes the freed port the client's own
 			// ephemeral port, and the socket connects to itself (a TCP self-connect) and
 			// echoes what it sends: that is the only connection allowed here
 			assertThat(socket.getLocalPort()).as("only a self-connect may connect").isEqualTo(socket.getPort());

@@ -1,0 +1,121 @@
+package dev.lockstarter.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.AcquireReply;
+
+/**
+ * The SQL of the {@link JdbcLockStore} on H2: an acquisition is a conditional
+ * {@code UPDATE}, then an {@code INSERT} if there was no row, whose duplicate-key failure
+ * means held; expiry follows {@code CURRENT_TIMESTAMP}. Statements get a query timeout.
+ */
+final class H2Dialect extends JdbcDialect {
+
+	private static final String NOW = "CURRENT_TIMESTAMP";
+
+	private static final String PLUS_TTL = "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+
+	private static final String REMAINING_MICROS = "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
+
+	private static final String TAKE_OVER = "SELECT fence FROM FINAL TABLE (UPDATE %1$s SET owner_token = ?, "
+			+ "expires_at = " + PLUS_TTL + ", fence = NEXT VALUE FOR %2$s "
+			+ "WHERE lock_key = ? AND (owner_token IS NULL OR expires_at <= CURRENT_TIMESTAMP))";
+
+	private static final String INSERT = "SELECT fence FROM FINAL TABLE (INSERT INTO %1$s "
+			+ "(lock_key, owner_token, expires_at, fence) VALUES (?, ?, " + PLUS_TTL + ", NEXT VALUE FOR %2$s))";
+
+	private static final String HOLDER = "SELECT DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at), fence "
+			+ "FROM %1$s WHERE lock_key = ? AND owner_token IS NOT NULL";
+
+	H2Dialect() {
+		super(NOW, PLUS_TTL, REMAINING_MICROS);
+	}
+
+	@Override
+	boolean usesQueryTimeout() {
+		return true;
+	}
+
+	@Override
+	List<String> schema(String table) {
+		int dot = table.lastIndexOf('.');
+		String schemaPrefix = (dot >= 0) ? table.substring(0, dot + 1) : "";
+		return List.of(sql("CREATE SEQUENCE IF NOT EXISTS %2$s", table), sql("""
+				CREATE TABLE IF NOT EXISTS %1$s (
+					lock_key VARCHAR(255) NOT NULL PRIMARY KEY,
+					owner_token VARCHAR(255),
+					expires_at TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+					fence BIGINT NOT NULL,
+					result_data VARBINARY,
+					result_expires_at TIMESTAMP(6) WITH TIME ZONE
+				)""", table), "CREATE INDEX IF NOT EXISTS " + schemaPrefix + unqualified(table) + "_expires_at_idx ON "
+				+ table + " (expires_at)");
+	}
+
+	@Override
+	@Nullable AcquireReply tryAcquire(JdbcConnections connections, Connection connection, String key, String token,
+			long ttlMicros) throws SQLException {
+		String table = connections.tableName();
+		try (PreparedStatement statement = connections.prepare(connection, sql(TAKE_OVER, table))) {
+			statement.setString(1, token);
+			statement.setLong(2, ttlMicros);
+			statement.setString(3, key);
+			try (ResultSet rows = statement.executeQuery()) {
+				if (rows.next()) {
+					return AcquireReply.acquired(rows.getLong(1));
+				}
+			}
+		}
+		try (PreparedStatement statement = connections.prepare(connection, sql(INSERT, table))) {
+			statement.setString(1, key);
+			statement.setString(2, token);
+			statement.setLong(3, ttlMicros);
+			try (ResultSet rows = statement.executeQuery()) {
+				return rows.next() ? AcquireReply.acquired(rows.getLong(1)) : null;
+			}
+		}
+		catch (SQLException ex) {
+			if (!"23505".equals(ex.getSQLState())) {
+				throw ex;
+			}
+			// Another owner's row: report its time-to-live
+			return held(connections, connection, key);
+		}
+	}
+
+	private @Nullable AcquireReply held(JdbcConnections connections, Connection connection, String key)
+			throws SQLException {
+		try (PreparedStatement statement = connections.prepare(connection, sql(HOLDER, connections.tableName()))) {
+			statement.setString(1, key);
+			try (ResultSet rows = statement.executeQuery()) {
+				if (rows.next()) {
+					long remaining = rows.getLong(1);
+					if (remaining > 0) {
+						return AcquireReply.held(Duration.ofNanos(remaining * 1000));
+					}
+				}
+				return null;
+			}
+		}
+	}
+
+	@Override
+	String cleanUp(String table) {
+		return sql("""
+				DELETE FROM %1$s WHERE lock_key IN (
+					SELECT lock_key FROM %1$s
+					WHERE expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)
+					AND (result_expires_at IS NULL
+						OR result_expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP))
+					FETCH FIRST ? ROWS ONLY)
+				AND expires_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""", table);
+	}
+
+}

@@ -1,0 +1,207 @@
+package dev.lockstarter.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
+
+/**
+ * Runs the statements of a {@link JdbcLockStore}: on a connection of its own in
+ * auto-commit ({@link #call}), or on the connection of the Spring-managed transaction
+ * active on the data source ({@link #callInTransaction}). Each call sets the network
+ * timeout of its connection to the store's timeout and restores the earlier setting
+ * before the connection goes back; statements get a query timeout where the
+ * {@link JdbcDialect dialect} uses one. Failures become {@link LockStoreException}s that
+ * name the operation, the lock and the table. The dialect is found from the first
+ * connection and kept.
+ */
+final class JdbcConnections {
+
+	private static final Executor DIRECT = Runnable::run;
+
+	private static final Log logger = LogFactory.getLog(JdbcConnections.class);
+
+	private final DataSource dataSource;
+
+	private final String tableName;
+
+	private final Duration timeout;
+
+	private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
+
+	private volatile @Nullable JdbcDialect dialect;
+
+	JdbcConnections(DataSource dataSource, String tableName, Duration timeout) {
+		this.dataSource = dataSource;
+		this.tableName = tableName;
+		this.timeout = timeout;
+	}
+
+	DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	String tableName() {
+		return this.tableName;
+	}
+
+	/** Prepare a statement, with a query timeout unless the dialect uses none. */
+	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+		PreparedStatement statement = connection.prepareStatement(sql);
+		try {
+			JdbcDialect dialect = this.dialect;
+			if (dialect == null || dialect.usesQueryTimeout()) {
+				statement.setQueryTimeout(queryTimeoutSeconds());
+			}
+			return statement;
+		}
+		catch (SQLException ex) {
+			JdbcUtils.closeStatement(statement);
+			throw ex;
+		}
+	}
+
+	/** Prepare one of the dialect's statements on the store's table. */
+	PreparedStatement prepare(Connection connection, BiFunction<JdbcDialect, String, String> sql) throws SQLException {
+		return prepare(connection, sql.apply(dialect(connection), this.tableName));
+	}
+
+	/** The query timeout of a statement, in whole seconds rounded up. */
+	int queryTimeoutSeconds() {
+		long millis = this.timeout.toMillis();
+		return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+	}
+
+	JdbcDialect dialect(Connection connection) throws SQLException {
+		JdbcDialect dialect = this.dialect;
+		if (dialect == null) {
+			DatabaseMetaData metaData = connection.getMetaData();
+			dialect = JdbcDialect.forProduct(metaData.getDatabaseProductName());
+			if (dialect == null) {
+				throw new SQLFeatureNotSupportedException("The JDBC lock store supports PostgreSQL and H2, not "
+						+ metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion());
+			}
+			this.dialect = dialect;
+		}
+		return dialect;
+	}
+
+	<T> T call(String operation, String key, ConnectionCallback<T> action) {
+		Connection connection = null;
+		boolean restoreAutoCommit = false;
+		int networkTimeout = -1;
+		try {
+			connection = this.dataSource.getConnection();
+			if (!connection.getAutoCommit()) {
+				connection.setAutoCommit(true);
+				restoreAutoCommit = true;
+			}
+			networkTimeout = setNetworkTimeout(connection);
+			return action.doInConnection(connection);
+		}
+		catch (SQLException ex) {
+			throw failure(operation, key, ex);
+		}
+		finally {
+			if (connection != null) {
+				restore(connection, restoreAutoCommit, networkTimeout);
+				JdbcUtils.closeConnection(connection);
+			}
+		}
+	}
+
+	/**
+	 * Run on the connection of the transaction active on the data source, leaving its
+	 * auto-commit mode alone: the transaction's owner commits or rolls back.
+	 */
+	<T> T callInTransaction(String operation, String key, ConnectionCallback<T> action) {
+		Connection connection = null;
+		int networkTimeout = -1;
+		try {
+			connection = DataSourceUtils.getConnection(this.dataSource);
+			networkTimeout = setNetworkTimeout(connection);
+			return action.doInConnection(connection);
+		}
+		catch (SQLException ex) {
+			throw failure(operation, key, ex);
+		}
+		catch (DataAccessException ex) {
+			throw new LockStoreException(key, "JDBC lock store failed to " + operation + " lock '" + LogSafe.key(key)
+					+ "' in the active transaction (table '" + this.tableName + "'): " + ex.getMessage(), ex);
+		}
+		finally {
+			if (connection != null) {
+				restore(connection, false, networkTimeout);
+				DataSourceUtils.releaseConnection(connection, this.dataSource);
+			}
+		}
+	}
+
+	private int setNetworkTimeout(Connection connection) throws SQLException {
+		try {
+			int previous = connection.getNetworkTimeout();
+			connection.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, this.timeout.toMillis()));
+			return previous;
+		}
+		catch (SQLFeatureNotSupportedException | UnsupportedOperationException | AbstractMethodError ex) {
+			return -1;
+		}
+	}
+
+	private void restore(Connection connection, boolean autoCommit, int networkTimeout) {
+		try {
+			if (networkTimeout >= 0 && !connection.isClosed()) {
+				connection.setNetworkTimeout(DIRECT, networkTimeout);
+			}
+			if (autoCommit && !connection.isClosed()) {
+				connection.setAutoCommit(false);
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			logger.debug("Could not restore the settings of a connection of the JDBC lock store", ex);
+		}
+	}
+
+	private LockStoreException failure(String operation, String key, SQLException ex) {
+		DataAccessException translated = this.translator.translate(operation, null, ex);
+		Throwable cause = (translated != null) ? translated : ex;
+		String what = key.isEmpty() ? "" : " lock '" + LogSafe.key(key) + "'";
+		String reason = (translated instanceof QueryTimeoutException
+				|| ex.getClass().getSimpleName().toLowerCase(Locale.ROOT).contains("timeout"))
+						? " (no answer within " + this.timeout + ")" : "";
+		return new LockStoreException(key, "JDBC lock store failed to " + operation + what + " (table '"
+				+ this.tableName + "')" + reason + ": " + ex.getMessage(), cause);
+	}
+
+	/**
+	 * Work with a connection.
+	 */
+	@FunctionalInterface
+	interface ConnectionCallback<T> {
+
+		T doInConnection(Connection connection) throws SQLException;
+
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.lockstarter.store.jdbc;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Creates the table, index and sequence of a {@link JdbcLockStore} with the DDL of its
+ * {@link JdbcDialect dialect}, trying each statement again when a concurrent creation
+ * made it fail.
+ */
+final class JdbcSchema {
+
+	/** How many times a DDL statement is tried. */
+	static final int ATTEMPTS = 3;
+
+	private JdbcSchema() {
+	}
+
+	static void create(JdbcConnections connections) {
+		connections.call("create the table of", "", (connection) -> {
+			JdbcDialect dialect = connections.dialect(connection);
+			try (Statement statement = connection.createStatement()) {
+				if (dialect.usesQueryTimeout()) {
+					statement.setQueryTimeout(Math.max(30, connections.queryTimeoutSeconds()));
+				}
+				for (String ddl : dialect.schema(connections.tableName())) {
+					for (int attempt = 1;; attempt++) {
+						try {
+							statement.execute(ddl);
+							break;
+						}
+						catch (SQLException ex) {
+							if (attempt == ATTEMPTS) {
+								throw ex;
+							}
+							pauseBeforeRetry(attempt);
+						}
+					}
+				}
+			}
+			return null;
+		});
+	}
+
+	private static void pauseBeforeRetry(int attempt) throws SQLException {
+		try {
+			Thread.sleep(50L * attempt);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SQLException("Interrupted while creating the lock table", ex);
+		}
+	}
+
+}

@@ -1,0 +1,51 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStore;
+
+import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fencing tokens of leases: they strictly increase from one owner to the next, also
+ * after a holder whose lock expired. Skipped for a store that issues no fencing tokens.
+ */
+interface LeaseFencingContract extends TemplateContract {
+
+	@Test
+	default void fencingTokensStrictlyIncreaseAcrossOwners() throws Exception {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		String key = fixture.uniqueKey("fencing");
+		List<Long> tokens = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			LockTemplate owner = new LockTemplate(store, fixture.prefix());
+			try (Lease lease = owner.acquire(key, Duration.ofMillis(200))) {
+				tokens.add(lease.fencingToken());
+			}
+		}
+		Assumptions.assumeTrue(tokens.get(0) > 0, "the store issues no fencing tokens");
+		// An expired holder is followed by a higher token too.
+		LockTemplate expiring = new LockTemplate(store, fixture.prefix());
+		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(150)).withRenewal(false));
+		tokens.add(abandoned.fencingToken());
+		Thread.sleep(300);
+		try (Lease next = fixture.locks().acquire(key, LONG_TTL)) {
+			tokens.add(next.fencingToken());
+		}
+		assertThat(tokens).allSatisfy((token) -> assertThat(token).isPositive());
+		for (int i = 1; i < tokens.size(); i++) {
+			assertThat(tokens.get(i)).as("token %d of %s", i, tokens).isGreaterThan(tokens.get(i - 1));
+		}
+	}
+
+}

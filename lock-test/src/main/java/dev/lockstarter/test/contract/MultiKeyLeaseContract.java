@@ -1,0 +1,259 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.contract.TemplateUnderTest.MultiKeyPath;
+
+import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Leases on several keys at once: one lease holds every key and one release frees them
+ * all, a held key blocks the whole set and leaves nothing else held, a waiter takes the
+ * set once every key is free, overlapping sets named in either order exclude each other
+ * without deadlock, renewal keeps every key, the loss of one is reported, and every key
+ * has an increasing fencing token. Each test runs on the store as it is and, for a store
+ * with the {@link dev.lockstarter.store.MultiKeyLockStore} ability, once more through the
+ * template's generic path (ordered acquisition with rollback), which every other store
+ * takes.
+ */
+interface MultiKeyLeaseContract extends TemplateContract {
+
+	@Test
+	default void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll() {
+		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAllOnTheGenericPath() {
+		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath.GENERIC);
+	}
+
+	private void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath path) {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		List<String> keys = List.of(fixture.uniqueKey("multi-b"), fixture.uniqueKey("multi-a"),
+				fixture.uniqueKey("multi-c"));
+		Lease lease = locks.acquire(keys, LONG_TTL);
+		assertThat(lease.keys()).containsExactlyInAnyOrderElementsOf(keys);
+		assertThat(lease.isHeld()).isTrue();
+		for (String key : keys) {
+			assertThat(store.tryAcquire(fixture.storeKey(key), "intruder", LONG_TTL).isAcquired()).as("%s is held", key)
+				.isFalse();
+		}
+		assertThat(lease.release()).isTrue();
+		assertThat(lease.isHeld()).isFalse();
+		for (String key : keys) {
+			assertThat(store.tryAcquire(fixture.storeKey(key), "next", LONG_TTL).isAcquired()).as("%s is free", key)
+				.isTrue();
+		}
+	}
+
+	@Test
+	default void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld() {
+		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void heldKeyBlocksTheWholeSetAndNothingElseStaysHeldOnTheGenericPath() {
+		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath.GENERIC);
+	}
+
+	private void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath path) {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		String first = fixture.uniqueKey("blocked");
+		String held = first + "-held";
+		String last = held + "-z";
+		Lease holder = fixture.locks().acquire(held, Duration.ofSeconds(10));
+		LockAttempt attempt = locks.tryAcquire(List.of(last, held, first), LONG_TTL);
+		assertThat(attempt.isAcquired()).isFalse();
+		assertThat(attempt.heldKey()).isEqualTo(held);
+		assertThat(attempt.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+		assertThat(store.tryAcquire(fixture.storeKey(first), "probe", LONG_TTL).isAcquired())
+			.as("the key before the held one was rolled back")
+			.isTrue();
+		assertThat(store.tryAcquire(fixture.storeKey(last), "probe", LONG_TTL).isAcquired())
+			.as("the key after the held one was not kept")
+			.isTrue();
+		assertThat(holder.isHeld()).isTrue();
+		assertThat(holder.release()).isTrue();
+	}
+
+	@Test
+	default void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases() throws Exception {
+		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleasesOnTheGenericPath() throws Exception {
+		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath.GENERIC);
+	}
+
+	private void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath path) throws Exception {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		String a = fixture.uniqueKey("wait-a");
+		String b = fixture.uniqueKey("wait-b");
+		Lease holdsA = fixture.locks().acquire(a, LONG_TTL);
+		Lease holdsB = fixture.locks().acquire(b, LONG_TTL);
+		Future<LockAttempt> waiter = fixture.executor()
+			.submit(() -> locks.tryAcquire(List.of(b, a),
+					LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10))));
+		Thread.sleep(200);
+		assertThat(holdsB.release()).isTrue();
+		Thread.sleep(200);
+		assertThat(waiter).as("one key is still held").isNotDone();
+		assertThat(holdsA.release()).isTrue();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(attempt.lease().isHeld()).isTrue();
+		assertThat(attempt.lease().release()).isTrue();
+	}
+
+	@Test
+	default void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock() {
+		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlockOnTheGenericPath() {
+		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath.GENERIC);
+	}
+
+	private void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath path) {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		String a = fixture.uniqueKey("order-a");
+		String b = fixture.uniqueKey("order-b");
+		String c = fixture.uniqueKey("order-c");
+		LockOptions waiting = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(30));
+		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
+			.attemptsPerThread(20)
+			.holdTime(Duration.ofMillis(1))
+			.timeout(Duration.ofSeconds(90))
+			.checkSets(List.of(List.of(a, b), List.of(b, a), List.of(a, c), List.of(c, a), List.of(b)), (set) -> {
+				LockAttempt attempt = locks.tryAcquire(set, waiting);
+				return attempt.isAcquired() ? attempt.lease()::release : null;
+			});
+		assertThat(result.failures()).as(result.toString()).isEmpty();
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.overlaps()).as(result.toString()).isZero();
+		assertThat(result.rejections()).as("every waiter got its set within its wait, so none deadlocked: " + result)
+			.isZero();
+		for (String key : List.of(a, b, c)) {
+			assertThat(store.tryAcquire(fixture.storeKey(key), "probe", LONG_TTL).isAcquired())
+				.as("%s is free after the check", key)
+				.isTrue();
+		}
+	}
+
+	@Test
+	default void renewalKeepsEveryKeyOfAMultiKeyLease() throws Exception {
+		renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void renewalKeepsEveryKeyOfAMultiKeyLeaseOnTheGenericPath() throws Exception {
+		renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath.GENERIC);
+	}
+
+	private void renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath path) throws Exception {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		Duration ttl = Duration.ofMillis(400);
+		List<String> keys = List.of(fixture.uniqueKey("renew-a"), fixture.uniqueKey("renew-b"));
+		Lease lease = locks.acquire(keys, LockOptions.ttl(ttl));
+		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+		while (System.nanoTime() - end < 0) {
+			for (String key : keys) {
+				assertThat(store.tryAcquire(fixture.storeKey(key), "intruder", ttl).isAcquired())
+					.as("%s was taken while its lease renews it", key)
+					.isFalse();
+			}
+			assertThat(lease.isHeld()).isTrue();
+			Thread.sleep(40);
+		}
+		assertThat(lease.release()).isTrue();
+		assertThat(fixture.lostEvents()).isEmpty();
+	}
+
+	@Test
+	default void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers() throws Exception {
+		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthersOnTheGenericPath() throws Exception {
+		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath.GENERIC);
+	}
+
+	private void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath path) throws Exception {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockStore store = fixture.store();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		Duration ttl = Duration.ofMillis(600);
+		String a = fixture.uniqueKey("lost-a");
+		String b = fixture.uniqueKey("lost-b");
+		Lease lease = locks.acquire(List.of(a, b), LockOptions.ttl(ttl));
+		// b vanishes behind the lease's back, and another owner takes it
+		assertThat(store.release(fixture.storeKey(b), fixture.ownerToken(locks, b))).isTrue();
+		assertThat(store.tryAcquire(fixture.storeKey(b), "new-owner", LONG_TTL).isAcquired()).isTrue();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while ((lease.isHeld() || fixture.lostEvents().isEmpty()) && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(lease.isHeld()).isFalse();
+		assertThat(fixture.lostEvents()).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo(b));
+		assertThat(lease.release()).as("not every key was still owned").isFalse();
+		assertThat(store.tryAcquire(fixture.storeKey(a), "probe", LONG_TTL).isAcquired()).as("a was released").isTrue();
+		assertThat(store.release(fixture.storeKey(b), "new-owner")).as("b of the new owner is untouched").isTrue();
+	}
+
+	@Test
+	default void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken() {
+		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath.STORE);
+	}
+
+	@Test
+	default void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingTokenOnTheGenericPath() {
+		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath.GENERIC);
+	}
+
+	private void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath path) {
+		TemplateUnderTest fixture = templateUnderTest();
+		LockTemplate locks = fixture.multiKeyLocks(path);
+		String a = fixture.uniqueKey("fence-a");
+		String b = fixture.uniqueKey("fence-b");
+		long before;
+		try (Lease single = fixture.locks().acquire(a, LONG_TTL)) {
+			before = single.fencingToken();
+		}
+		Assumptions.assumeTrue(before > 0, "the store issues no fencing tokens");
+		long afterMulti;
+		try (Lease lease = locks.acquire(List.of(a, b), LONG_TTL)) {
+			assertThat(lease.fencingToken(a)).isGreaterThan(before);
+			assertThat(lease.fencingToken(b)).isPositive();
+			afterMulti = lease.fencingToken(a);
+		}
+		try (Lease single = fixture.locks().acquire(a, LONG_TTL)) {
+			assertThat(single.fencingToken()).isGreaterThan(afterMulti);
+		}
+	}
+
+}

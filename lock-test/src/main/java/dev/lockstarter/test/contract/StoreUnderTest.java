@@ -1,0 +1,138 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Assumptions;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The store a {@link LockStoreContractTests} suite runs against, created before each
+ * test, with the keys, tokens and checks its contract tests share. Keys, tokens, the
+ * exclusion checker and the server restart come from the suite, so that a subclass can
+ * adapt them.
+ */
+final class StoreUnderTest {
+
+	/** A time-to-live that does not pass during a test. */
+	static final Duration LONG_TTL = Duration.ofSeconds(30);
+
+	/** A time-to-live that a test waits out. */
+	static final Duration SHORT_TTL = Duration.ofMillis(200);
+
+	/** The longest a test waits for a lock to expire. */
+	static final Duration EXPIRY_DEADLINE = Duration.ofSeconds(5);
+
+	/**
+	 * How much earlier than its time-to-live a lock may be seen expired (millisecond
+	 * rounding).
+	 */
+	static final Duration EXPIRY_TOLERANCE = Duration.ofMillis(10);
+
+	private final LockStoreContractTests suite;
+
+	private final LockStore store;
+
+	StoreUnderTest(LockStoreContractTests suite, LockStore store) {
+		this.suite = suite;
+		this.store = store;
+	}
+
+	LockStore store() {
+		return this.store;
+	}
+
+	String uniqueKey(String name) {
+		return this.suite.uniqueKey(name);
+	}
+
+	String uniqueToken() {
+		return this.suite.uniqueToken();
+	}
+
+	ExclusionChecker exclusionChecker() {
+		return this.suite.exclusionChecker();
+	}
+
+	void restartServer() {
+		this.suite.restartServer();
+	}
+
+	boolean locksSurviveServerRestart() {
+		return this.suite.locksSurviveServerRestart();
+	}
+
+	/**
+	 * The store as a {@link ResultStoringLockStore}; the test is skipped if it is not
+	 * one.
+	 */
+	ResultStoringLockStore resultStore() {
+		Assumptions.assumeTrue(this.store instanceof ResultStoringLockStore,
+				() -> this.store.getClass().getSimpleName() + " keeps no results");
+		return (ResultStoringLockStore) this.store;
+	}
+
+	/** The store as a {@link MultiKeyLockStore}; the test is skipped if it is not one. */
+	MultiKeyLockStore multiKeyStore() {
+		Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore, () -> this.store.getClass().getSimpleName()
+				+ " has no multi-key acquisition; " + "LockOperationsContractTests covers its generic path");
+		return (MultiKeyLockStore) this.store;
+	}
+
+	/** Another owner cannot take the key, and its holder has time left. */
+	void assertHeld(String key) {
+		AcquireReply result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
+		assertThat(result.holderRemainingTtl()).as("holder's remaining time-to-live of %s", printable(key))
+			.isPositive();
+	}
+
+	/** The time-to-live the holder of a key has left, as a conflicting owner sees it. */
+	Duration holderRemainingTtl(String key) {
+		AcquireReply result = this.store.tryAcquire(key, uniqueToken(), LONG_TTL);
+		assertThat(result.isAcquired()).as("another owner acquired %s, which should be held", printable(key)).isFalse();
+		return result.holderRemainingTtl();
+	}
+
+	/** Try to acquire a key until it is free again, within {@link #EXPIRY_DEADLINE}. */
+	void awaitAcquired(String key, String token, Duration ttl) {
+		long deadline = System.nanoTime() + EXPIRY_DEADLINE.toNanos();
+		while (!this.store.tryAcquire(key, token, ttl).isAcquired()) {
+			if (System.nanoTime() - deadline > 0) {
+				fail("Lock %s was not free again within %s", printable(key), EXPIRY_DEADLINE);
+			}
+			sleep(Duration.ofMillis(5));
+		}
+	}
+
+	static void sleepUntil(long nanoTime) {
+		long remaining = nanoTime - System.nanoTime();
+		if (remaining > 0) {
+			sleep(Duration.ofNanos(remaining));
+		}
+	}
+
+	static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+	}
+
+	/** A key as a failure message shows it: control characters escaped, long keys cut. */
+	static String printable(String key) {
+		String shown = (key.length() > 300) ? key.substring(0, 300) + "... (" + key.length() + " chars)" : key;
+		return "'" + shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\u0000", "\\0")
+				+ "'";
+	}
+
+}
