@@ -187,15 +187,12 @@ final class BlockingSingleFlight {
 	}
 
 	private void keepValue(ResultSharing sharing, Lease lease, @Nullable Object value) {
-		SharedResult record;
-		try {
-			record = this.results.valueRecord(sharing, value);
-		}
-		catch (IllegalStateException unserializable) {
-			keep(sharing, lease, SharedFailures.record(unserializable));
+		SharedResults.ValueToKeep kept = this.results.valueToKeep(sharing, value);
+		IllegalStateException unserializable = kept.unserializable();
+		keep(sharing, lease, kept.record());
+		if (unserializable != null) {
 			throw unserializable;
 		}
-		keep(sharing, lease, record);
 	}
 
 	private void keepFailure(ResultSharing sharing, Lease lease, Throwable failure) {

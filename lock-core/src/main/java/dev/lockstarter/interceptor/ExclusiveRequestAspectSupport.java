@@ -7,25 +7,19 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.FinishedAttempt.Outcome;
-import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
 import dev.lockstarter.result.ResultCodec;
-import dev.lockstarter.store.LockStoreException;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -66,7 +60,7 @@ public abstract class ExclusiveRequestAspectSupport {
 
 	private final SharedResults sharedResults;
 
-	private final BlockingSingleFlight singleFlight;
+	private final BlockingLockingHandler blockingHandler;
 
 	/** Created on the first call of a reactive method: only then is Reactor needed. */
 	private final @Nullable SingletonSupplier<ReactiveLockingHandler> reactiveHandler;
@@ -80,7 +74,7 @@ public abstract class ExclusiveRequestAspectSupport {
 				() -> this.observationConvention.get(), this::storeName);
 		this.sharedResults = new SharedResults(() -> this.resultCodec.get(), () -> this.defaultResultTtl.get(),
 				() -> this.listener.get());
-		this.singleFlight = new BlockingSingleFlight(this.sharedResults, this.storeFailures);
+		this.blockingHandler = new BlockingLockingHandler(this);
 		this.reactiveHandler = ReturnTypes.REACTOR_PRESENT ? SingletonSupplier.of(this::createReactiveHandler) : null;
 	}
 
@@ -206,81 +200,7 @@ public abstract class ExclusiveRequestAspectSupport {
 		if (reactiveAdapter != null && this.reactiveHandler != null) {
 			return this.reactiveHandler.obtain().invoke(invocation, attribute, reactiveAdapter);
 		}
-		List<String> keys;
-		if (attribute.eachKey()) {
-			List<String> each = attribute.keyResolver().resolveEach(invocation.getArguments());
-			keys = ExclusiveRequestContext.notHeld(each);
-			if (keys.isEmpty()) {
-				return LeaseScope.proceedWithin(invocation, ExclusiveRequestContext.held(each.get(0)));
-			}
-		}
-		else {
-			String key = attribute.keyResolver().resolve(invocation.getArguments());
-			Lease enclosing = ExclusiveRequestContext.held(key);
-			if (enclosing != null) {
-				return LeaseScope.proceedWithin(invocation, enclosing);
-			}
-			keys = List.of(key);
-		}
-		return observed(invocation, attribute, keys);
-	}
-
-	/**
-	 * Lock and run a call that is not nested in a call holding its lock, as a
-	 * {@code lock.request} observation whose scope is open while the method runs.
-	 */
-	private @Nullable Object observed(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			List<String> keys) throws Throwable {
-		ObservationRegistry registry = this.observations.registry();
-		Observation observation = this.observations.create(attribute).start();
-		Object result;
-		// A scope of a no-op registry changes nothing: it is not opened
-		try (Observation.Scope scope = registry.isNoop() ? null : observation.openScope()) {
-			ResultSharing sharing = attribute.resultSharing();
-			result = (sharing != null)
-					? this.singleFlight.invoke(invocation, attribute, sharing, keys.get(0), locks(),
-							attribute.sharedResultOptions(defaults()), observation)
-					: exclusive(invocation, attribute, keys, observation);
-		}
-		catch (Throwable ex) {
-			RequestObservations.outcomeIfUnknown(observation,
-					((ex instanceof LockWaitInterruptedException) ? Outcome.INTERRUPTED : Outcome.STORE_ERROR)
-						.tagValue());
-			observation.error(ex);
-			observation.stop();
-			throw ex;
-		}
-		if (attribute.completionStage() && result instanceof CompletionStage<?> stage) {
-			stage.whenComplete((value, failure) -> {
-				if (failure != null) {
-					observation.error(failure);
-				}
-				observation.stop();
-			});
-		}
-		else {
-			observation.stop();
-		}
-		return result;
-	}
-
-	private @Nullable Object exclusive(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			List<String> keys, Observation observation) throws Throwable {
-		LockOptions options = attribute.options(defaults());
-		LockAttempt attempt;
-		try {
-			attempt = attribute.eachKey() ? locks().tryAcquire(keys, options)
-					: locks().tryAcquire(keys.get(0), options);
-		}
-		catch (LockStoreException ex) {
-			return this.storeFailures.proceedWithoutLock(invocation, attribute.name(), ex, observation);
-		}
-		if (!attempt.isAcquired()) {
-			throw RequestObservations.conflict(attribute, attempt, options, observation);
-		}
-		RequestObservations.acquired(observation);
-		return LeaseScope.proceedAndRelease(invocation, attempt.lease(), attribute.completionStage(), (failure) -> {
-		});
+		return this.blockingHandler.invoke(invocation, attribute);
 	}
 
 	private ReactiveLockingHandler createReactiveHandler() {

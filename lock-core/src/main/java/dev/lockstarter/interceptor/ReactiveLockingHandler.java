@@ -109,7 +109,7 @@ final class ReactiveLockingHandler {
 	 * Acquire on subscription; empty when the store failed and the method runs without a
 	 * lock ({@link StoreFailurePolicy#FAIL_OPEN}).
 	 */
-	private Mono<Optional<LockAttempt>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+	private Mono<Optional<Lease>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			Observation observation) {
 		Object[] arguments = invocation.getArguments();
 		LockOptions options = attribute.options(this.support.defaults());
@@ -123,13 +123,9 @@ final class ReactiveLockingHandler {
 			// A key that cannot be resolved: an error signal, the method is not invoked
 			return Mono.error(ex);
 		}
-		return acquisition.map((attempt) -> {
-			if (!attempt.isAcquired()) {
-				throw RequestObservations.conflict(attribute, attempt, options, observation);
-			}
-			RequestObservations.acquired(observation);
-			return Optional.of(attempt);
-		}).onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
+		return acquisition
+			.map((attempt) -> Optional.of(RequestObservations.leaseOf(attribute, attempt, options, observation)))
+			.onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
 	}
 
 	/**
@@ -143,11 +139,11 @@ final class ReactiveLockingHandler {
 	}
 
 	private Publisher<Object> proceedHolding(MethodInvocation invocation, ReactiveAdapter adapter,
-			Optional<LockAttempt> acquired) {
+			Optional<Lease> acquired) {
 		if (acquired.isEmpty()) {
 			return proceed(invocation, adapter);
 		}
-		Lease lease = acquired.get().lease();
+		Lease lease = acquired.get();
 		if (adapter.isMultiValue()) {
 			return Flux.usingWhen(Mono.just(lease), (held) -> proceed(invocation, adapter), this::release,
 					(held, failure) -> release(held), this::release);

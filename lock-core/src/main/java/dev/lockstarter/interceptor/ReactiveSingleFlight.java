@@ -118,14 +118,10 @@ final class ReactiveSingleFlight {
 	}
 
 	private Mono<Void> keepValue(ResultSharing sharing, Lease lease, Object value) {
-		SharedResult record;
-		try {
-			record = this.results.valueRecord(sharing, value);
-		}
-		catch (IllegalStateException unserializable) {
-			return keep(sharing, lease, SharedFailures.record(unserializable)).then(Mono.error(unserializable));
-		}
-		return keep(sharing, lease, record);
+		SharedResults.ValueToKeep kept = this.results.valueToKeep(sharing, value);
+		IllegalStateException unserializable = kept.unserializable();
+		Mono<Void> keeping = keep(sharing, lease, kept.record());
+		return (unserializable != null) ? keeping.then(Mono.error(unserializable)) : keeping;
 	}
 
 	/** Keep a record; a failure to keep it is logged, never signalled. */

@@ -7,6 +7,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
+import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
@@ -57,6 +58,19 @@ final class RequestObservations {
 		outcome(observation, (options.getWaitTime().isZero() && options.getRetries() == 0) ? Outcome.CONFLICT.tagValue()
 				: Outcome.WAIT_TIMEOUT.tagValue());
 		return new LockConflictException(attribute.name(), attempt.retryAfter(), attribute.conflictStatus());
+	}
+
+	/**
+	 * Return the lease of an attempt that acquired, noting the outcome; or note the
+	 * conflict and throw it.
+	 */
+	static Lease leaseOf(ExclusiveRequestAttribute attribute, LockAttempt attempt, LockOptions options,
+			Observation observation) {
+		if (!attempt.isAcquired()) {
+			throw conflict(attribute, attempt, options, observation);
+		}
+		acquired(observation);
+		return attempt.lease();
 	}
 
 	static void acquired(Observation observation) {

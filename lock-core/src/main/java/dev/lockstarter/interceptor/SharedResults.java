@@ -43,10 +43,9 @@ final class SharedResults {
 
 	/**
 	 * Return the record of a value the holder returned.
-	 * @throws IllegalStateException if the value cannot be serialized, which the holder
-	 * keeps as its failure and signals
+	 * @throws IllegalStateException if the value cannot be serialized
 	 */
-	SharedResult valueRecord(ResultSharing sharing, @Nullable Object value) {
+	private SharedResult valueRecord(ResultSharing sharing, @Nullable Object value) {
 		if (sharing.voidResult()) {
 			return SharedResult.completion();
 		}
@@ -57,6 +56,20 @@ final class SharedResults {
 			throw new IllegalStateException("The result of " + sharing.describeMethod()
 					+ " cannot be shared with the callers waiting for it: it cannot be serialized as "
 					+ sharing.resultType().getTypeName() + " (" + ex.getMessage() + ")", ex);
+		}
+	}
+
+	/**
+	 * Return what a holder keeps for the value it returned: the value's record, or, when
+	 * the value cannot be serialized, the record of that failure, which the holder then
+	 * signals too.
+	 */
+	ValueToKeep valueToKeep(ResultSharing sharing, @Nullable Object value) {
+		try {
+			return new ValueToKeep(valueRecord(sharing, value), null);
+		}
+		catch (IllegalStateException unserializable) {
+			return new ValueToKeep(SharedFailures.record(unserializable), unserializable);
 		}
 	}
 
@@ -137,6 +150,14 @@ final class SharedResults {
 					sharing.describeMethod() + " shares its result, but no ResultCodec is configured");
 		}
 		return codec;
+	}
+
+	/**
+	 * The record a holder keeps for its value, and the failure it signals when the value
+	 * could not be serialized.
+	 */
+	record ValueToKeep(SharedResult record, @Nullable IllegalStateException unserializable) {
+
 	}
 
 }
