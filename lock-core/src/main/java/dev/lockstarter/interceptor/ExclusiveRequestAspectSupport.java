@@ -26,13 +26,12 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The engine behind {@link ExclusiveRequestInterceptor}: its configuration, and the
- * handling of one call. The return type was dispatched once per method when its
- * declaration was parsed: a reactive type or {@code suspend} function (an
+ * dispatch of each call to the handling of its method's return type, which the parser
+ * chose once per method. A reactive type or {@code suspend} function (an
  * {@link ExclusiveRequestAttribute#reactiveAdapter() adapter}) goes to the reactive
- * handler, created only when Reactor is present; a value or a {@link CompletionStage} is
- * handled here, by locking and proceeding on the calling thread, or by the blocking
- * single-flight. The store-failure policy, the observations and the shared results are
- * types of their own, which blocking and reactive calls share.
+ * handler, created only when Reactor is present; a value or a {@link CompletionStage} to
+ * the blocking handler. Both share the store-failure policy, the observations and the
+ * shared results of single-flight, which are types of their own.
  *
  * @since 0.1.0
  */
