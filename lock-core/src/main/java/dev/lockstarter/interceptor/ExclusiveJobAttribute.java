@@ -11,11 +11,12 @@ import dev.lockstarter.core.LockOptions;
 /**
  * The parsed form of one method's {@link dev.lockstarter.annotation.ExclusiveJob}. The
  * time-to-live and maximum hold time are {@code null} when the annotation leaves them to
- * the configured defaults; the minimum hold time is always known.
+ * the configured defaults; the minimum hold time is always known. Its lock options never
+ * wait for the lock.
  *
  * @since 0.1.0
  */
-public final class ExclusiveJobAttribute {
+public final class ExclusiveJobAttribute extends LockAttribute {
 
 	private final String name;
 
@@ -28,8 +29,6 @@ public final class ExclusiveJobAttribute {
 	private final @Nullable Duration maxHold;
 
 	private final SkippedResult skippedResult;
-
-	private volatile @Nullable Resolved resolved;
 
 	ExclusiveJobAttribute(String name, Duration holdAtLeast, @Nullable Duration schedulePeriod, @Nullable Duration ttl,
 			@Nullable Duration maxHold, SkippedResult skippedResult) {
@@ -45,6 +44,7 @@ public final class ExclusiveJobAttribute {
 	 * Return the job's lock name, which is also its key.
 	 * @return the lock name
 	 */
+	@Override
 	public String name() {
 		return this.name;
 	}
@@ -72,6 +72,7 @@ public final class ExclusiveJobAttribute {
 	 * whose completion releases the lock.
 	 * @return {@code true} for an asynchronous job
 	 */
+	@Override
 	public boolean completionStage() {
 		return this.skippedResult == SkippedResult.COMPLETED_STAGE;
 	}
@@ -88,31 +89,15 @@ public final class ExclusiveJobAttribute {
 		};
 	}
 
-	/**
-	 * Return the lock options of this job: the annotation's values over the defaults,
-	 * never waiting for the lock. Computed on first use and kept.
-	 * @param defaults the configured defaults
-	 * @return the options
-	 */
-	public LockOptions options(LockOptions defaults) {
-		Resolved cached = this.resolved;
-		if (cached == null || cached.defaults != defaults) {
-			LockOptions options = (this.ttl != null)
-					? LockOptions.ttl(this.ttl).withRenewal(defaults.isRenew()).withMaxHold(defaults.getMaxHold())
-					: defaults.withWaitTime(Duration.ZERO);
-			if (this.maxHold != null) {
-				options = options.withMaxHold(this.maxHold);
-			}
-			options = options.withHoldAtLeast(this.holdAtLeast).withName(this.name);
-			cached = new Resolved(defaults, options);
-			this.resolved = cached;
-		}
-		return cached.options;
-	}
-
 	@Override
-	public String toString() {
-		return "ExclusiveJobAttribute[" + this.name + "]";
+	LockOptions resolve(LockOptions defaults) {
+		LockOptions options = (this.ttl != null)
+				? LockOptions.ttl(this.ttl).withRenewal(defaults.isRenew()).withMaxHold(defaults.getMaxHold())
+				: defaults.withWaitTime(Duration.ZERO);
+		if (this.maxHold != null) {
+			options = options.withMaxHold(this.maxHold);
+		}
+		return options.withHoldAtLeast(this.holdAtLeast).withName(this.name);
 	}
 
 	/** What a skipped tick returns. */
@@ -120,9 +105,6 @@ public final class ExclusiveJobAttribute {
 
 		NULL, EMPTY_OPTIONAL, COMPLETED_STAGE
 
-	}
-
-	private record Resolved(LockOptions defaults, LockOptions options) {
 	}
 
 }

@@ -10,13 +10,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveJobListener.Outcome;
 import dev.lockstarter.store.LockStoreException;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -81,9 +79,7 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Object target = invocation.getThis();
-		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
-		ExclusiveJobAttribute attribute = this.attributeSource.getAttribute(invocation.getMethod(), targetClass);
+		ExclusiveJobAttribute attribute = this.attributeSource.getAttribute(invocation);
 		if (attribute == null) {
 			return invocation.proceed();
 		}
@@ -109,56 +105,8 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 			notify(name, Outcome.SKIPPED);
 			return attribute.skippedResult();
 		}
-		Lease lease = attempt.lease();
-		return attribute.completionStage() ? proceedAsync(invocation, name, lease) : proceed(invocation, name, lease);
-	}
-
-	private @Nullable Object proceed(MethodInvocation invocation, String name, Lease lease) throws Throwable {
-		try {
-			Object result = proceedWithin(invocation, lease);
-			notify(name, Outcome.RAN);
-			return result;
-		}
-		catch (Throwable ex) {
-			notify(name, Outcome.FAILED);
-			throw ex;
-		}
-		finally {
-			lease.close();
-		}
-	}
-
-	private @Nullable Object proceedAsync(MethodInvocation invocation, String name, Lease lease) throws Throwable {
-		Object result;
-		try {
-			result = proceedWithin(invocation, lease);
-		}
-		catch (Throwable ex) {
-			lease.close();
-			notify(name, Outcome.FAILED);
-			throw ex;
-		}
-		if (result instanceof CompletionStage<?> stage) {
-			stage.whenComplete((value, failure) -> {
-				lease.close();
-				notify(name, (failure != null) ? Outcome.FAILED : Outcome.RAN);
-			});
-		}
-		else {
-			lease.close();
-			notify(name, Outcome.RAN);
-		}
-		return result;
-	}
-
-	private static @Nullable Object proceedWithin(MethodInvocation invocation, Lease lease) throws Throwable {
-		ExclusiveRequestContext.push(lease);
-		try {
-			return invocation.proceed();
-		}
-		finally {
-			ExclusiveRequestContext.pop();
-		}
+		return LeaseScope.proceedAndRelease(invocation, attempt.lease(), attribute.completionStage(),
+				(failure) -> notify(name, (failure != null) ? Outcome.FAILED : Outcome.RAN));
 	}
 
 	private void notify(String name, Outcome outcome) {

@@ -14,7 +14,7 @@ import org.springframework.core.ReactiveAdapter;
  *
  * @since 0.1.0
  */
-public final class ExclusiveRequestAttribute {
+public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final MethodKeyResolver keyResolver;
 
@@ -37,8 +37,6 @@ public final class ExclusiveRequestAttribute {
 	private final boolean eachKey;
 
 	private final @Nullable ReactiveAdapter reactiveAdapter;
-
-	private volatile @Nullable Resolved resolved;
 
 	private final @Nullable ResultSharing sharing;
 
@@ -64,6 +62,7 @@ public final class ExclusiveRequestAttribute {
 	 * Return the lock name.
 	 * @return the lock name
 	 */
+	@Override
 	public String name() {
 		return this.keyResolver.name();
 	}
@@ -89,6 +88,7 @@ public final class ExclusiveRequestAttribute {
 	 * whose completion releases the lock.
 	 * @return {@code true} for an asynchronous method
 	 */
+	@Override
 	public boolean completionStage() {
 		return this.completionStage;
 	}
@@ -136,23 +136,8 @@ public final class ExclusiveRequestAttribute {
 		return (this.waitTime != null) ? options : options.withWaitTime(options.getTtl().multipliedBy(2));
 	}
 
-	/**
-	 * Return the lock options of this method: the annotation's values over the defaults.
-	 * Computed on first use and kept, since the defaults are fixed once the application
-	 * runs.
-	 * @param defaults the configured defaults
-	 * @return the options
-	 */
-	public LockOptions options(LockOptions defaults) {
-		Resolved cached = this.resolved;
-		if (cached == null || cached.defaults != defaults) {
-			cached = new Resolved(defaults, resolve(defaults));
-			this.resolved = cached;
-		}
-		return cached.options;
-	}
-
-	private LockOptions resolve(LockOptions defaults) {
+	@Override
+	LockOptions resolve(LockOptions defaults) {
 		LockOptions options = (this.ttl != null) ? LockOptions.ttl(this.ttl)
 			.withWaitTime(defaults.getWaitTime())
 			.withRenewal(defaults.isRenew())
@@ -170,14 +155,6 @@ public final class ExclusiveRequestAttribute {
 			options = options.withMaxHold(this.maxHold);
 		}
 		return options.withName(name());
-	}
-
-	@Override
-	public String toString() {
-		return "ExclusiveRequestAttribute[" + name() + "]";
-	}
-
-	private record Resolved(LockOptions defaults, LockOptions options) {
 	}
 
 }

@@ -89,8 +89,8 @@ class ExclusiveRequestBeanRegistrationAotProcessor implements BeanRegistrationAo
 		}
 
 		private void registerResultHints(ReflectionHints hints, Method method) {
-			Type resultType = ExclusiveRequestAttributeSource.sharedResultType(method);
-			if (!ExclusiveRequestAttributeSource.isVoid(ResolvableType.forType(resultType).resolve(Object.class))) {
+			Type resultType = ExclusiveRequestAnnotationParser.sharedResultType(method);
+			if (!ExclusiveRequestAnnotationParser.isVoid(ResolvableType.forType(resultType).resolve(Object.class))) {
 				this.bindingRegistrar.registerReflectionHints(hints, resultType);
 			}
 		}

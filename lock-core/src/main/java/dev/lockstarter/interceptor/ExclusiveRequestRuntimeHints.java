@@ -25,8 +25,8 @@ class ExclusiveRequestRuntimeHints implements RuntimeHintsRegistrar {
 		ReflectionHints reflection = hints.reflection();
 		reflection.registerTypeIfPresent(classLoader, SharedFailures.WEB_TYPE_NAME);
 		reflection.registerTypeIfPresent(classLoader, RESPONSE_STATUS_EXCEPTION_TYPE_NAME);
-		reflection.registerTypeIfPresent(classLoader, ExclusiveRequestAttributeSource.PUBLISHER_TYPE_NAME);
-		for (String typeName : ExclusiveRequestAttributeSource.UNSHAREABLE_TYPE_NAMES) {
+		reflection.registerTypeIfPresent(classLoader, ReturnTypes.PUBLISHER_TYPE_NAME);
+		for (String typeName : ExclusiveRequestAnnotationParser.UNSHAREABLE_TYPE_NAMES) {
 			reflection.registerTypeIfPresent(classLoader, typeName);
 		}
 		reflection.registerType(IllegalStateException.class,

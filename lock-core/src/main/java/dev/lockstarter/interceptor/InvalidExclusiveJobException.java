@@ -4,8 +4,6 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.store.LockException;
-
 /**
  * Thrown at startup when an {@link dev.lockstarter.annotation.ExclusiveJob} declaration
  * is invalid: a bad duration, a method with parameters or a primitive return type, or a
@@ -13,11 +11,7 @@ import dev.lockstarter.store.LockException;
  *
  * @since 0.1.0
  */
-public class InvalidExclusiveJobException extends LockException {
-
-	private final String method;
-
-	private final String reason;
+public class InvalidExclusiveJobException extends InvalidLockDeclarationException {
 
 	/**
 	 * Create a new instance.
@@ -27,26 +21,7 @@ public class InvalidExclusiveJobException extends LockException {
 	 * @param cause the underlying failure, if any
 	 */
 	public InvalidExclusiveJobException(Method method, String lockName, String reason, @Nullable Throwable cause) {
-		super(lockName, "Invalid @ExclusiveJob on " + InvalidExclusiveRequestException.describe(method) + ": " + reason,
-				cause);
-		this.method = InvalidExclusiveRequestException.describe(method);
-		this.reason = reason;
-	}
-
-	/**
-	 * Return the annotated method, as {@code ClassName.method(ParamType, ...)}.
-	 * @return the method's description
-	 */
-	public String getMethod() {
-		return this.method;
-	}
-
-	/**
-	 * Return what is wrong with the declaration.
-	 * @return the reason
-	 */
-	public String getReason() {
-		return this.reason;
+		super("@ExclusiveJob", method, lockName, reason, cause);
 	}
 
 }

@@ -84,7 +84,7 @@ public final class ResultSharing {
 	 * @return the method's description
 	 */
 	public String describeMethod() {
-		return InvalidExclusiveRequestException.describe(this.method);
+		return InvalidLockDeclarationException.describe(this.method);
 	}
 
 }

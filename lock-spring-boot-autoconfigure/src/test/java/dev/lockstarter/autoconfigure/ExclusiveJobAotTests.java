@@ -37,7 +37,7 @@ class ExclusiveJobAotTests {
 		RuntimeHints hints = generationContext.getRuntimeHints();
 		assertThat(reflection.onMethodInvocation(Reports.class, "send")).accepts(hints);
 		assertThat(reflection.onMethodInvocation(Reports.class, "export")).accepts(hints);
-		assertThat(reflection.onType(InvalidExclusiveJobFailureAnalyzer.class)
+		assertThat(reflection.onType(InvalidLockDeclarationFailureAnalyzer.class)
 			.withMemberCategory(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)).accepts(hints);
 	}
 

@@ -140,7 +140,7 @@ class ExclusiveJobIntegrationTests {
 				cause = cause.getCause();
 			}
 			assertThat(cause).isInstanceOf(InvalidExclusiveJobException.class);
-			FailureAnalysis analysis = new InvalidExclusiveJobFailureAnalyzer().analyze(ex);
+			FailureAnalysis analysis = new InvalidLockDeclarationFailureAnalyzer().analyze(ex);
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getDescription()).isEqualTo("The @ExclusiveJob declaration on "
 					+ Counting.class.getName() + ".count() is invalid: a job that returns a primitive int cannot be "

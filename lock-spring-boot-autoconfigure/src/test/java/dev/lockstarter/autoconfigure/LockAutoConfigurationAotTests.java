@@ -35,7 +35,7 @@ class LockAutoConfigurationAotTests {
 		assertThat(reflection.onMethodInvocation(Report.class, "total")).accepts(hints);
 		assertThat(reflection.onMethodInvocation(Receipt.class, "number")).rejects(hints);
 		assertThat(reflection.onType(ErrorResponse.class)).accepts(hints);
-		assertThat(reflection.onType(InvalidExclusiveRequestFailureAnalyzer.class)
+		assertThat(reflection.onType(InvalidLockDeclarationFailureAnalyzer.class)
 			.withMemberCategory(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)).accepts(hints);
 	}
 

@@ -178,7 +178,7 @@ class LockAutoConfigurationTests {
 			Throwable failure = context.getStartupFailure();
 			assertThat(failure).rootCause().isInstanceOf(ParseException.class);
 			assertThat(causes(failure)).hasAtLeastOneElementOfType(InvalidExclusiveRequestException.class);
-			FailureAnalysis analysis = new InvalidExclusiveRequestFailureAnalyzer().analyze(failure);
+			FailureAnalysis analysis = new InvalidLockDeclarationFailureAnalyzer().analyze(failure);
 			assertThat(analysis.getDescription()).contains("BadExpressionService.register(String)")
 				.contains("cannot be parsed");
 			assertThat(analysis.getAction()).contains("BadExpressionService.register(String)");

@@ -14,9 +14,8 @@ import dev.lockstarter.annotation.OnHolderFailure;
 import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveJobAttribute;
-import dev.lockstarter.interceptor.ExclusiveJobDeclaration;
 import dev.lockstarter.interceptor.ExclusiveRequestAttribute;
-import dev.lockstarter.interceptor.ExclusiveRequestDeclaration;
+import dev.lockstarter.interceptor.LockDeclaration;
 import dev.lockstarter.interceptor.ResultSharing;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -168,8 +167,8 @@ public class LocksEndpoint {
 			int retries, @Nullable String retryInterval, String holdAtLeast, boolean renew, @Nullable String maxHold,
 			OnConflict onConflict, int conflictStatus, @Nullable ResultSharingDescriptor resultSharing) {
 
-		static ExclusiveRequestDescriptor of(ExclusiveRequestDeclaration declaration, LockOptions defaults,
-				int defaultConflictStatus, Duration defaultResultTtl) {
+		static ExclusiveRequestDescriptor of(LockDeclaration<ExclusiveRequestAttribute> declaration,
+				LockOptions defaults, int defaultConflictStatus, Duration defaultResultTtl) {
 			ExclusiveRequestAttribute attribute = declaration.attribute();
 			ResultSharing sharing = attribute.resultSharing();
 			LockOptions options = (sharing != null) ? attribute.sharedResultOptions(defaults)
@@ -243,7 +242,7 @@ public class LocksEndpoint {
 	public record ExclusiveJobDescriptor(String name, String method, @Nullable String schedulePeriod,
 			String holdAtLeast, String ttl, boolean renew, @Nullable String maxHold) {
 
-		static ExclusiveJobDescriptor of(ExclusiveJobDeclaration declaration, LockOptions defaults) {
+		static ExclusiveJobDescriptor of(LockDeclaration<ExclusiveJobAttribute> declaration, LockOptions defaults) {
 			ExclusiveJobAttribute attribute = declaration.attribute();
 			LockOptions options = attribute.options(defaults);
 			return new ExclusiveJobDescriptor(attribute.name(), declaration.describeMethod(),

@@ -5,15 +5,16 @@ import java.lang.reflect.Method;
 import org.springframework.util.Assert;
 
 /**
- * One {@link dev.lockstarter.annotation.ExclusiveRequest} method of a bean, as found by
- * {@link ExclusiveRequestMethodValidator} while the application starts.
+ * One annotated method of a bean, as found by a {@link LockMethodValidator} while the
+ * application starts.
  *
+ * @param <A> the type of the parsed declaration
  * @param targetClass the class of the bean that declares or inherits the method
  * @param method the annotated method
  * @param attribute the parsed declaration
  * @since 0.1.0
  */
-public record ExclusiveRequestDeclaration(Class<?> targetClass, Method method, ExclusiveRequestAttribute attribute) {
+public record LockDeclaration<A extends LockAttribute>(Class<?> targetClass, Method method, A attribute) {
 
 	/**
 	 * Create a declaration.
@@ -21,7 +22,7 @@ public record ExclusiveRequestDeclaration(Class<?> targetClass, Method method, E
 	 * @param method the annotated method
 	 * @param attribute the parsed declaration
 	 */
-	public ExclusiveRequestDeclaration {
+	public LockDeclaration {
 		Assert.notNull(targetClass, "'targetClass' must not be null");
 		Assert.notNull(method, "'method' must not be null");
 		Assert.notNull(attribute, "'attribute' must not be null");
@@ -33,7 +34,7 @@ public record ExclusiveRequestDeclaration(Class<?> targetClass, Method method, E
 	 * @return the method's description
 	 */
 	public String describeMethod() {
-		return InvalidExclusiveRequestException.describe(this.method);
+		return InvalidLockDeclarationException.describe(this.method);
 	}
 
 }

@@ -1,0 +1,112 @@
+package dev.lockstarter.interceptor;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.FinishedAttempt.Outcome;
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockWaitInterruptedException;
+import dev.lockstarter.store.LockStoreException;
+
+/**
+ * Locks the methods that return a value or a {@link CompletionStage}, on the calling
+ * thread: a key that an enclosing call on this thread holds runs the method within that
+ * lease; otherwise the call is a {@code lock.request} observation, whose scope is open
+ * while the method runs, that takes the lock (or goes to the
+ * {@link BlockingSingleFlight}) and proceeds within the lease until the method returns,
+ * throws, or its stage completes.
+ */
+final class BlockingLockingHandler {
+
+	private final ExclusiveRequestAspectSupport support;
+
+	private final BlockingSingleFlight singleFlight;
+
+	BlockingLockingHandler(ExclusiveRequestAspectSupport support) {
+		this.support = support;
+		this.singleFlight = new BlockingSingleFlight(support.sharedResults(), support.storeFailures());
+	}
+
+	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute) throws Throwable {
+		List<String> keys;
+		if (attribute.eachKey()) {
+			List<String> each = attribute.keyResolver().resolveEach(invocation.getArguments());
+			keys = ExclusiveRequestContext.notHeld(each);
+			if (keys.isEmpty()) {
+				return LeaseScope.proceedWithin(invocation, ExclusiveRequestContext.held(each.get(0)));
+			}
+		}
+		else {
+			String key = attribute.keyResolver().resolve(invocation.getArguments());
+			Lease enclosing = ExclusiveRequestContext.held(key);
+			if (enclosing != null) {
+				return LeaseScope.proceedWithin(invocation, enclosing);
+			}
+			keys = List.of(key);
+		}
+		return observed(invocation, attribute, keys);
+	}
+
+	/**
+	 * Lock and run a call that is not nested in a call holding its lock, as a
+	 * {@code lock.request} observation whose scope is open while the method runs.
+	 */
+	private @Nullable Object observed(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			List<String> keys) throws Throwable {
+		ObservationRegistry registry = this.support.observations().registry();
+		Observation observation = this.support.observations().create(attribute).start();
+		Object result;
+		// A scope of a no-op registry changes nothing: it is not opened
+		try (Observation.Scope scope = registry.isNoop() ? null : observation.openScope()) {
+			ResultSharing sharing = attribute.resultSharing();
+			result = (sharing != null)
+					? this.singleFlight.invoke(invocation, attribute, sharing, keys.get(0), this.support.locks(),
+							attribute.sharedResultOptions(this.support.defaults()), observation)
+					: exclusive(invocation, attribute, keys, observation);
+		}
+		catch (Throwable ex) {
+			RequestObservations.outcomeIfUnknown(observation,
+					((ex instanceof LockWaitInterruptedException) ? Outcome.INTERRUPTED : Outcome.STORE_ERROR)
+						.tagValue());
+			observation.error(ex);
+			observation.stop();
+			throw ex;
+		}
+		if (attribute.completionStage() && result instanceof CompletionStage<?> stage) {
+			stage.whenComplete((value, failure) -> {
+				if (failure != null) {
+					observation.error(failure);
+				}
+				observation.stop();
+			});
+		}
+		else {
+			observation.stop();
+		}
+		return result;
+	}
+
+	private @Nullable Object exclusive(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			List<String> keys, Observation observation) throws Throwable {
+		LockOptions options = attribute.options(this.support.defaults());
+		LockAttempt attempt;
+		try {
+			attempt = attribute.eachKey() ? this.support.locks().tryAcquire(keys, options)
+					: this.support.locks().tryAcquire(keys.get(0), options);
+		}
+		catch (LockStoreException ex) {
+			return this.support.storeFailures().proceedWithoutLock(invocation, attribute.name(), ex, observation);
+		}
+		Lease lease = RequestObservations.leaseOf(attribute, attempt, options, observation);
+		return LeaseScope.proceedAndRelease(invocation, lease, attribute.completionStage(), (failure) -> {
+		});
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.lockstarter.interceptor;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.LockOptions;
+
+/**
+ * The parsed form of one method's lock annotation: its lock name, whether it returns a
+ * {@link java.util.concurrent.CompletionStage}, and its lock options over the configured
+ * defaults. Each annotation has its own subclass.
+ *
+ * @since 0.1.0
+ */
+public abstract class LockAttribute {
+
+	private volatile @Nullable Resolved resolved;
+
+	LockAttribute() {
+	}
+
+	/**
+	 * Return the lock name.
+	 * @return the lock name
+	 */
+	public abstract String name();
+
+	/**
+	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage},
+	 * whose completion releases the lock.
+	 * @return {@code true} for an asynchronous method
+	 */
+	public abstract boolean completionStage();
+
+	/**
+	 * Return the lock options of this method: the annotation's values over the defaults.
+	 * Computed on first use and kept, since the defaults are fixed once the application
+	 * runs.
+	 * @param defaults the configured defaults
+	 * @return the options
+	 */
+	public LockOptions options(LockOptions defaults) {
+		Resolved cached = this.resolved;
+		if (cached == null || cached.defaults != defaults) {
+			cached = new Resolved(defaults, resolve(defaults));
+			this.resolved = cached;
+		}
+		return cached.options;
+	}
+
+	/**
+	 * Apply the annotation's values to the defaults.
+	 */
+	abstract LockOptions resolve(LockOptions defaults);
+
+	@Override
+	public String toString() {
+		return getClass().getSimpleName() + "[" + name() + "]";
+	}
+
+	private record Resolved(LockOptions defaults, LockOptions options) {
+	}
+
+}

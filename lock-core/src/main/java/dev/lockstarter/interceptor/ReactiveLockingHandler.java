@@ -1,0 +1,182 @@
+package dev.lockstarter.interceptor;
+
+import java.util.Optional;
+import java.util.function.Function;
+
+import io.micrometer.observation.Observation;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.lockstarter.core.FinishedAttempt.Outcome;
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockTemplate;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
+import org.springframework.core.ReactiveAdapter;
+
+/**
+ * Locks the methods that return a reactive type ({@code Mono}, {@code Flux}, another type
+ * of the {@link org.springframework.core.ReactiveAdapterRegistry}, or a Kotlin
+ * {@code suspend} function, which Spring AOP runs as a {@code Mono} or {@code Flux}),
+ * without blocking a thread: on each subscription, the key is resolved and the lock
+ * acquired, the method is invoked once the lock is held, and the lock is released when
+ * its publisher completes, fails or is cancelled. Single-flight methods go to the
+ * {@link ReactiveSingleFlight}.
+ * <p>
+ * Only created when Reactor is present, as Spring's caching handles reactive methods.
+ */
+final class ReactiveLockingHandler {
+
+	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+
+	private final ExclusiveRequestAspectSupport support;
+
+	private final ReactiveLockOperations locks;
+
+	private final ReactiveSingleFlight singleFlight;
+
+	ReactiveLockingHandler(ExclusiveRequestAspectSupport support) {
+		this.support = support;
+		LockOperations operations = support.locks();
+		if (operations instanceof ReactiveLockOperations reactive) {
+			this.locks = reactive;
+		}
+		else if (operations instanceof LockTemplate template) {
+			this.locks = new ReactiveLockTemplate(template);
+		}
+		else {
+			throw new IllegalStateException("@ExclusiveRequest methods with a reactive return type need a "
+					+ "LockTemplate or a LockOperations that is also a ReactiveLockOperations, not "
+					+ operations.getClass().getName());
+		}
+		this.singleFlight = new ReactiveSingleFlight(this, support.sharedResults());
+	}
+
+	ReactiveLockOperations locks() {
+		return this.locks;
+	}
+
+	LockOptions defaults() {
+		return this.support.defaults();
+	}
+
+	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
+		if (adapter.isMultiValue()) {
+			return adapter
+				.fromPublisher(observing(attribute, (observation) -> acquire(invocation, attribute, observation)
+					.flatMapMany((acquired) -> proceedHolding(invocation, adapter, acquired))));
+		}
+		ResultSharing sharing = attribute.resultSharing();
+		Function<Observation, Publisher<Object>> guarded = (sharing != null)
+				? (observation) -> this.singleFlight.invoke(invocation, attribute, adapter, sharing, observation)
+				: (observation) -> acquire(invocation, attribute, observation)
+					.flatMap((acquired) -> Mono.from(proceedHolding(invocation, adapter, acquired)));
+		// One value: delivered once the lock is released, as a method's return value is
+		return adapter.fromPublisher(observing(attribute, guarded).next());
+	}
+
+	/**
+	 * On each subscription, start a {@code lock.request} observation, as a child of the
+	 * observation that the subscriber's Reactor context carries (the HTTP request's, in
+	 * WebFlux), and carry it in the context of the guarded publisher, so that the
+	 * method's own observations are its children.
+	 */
+	private Flux<Object> observing(ExclusiveRequestAttribute attribute,
+			Function<Observation, Publisher<Object>> guarded) {
+		return Flux.deferContextual((context) -> {
+			Observation parent = context.getOrDefault(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, null);
+			Observation observation = this.support.observations().create(attribute).parentObservation(parent).start();
+			return Flux.from(guarded.apply(observation)).doOnError((ex) -> {
+				RequestObservations.outcomeIfUnknown(observation, Outcome.STORE_ERROR.tagValue());
+				observation.error(ex);
+			})
+				.doFinally((signal) -> observation.stop())
+				.contextWrite((inner) -> inner.put(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, observation));
+		});
+	}
+
+	/**
+	 * Acquire on subscription; empty when the store failed and the method runs without a
+	 * lock ({@link StoreFailurePolicy#FAIL_OPEN}).
+	 */
+	private Mono<Optional<Lease>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			Observation observation) {
+		Object[] arguments = invocation.getArguments();
+		LockOptions options = attribute.options(this.support.defaults());
+		Mono<LockAttempt> acquisition;
+		try {
+			acquisition = attribute.eachKey()
+					? this.locks.tryAcquire(attribute.keyResolver().resolveEach(arguments), options)
+					: this.locks.tryAcquire(attribute.keyResolver().resolve(arguments), options);
+		}
+		catch (RuntimeException ex) {
+			// A key that cannot be resolved: an error signal, the method is not invoked
+			return Mono.error(ex);
+		}
+		return acquisition
+			.map((attempt) -> Optional.of(RequestObservations.leaseOf(attribute, attempt, options, observation)))
+			.onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
+	}
+
+	/**
+	 * The store failed to answer: an error signal, or, with
+	 * {@link StoreFailurePolicy#FAIL_OPEN}, empty, for the method to run without a lock.
+	 */
+	<T> Mono<Optional<T>> storeFailed(LockStoreException failure, ExclusiveRequestAttribute attribute,
+			Observation observation) {
+		return this.support.storeFailures().runWithoutLock(attribute.name(), failure, observation)
+				? Mono.just(Optional.empty()) : Mono.error(failure);
+	}
+
+	private Publisher<Object> proceedHolding(MethodInvocation invocation, ReactiveAdapter adapter,
+			Optional<Lease> acquired) {
+		if (acquired.isEmpty()) {
+			return proceed(invocation, adapter);
+		}
+		Lease lease = acquired.get();
+		if (adapter.isMultiValue()) {
+			return Flux.usingWhen(Mono.just(lease), (held) -> proceed(invocation, adapter), this::release,
+					(held, failure) -> release(held), this::release);
+		}
+		return holding(lease, (held) -> Mono.from(proceed(invocation, adapter)));
+	}
+
+	/**
+	 * Run while holding a lease, and release it when the work completes (before its value
+	 * is delivered), fails or is cancelled.
+	 */
+	Mono<Object> holding(Lease lease, Function<Lease, Mono<Object>> work) {
+		return Mono.usingWhen(Mono.just(lease), work, this::release, (held, failure) -> release(held), this::release);
+	}
+
+	Flux<Object> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			return Flux.error(ex);
+		}
+		return (result != null) ? Flux.from(adapter.toPublisher(result)) : Flux.empty();
+	}
+
+	/** Release; a failure is logged and the lock expires with its time-to-live. */
+	private Mono<Void> release(Lease lease) {
+		return this.locks.release(lease).onErrorResume((ex) -> {
+			logger.warn("Failed to release lock '" + LogSafe.key(lease.key())
+					+ "'; it expires at the end of its time-to-live", ex);
+			return Mono.empty();
+		}).then();
+	}
+
+}
