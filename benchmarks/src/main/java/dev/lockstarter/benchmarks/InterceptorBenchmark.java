@@ -18,10 +18,10 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
+import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.core.Lease;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;

@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;

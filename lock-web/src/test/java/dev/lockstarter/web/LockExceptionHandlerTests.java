@@ -6,12 +6,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
 import dev.lockstarter.idempotency.IdempotentRequestTooLargeException;
 import dev.lockstarter.idempotency.InvalidIdempotencyKeyException;
-import dev.lockstarter.core.SharedFailureException;
+import dev.lockstarter.store.LockStoreException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;

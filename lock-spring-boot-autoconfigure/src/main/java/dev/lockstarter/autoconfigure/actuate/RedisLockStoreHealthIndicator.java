@@ -3,10 +3,10 @@ package dev.lockstarter.autoconfigure.actuate;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 

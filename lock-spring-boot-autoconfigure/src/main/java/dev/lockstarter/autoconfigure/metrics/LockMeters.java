@@ -10,8 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.FinishedAttempt;
+import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.LockListener;
 import org.springframework.util.Assert;
 

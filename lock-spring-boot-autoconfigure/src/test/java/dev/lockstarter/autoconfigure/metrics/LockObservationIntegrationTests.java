@@ -2,6 +2,7 @@ package dev.lockstarter.autoconfigure.metrics;
 
 import java.time.Duration;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -18,7 +19,6 @@ import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationContext;
 import dev.lockstarter.test.redis.RedisServerExtension;
-import io.micrometer.common.KeyValues;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -16,15 +16,14 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
-
-import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.LogSafe;
 
 /**
  * Runs the statements of a {@link JdbcLockStore}: on a connection of its own in

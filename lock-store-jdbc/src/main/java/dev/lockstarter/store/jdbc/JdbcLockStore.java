@@ -10,15 +10,14 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-import org.springframework.util.Assert;
-
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.Assert;
 
 /**
  * {@link LockStore} on a relational database through JDBC: PostgreSQL (the primary

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireReply;
-import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;

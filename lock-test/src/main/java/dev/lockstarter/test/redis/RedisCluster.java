@@ -13,10 +13,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.Assert;
-
 import dev.lockstarter.test.ServerProcess;
 import dev.lockstarter.test.redis.ClusterNodes.Node;
+import org.springframework.util.Assert;
 
 /**
  * A real Redis Cluster for tests: three {@code redis-server} processes with cluster mode

@@ -12,11 +12,10 @@ import javax.net.ssl.SSLSocketFactory;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
-
-import dev.lockstarter.test.ServerProcess;
 
 /**
  * A real Redis server for tests, with no persistence, listening on loopback only.
