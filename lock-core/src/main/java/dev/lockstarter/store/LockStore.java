@@ -26,10 +26,9 @@ import java.util.List;
  * Optional abilities are separate interfaces: {@link ReleaseNotifyingLockStore} for
  * stores that announce releases, so that waiters need not poll, and
  * {@link ReleaseHandoffLockStore} for those that can also acquire for a waiter from the
- * announcement; {@link MultiKeyLockStore}
- * for stores that take the locks of several keys at once, all or none. A store that
- * issues fencing tokens returns them from {@link #tryAcquire} through
- * {@link AcquireReply#fencingToken()}.
+ * announcement; {@link MultiKeyLockStore} for stores that take the locks of several keys
+ * at once, all or none. A store that issues fencing tokens returns them from
+ * {@link #tryAcquire} through {@link AcquireReply#fencingToken()}.
  *
  * @since 0.1.0
  */

@@ -32,7 +32,6 @@ import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
-import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
@@ -723,10 +722,9 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	 * (RESP3, on a primary), so that no other thread is woken to send it, else on the
 	 * factory's shared connection; bounded by the {@linkplain #setTimeout(Duration)
 	 * timeout}, after which the command is cancelled. The future completes on Lettuce's
-	 * I/O thread (or its timer's). Empty, so that the waiter tries itself, with
-	 * replica acknowledgements, on a factory other than a
-	 * {@link LettuceConnectionFactory} sharing its connection, and while no connection is
-	 * open.
+	 * I/O thread (or its timer's). Empty, so that the waiter tries itself, with replica
+	 * acknowledgements, on a factory other than a {@link LettuceConnectionFactory}
+	 * sharing its connection, and while no connection is open.
 	 */
 	@Override
 	public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token, Duration ttl) {

@@ -123,7 +123,9 @@ class RedisReleaseHandoffTests {
 		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofMillis(450))
 			.isLessThan(Duration.ofMillis(500).plus(MARGIN));
 		this.redis.server().resume();
-		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).orElseThrow().get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL)
+			.orElseThrow()
+			.get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 	}
 
@@ -132,7 +134,9 @@ class RedisReleaseHandoffTests {
 		subscribe("k", () -> {
 		});
 		this.redis.server().command("SCRIPT", "FLUSH");
-		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL).orElseThrow().get(5, TimeUnit.SECONDS);
+		AcquireReply result = this.waiter.tryAcquireOnRelease("k", "waiter", TTL)
+			.orElseThrow()
+			.get(5, TimeUnit.SECONDS);
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(this.holder.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 	}
