@@ -3,23 +3,21 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.lockstarter.store.LockStore;
-
 /**
  * A lease this JVM hands over to an owner outside it, such as the client of a lock
  * service: whoever has its {@linkplain #ownerToken() owner token} owns the lock, and any
  * instance that shares the store can extend or release it by key and token
- * ({@link LockTemplate#extendDetached}, {@link LockTemplate#releaseDetached}). The
- * template does not renew it, does not list it among its held locks, and does not tell
- * its listeners of its release; the lock ends when its owner releases it or its
- * time-to-live passes.
+ * ({@link DetachedLockOperations#extendDetached},
+ * {@link DetachedLockOperations#releaseDetached}). The template does not renew it, does
+ * not list it among its held locks, and does not tell its listeners of its release; the
+ * lock ends when its owner releases it or its time-to-live passes.
  *
  * @since 0.1.0
- * @see LockTemplate#tryAcquireDetached(String, LockOptions)
+ * @see DetachedLockOperations#tryAcquireDetached(String, LockOptions)
  */
 public final class DetachedLease implements Lease {
 
-	private final LockStore store;
+	private final StoreCapabilities store;
 
 	private final String key;
 
@@ -31,7 +29,7 @@ public final class DetachedLease implements Lease {
 
 	private final Instant expiresAt;
 
-	DetachedLease(LockStore store, String key, String storeKey, String ownerToken, long fencingToken,
+	DetachedLease(StoreCapabilities store, String key, String storeKey, String ownerToken, long fencingToken,
 			Instant expiresAt) {
 		this.store = store;
 		this.key = key;
@@ -85,7 +83,7 @@ public final class DetachedLease implements Lease {
 
 	@Override
 	public boolean release() {
-		return this.store.release(this.storeKey, this.ownerToken);
+		return this.store.store().release(this.storeKey, this.ownerToken);
 	}
 
 	@Override

@@ -16,8 +16,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 
 /**
  * Extends held leases before they expire, on one daemon thread shared by every lease of a

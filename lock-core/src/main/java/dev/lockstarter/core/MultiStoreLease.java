@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.MultiKeyLockStore;
@@ -24,13 +23,13 @@ final class MultiStoreLease implements Lease {
 
 	private static final Log logger = LogFactory.getLog(MultiStoreLease.class);
 
-	private final LockStore store;
+	private final StoreCapabilities store;
 
 	private final List<StoreLease> parts;
 
 	private final List<String> keys;
 
-	MultiStoreLease(LockStore store, List<StoreLease> parts) {
+	MultiStoreLease(StoreCapabilities store, List<StoreLease> parts) {
 		this.store = store;
 		this.parts = List.copyOf(parts);
 		this.keys = parts.stream().map(StoreLease::key).toList();
@@ -120,10 +119,12 @@ final class MultiStoreLease implements Lease {
 		long minimumHoldLeft = releasing.get(0).minimumHoldLeft();
 		try {
 			if (minimumHoldLeft > 0) {
-				return this.store.extendAll(storeKeys, releasing.stream().map(StoreLease::token).toList(),
-						Duration.ofNanos(minimumHoldLeft));
+				return this.store.store()
+					.extendAll(storeKeys, releasing.stream().map(StoreLease::token).toList(),
+							Duration.ofNanos(minimumHoldLeft));
 			}
-			if (this.store instanceof MultiKeyLockStore multiKey) {
+			MultiKeyLockStore multiKey = this.store.multiKey();
+			if (multiKey != null) {
 				return multiKey.releaseAll(storeKeys, token);
 			}
 		}
@@ -136,7 +137,7 @@ final class MultiStoreLease implements Lease {
 		RuntimeException failure = null;
 		for (int i = 0; i < releasing.size(); i++) {
 			try {
-				owned[i] = this.store.release(storeKeys.get(i), token);
+				owned[i] = this.store.store().release(storeKeys.get(i), token);
 			}
 			catch (RuntimeException ex) {
 				if (failure == null) {

@@ -1,42 +1,28 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
-import dev.lockstarter.observation.LockAcquireContext;
-import dev.lockstarter.store.AcquireReply;
-import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
-import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
-import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * Default {@link ReactiveLockOperations}, over a {@link LockTemplate}: the same store,
@@ -54,9 +40,12 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>
  * <b>Waiting</b> parks no thread: each attempt that finds the lock held is followed by
  * the first of a release notification of one of its keys (from a
- * {@link ReleaseNotifyingLockStore}) or a timer, set as the blocking template's polls are
- * (exponential backoff with jitter, never past the holder's remaining time-to-live or the
- * end of the wait).
+ * {@link dev.lockstarter.store.ReleaseNotifyingLockStore}) or a timer, on the blocking
+ * template's schedule (exponential backoff with jitter, never past the holder's remaining
+ * time-to-live or the end of the wait). Where the store can
+ * {@linkplain dev.lockstarter.store.ReleaseHandoffLockStore acquire from its release
+ * listener}, the waiter of one key takes the answer of the listener's acquisition instead
+ * of sending its own, as a blocking waiter does.
  * <p>
  * <b>Cancellation.</b> An acquisition cancelled while its store call is in flight may
  * still be granted by the store: its lock is released by owner token in the background,
@@ -72,9 +61,11 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 
 	private final LockTemplate template;
 
-	private final LockStore store;
+	private final LockEngine engine;
 
 	private final @Nullable ReactiveLockStore reactiveStore;
+
+	private final @Nullable ReactiveResultStoringLockStore reactiveResults;
 
 	private final Scheduler blockingScheduler;
 
@@ -96,8 +87,10 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		Assert.notNull(template, "'template' must not be null");
 		Assert.notNull(blockingScheduler, "'blockingScheduler' must not be null");
 		this.template = template;
-		this.store = template.store();
-		this.reactiveStore = (this.store instanceof ReactiveLockStore reactive) ? reactive : null;
+		this.engine = template.engine();
+		LockStore store = this.engine.store().store();
+		this.reactiveStore = (store instanceof ReactiveLockStore reactive) ? reactive : null;
+		this.reactiveResults = (store instanceof ReactiveResultStoringLockStore results) ? results : null;
 		this.blockingScheduler = blockingScheduler;
 	}
 
@@ -113,7 +106,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	public Mono<LockAttempt> tryAcquire(String key, LockOptions options) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
-		return Mono.defer(() -> observed(new SingleKeyAttempt(key, options), null));
+		return Mono.defer(() -> observed(this.engine.attempt(key, options), null));
 	}
 
 	@Override
@@ -121,88 +114,47 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
 		Assert.notNull(stopWaiting, "'stopWaiting' must not be null");
-		return Mono.defer(() -> observed(new SingleKeyAttempt(key, options), stopWaiting));
+		return Mono.defer(() -> observed(this.engine.attempt(key, options), stopWaiting));
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Each attempt is the blocking template's attempt on every key without waiting
-	 * ({@link LockTemplate#tryAcquire(Collection, LockOptions)}), on the blocking
-	 * scheduler; the waits between attempts park no thread.
+	 * Each try is the blocking template's try on every key, on the blocking scheduler;
+	 * the waits between tries park no thread. The acquisition is one {@code lock.acquire}
+	 * observation, as a blocking one is.
 	 */
 	@Override
 	public Mono<LockAttempt> tryAcquire(Collection<String> keys, LockOptions options) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		Assert.notNull(options, "'options' must not be null");
-		SortedMap<String, String> byStoreKey = new TreeMap<>();
-		for (String key : keys) {
-			Assert.isTrue(StringUtils.hasText(key), "'keys' must not contain a blank key");
-			byStoreKey.putIfAbsent(this.template.storeKey(key), key);
-		}
-		if (byStoreKey.size() == 1) {
-			return tryAcquire(byStoreKey.values().iterator().next(), options);
-		}
-		List<String> sortedKeys = List.copyOf(byStoreKey.values());
-		List<String> storeKeys = List.copyOf(byStoreKey.keySet());
-		LockOptions once = options.withWaitTime(Duration.ZERO);
-		return Mono.defer(() -> waitFor(() -> blockingAttempt(sortedKeys, once), storeKeys, options, null));
+		return Mono.defer(() -> observed(this.engine.attempt(keys, options), null));
 	}
 
 	/**
-	 * One blocking attempt on several keys, on the blocking scheduler. An attempt whose
-	 * subscriber cancelled while it ran releases what it acquired, on that thread, rather
-	 * than leave a lease that nobody would release (and the renewer would keep alive).
+	 * One acquisition as one {@code lock.acquire} observation and one
+	 * {@link LockListener#acquisitionFinished}, like the blocking template's.
 	 */
-	private Mono<LockAttempt> blockingAttempt(List<String> keys, LockOptions once) {
-		return Mono.<LockAttempt>create((sink) -> {
-			AtomicReference<@Nullable Boolean> taken = new AtomicReference<>();
-			sink.onCancel(() -> taken.compareAndSet(null, false));
-			this.blockingScheduler.schedule(() -> {
-				LockAttempt attempt;
-				try {
-					attempt = this.template.tryAcquire(keys, once);
-					if (attempt.isAcquired() && this.template.store() instanceof FencingOnDemandLockStore) {
-						drawFencingTokens(attempt.lease());
-					}
-				}
-				catch (RuntimeException ex) {
-					sink.error(ex);
-					return;
-				}
-				if (taken.compareAndSet(null, true)) {
-					sink.success(attempt);
-				}
-				else if (attempt.isAcquired()) {
-					attempt.lease().close();
-				}
-			});
+	private Mono<LockAttempt> observed(AcquisitionAttempt attempt, @Nullable Mono<Boolean> stopWaiting) {
+		ObservedAcquisition observed = this.engine.events().startAcquisition(attempt.name(), attempt.description());
+		attempt.firstSentAt(observed.startedAt());
+		ReactiveAcquisition acquisition = new ReactiveAcquisition(this.engine, attempt, this.reactiveStore,
+				this.blockingScheduler, stopWaiting, (lease) -> releaseQuietly(lease).subscribe());
+		return acquisition.acquire().doOnNext((result) -> {
+			acquisition.delivered();
+			observed.finish(attempt.outcomeOf(result), attempt.waited());
+		}).doOnError((ex) -> observed.fail(ex, Outcome.STORE_ERROR, attempt.waited())).doOnCancel(() -> {
+			acquisition.cancelled();
+			observed.finish(Outcome.INTERRUPTED, attempt.waited());
 		});
-	}
-
-	/**
-	 * Draw the fencing token of every key of a lease on a store that draws them on
-	 * demand, here on the blocking scheduler: a reactive caller then reads them without a
-	 * store call. A lease whose tokens cannot be drawn is released, and the failure
-	 * signalled.
-	 */
-	private static void drawFencingTokens(Lease lease) {
-		try {
-			for (String key : lease.keys()) {
-				lease.fencingToken(key);
-			}
-		}
-		catch (RuntimeException ex) {
-			lease.close();
-			throw ex;
-		}
 	}
 
 	@Override
 	public Mono<Boolean> release(Lease lease) {
 		Assert.notNull(lease, "'lease' must not be null");
-		if (lease instanceof StoreLease part && this.reactiveStore != null) {
-			return Mono.defer(() -> releaseReactive(part, this.reactiveStore));
+		ReactiveLockStore reactive = this.reactiveStore;
+		if (lease instanceof StoreLease part && reactive != null) {
+			return Mono.defer(() -> releaseReactive(part, reactive));
 		}
 		return Mono.fromCallable(lease::release).subscribeOn(this.blockingScheduler);
 	}
@@ -218,7 +170,8 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		Assert.notNull(lease, "'lease' must not be null");
 		Assert.notNull(result, "'result' must not be null");
 		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
-		if (lease instanceof StoreLease part && this.store instanceof ReactiveResultStoringLockStore results) {
+		ReactiveResultStoringLockStore results = this.reactiveResults;
+		if (lease instanceof StoreLease part && results != null) {
 			return Mono.defer(() -> (part.state() != StoreLease.State.HELD) ? Mono.just(false)
 					: results.putResultReactive(part.storeKey(), part.token(), result, ttl)
 						.defaultIfEmpty(false)
@@ -237,12 +190,16 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	@Override
 	public Mono<byte[]> findResult(String key) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		if (!(this.store instanceof ResultStoringLockStore blocking)) {
-			return Mono.error(new UnsupportedOperationException(
-					"Lock store " + this.store.getClass().getName() + " keeps no results"));
+		ResultStoringLockStore blocking;
+		try {
+			blocking = this.engine.store().results();
 		}
-		String storeKey = this.template.storeKey(key);
-		if (blocking instanceof ReactiveResultStoringLockStore results) {
+		catch (UnsupportedOperationException ex) {
+			return Mono.error(ex);
+		}
+		String storeKey = this.engine.storeKeys().storeKey(key);
+		ReactiveResultStoringLockStore results = this.reactiveResults;
+		if (results != null) {
 			return Mono.defer(() -> results.getResultReactive(storeKey))
 				.onErrorMap((ex) -> !(ex instanceof LockStoreException),
 						(ex) -> storeFailure(key, "read the result of", ex));
@@ -324,255 +281,8 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 			});
 	}
 
-	/**
-	 * One acquisition as one {@code lock.acquire} observation and one
-	 * {@link LockListener#acquisitionFinished}, like the blocking template's.
-	 */
-	private Mono<LockAttempt> observed(SingleKeyAttempt attempt, @Nullable Mono<Boolean> stopWaiting) {
-		String name = LockTemplate.nameOf(attempt.options);
-		Observation observation = this.template.startAcquireObservation(name);
-		long startedAt = System.nanoTime();
-		AtomicReference<Outcome> outcome = new AtomicReference<>(Outcome.STORE_ERROR);
-		AtomicBoolean finished = new AtomicBoolean();
-		Runnable finish = () -> {
-			if (finished.compareAndSet(false, true)) {
-				if (observation.getContext() instanceof LockAcquireContext context) {
-					context.setOutcome(outcome.get().tagValue());
-				}
-				observation.stop();
-				this.template.acquisitionFinished(new FinishedAttempt(name, attempt.key, outcome.get(),
-						Duration.ofNanos(System.nanoTime() - startedAt), attempt.waited));
-			}
-		};
-		return waitFor(attempt, List.of(attempt.storeKey), attempt.options, stopWaiting).doOnNext((result) -> {
-			outcome.set(result.isAcquired() ? Outcome.ACQUIRED
-					: attempt.stopped ? Outcome.STOPPED : (attempt.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT));
-			attempt.delivered(result);
-			finish.run();
-		}).doOnError((ex) -> {
-			observation.error(ex);
-			finish.run();
-		}).doOnCancel(() -> {
-			outcome.set(Outcome.INTERRUPTED);
-			attempt.cancelled();
-			finish.run();
-		});
-	}
-
-	/**
-	 * Attempts, one after the other, as the options say: once; a number of retries on a
-	 * fixed schedule; or until the wait time is over, woken by release notifications or
-	 * timers. After each wake, {@code stopWaiting} (if any) may end the wait without the
-	 * lock.
-	 */
-	private Mono<LockAttempt> waitFor(AttemptSource once, List<String> storeKeys, LockOptions options,
-			@Nullable Mono<Boolean> stopWaiting) {
-		Mono<Boolean> stop = (stopWaiting != null) ? stopWaiting : Mono.just(false);
-		if (options.getRetries() > 0) {
-			return retry(once, options, options.getRetries(), stop);
-		}
-		if (options.getWaitTime().isZero()) {
-			return once.next();
-		}
-		long deadline = System.nanoTime() + options.getWaitTime().toNanos();
-		Wakeups wakeups = new Wakeups();
-		List<ReleaseNotifyingLockStore.Subscription> subscriptions = new ArrayList<>();
-		if (this.store instanceof ReleaseNotifyingLockStore notifying) {
-			for (String storeKey : storeKeys) {
-				subscriptions.add(notifying.subscribe(storeKey, wakeups::wake));
-			}
-		}
-		BackOffExecution polls = (!subscriptions.isEmpty() ? LockTemplate.NOTIFIED_POLLS : LockTemplate.POLLED_POLLS)
-			.start();
-		return await(once, wakeups, polls, deadline, stop)
-			.doFinally((signal) -> subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close));
-	}
-
-	private Mono<LockAttempt> retry(AttemptSource once, LockOptions options, int retriesLeft, Mono<Boolean> stop) {
-		return once.next().flatMap((attempt) -> {
-			if (attempt.isAcquired() || retriesLeft == 0) {
-				return Mono.just(attempt);
-			}
-			once.waiting();
-			return Mono.delay(options.getRetryInterval())
-				.then(stoppedOr(once, attempt, stop, () -> retry(once, options, retriesLeft - 1, stop)));
-		});
-	}
-
-	/**
-	 * After a wake: the unacquired attempt when {@code stop} says so, else the next
-	 * attempts.
-	 */
-	private static Mono<LockAttempt> stoppedOr(AttemptSource once, LockAttempt attempt, Mono<Boolean> stop,
-			Supplier<Mono<LockAttempt>> next) {
-		return stop.defaultIfEmpty(false).flatMap((stopped) -> {
-			if (stopped) {
-				once.stopped();
-				return Mono.just(attempt);
-			}
-			return next.get();
-		});
-	}
-
-	private Mono<LockAttempt> await(AttemptSource once, Wakeups wakeups, BackOffExecution polls, long deadline,
-			Mono<Boolean> stop) {
-		// Armed before the attempt: a release announced while it is in flight wakes the
-		// next one at once
-		Sinks.Empty<Void> wakeup = wakeups.arm();
-		return once.next().flatMap((attempt) -> {
-			long remaining = deadline - System.nanoTime();
-			if (attempt.isAcquired() || remaining <= 0) {
-				return Mono.just(attempt);
-			}
-			once.waiting();
-			long untilExpiry = attempt.holderRemainingTtl().toNanos() + TimeUnit.MILLISECONDS.toNanos(1);
-			long poll = TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff());
-			Duration pause = Duration.ofNanos(Math.min(remaining, Math.min(untilExpiry, poll)));
-			return Mono.firstWithSignal(wakeup.asMono(), Mono.delay(pause).then())
-				.then(stoppedOr(once, attempt, stop, () -> await(once, wakeups, polls, deadline, stop)));
-		});
-	}
-
 	private static LockStoreException storeFailure(String key, String operation, Throwable failure) {
 		return new LockStoreException(key, "Lock store failed to " + operation + " lock '" + key + "'", failure);
-	}
-
-	/** The source of the attempts of one acquisition. */
-	private interface AttemptSource {
-
-		Mono<LockAttempt> next();
-
-		/** The acquisition is going to wait for another attempt. */
-		default void waiting() {
-		}
-
-		/** The acquisition stopped waiting, without the lock, when asked to. */
-		default void stopped() {
-		}
-
-	}
-
-	/**
-	 * The release notifications of one waiter: each announcement completes the sink armed
-	 * before the latest attempt.
-	 */
-	private static final class Wakeups {
-
-		private final AtomicReference<Sinks.Empty<Void>> current = new AtomicReference<>(Sinks.empty());
-
-		Sinks.Empty<Void> arm() {
-			Sinks.Empty<Void> sink = Sinks.empty();
-			this.current.set(sink);
-			return sink;
-		}
-
-		void wake() {
-			this.current.get().tryEmitEmpty();
-		}
-
-	}
-
-	/**
-	 * One acquisition of one key: one owner token for all of its attempts.
-	 */
-	private final class SingleKeyAttempt implements AttemptSource {
-
-		private final String key;
-
-		private final String storeKey;
-
-		private final String token = OwnerTokens.next();
-
-		private final LockOptions options;
-
-		private volatile boolean waited;
-
-		private volatile boolean stopped;
-
-		/** The {@link System#nanoTime()} at which the latest attempt was sent. */
-		private volatile long sentAt;
-
-		/** Whether a store call may have granted the lock that no lease covers yet. */
-		private volatile boolean inFlight;
-
-		private final AtomicReference<@Nullable Lease> lease = new AtomicReference<>();
-
-		private final AtomicBoolean delivered = new AtomicBoolean();
-
-		SingleKeyAttempt(String key, LockOptions options) {
-			this.key = key;
-			this.storeKey = ReactiveLockTemplate.this.template.storeKey(key);
-			this.options = options;
-		}
-
-		@Override
-		public Mono<LockAttempt> next() {
-			return Mono.defer(() -> {
-				this.sentAt = System.nanoTime();
-				this.inFlight = true;
-				return storeCall();
-			})
-				.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> storeFailure(this.key, "acquire", ex))
-				.doOnError(LockStoreException.class, (ex) -> orphaned())
-				.map((result) -> {
-					LockAttempt attempt = ReactiveLockTemplate.this.template.outcome(this.key, this.storeKey,
-							this.token, result, this.options, this.sentAt);
-					if (attempt.isAcquired()) {
-						this.lease.set(attempt.lease());
-					}
-					this.inFlight = false;
-					return attempt;
-				});
-		}
-
-		private Mono<AcquireReply> storeCall() {
-			ReactiveLockStore reactive = ReactiveLockTemplate.this.reactiveStore;
-			if (reactive != null) {
-				return reactive.tryAcquireReactive(this.storeKey, this.token, this.options.getTtl());
-			}
-			return Mono.fromCallable(
-					() -> ReactiveLockTemplate.this.store.tryAcquire(this.storeKey, this.token, this.options.getTtl()))
-				.subscribeOn(ReactiveLockTemplate.this.blockingScheduler);
-		}
-
-		@Override
-		public void waiting() {
-			this.waited = true;
-		}
-
-		@Override
-		public void stopped() {
-			this.stopped = true;
-		}
-
-		/** The attempt reached its subscriber: a lease is the subscriber's now. */
-		void delivered(LockAttempt attempt) {
-			this.delivered.set(true);
-		}
-
-		/**
-		 * Cancelled before the subscriber got the attempt: release a lease already made,
-		 * and the lock of a store call still in flight, by token.
-		 */
-		void cancelled() {
-			if (this.delivered.get()) {
-				return;
-			}
-			Lease made = this.lease.get();
-			if (made != null) {
-				releaseQuietly(made).subscribe();
-			}
-			else if (this.inFlight) {
-				orphaned();
-			}
-		}
-
-		private void orphaned() {
-			this.inFlight = false;
-			ReactiveLockTemplate.this.template.cleaner()
-				.cleanUp(this.key, this.storeKey, this.token, this.sentAt, this.options.getTtl());
-		}
-
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -16,9 +15,10 @@ import dev.lockstarter.store.ReleaseHandoffLockStore;
  * The release listener of one waiter on one key, for a store that can
  * {@linkplain ReleaseHandoffLockStore#tryAcquireOnRelease acquire from a listener}: when
  * a release is announced, the store thread that announced it sends the waiter's
- * acquisition at once, and the waiter is woken with the answer. Without it, the waiter is
- * woken first and then sends the acquisition itself, a thread wake-up more between the
- * release and the new owner.
+ * acquisition at once, and the waiter is woken with the answer. The blocking and the
+ * reactive waiter take the answer alike. Without it, the waiter is woken first and then
+ * sends the acquisition itself, a thread wake-up more between the release and the new
+ * owner.
  * <p>
  * The waiter and the listener never try at the same time, since both use the waiter's
  * owner token and a try could not tell the other's grant from another owner's. A listener
@@ -65,7 +65,7 @@ final class ReleaseHandoff implements Runnable {
 
 	private final Duration ttl;
 
-	private final Semaphore wake;
+	private final Runnable wake;
 
 	private final Orphans orphans;
 
@@ -75,11 +75,12 @@ final class ReleaseHandoff implements Runnable {
 	 * @param storeKey the key waited for
 	 * @param token the waiter's owner token
 	 * @param ttl the time-to-live the waiter asks for
-	 * @param wake released to wake the waiter
+	 * @param wake wakes the waiter, without blocking: a semaphore's release for a
+	 * blocking waiter, a signal for a reactive one
 	 * @param orphans releases by token a lock that the listener's attempt may hold when
 	 * the waiter no longer waits for it
 	 */
-	ReleaseHandoff(ReleaseHandoffLockStore store, String storeKey, String token, Duration ttl, Semaphore wake,
+	ReleaseHandoff(ReleaseHandoffLockStore store, String storeKey, String token, Duration ttl, Runnable wake,
 			Orphans orphans) {
 		this.store = store;
 		this.storeKey = storeKey;
@@ -93,7 +94,7 @@ final class ReleaseHandoff implements Runnable {
 	@Override
 	public void run() {
 		if (!this.state.compareAndSet(State.IDLE, State.LISTENER_TRYING)) {
-			this.wake.release();
+			this.wake.run();
 			return;
 		}
 		long sentAt = System.nanoTime();
@@ -107,7 +108,7 @@ final class ReleaseHandoff implements Runnable {
 		}
 		if (attempt == null) {
 			this.state.compareAndSet(State.LISTENER_TRYING, State.IDLE);
-			this.wake.release();
+			this.wake.run();
 			return;
 		}
 		attempt.whenComplete((result, failure) -> answered(new Answer(result, failure, sentAt)));
@@ -117,7 +118,7 @@ final class ReleaseHandoff implements Runnable {
 		this.answer.set(answer);
 		State next = answer.mayHold() ? State.SETTLED : State.IDLE;
 		if (this.state.compareAndSet(State.LISTENER_TRYING, next)) {
-			this.wake.release();
+			this.wake.run();
 			return;
 		}
 		// The waiter left meanwhile; if it did not take the answer, no one will

@@ -14,16 +14,15 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
-import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
 /**
- * The {@link Lease} of {@link LockTemplate}. Its state moves once from held to released
- * or lost. The renewer and the release take {@link #guard} around their store calls, so a
- * renewal never lengthens a lock after its release began.
+ * The {@link Lease} of {@link LockTemplate} on one key. Its state moves once from held to
+ * released or lost. The renewer and the release take {@link #guard} around their store
+ * calls, so a renewal never lengthens a lock after its release began.
  */
 final class StoreLease implements Lease, HeldLock {
 
@@ -61,9 +60,9 @@ final class StoreLease implements Lease, HeldLock {
 
 	final ReentrantLock guard = new ReentrantLock();
 
-	private final LockTemplate template;
+	private final LockEvents events;
 
-	private final LockStore store;
+	private final StoreCapabilities store;
 
 	private final String key;
 
@@ -106,9 +105,9 @@ final class StoreLease implements Lease, HeldLock {
 	/** Monotonic time at which the renewer should extend the lock next. */
 	volatile long renewAt;
 
-	StoreLease(LockTemplate template, LockStore store, String key, String storeKey, String token, long fencingToken,
+	StoreLease(LockEvents events, StoreCapabilities store, String key, String storeKey, String token, long fencingToken,
 			LockOptions options, long acquiredAt) {
-		this.template = template;
+		this.events = events;
 		this.store = store;
 		this.key = key;
 		this.storeKey = storeKey;
@@ -146,7 +145,7 @@ final class StoreLease implements Lease, HeldLock {
 
 	@Override
 	public String name() {
-		return LockTemplate.nameOf(this.options);
+		return LockEvents.nameOf(this.options);
 	}
 
 	@Override
@@ -193,7 +192,8 @@ final class StoreLease implements Lease, HeldLock {
 	@Override
 	public long fencingToken() {
 		long drawn = this.fencingToken;
-		if (drawn != AcquireReply.NO_FENCING_TOKEN || !(this.store instanceof FencingOnDemandLockStore onDemand)) {
+		FencingOnDemandLockStore onDemand = this.store.fencingOnDemand();
+		if (drawn != AcquireReply.NO_FENCING_TOKEN || onDemand == null) {
 			return drawn;
 		}
 		this.guard.lock();
@@ -235,17 +235,14 @@ final class StoreLease implements Lease, HeldLock {
 	 * Store a lease's result by its store key and owner token, checking the arguments and
 	 * that the store keeps results; shared with {@link DetachedLease}.
 	 */
-	static boolean putResult(LockStore store, String storeKey, String token, byte[] result, Duration ttl) {
+	static boolean putResult(StoreCapabilities store, String storeKey, String token, byte[] result, Duration ttl) {
 		return checkResult(store, result, ttl).putResult(storeKey, token, result, ttl);
 	}
 
-	private static ResultStoringLockStore checkResult(LockStore store, byte[] result, Duration ttl) {
+	private static ResultStoringLockStore checkResult(StoreCapabilities store, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
 		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
-		if (!(store instanceof ResultStoringLockStore results)) {
-			throw new UnsupportedOperationException("Lock store " + store.getClass().getName() + " keeps no results");
-		}
-		return results;
+		return store.results();
 	}
 
 	/**
@@ -289,8 +286,8 @@ final class StoreLease implements Lease, HeldLock {
 			boolean owned;
 			try {
 				owned = (minimumHoldLeft > 0)
-						? this.store.extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
-						: this.store.release(this.storeKey, this.token);
+						? this.store.store().extend(this.storeKey, this.token, Duration.ofNanos(minimumHoldLeft))
+						: this.store.store().release(this.storeKey, this.token);
 			}
 			catch (RuntimeException ex) {
 				// Not released: the lock expires with its time-to-live
@@ -330,12 +327,12 @@ final class StoreLease implements Lease, HeldLock {
 	 * time-to-live
 	 */
 	void endRelease(boolean owned, boolean answered) {
-		this.template.finished(this);
+		this.events.finished(this);
 		if (answered && !owned && logger.isWarnEnabled()) {
 			logger.warn("Lock '" + LogSafe.key(this.key) + "' had expired or was taken over before its release; "
 					+ "the guarded work was not exclusive for its whole run");
 		}
-		this.template.released(this, owned);
+		this.events.released(this, owned);
 	}
 
 	@Override
@@ -385,15 +382,15 @@ final class StoreLease implements Lease, HeldLock {
 	/** Record a renewal whose command was sent at {@code sentAt}. */
 	void renewed(long sentAt) {
 		extended(sentAt);
-		this.template.renewed(this);
+		this.events.renewed(this);
 	}
 
 	void lost(String reason) {
 		if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
-			this.template.finished(this);
+			this.events.finished(this);
 			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
 					+ "; the work it guards is no longer exclusive");
-			this.template.lost(this, reason);
+			this.events.lost(this, reason);
 		}
 	}
 

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link ReleaseHandoff}: the release listener that acquires for its waiter, on
- * an in-memory store whose listener attempts are answered by the test (or at once), each
- * with the store's own {@code tryAcquire}.
+ * Tests for {@link ReleaseHandoff}: the release listener that acquires for its waiter
+ * (blocking or reactive), on an in-memory store whose listener attempts are answered by
+ * the test (or at once), each with the store's own {@code tryAcquire}.
  */
 class ReleaseHandoffTests {
 
@@ -57,6 +57,49 @@ class ReleaseHandoffTests {
 		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 		attempt.lease().release();
 		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aReactiveWaiterTakesTheListenersGrantWithoutTryingItself() throws Exception {
+		this.store.answerAtOnce = true;
+		ReactiveLockTemplate reactiveLocks = new ReactiveLockTemplate(this.locks);
+		Lease holder = this.locks.acquire("k", TTL);
+		CompletableFuture<LockAttempt> waiter = reactiveLocks
+			.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10)))
+			.toFuture();
+		// The holder's try and the waiter's first try, made once subscribed
+		awaitTries(2);
+		// Asleep: its first poll is 80 ms or more away
+		Thread.sleep(50);
+		holder.release();
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(this.store.listenerAttempts).hasValue(1);
+		assertThat(this.store.tries).as("the waiter did not try itself after the release").hasValue(2);
+		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
+		reactiveLocks.release(attempt.lease()).block(Duration.ofSeconds(5));
+		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aReactiveWaiterFailsWithTheListenersFailedAttemptAndTheLockItMayHaveTakenIsReleased() throws Exception {
+		ReactiveLockTemplate reactiveLocks = new ReactiveLockTemplate(this.locks);
+		Lease holder = this.locks.acquire("k", TTL);
+		CompletableFuture<LockAttempt> waiter = reactiveLocks
+			.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10)))
+			.toFuture();
+		awaitTries(2);
+		Thread.sleep(50);
+		holder.release();
+		PendingAttempt pending = this.store.pending.poll(5, TimeUnit.SECONDS);
+		assertThat(pending).isNotNull();
+		pending.grantAndFail(new LockStoreException("k", "the store did not answer in time", new TimeoutException()));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockStoreException.class)
+			.withMessageContaining("did not answer in time");
+		assertThat(this.store.tries).as("the waiter did not try itself after the release").hasValue(2);
+		awaitFree("k");
 	}
 
 	@Test
@@ -145,7 +188,7 @@ class ReleaseHandoffTests {
 
 	/** A listener whose orphans no test here makes: it is driven by hand. */
 	private ReleaseHandoff handoff(Semaphore wake) {
-		return new ReleaseHandoff(this.store, "k", "waiter", TTL, wake, (sentAt) -> {
+		return new ReleaseHandoff(this.store, "k", "waiter", TTL, wake::release, (sentAt) -> {
 		});
 	}
 
@@ -168,7 +211,7 @@ class ReleaseHandoffTests {
 
 	private void awaitTries(int tries) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.store.tries.get() < tries) {
+		while (this.store.answeredTries.get() < tries) {
 			assertThat(System.nanoTime() - deadline).as("%d tries", tries).isNegative();
 			Thread.sleep(5);
 		}
@@ -191,6 +234,9 @@ class ReleaseHandoffTests {
 
 		final AtomicInteger tries = new AtomicInteger();
 
+		/** The tries whose answer was given to the caller. */
+		final AtomicInteger answeredTries = new AtomicInteger();
+
 		final AtomicInteger listenerAttempts = new AtomicInteger();
 
 		final BlockingQueue<PendingAttempt> pending = new LinkedBlockingQueue<>();
@@ -201,10 +247,16 @@ class ReleaseHandoffTests {
 
 		@Override
 		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
-			if (!token.equals("probe") && !token.equals("other")) {
-				this.tries.incrementAndGet();
+			if (token.equals("probe") || token.equals("other")) {
+				return super.tryAcquire(key, token, ttl);
 			}
-			return super.tryAcquire(key, token, ttl);
+			this.tries.incrementAndGet();
+			try {
+				return super.tryAcquire(key, token, ttl);
+			}
+			finally {
+				this.answeredTries.incrementAndGet();
+			}
 		}
 
 		@Override

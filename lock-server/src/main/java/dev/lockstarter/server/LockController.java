@@ -20,9 +20,9 @@ import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.lockstarter.core.DetachedLease;
+import dev.lockstarter.core.DetachedLockOperations;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -79,7 +79,7 @@ class LockController {
 		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
 		Duration ttl = ttl(body.ttlMillis());
 		Duration wait = Duration.ofMillis(check("waitMillis", body.waitMillis(), 0, this.properties.getMaxWait()));
-		LockAttempt attempt = path.template()
+		LockAttempt attempt = path.locks()
 			.tryAcquireDetached(path.key(),
 					LockOptions.ttl(ttl).withWaitTime(wait).withName("lock-server." + path.namespace()));
 		if (!attempt.isAcquired()) {
@@ -103,7 +103,7 @@ class LockController {
 		RenewRequest body = body(request, RenewRequest.class, new RenewRequest(null));
 		Duration ttl = ttl(body.ttlMillis());
 		Instant sentAt = Instant.now();
-		if (!path.template().extendDetached(path.key(), ownerToken, ttl)) {
+		if (!path.locks().extendDetached(path.key(), ownerToken, ttl)) {
 			throw notOwned(path, "renewed");
 		}
 		return new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis());
@@ -114,7 +114,7 @@ class LockController {
 			@RequestHeader(name = OWNER_TOKEN, required = false) String token) {
 		LockPath path = path(request);
 		String ownerToken = ownerToken(token);
-		if (!path.template().releaseDetached(path.key(), ownerToken)) {
+		if (!path.locks().releaseDetached(path.key(), ownerToken)) {
 			throw notOwned(path, "released");
 		}
 		return ResponseEntity.noContent().build();
@@ -123,7 +123,7 @@ class LockController {
 	@GetMapping
 	LockStatus status(HttpServletRequest request) {
 		LockPath path = path(request);
-		Duration left = path.template().timeToExpiry(path.key());
+		Duration left = path.locks().timeToExpiry(path.key());
 		return new LockStatus(path.namespace(), path.key(), !left.isZero(),
 				left.isZero() ? 0 : Math.max(1, left.toMillis()));
 	}
@@ -133,7 +133,7 @@ class LockController {
 	 * (409) or no one does (410), never who.
 	 */
 	private LockRequestException notOwned(LockPath path, String action) {
-		if (!path.template().timeToExpiry(path.key()).isZero()) {
+		if (!path.locks().timeToExpiry(path.key()).isZero()) {
 			return new LockRequestException(HttpStatus.CONFLICT, "lock-not-owned", "Not the owner",
 					"The lock is held under another owner token: it was not " + action
 							+ " (this token's lock expired and was taken again, or the token is wrong)");
@@ -270,7 +270,7 @@ class LockController {
 			.toArray(String[]::new);
 	}
 
-	private record LockPath(String namespace, String key, LockTemplate template) {
+	private record LockPath(String namespace, String key, DetachedLockOperations locks) {
 
 		String location() {
 			return ApiKeyFilter.PREFIX + this.namespace + "/locks/"

@@ -8,6 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 
+import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
@@ -41,8 +42,12 @@ class LockServerConfiguration {
 	@Bean
 	NamespaceLocks namespaceLocks(LockStore store, ApiClients clients, LockServerProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry) {
-		return new NamespaceLocks(store, clients, properties,
-				observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+		ObservationRegistry registry = observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP);
+		return new NamespaceLocks(clients, properties, (keyPrefix) -> {
+			LockTemplate template = new LockTemplate(store, keyPrefix);
+			template.setObservationRegistry(registry);
+			return template;
+		});
 	}
 
 	@Bean

@@ -1,0 +1,311 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.lockstarter.core.FinishedAttempt.Outcome;
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.MultiKeyLockStore;
+
+/**
+ * One acquisition: one owner token for all of its tries, on one key or several (in
+ * store-key order, all taken or none). A try on several keys is one
+ * {@link MultiKeyLockStore#tryAcquireAll} call where the store has it; elsewhere the keys
+ * are tried one by one, and those taken before a key found held are rolled back by token.
+ * A store call that fails may have granted what it asked for: the keys it may hold are
+ * released by token, in the background. How one key is asked for is the
+ * {@link KeyAcquirer}'s; what a grant becomes, the {@link LeaseKind}'s. Waiting is the
+ * waiter's ({@link BlockingWaiter}, {@link ReactiveWaiter}); this type keeps the state
+ * both report from.
+ */
+final class AcquisitionAttempt {
+
+	/** The reply before the first try. */
+	private static final AcquireReply NOT_TRIED = AcquireReply.held(Duration.ZERO);
+
+	private static final long[] NO_FENCING_TOKENS = new long[0];
+
+	private final LockEngine engine;
+
+	private final List<String> keys;
+
+	private final List<String> storeKeys;
+
+	private final String token = OwnerTokens.next();
+
+	private final LockOptions options;
+
+	private final KeyAcquirer acquirer;
+
+	private final LeaseKind leaseKind;
+
+	private AcquireReply reply = NOT_TRIED;
+
+	/** The fencing tokens of several keys, once all are acquired. */
+	private long[] fencingTokens = NO_FENCING_TOKENS;
+
+	/** The index of the key found held by the last try. */
+	private int heldIndex;
+
+	/** When the last try was sent, from {@link System#nanoTime()}. */
+	private volatile long sentAt;
+
+	private int tries;
+
+	private volatile boolean waited;
+
+	private volatile boolean stopped;
+
+	AcquisitionAttempt(LockEngine engine, List<String> keys, List<String> storeKeys, LockOptions options,
+			KeyAcquirer acquirer, LeaseKind leaseKind) {
+		this.engine = engine;
+		this.keys = keys;
+		this.storeKeys = storeKeys;
+		this.options = options;
+		this.acquirer = acquirer;
+		this.leaseKind = leaseKind;
+	}
+
+	List<String> keys() {
+		return this.keys;
+	}
+
+	List<String> storeKeys() {
+		return this.storeKeys;
+	}
+
+	String token() {
+		return this.token;
+	}
+
+	LockOptions options() {
+		return this.options;
+	}
+
+	long sentAt() {
+		return this.sentAt;
+	}
+
+	/** The lock's name, as meters and listeners report it. */
+	String name() {
+		return LockEvents.nameOf(this.options);
+	}
+
+	/** The key, or the list of keys, as listeners and exceptions name it. */
+	String description() {
+		return (this.keys.size() == 1) ? this.keys.get(0) : this.keys.toString();
+	}
+
+	/** Whether a release listener may try for this attempt's waiter. */
+	boolean takesHandoff() {
+		return this.keys.size() == 1 && this.acquirer.handsOff() && this.leaseKind == LeaseKind.HELD;
+	}
+
+	long fencingToken(int index) {
+		return (this.keys.size() == 1) ? this.reply.fencingToken() : this.fencingTokens[index];
+	}
+
+	/** The holder's remaining time-to-live, as the last try found it. */
+	Duration holderRemainingTtl() {
+		return this.reply.holderRemainingTtl();
+	}
+
+	/**
+	 * Note when the first try is sent: the caller read the clock already.
+	 * @param startedAt the time, from {@link System#nanoTime()}
+	 */
+	void firstSentAt(long startedAt) {
+		this.sentAt = startedAt;
+	}
+
+	/**
+	 * Try every key once, on the calling thread.
+	 * @return whether every key was acquired
+	 * @throws LockStoreException if a store call failed
+	 * @throws LockWaitInterruptedException if a store call was interrupted
+	 */
+	boolean tryOnce() {
+		if (this.tries++ > 0) {
+			this.sentAt = System.nanoTime();
+		}
+		if (this.keys.size() == 1) {
+			return tryKey(0);
+		}
+		MultiKeyLockStore multiKey = this.engine.store().multiKey();
+		return (multiKey != null) ? tryAll(multiKey) : tryEach();
+	}
+
+	private boolean tryAll(MultiKeyLockStore multiKey) {
+		MultiKeyAcquireReply all;
+		try {
+			all = multiKey.tryAcquireAll(this.storeKeys, this.token, this.options.getTtl());
+		}
+		catch (LockStoreException ex) {
+			throw failed(ex, this.keys.size());
+		}
+		if (all.isAcquired()) {
+			this.fencingTokens = all.fencingTokens();
+			this.reply = AcquireReply.acquired();
+			return true;
+		}
+		this.heldIndex = all.heldIndex();
+		this.reply = AcquireReply.held(all.holderRemainingTtl());
+		return false;
+	}
+
+	private boolean tryEach() {
+		long[] fencingTokens = new long[this.keys.size()];
+		for (int i = 0; i < this.keys.size(); i++) {
+			if (!tryKey(i)) {
+				rollBack(i);
+				return false;
+			}
+			fencingTokens[i] = this.reply.fencingToken();
+		}
+		this.fencingTokens = fencingTokens;
+		return true;
+	}
+
+	/**
+	 * Try the key at {@code index}; a store failure may have granted it, as may the keys
+	 * before it.
+	 */
+	private boolean tryKey(int index) {
+		try {
+			this.reply = this.acquirer.tryAcquire(this.storeKeys.get(index), this.token, this.options.getTtl());
+		}
+		catch (LockStoreException ex) {
+			throw failed(ex, index + 1);
+		}
+		this.heldIndex = index;
+		return this.reply.isAcquired();
+	}
+
+	/**
+	 * Release the keys before {@code count}, taken by this attempt before it found the
+	 * next one held; a release that fails is retried in the background.
+	 */
+	private void rollBack(int count) {
+		for (int i = count - 1; i >= 0; i--) {
+			try {
+				this.engine.store().store().release(this.storeKeys.get(i), this.token);
+			}
+			catch (RuntimeException ex) {
+				orphaned(i);
+			}
+		}
+	}
+
+	/**
+	 * Count a try whose reply came another way: from a release listener, or a
+	 * non-blocking store call. Only for an attempt on one key.
+	 * @param reply the store's reply
+	 * @param sentAt when the try was sent, from {@link System#nanoTime()}
+	 * @return whether it acquired the key
+	 */
+	boolean answered(AcquireReply reply, long sentAt) {
+		this.tries++;
+		this.sentAt = sentAt;
+		this.heldIndex = 0;
+		this.reply = reply;
+		return reply.isAcquired();
+	}
+
+	/**
+	 * Take the answer of a try that a release listener sent for this attempt's waiter: a
+	 * reply counts as a try of this attempt; a failure, which may have been a grant, is
+	 * cleaned up by token in the background and thrown.
+	 * @param answer the listener's answer
+	 * @return whether it acquired the key
+	 * @throws LockStoreException if the listener's try failed
+	 */
+	boolean take(ReleaseHandoff.Answer answer) {
+		AcquireReply answered = answer.result();
+		if (answered == null) {
+			this.sentAt = answer.sentAt();
+			orphaned(0);
+			throw answer.storeFailure(this.keys.get(0));
+		}
+		return answered(answered, answer.sentAt());
+	}
+
+	/**
+	 * Note that a try is being sent another way than {@link #tryOnce()}.
+	 * @return when, from {@link System#nanoTime()}
+	 */
+	long sending() {
+		long now = System.nanoTime();
+		this.sentAt = now;
+		return now;
+	}
+
+	/**
+	 * A store call of the calling thread failed: the first {@code count} keys may be held
+	 * by this attempt. Release them by token, in the background, or at once after an
+	 * interrupt.
+	 * @param failure the failure
+	 * @param count the number of keys that the failed call may have taken
+	 * @return the exception to throw
+	 */
+	RuntimeException failed(LockStoreException failure, int count) {
+		if (Thread.interrupted() || StoreCallInterruption.isInterruption(failure)) {
+			return StoreCallInterruption.releaseAfterInterrupt(this, failure, count, this.engine.store().store());
+		}
+		for (int i = 0; i < count; i++) {
+			orphaned(i);
+		}
+		return failure;
+	}
+
+	/**
+	 * Release by token, in the background, the lock that this attempt may hold on the key
+	 * at {@code index}.
+	 * @param index the key's index
+	 */
+	void orphaned(int index) {
+		this.engine.cleaner()
+			.cleanUp(this.keys.get(index), this.storeKeys.get(index), this.token, this.sentAt, this.options.getTtl());
+	}
+
+	/**
+	 * The attempt as its caller gets it: the lease when every key was acquired, else the
+	 * key found held, the holder's remaining time and the retry-after estimate.
+	 */
+	LockAttempt outcome() {
+		if (this.reply.isAcquired()) {
+			return LockAttempt.acquired(this.leaseKind.lease(this, this.engine));
+		}
+		Duration remaining = this.reply.holderRemainingTtl();
+		return LockAttempt.held(this.keys.get(this.heldIndex), remaining,
+				this.engine.events().holdTimes().retryAfter(name(), remaining));
+	}
+
+	/** The acquisition is going to wait for another try. */
+	void waiting() {
+		this.waited = true;
+	}
+
+	boolean waited() {
+		return this.waited;
+	}
+
+	/** The acquisition stopped waiting, without the lock, when asked to. */
+	void stopped() {
+		this.stopped = true;
+	}
+
+	/**
+	 * How the acquisition ended, for its observation and listeners.
+	 * @param result what the caller gets
+	 * @return the outcome
+	 */
+	Outcome outcomeOf(LockAttempt result) {
+		if (result.isAcquired()) {
+			return Outcome.ACQUIRED;
+		}
+		return this.stopped ? Outcome.STOPPED : (this.waited ? Outcome.WAIT_TIMEOUT : Outcome.CONFLICT);
+	}
+
+}

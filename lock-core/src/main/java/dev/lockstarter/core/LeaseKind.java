@@ -1,0 +1,63 @@
+package dev.lockstarter.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an acquired {@link AcquisitionAttempt} becomes: a lease this JVM holds, or one it
+ * hands to an owner outside it.
+ */
+enum LeaseKind {
+
+	/**
+	 * A {@link StoreLease} per key (a {@link MultiStoreLease} over several), listed as
+	 * held, told to the listeners, and renewed as the options say.
+	 */
+	HELD {
+
+		@Override
+		Lease lease(AcquisitionAttempt attempt, LockEngine engine) {
+			List<String> keys = attempt.keys();
+			List<StoreLease> parts = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				parts.add(new StoreLease(engine.events(), engine.store(), keys.get(i), attempt.storeKeys().get(i),
+						attempt.token(), attempt.fencingToken(i), attempt.options(), attempt.sentAt()));
+			}
+			for (StoreLease part : parts) {
+				engine.events().acquired(part);
+			}
+			if (attempt.options().isRenew()) {
+				parts.forEach(engine.renewer()::register);
+			}
+			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(engine.store(), parts);
+		}
+
+	},
+
+	/**
+	 * A {@link DetachedLease} on one key, owned by whoever has its owner token: neither
+	 * listed, nor renewed.
+	 */
+	DETACHED {
+
+		@Override
+		Lease lease(AcquisitionAttempt attempt, LockEngine engine) {
+			Instant expiresAt = Instant.now()
+				.minusNanos(System.nanoTime() - attempt.sentAt())
+				.plus(attempt.options().getTtl());
+			return new DetachedLease(engine.store(), attempt.keys().get(0), attempt.storeKeys().get(0), attempt.token(),
+					attempt.fencingToken(0), expiresAt);
+		}
+
+	};
+
+	/**
+	 * Make the lease of an attempt that acquired every key.
+	 * @param attempt the attempt
+	 * @param engine the engine of its template
+	 * @return the lease
+	 */
+	abstract Lease lease(AcquisitionAttempt attempt, LockEngine engine);
+
+}

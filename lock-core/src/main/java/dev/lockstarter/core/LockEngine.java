@@ -1,0 +1,135 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+
+/**
+ * The parts that the acquisitions of one {@link LockTemplate} share, and that its
+ * {@link ReactiveLockTemplate} shares too: the store's capabilities, the store keys, the
+ * events, the renewer and the cleaner of failed acquisitions. It makes the
+ * {@link AcquisitionAttempt}s and their release handoffs.
+ */
+final class LockEngine {
+
+	private final StoreCapabilities store;
+
+	private final StoreKeys storeKeys;
+
+	private final LockEvents events;
+
+	private final LeaseRenewer renewer;
+
+	private final OrphanCleaner cleaner;
+
+	private final KeyAcquirer plain;
+
+	LockEngine(LockStore store, String keyPrefix, String storeName) {
+		this.store = new StoreCapabilities(store);
+		this.storeKeys = new StoreKeys(keyPrefix);
+		this.events = new LockEvents(storeName);
+		this.renewer = new LeaseRenewer(store, this.events.held());
+		this.cleaner = new OrphanCleaner(store);
+		this.plain = KeyAcquirer.plain(store);
+	}
+
+	StoreCapabilities store() {
+		return this.store;
+	}
+
+	StoreKeys storeKeys() {
+		return this.storeKeys;
+	}
+
+	LockEvents events() {
+		return this.events;
+	}
+
+	LeaseRenewer renewer() {
+		return this.renewer;
+	}
+
+	OrphanCleaner cleaner() {
+		return this.cleaner;
+	}
+
+	/**
+	 * A plain attempt on one key, its arguments checked.
+	 * @param key the key
+	 * @param options the options
+	 * @return the attempt
+	 */
+	AcquisitionAttempt attempt(String key, LockOptions options) {
+		return attempt(key, options, this.plain, LeaseKind.HELD);
+	}
+
+	/**
+	 * An attempt on one key, its arguments checked.
+	 * @param key the key
+	 * @param options the options
+	 * @param acquirer how the key is asked for
+	 * @param leaseKind what a grant becomes
+	 * @return the attempt
+	 */
+	AcquisitionAttempt attempt(String key, LockOptions options, KeyAcquirer acquirer, LeaseKind leaseKind) {
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		Assert.notNull(options, "'options' must not be null");
+		return new AcquisitionAttempt(this, List.of(key), List.of(this.storeKeys.storeKey(key)), options, acquirer,
+				leaseKind);
+	}
+
+	/**
+	 * A plain attempt on several keys, deduplicated and sorted by their store keys, its
+	 * arguments checked.
+	 * @param keys the keys
+	 * @param options the options
+	 * @return the attempt
+	 */
+	AcquisitionAttempt attempt(Collection<String> keys, LockOptions options) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		Assert.notNull(options, "'options' must not be null");
+		SortedMap<String, String> byStoreKey = new TreeMap<>();
+		for (String key : keys) {
+			Assert.isTrue(StringUtils.hasText(key), "'keys' must not contain a blank key");
+			byStoreKey.putIfAbsent(this.storeKeys.storeKey(key), key);
+		}
+		return new AcquisitionAttempt(this, List.copyOf(byStoreKey.values()), List.copyOf(byStoreKey.keySet()), options,
+				this.plain, LeaseKind.HELD);
+	}
+
+	/**
+	 * The release listener that acquires for the waiter of an attempt, if the store can
+	 * and the attempt lets it.
+	 * @param attempt the waiting attempt
+	 * @param wake wakes the waiter, without blocking
+	 * @return the handoff, or {@code null} when the waiter is only woken to try itself
+	 */
+	@Nullable ReleaseHandoff handoff(AcquisitionAttempt attempt, Runnable wake) {
+		ReleaseHandoffLockStore handoffs = this.store.releaseHandoff();
+		if (handoffs == null || !attempt.takesHandoff()) {
+			return null;
+		}
+		String key = attempt.keys().get(0);
+		String storeKey = attempt.storeKeys().get(0);
+		String token = attempt.token();
+		Duration ttl = attempt.options().getTtl();
+		return new ReleaseHandoff(handoffs, storeKey, token, ttl, wake,
+				(sentAt) -> this.cleaner.cleanUp(key, storeKey, token, sentAt, ttl));
+	}
+
+	/** Stop renewing and cleaning up. */
+	void destroy() {
+		this.renewer.shutdown();
+		this.cleaner.shutdown();
+	}
+
+}

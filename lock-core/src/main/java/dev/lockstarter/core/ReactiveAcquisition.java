@@ -1,0 +1,297 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ReactiveLockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+
+/**
+ * Runs one {@link AcquisitionAttempt} without parking a thread: each try is a
+ * {@link ReactiveLockStore} call (one key on a reactive store) or the attempt's blocking
+ * try on the blocking scheduler; between tries, the first of a release notification and
+ * the {@link WaitSchedule}'s timer. With a {@link ReleaseHandoff}, a release does not
+ * wake the waiter to try: it takes the answer of the listener's try, as the
+ * {@link BlockingWaiter} does.
+ * <p>
+ * An acquisition cancelled before its subscriber got the attempt releases the lease it
+ * made, and a try still in flight is released by owner token in the background
+ * ({@link OrphanCleaner}); a listener's grant that no one took is released by the handoff
+ * when the wait ends.
+ */
+final class ReactiveAcquisition {
+
+	private final LockEngine engine;
+
+	private final AcquisitionAttempt attempt;
+
+	private final @Nullable ReactiveLockStore reactiveStore;
+
+	private final Scheduler blockingScheduler;
+
+	private final Mono<Boolean> stopWaiting;
+
+	private final Consumer<Lease> release;
+
+	/** Completed by a release notification: armed before each try. */
+	private final AtomicReference<Sinks.Empty<Void>> wakeup = new AtomicReference<>(Sinks.empty());
+
+	private @Nullable ReleaseHandoff handoff;
+
+	private List<ReleaseNotifyingLockStore.Subscription> subscriptions = List.of();
+
+	/** Whether a store call may have granted the lock that no lease covers yet. */
+	private volatile boolean inFlight;
+
+	private final AtomicReference<@Nullable Lease> lease = new AtomicReference<>();
+
+	private final AtomicBoolean delivered = new AtomicBoolean();
+
+	/**
+	 * Create the run of one attempt.
+	 * @param engine the engine
+	 * @param attempt the attempt
+	 * @param reactiveStore the store's non-blocking operations, if it has them
+	 * @param blockingScheduler where blocking tries run
+	 * @param stopWaiting asked after each wake whether to stop waiting, or {@code null}
+	 * @param release releases, without failing, a lease that no subscriber will get
+	 */
+	ReactiveAcquisition(LockEngine engine, AcquisitionAttempt attempt, @Nullable ReactiveLockStore reactiveStore,
+			Scheduler blockingScheduler, @Nullable Mono<Boolean> stopWaiting, Consumer<Lease> release) {
+		this.engine = engine;
+		this.attempt = attempt;
+		this.reactiveStore = (attempt.keys().size() == 1) ? reactiveStore : null;
+		this.blockingScheduler = blockingScheduler;
+		this.stopWaiting = (stopWaiting != null) ? stopWaiting.defaultIfEmpty(false) : Mono.just(false);
+		this.release = release;
+	}
+
+	/**
+	 * Acquire as the options say: once, a number of retries, or until the wait time is
+	 * over; to be called on subscription.
+	 * @return the attempt
+	 */
+	Mono<LockAttempt> acquire() {
+		LockOptions options = this.attempt.options();
+		if (!WaitSchedule.waits(options)) {
+			return tryOnce();
+		}
+		WaitSchedule schedule = WaitSchedule.start(options, this.engine.store().notifiesReleases());
+		if (!schedule.untilDeadline()) {
+			return tryOnce().flatMap((first) -> afterTry(first, schedule, this.wakeup.get()));
+		}
+		ReleaseHandoff handoff = this.engine.handoff(this.attempt, this::wake);
+		this.handoff = handoff;
+		this.subscriptions = this.engine.store()
+			.subscribe(this.attempt.storeKeys(), (handoff != null) ? handoff : this::wake);
+		// Armed before the try: a release announced while it is in flight wakes the next
+		// one at once
+		Sinks.Empty<Void> armed = arm();
+		return tryWaiting().flatMap((first) -> afterTry(first, schedule, armed)).doFinally((signal) -> close());
+	}
+
+	/** After a try that did not acquire: pause, then go on, unless the wait is over. */
+	private Mono<LockAttempt> afterTry(LockAttempt last, WaitSchedule schedule, Sinks.Empty<Void> armed) {
+		if (last.isAcquired()) {
+			return Mono.just(last);
+		}
+		long pause = schedule.nextPause(this.attempt.holderRemainingTtl());
+		if (pause < 0) {
+			return Mono.just(last);
+		}
+		this.attempt.waiting();
+		return Mono.firstWithSignal(armed.asMono(), Mono.delay(Duration.ofNanos(pause)).then())
+			.then(Mono.defer(() -> afterWake(last, schedule)));
+	}
+
+	/**
+	 * After a wake: take the listener's answer if one came; else, unless asked to stop,
+	 * try again.
+	 */
+	private Mono<LockAttempt> afterWake(LockAttempt last, WaitSchedule schedule) {
+		Sinks.Empty<Void> armed = arm();
+		ReleaseHandoff handoff = this.handoff;
+		ReleaseHandoff.Answer answer = (handoff != null) ? handoff.take() : null;
+		if (answer == null) {
+			return stoppedOr(last, () -> tryWaiting().flatMap((next) -> afterTry(next, schedule, armed)));
+		}
+		LockAttempt taken;
+		try {
+			this.attempt.take(answer);
+			taken = made(this.attempt.outcome());
+		}
+		catch (LockStoreException ex) {
+			return Mono.error(ex);
+		}
+		// An answer that found the lock held is this wake's try
+		return taken.isAcquired() ? Mono.just(taken) : stoppedOr(taken, () -> afterTry(taken, schedule, armed));
+	}
+
+	private Mono<LockAttempt> stoppedOr(LockAttempt last, Supplier<Mono<LockAttempt>> next) {
+		return this.stopWaiting.flatMap((stop) -> {
+			if (stop) {
+				this.attempt.stopped();
+				return Mono.just(last);
+			}
+			return next.get();
+		});
+	}
+
+	/**
+	 * Try while waiting: not while the release listener's try runs, whose answer wakes
+	 * the waiter instead.
+	 */
+	private Mono<LockAttempt> tryWaiting() {
+		ReleaseHandoff handoff = this.handoff;
+		if (handoff == null) {
+			return tryOnce();
+		}
+		if (!handoff.startWaiterTry()) {
+			return Mono.fromSupplier(this.attempt::outcome);
+		}
+		return tryOnce().doOnNext((tried) -> {
+			if (!tried.isAcquired()) {
+				handoff.endWaiterTry();
+			}
+		}).doOnError((ex) -> handoff.endWaiterTry());
+	}
+
+	private Mono<LockAttempt> tryOnce() {
+		ReactiveLockStore reactive = this.reactiveStore;
+		return (reactive != null) ? reactiveTry(reactive) : blockingTry();
+	}
+
+	private Mono<LockAttempt> reactiveTry(ReactiveLockStore store) {
+		String key = this.attempt.keys().get(0);
+		return Mono.defer(() -> {
+			long sentAt = this.attempt.sending();
+			this.inFlight = true;
+			return store
+				.tryAcquireReactive(this.attempt.storeKeys().get(0), this.attempt.token(),
+						this.attempt.options().getTtl())
+				.map((reply) -> {
+					this.attempt.answered(reply, sentAt);
+					LockAttempt tried = made(this.attempt.outcome());
+					this.inFlight = false;
+					return tried;
+				});
+		})
+			.onErrorMap((ex) -> !(ex instanceof LockStoreException),
+					(ex) -> new LockStoreException(key, "Lock store failed to acquire lock '" + key + "'", ex))
+			.doOnError(LockStoreException.class, (ex) -> orphaned());
+	}
+
+	/**
+	 * One blocking try, on the blocking scheduler. A try whose subscriber cancelled while
+	 * it ran releases what it acquired, on that thread, rather than leave a lease that
+	 * nobody would release (and the renewer would keep alive).
+	 */
+	private Mono<LockAttempt> blockingTry() {
+		return Mono.<LockAttempt>create((sink) -> {
+			AtomicReference<@Nullable Boolean> taken = new AtomicReference<>();
+			sink.onCancel(() -> taken.compareAndSet(null, false));
+			this.blockingScheduler.schedule(() -> {
+				LockAttempt tried;
+				try {
+					this.attempt.tryOnce();
+					tried = this.attempt.outcome();
+					if (tried.isAcquired() && this.attempt.keys().size() > 1
+							&& this.engine.store().fencingOnDemand() != null) {
+						drawFencingTokens(tried.lease());
+					}
+				}
+				catch (RuntimeException ex) {
+					sink.error(ex);
+					return;
+				}
+				if (taken.compareAndSet(null, true)) {
+					sink.success(made(tried));
+				}
+				else if (tried.isAcquired()) {
+					tried.lease().close();
+				}
+			});
+		});
+	}
+
+	/**
+	 * Draw the fencing token of every key of a lease on a store that draws them on
+	 * demand, here on the blocking scheduler: a reactive caller then reads them without a
+	 * store call. A lease whose tokens cannot be drawn is released, and the failure
+	 * signalled.
+	 */
+	private static void drawFencingTokens(Lease lease) {
+		try {
+			for (String key : lease.keys()) {
+				lease.fencingToken(key);
+			}
+		}
+		catch (RuntimeException ex) {
+			lease.close();
+			throw ex;
+		}
+	}
+
+	private LockAttempt made(LockAttempt tried) {
+		if (tried.isAcquired()) {
+			this.lease.set(tried.lease());
+		}
+		return tried;
+	}
+
+	private Sinks.Empty<Void> arm() {
+		Sinks.Empty<Void> sink = Sinks.empty();
+		this.wakeup.set(sink);
+		return sink;
+	}
+
+	private void wake() {
+		this.wakeup.get().tryEmitEmpty();
+	}
+
+	/** The attempt reached its subscriber: a lease is the subscriber's now. */
+	void delivered() {
+		this.delivered.set(true);
+	}
+
+	/**
+	 * Cancelled before the subscriber got the attempt: release a lease already made, and
+	 * the lock of a store call still in flight, by token.
+	 */
+	void cancelled() {
+		if (this.delivered.get()) {
+			return;
+		}
+		Lease made = this.lease.get();
+		if (made != null) {
+			this.release.accept(made);
+		}
+		else if (this.inFlight) {
+			orphaned();
+		}
+	}
+
+	private void orphaned() {
+		this.inFlight = false;
+		this.attempt.orphaned(0);
+	}
+
+	private void close() {
+		this.subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close);
+		ReleaseHandoff handoff = this.handoff;
+		if (handoff != null) {
+			handoff.close();
+		}
+	}
+
+}
