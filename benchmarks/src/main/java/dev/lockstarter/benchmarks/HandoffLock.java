@@ -272,6 +272,11 @@ enum HandoffLock {
 			return this.store.extendAll(keys, tokens, ttl);
 		}
 
+		@Override
+		public Duration timeToExpiry(String key) {
+			return this.store.timeToExpiry(key);
+		}
+
 	}
 
 }
