@@ -15,6 +15,7 @@ import reactor.core.scheduler.Scheduler;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import org.springframework.util.Assert;
 
 /**
  * Runs one {@link AcquisitionAttempt} without parking a thread: each try is a
@@ -88,7 +89,7 @@ final class ReactiveAcquisition {
 		}
 		WaitSchedule schedule = WaitSchedule.start(options, this.engine.store().notifiesReleases());
 		if (!schedule.untilDeadline()) {
-			return tryOnce().flatMap((first) -> afterTry(first, schedule, this.wakeup.get()));
+			return tryOnce().flatMap((first) -> afterTry(first, schedule, wakeup()));
 		}
 		ReleaseHandoff handoff = this.engine.handoff(this.attempt, this::wake);
 		this.handoff = handoff;
@@ -256,7 +257,13 @@ final class ReactiveAcquisition {
 	}
 
 	private void wake() {
-		this.wakeup.get().tryEmitEmpty();
+		wakeup().tryEmitEmpty();
+	}
+
+	private Sinks.Empty<Void> wakeup() {
+		Sinks.Empty<Void> sink = this.wakeup.get();
+		Assert.state(sink != null, "The wakeup sink is set from construction on");
+		return sink;
 	}
 
 	/** The attempt reached its subscriber: a lease is the subscriber's now. */

@@ -89,6 +89,8 @@ final class StoreLease implements Lease, HeldLock {
 	/** The wall-clock time of the acquisition, worked out when first asked for. */
 	private volatile @Nullable Instant acquiredAtInstant;
 
+	// Set by the constructor through STATE, a VarHandle that NullAway cannot follow
+	@SuppressWarnings("NullAway.Init")
 	private volatile State state;
 
 	/**

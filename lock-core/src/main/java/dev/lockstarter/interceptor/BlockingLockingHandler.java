@@ -14,6 +14,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.LockStoreException;
+import org.springframework.util.Assert;
 
 /**
  * Locks the methods that return a value or a {@link CompletionStage}, on the calling
@@ -40,7 +41,9 @@ final class BlockingLockingHandler {
 			List<String> each = attribute.keyResolver().resolveEach(invocation.getArguments());
 			keys = ExclusiveRequestContext.notHeld(each);
 			if (keys.isEmpty()) {
-				return LeaseScope.proceedWithin(invocation, ExclusiveRequestContext.held(each.get(0)));
+				Lease enclosing = ExclusiveRequestContext.held(each.get(0));
+				Assert.state(enclosing != null, "Every key is held, so the first one is");
+				return LeaseScope.proceedWithin(invocation, enclosing);
 			}
 		}
 		else {

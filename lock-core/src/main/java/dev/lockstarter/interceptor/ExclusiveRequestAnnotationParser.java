@@ -83,7 +83,7 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 			keyResolver = MethodKeyResolver.create(method, name, annotation.key());
 		}
 		catch (IllegalArgumentException ex) {
-			throw declared.invalid(ex.getMessage(), ex.getCause());
+			throw declared.invalid(String.valueOf(ex.getMessage()), ex.getCause());
 		}
 		Duration ttl = declared.duration("ttl", annotation.ttl(), false);
 		Duration waitTime = declared.duration("waitTime", annotation.waitTime(), true);

@@ -111,7 +111,7 @@ final class ReactiveLockingHandler {
 	 */
 	private Mono<Optional<Lease>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			Observation observation) {
-		Object[] arguments = invocation.getArguments();
+		@Nullable Object[] arguments = invocation.getArguments();
 		LockOptions options = attribute.options(this.support.defaults());
 		Mono<LockAttempt> acquisition;
 		try {

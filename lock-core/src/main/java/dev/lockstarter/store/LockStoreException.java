@@ -1,5 +1,7 @@
 package dev.lockstarter.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when the lock store cannot be reached or does not answer in time. The outcome of
  * the operation is unknown to the caller, so the guarded method does not run (fail
@@ -14,9 +16,9 @@ public class LockStoreException extends LockException {
 	 * Create a new instance.
 	 * @param lockName the name of the lock
 	 * @param message the detail message
-	 * @param cause the store client's failure
+	 * @param cause the store client's failure, or {@code null} if it gave none
 	 */
-	public LockStoreException(String lockName, String message, Throwable cause) {
+	public LockStoreException(String lockName, String message, @Nullable Throwable cause) {
 		super(lockName, message, cause);
 	}
 

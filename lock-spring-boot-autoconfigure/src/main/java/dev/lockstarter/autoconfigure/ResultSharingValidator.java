@@ -2,6 +2,8 @@ package dev.lockstarter.autoconfigure;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
 import dev.lockstarter.result.ResultCodec;
@@ -61,7 +63,7 @@ class ResultSharingValidator implements SmartInitializingSingleton {
 		}
 	}
 
-	private static String describe(LockStore store) {
+	private static String describe(@Nullable LockStore store) {
 		return (store != null) ? "the lock store " + store.getClass().getName() : "the configured lock operations";
 	}
 

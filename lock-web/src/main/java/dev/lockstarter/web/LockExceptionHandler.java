@@ -263,7 +263,7 @@ public class LockExceptionHandler implements Ordered {
 		return respond(status, problem(status, LockProblemTypes.SHARED_FAILURE, title, detail), 0);
 	}
 
-	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, String detail) {
+	private static ProblemDetail problem(HttpStatusCode status, URI type, String title, @Nullable String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setType(type);
 		problem.setTitle(title);

@@ -2,6 +2,8 @@ package dev.lockstarter.sample;
 
 import java.net.URI;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -25,7 +27,7 @@ public final class ProblemResponses {
 	 * @param detail the explanation of this occurrence
 	 * @return the problem
 	 */
-	public static ProblemDetail problem(HttpStatus status, URI type, String title, String detail) {
+	public static ProblemDetail problem(HttpStatus status, URI type, String title, @Nullable String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setType(type);
 		problem.setTitle(title);

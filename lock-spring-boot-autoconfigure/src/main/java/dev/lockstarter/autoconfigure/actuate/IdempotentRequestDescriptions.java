@@ -82,7 +82,8 @@ final class IdempotentRequestDescriptions implements Supplier<List<IdempotentReq
 		handlers.forEach((method, handler) -> {
 			IdempotentRequestAttribute attribute = interceptor.getAttribute(handler);
 			if (attribute != null) {
-				descriptors.add(new IdempotentRequestDescriptor(name, describe(method), describe(mappings.get(method)),
+				descriptors.add(new IdempotentRequestDescriptor(name, describe(method),
+						describe(Objects.requireNonNull(mappings.get(method))),
 						IdempotentRequestInterceptor.IDEMPOTENCY_KEY, attribute.required(),
 						LocksEndpoint.format(attribute.retention()), LocksEndpoint.format(options.getTtl()),
 						options.isRenew(), LocksEndpoint.formatOrNull(options.getMaxHold()),

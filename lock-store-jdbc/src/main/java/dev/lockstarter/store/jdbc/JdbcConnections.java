@@ -106,7 +106,7 @@ final class JdbcConnections {
 		return dialect;
 	}
 
-	<T> T call(String operation, String key, ConnectionCallback<T> action) {
+	<T extends @Nullable Object> T call(String operation, String key, ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean restoreAutoCommit = false;
 		int networkTimeout = -1;
@@ -134,7 +134,7 @@ final class JdbcConnections {
 	 * Run on the connection of the transaction active on the data source, leaving its
 	 * auto-commit mode alone: the transaction's owner commits or rolls back.
 	 */
-	<T> T callInTransaction(String operation, String key, ConnectionCallback<T> action) {
+	<T extends @Nullable Object> T callInTransaction(String operation, String key, ConnectionCallback<T> action) {
 		Connection connection = null;
 		int networkTimeout = -1;
 		try {
@@ -197,7 +197,7 @@ final class JdbcConnections {
 	 * Work with a connection.
 	 */
 	@FunctionalInterface
-	interface ConnectionCallback<T> {
+	interface ConnectionCallback<T extends @Nullable Object> {
 
 		T doInConnection(Connection connection) throws SQLException;
 

@@ -316,6 +316,8 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	}
 
 	@Override
+	@SuppressWarnings("NullAway") // JDK 17's NullAway does not read ConnectionCallback<T
+									// extends @Nullable Object>
 	public byte @Nullable [] getResult(String key) {
 		String storedKey = storedKey(key);
 		return this.connections.call("read the result of", key, (connection) -> {

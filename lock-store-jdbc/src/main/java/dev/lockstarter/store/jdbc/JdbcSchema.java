@@ -16,6 +16,8 @@ final class JdbcSchema {
 	private JdbcSchema() {
 	}
 
+	@SuppressWarnings("NullAway") // JDK 17's NullAway does not read ConnectionCallback<T
+									// extends @Nullable Object>
 	static void create(JdbcConnections connections) {
 		connections.call("create the table of", "", (connection) -> {
 			JdbcDialect dialect = connections.dialect(connection);

@@ -108,7 +108,7 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 
 	@Override
 	public <T> List<@Nullable T> evalEach(RedisOperation operation, List<ScriptCall<T>> calls) {
-		List<@Nullable T> replies = call(operation, 0, (deadline) -> {
+		@Nullable List<@Nullable T> replies = this.<List<@Nullable T>>call(operation, 0, (deadline) -> {
 			try (Commands commands = this.connections.commands(false, deadline)) {
 				return evalEach(commands.async(), calls, deadline);
 			}

@@ -10,6 +10,7 @@ import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 import dev.lockstarter.store.redis.RedisLockStore.SubscriptionState;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.Assert;
 
 /**
  * The store's release notifications: the waiters of this JVM, the watched mark their
@@ -65,7 +66,9 @@ final class ReleaseNotifications {
 		if (known == null) {
 			known = this.executor.detectTopology(operation, this.listeners::released);
 			if (!this.topology.compareAndSet(null, known)) {
-				known = this.topology.get();
+				RedisTopology detected = this.topology.get();
+				Assert.state(detected != null, "The topology, once set, is kept");
+				known = detected;
 			}
 		}
 		return known;

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,7 +132,7 @@ public abstract class ReactiveLockOperationsContractTests {
 	@Test
 	void lockTakenReactivelyConflictsWithABlockingCallerUntilReleasedReactively() {
 		String key = uniqueKey("cross");
-		LockAttempt taken = this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		LockAttempt taken = value(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)));
 		assertThat(taken.isAcquired()).isTrue();
 		LockAttempt blocked = this.locks.tryAcquire(key, Duration.ofSeconds(5));
 		assertThat(blocked.isAcquired()).isFalse();
@@ -139,7 +140,7 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(this.reactiveLocks.release(taken.lease()).block(BLOCK)).isTrue();
 		assertThat(this.reactiveLocks.release(taken.lease()).block(BLOCK)).isFalse();
 		Lease blocking = this.locks.acquire(key, Duration.ofSeconds(5));
-		assertThat(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK).isAcquired()).isFalse();
+		assertThat(value(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL))).isAcquired()).isFalse();
 		blocking.close();
 		assertThat(this.locks.getHeldLocks()).isEmpty();
 	}
@@ -167,7 +168,7 @@ public abstract class ReactiveLockOperationsContractTests {
 			Thread.sleep(300);
 			holder.release();
 			long releasedAt = System.nanoTime();
-			LockAttempt attempt = waiter.block(BLOCK);
+			LockAttempt attempt = value(waiter);
 			assertThat(attempt.isAcquired()).isTrue();
 			assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(2));
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
@@ -183,9 +184,8 @@ public abstract class ReactiveLockOperationsContractTests {
 		String key = uniqueKey("timeout");
 		try (Lease holder = this.locks.acquire(key, LONG_TTL)) {
 			long started = System.nanoTime();
-			LockAttempt attempt = this.reactiveLocks
-				.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(400)))
-				.block(BLOCK);
+			LockAttempt attempt = value(
+					this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(400))));
 			Duration waited = Duration.ofNanos(System.nanoTime() - started);
 			assertThat(attempt.isAcquired()).isFalse();
 			assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(390)).isLessThan(Duration.ofSeconds(3));
@@ -198,9 +198,8 @@ public abstract class ReactiveLockOperationsContractTests {
 		String key = uniqueKey("retries");
 		Lease holder = this.locks.acquire(key, LONG_TTL);
 		Mono.delay(Duration.ofMillis(250)).subscribe((tick) -> holder.close());
-		LockAttempt attempt = this.reactiveLocks
-			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(20, Duration.ofMillis(100)))
-			.block(BLOCK);
+		LockAttempt attempt = value(
+				this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(20, Duration.ofMillis(100))));
 		assertThat(attempt.isAcquired()).isTrue();
 		this.reactiveLocks.release(attempt.lease()).block(BLOCK);
 	}
@@ -311,9 +310,9 @@ public abstract class ReactiveLockOperationsContractTests {
 		String a = uniqueKey("a");
 		String b = uniqueKey("b");
 		String c = uniqueKey("c");
-		LockAttempt first = this.reactiveLocks.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		LockAttempt first = value(this.reactiveLocks.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL)));
 		assertThat(first.isAcquired()).isTrue();
-		LockAttempt second = this.reactiveLocks.tryAcquire(List.of(c, b), LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		LockAttempt second = value(this.reactiveLocks.tryAcquire(List.of(c, b), LockOptions.ttl(LONG_TTL)));
 		assertThat(second.isAcquired()).isFalse();
 		assertThat(second.heldKey()).isEqualTo(b);
 		assertFree(c);
@@ -328,9 +327,9 @@ public abstract class ReactiveLockOperationsContractTests {
 			return;
 		}
 		String key = "reactive-store-" + UUID.randomUUID();
-		AcquireReply acquired = reactive.tryAcquireReactive(key, "one", LONG_TTL).block(BLOCK);
+		AcquireReply acquired = value(reactive.tryAcquireReactive(key, "one", LONG_TTL));
 		assertThat(acquired.isAcquired()).isTrue();
-		AcquireReply held = reactive.tryAcquireReactive(key, "two", LONG_TTL).block(BLOCK);
+		AcquireReply held = value(reactive.tryAcquireReactive(key, "two", LONG_TTL));
 		assertThat(held.isAcquired()).isFalse();
 		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(20));
 		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
@@ -342,7 +341,7 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isFalse();
 		assertThat(this.store.tryAcquire(key, "three", LONG_TTL).isAcquired()).isTrue();
 		assertThat(reactive.releaseReactive(key, "three").block(BLOCK)).isTrue();
-		AcquireReply again = reactive.tryAcquireReactive(key, "four", LONG_TTL).block(BLOCK);
+		AcquireReply again = value(reactive.tryAcquireReactive(key, "four", LONG_TTL));
 		assertThat(again.isAcquired()).isTrue();
 		if (acquired.fencingToken() != AcquireReply.NO_FENCING_TOKEN) {
 			assertThat(again.fencingToken()).isGreaterThan(acquired.fencingToken());
@@ -368,7 +367,7 @@ public abstract class ReactiveLockOperationsContractTests {
 		}
 		String key = uniqueKey("result");
 		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
-		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
 		byte[] result = { 1, 2, 3, 0, -1 };
 		assertThat(this.reactiveLocks.putResult(lease, result, LONG_TTL).block(BLOCK)).isTrue();
 		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
@@ -386,7 +385,7 @@ public abstract class ReactiveLockOperationsContractTests {
 			return;
 		}
 		String key = uniqueKey("released-result");
-		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
 		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
 		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
 		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
@@ -398,7 +397,7 @@ public abstract class ReactiveLockOperationsContractTests {
 			return;
 		}
 		String key = uniqueKey("expiring-result");
-		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
 		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
 		this.reactiveLocks.release(lease).block(BLOCK);
 		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isPresent();
@@ -439,8 +438,8 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
 	}
 
-	private ExclusionChecker.Handle reactiveHandle(String key) {
-		LockAttempt attempt = this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)).block(BLOCK);
+	private ExclusionChecker.@Nullable Handle reactiveHandle(String key) {
+		LockAttempt attempt = value(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)));
 		if (!attempt.isAcquired()) {
 			return null;
 		}
@@ -448,9 +447,21 @@ public abstract class ReactiveLockOperationsContractTests {
 		return () -> this.reactiveLocks.release(lease).block(BLOCK);
 	}
 
-	private ExclusionChecker.Handle blockingHandle(String key) {
+	private ExclusionChecker.@Nullable Handle blockingHandle(String key) {
 		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
 		return attempt.isAcquired() ? attempt.lease()::release : null;
+	}
+
+	/**
+	 * Block for the value of a {@code Mono} that the test goes on to use: completing
+	 * empty fails the test.
+	 */
+	private static <T> T value(Mono<T> mono) {
+		T value = mono.block(BLOCK);
+		if (value == null) {
+			throw new AssertionError("Completed without a value");
+		}
+		return value;
 	}
 
 	private void assertFree(String key) {

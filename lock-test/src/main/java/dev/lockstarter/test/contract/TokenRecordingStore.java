@@ -113,17 +113,17 @@ final class TokenRecordingStore implements InvocationHandler {
 
 	/** Record the token of a granted acquisition; the reply to hand back. */
 	@SuppressWarnings("unchecked")
-	private @Nullable Object record(String method, Object[] args, @Nullable Object reply) {
+	private @Nullable Object record(String method, @Nullable Object[] args, @Nullable Object reply) {
 		String token = (args.length > 1 && args[1] instanceof String string) ? string : "";
 		switch (method) {
 			case "tryAcquire", "tryAcquireFenced" -> {
 				if (reply instanceof AcquireReply granted && granted.isAcquired()) {
-					record((String) args[0], token);
+					record((String) Objects.requireNonNull(args[0]), token);
 				}
 			}
 			case "tryAcquireAll" -> {
 				if (reply instanceof MultiKeyAcquireReply granted && granted.isAcquired()) {
-					((List<String>) args[0]).forEach((key) -> record(key, token));
+					((List<String>) Objects.requireNonNull(args[0])).forEach((key) -> record(key, token));
 				}
 			}
 			case "tryAcquireOnRelease" -> {
@@ -132,7 +132,7 @@ final class TokenRecordingStore implements InvocationHandler {
 				return ((Optional<CompletableFuture<AcquireReply>>) Objects.requireNonNull(reply))
 					.map((sent) -> sent.thenApply((granted) -> {
 						if (granted.isAcquired()) {
-							record((String) args[0], token);
+							record((String) Objects.requireNonNull(args[0]), token);
 						}
 						return granted;
 					}));

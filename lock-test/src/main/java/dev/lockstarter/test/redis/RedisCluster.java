@@ -241,7 +241,9 @@ public final class RedisCluster implements AutoCloseable {
 			replicaNode.set(ClusterNodes.parse(master.command("CLUSTER", "NODES")).replicaOf(killed.id()));
 			return replicaNode.get() != null;
 		});
-		RedisServer replica = node(replicaNode.get().port());
+		Node found = replicaNode.get();
+		Assert.state(found != null, "The await returns once a replica is found");
+		RedisServer replica = node(found.port());
 		int slot = killed.slots().get(0)[0];
 		List<RedisServer> survivors = this.nodes.stream().filter((node) -> node != master).toList();
 		long started = System.nanoTime();

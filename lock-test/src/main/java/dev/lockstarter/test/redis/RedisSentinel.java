@@ -288,7 +288,10 @@ public final class RedisSentinel implements AutoCloseable {
 	}
 
 	private static long replicationOffset(@Nullable String info, String field) {
-		int at = (info != null) ? info.indexOf(field) : -1;
+		if (info == null) {
+			return -1;
+		}
+		int at = info.indexOf(field);
 		if (at < 0) {
 			return -1;
 		}

@@ -53,6 +53,8 @@ public class JdbcPaymentRepository implements PaymentRepository {
 	}
 
 	@Override
+	// JdbcClient.query(Class) has @Nullable rows; a Payment row is not null
+	@SuppressWarnings("NullAway")
 	public List<Payment> findAll() {
 		return this.jdbc.sql("SELECT payment_id, amount FROM sample_payments ORDER BY seq").query(Payment.class).list();
 	}

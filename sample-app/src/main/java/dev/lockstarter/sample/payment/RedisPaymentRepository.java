@@ -58,7 +58,7 @@ public class RedisPaymentRepository implements PaymentRepository {
 		if (CollectionUtils.isEmpty(ids)) {
 			return List.of();
 		}
-		List<String> json = this.redis.opsForValue()
+		@Nullable List<@Nullable String> json = this.redis.opsForValue()
 			.multiGet(ids.stream().map((id) -> PAYMENT_KEY_PREFIX + id).toList());
 		return (json != null) ? json.stream().map(this::read).filter(Objects::nonNull).toList() : List.of();
 	}

@@ -56,6 +56,8 @@ public class JdbcUserRepository implements UserRepository {
 	}
 
 	@Override
+	// JdbcClient.query(Class) has @Nullable rows; a User row is not null
+	@SuppressWarnings("NullAway")
 	public List<User> findByName(String userName) {
 		return this.jdbc.sql("SELECT user_id, user_name, points FROM sample_users WHERE user_name = ? ORDER BY seq")
 			.param(userName)

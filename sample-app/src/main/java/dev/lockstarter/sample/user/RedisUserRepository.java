@@ -61,7 +61,7 @@ public class RedisUserRepository implements UserRepository {
 			return List.of();
 		}
 		List<String> userKeys = userIds.stream().map((userId) -> USER_KEY_PREFIX + userId).toList();
-		List<String> json = this.redis.opsForValue().multiGet(userKeys);
+		@Nullable List<@Nullable String> json = this.redis.opsForValue().multiGet(userKeys);
 		return (json != null) ? json.stream().map(this::read).filter(Objects::nonNull).toList() : List.of();
 	}
 
