@@ -163,7 +163,7 @@ final class HttpReport {
 			window), then `kept`, right after the store took the response (before the commit that holds it, with
 			`lock.idempotency.transactional=true`); then `kill -9` of a random instance at a random moment. Every
 			4 s, a 1 s `SIGSTOP` of the store, shorter than the TTL less one renewal interval, so that no lock is
-			lost to it. A scenario goes on (40 s at most) until every crash point and a kill have happened.
+			lost to it. A scenario goes on (%d s past its duration at most) until every crash point and a kill have happened.
 
 			**Oracle.** The application's own data is the truth: at the end the harness counts the users stored
 			under each name and the payments stored for each key (every key pays its own amount). Hooks in each
@@ -178,7 +178,8 @@ final class HttpReport {
 			own), as a filter that stores responses asynchronously would: caught when a retry in that gap pays
 			again with no instance death to explain it.
 
-			""";
+			"""
+		.formatted(HttpScenarioRun.EXTRA_TIME.toSeconds());
 
 	static boolean unlockedCaught(HttpFindings findings) {
 		return findings.unlocked.duplicates > 0;

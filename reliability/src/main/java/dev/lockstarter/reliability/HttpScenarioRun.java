@@ -103,8 +103,12 @@ final class HttpScenarioRun {
 	 */
 	static final long KEEP_BOUND_MILLIS = 2000;
 
-	/** How long a scenario goes on, at most, until every nemesis acted. */
-	private static final Duration EXTRA_TIME = Duration.ofSeconds(40);
+	/**
+	 * How long a scenario goes on, at most, until every nemesis acted: each crash point
+	 * and the kill wait for the instance before to restart, and on a busy two-core
+	 * machine a restart takes up to about 25 s.
+	 */
+	static final Duration EXTRA_TIME = Duration.ofSeconds(100);
 
 	/** How long one key's client keeps retrying. */
 	private static final Duration KEY_DEADLINE = Duration.ofSeconds(30);
@@ -189,8 +193,7 @@ final class HttpScenarioRun {
 				Thread storeNemesis = Threads.daemon(this::storeNemesis, "store-nemesis");
 				Thread.sleep(this.scenario.duration().toMillis());
 				// On a busy machine instances restart slowly: go on until every crash
-				// point
-				// was reached and an instance was killed, for a while
+				// point was reached and an instance was killed, for a while
 				long extra = System.nanoTime() + EXTRA_TIME.toNanos();
 				while ((crashPointsReached(oracle) < CRASH_POINTS.size() || this.findings.kills == 0)
 						&& System.nanoTime() - extra < 0) {

@@ -31,13 +31,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * then stops everything and checks the oracle's record.
  * <p>
  * The nemeses act one at a time, in turn: pause (the worker stays stopped for twice the
- * time-to-live), kill (a replacement worker starts at once) and the store's fault (a
- * restart or a failover, see {@link Backend#fault()}). They pick a worker that holds a
- * lock, as the worker reports in the oracle, and record what they do there. The watcher
- * reads the {@code PTTL} of every lock key every 20 ms (in one script, or one command per
- * key on a Redis Cluster, where the keys lie in several slots): a key without expiry is
- * counted, and one that stays so for more than five times the time-to-live with no
- * section entered on it meanwhile is a liveness violation (the lock blocks forever).
+ * time-to-live), kill (a replacement worker starts at once, beside the next nemeses) and
+ * the store's fault (a restart or a failover, see {@link Backend#fault()}). They pick a
+ * worker that holds a lock, as the worker reports in the oracle, and record what they do
+ * there. The watcher reads the {@code PTTL} of every lock key every 20 ms (in one script,
+ * or one command per key on a Redis Cluster, where the keys lie in several slots): a key
+ * without expiry is counted, and one that stays so for more than five times the
+ * time-to-live with no section entered on it meanwhile is a liveness violation (the lock
+ * blocks forever).
  */
 final class ScenarioRun {
 
@@ -65,6 +66,9 @@ final class ScenarioRun {
 	private final AtomicInteger workerIds = new AtomicInteger();
 
 	private final List<WorkerProcess> live = new CopyOnWriteArrayList<>();
+
+	/** The threads that start killed workers' replacements. */
+	private final List<Thread> replacements = new CopyOnWriteArrayList<>();
 
 	private volatile boolean running = true;
 
@@ -121,6 +125,10 @@ final class ScenarioRun {
 			this.running = false;
 			nemesis.join(TimeUnit.SECONDS.toMillis(60));
 			watcher.join(TimeUnit.SECONDS.toMillis(60));
+			for (Thread replacement : this.replacements) {
+				// A start gives up after 60 s
+				replacement.join(TimeUnit.SECONDS.toMillis(70));
+			}
 			long elapsed = System.nanoTime() - started;
 			stopWorkers();
 			Findings findings = analyze();
@@ -219,11 +227,23 @@ final class ScenarioRun {
 		}
 	}
 
+	/**
+	 * Kill a holder and start its replacement on a thread of its own: on a busy machine a
+	 * worker's JVM takes many seconds to start, and the next nemesis does not wait for
+	 * it.
+	 */
 	private void kill() {
 		WorkerProcess worker = holder();
 		if (worker != null) {
 			killAll(List.of(worker));
-			startWorkers(1);
+			this.replacements.add(Threads.daemon(() -> {
+				try {
+					startWorkers(1);
+				}
+				catch (RuntimeException ex) {
+					log("replacement worker failed to start: " + ex);
+				}
+			}, "replacement-starter"));
 		}
 	}
 
