@@ -662,6 +662,10 @@ def render(results, output, elapsed):
       "'OneThread.lockTemplate' -prof gc` (any JMH options). The module is built only with the `benchmarks` "
       "profile, so `./mvnw verify` and CI do not build it.")
     w("")
+    w("This checkout against an earlier revision, side by side: `benchmarks/compare.sh <revision>` builds both "
+      "revisions' benchmarks and measures the interceptor, the lock cycle against its raw Lettuce floor and the "
+      "handoff of each, taking turns, then prints the ratios.")
+    w("")
     w(VERSIONS)
     w("")
 

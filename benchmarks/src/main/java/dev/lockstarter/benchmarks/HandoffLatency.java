@@ -161,7 +161,9 @@ public final class HandoffLatency {
 				.start();
 			Session session;
 			try {
-				session = new Session(lock, waiter, lock.open(redis.host(), redis.port()));
+				HandoffLock.Client holder = lock.open(redis.host(), redis.port());
+				connect(holder, lock);
+				session = new Session(lock, waiter, holder);
 			}
 			catch (Exception | Error ex) {
 				waiter.destroyForcibly();
@@ -282,6 +284,28 @@ public final class HandoffLatency {
 	 * waiting, takes the lock (blocking until the holder releases it), says when it got
 	 * it, and releases it.
 	 */
+	/**
+	 * Take and release a lock of its own once, so that the client's connections are open
+	 * before anything is measured: in a JVM that has just started, the first connection
+	 * can take longer than a client's command time-out (about 2 s on two busy cores), so
+	 * a failed first try is tried again.
+	 */
+	static void connect(HandoffLock.Client client, HandoffLock lock) throws Exception {
+		String key = "handoff-connect:" + lock.name().toLowerCase(Locale.ROOT) + ":" + ProcessHandle.current().pid();
+		for (int attempt = 1;; attempt++) {
+			try {
+				client.lock(key);
+				client.unlock(key);
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (attempt == 3) {
+					throw ex;
+				}
+			}
+		}
+	}
+
 	public static final class HandoffWaiter {
 
 		private HandoffWaiter() {
@@ -292,6 +316,7 @@ public final class HandoffLatency {
 			PrintStream out = System.out;
 			try (HandoffLock.Client client = lock.open(args[1], Integer.parseInt(args[2]));
 					BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+				connect(client, lock);
 				out.println(PROTOCOL_PREFIX + "started");
 				out.flush();
 				String key;

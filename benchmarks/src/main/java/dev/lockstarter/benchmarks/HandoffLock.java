@@ -13,8 +13,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -37,6 +39,17 @@ enum HandoffLock {
 		@Override
 		Client open(String host, int port) {
 			return new StarterClient(host, port, true);
+		}
+	},
+
+	/**
+	 * This starter's reactive template on the same store, its {@code Mono} blocked on by
+	 * the waiting thread: the reactive waiter takes the release handoff too.
+	 */
+	STARTER_REACTIVE("lock-starter ReactiveLockTemplate (notified)") {
+		@Override
+		Client open(String host, int port) {
+			return new ReactiveStarterClient(host, port);
 		}
 	},
 
@@ -170,6 +183,50 @@ enum HandoffLock {
 		@Override
 		public void unlock(String key) {
 			this.leases.remove(key).release();
+		}
+
+		@Override
+		public void close() {
+			this.locks.destroy();
+			this.store.destroy();
+			this.connectionFactory.destroy();
+		}
+
+	}
+
+	private static final class ReactiveStarterClient implements Client {
+
+		private final LettuceConnectionFactory connectionFactory;
+
+		private final RedisLockStore store;
+
+		private final LockTemplate locks;
+
+		private final ReactiveLockTemplate reactiveLocks;
+
+		private final Map<String, Lease> leases = new HashMap<>();
+
+		private final LockOptions options = LockOptions.ttl(TTL).withWaitTime(MAX_WAIT);
+
+		ReactiveStarterClient(String host, int port) {
+			this.connectionFactory = Variant.connectionFactory(host, port);
+			this.store = new RedisLockStore(this.connectionFactory);
+			this.locks = new LockTemplate(this.store);
+			this.reactiveLocks = new ReactiveLockTemplate(this.locks);
+		}
+
+		@Override
+		public void lock(String key) {
+			LockAttempt attempt = this.reactiveLocks.tryAcquire(key, this.options).block(MAX_WAIT.plusSeconds(5));
+			if (attempt == null || !attempt.isAcquired()) {
+				throw new IllegalStateException("ReactiveLockTemplate did not acquire " + key + " within " + MAX_WAIT);
+			}
+			this.leases.put(key, attempt.lease());
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.reactiveLocks.release(this.leases.remove(key)).block(MAX_WAIT);
 		}
 
 		@Override

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Summarises a benchmarks/compare.sh run as a Markdown table of ratios.
+
+    compare.py RESULTS_DIR BASE_LABEL HEAD_LABEL
+
+RESULTS_DIR holds {base,head}-{pass}-jmh.json (JMH's JSON output) and
+{base,head}-{pass}-handoff.json (HandoffLatency's output). The iterations of every pass and
+fork of one side are pooled; a JMH figure is their mean with a 99.9 % confidence interval, and
+"within error" means the two intervals overlap. Handoff percentiles are taken over the pooled
+samples, with a bootstrap 95 % interval for the ratio of medians.
+"""
+
+import glob
+import json
+import math
+import os
+import random
+import statistics
+import sys
+
+# Two-sided 99.9 % quantiles of Student's t, by degrees of freedom
+T_999 = [(1, 636.6), (2, 31.6), (3, 12.92), (4, 8.61), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
+         (9, 4.781), (10, 4.587), (14, 4.140), (19, 3.883), (29, 3.659), (39, 3.551), (59, 3.460),
+         (119, 3.373), (10 ** 9, 3.291)]
+
+
+def t_quantile(df):
+    value = T_999[0][1]
+    for bound, quantile in T_999:
+        if df >= bound:
+            value = quantile
+    return value
+
+
+def pooled_jmh(directory, side):
+    """{(benchmark, threads): (unit, [iteration scores])} over every pass of a side."""
+    pooled = {}
+    for path in sorted(glob.glob(os.path.join(directory, side + "-*-jmh.json"))):
+        with open(path) as file:
+            for entry in json.load(file):
+                name = entry["benchmark"].replace("dev.lockstarter.benchmarks.", "")
+                metric = entry["primaryMetric"]
+                key = (name, entry["threads"])
+                unit, scores = pooled.setdefault(key, (metric["scoreUnit"], []))
+                for fork in metric["rawData"]:
+                    scores.extend(fork)
+    return pooled
+
+
+def pooled_handoffs(directory, side, kind):
+    """{lock: [samples in microseconds]} over every pass of a side; kind is "handoff" or "warm"."""
+    pooled = {}
+    for path in sorted(glob.glob(os.path.join(directory, "%s-*-%s.json" % (side, kind)))):
+        with open(path) as file:
+            for lock, values in json.load(file)["setups"].items():
+                pooled.setdefault(lock, []).extend(values["samples_us"])
+    return pooled
+
+
+def interval(scores):
+    mean = statistics.fmean(scores)
+    if len(scores) < 2:
+        return mean, float("nan")
+    return mean, t_quantile(len(scores) - 1) * statistics.stdev(scores) / math.sqrt(len(scores))
+
+
+def percentile(samples, percent):
+    ordered = sorted(samples)
+    index = max(0, math.ceil(percent / 100 * len(ordered)) - 1)
+    return ordered[index]
+
+
+def median_ratio_interval(numerator, denominator, resamples=2000, seed=42):
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(resamples):
+        a = [rng.choice(numerator) for _ in numerator]
+        b = [rng.choice(denominator) for _ in denominator]
+        ratios.append(statistics.median(a) / statistics.median(b))
+    ratios.sort()
+    return ratios[int(0.025 * resamples)], ratios[int(0.975 * resamples) - 1]
+
+
+def main():
+    directory, base_label, head_label = sys.argv[1:4]
+    base, head = pooled_jmh(directory, "base"), pooled_jmh(directory, "head")
+    print("# Before and after\n")
+    print("Base: %s. Head: %s.\n" % (base_label, head_label))
+    print("| benchmark | threads | base | head | head / base | verdict |")
+    print("|---|---:|---:|---:|---:|---|")
+    for key in sorted(set(base) & set(head)):
+        unit, base_scores = base[key]
+        _, head_scores = head[key]
+        base_mean, base_error = interval(base_scores)
+        head_mean, head_error = interval(head_scores)
+        overlap = abs(head_mean - base_mean) <= base_error + head_error
+        faster_is_higher = "ops/" in unit
+        better = head_mean > base_mean if faster_is_higher else head_mean < base_mean
+        verdict = "within error" if overlap else ("faster" if better else "**slower**")
+        print("| %s | %d | %.3f ± %.3f %s | %.3f ± %.3f %s | %.3f | %s |" % (
+            key[0], key[1], base_mean, base_error, unit, head_mean, head_error, unit, head_mean / base_mean,
+            verdict))
+    for side, label in (("base", base), ("head", head)):
+        floor = [k for k in label if k[0].endswith(".rawLettuce")]
+        for key in sorted(floor):
+            cycle_key = (key[0].replace(".rawLettuce", ".lockTemplate"), key[1])
+            if cycle_key in label:
+                cycle = statistics.fmean(label[cycle_key][1])
+                raw = statistics.fmean(label[key][1])
+                print("\n%s, %d thread(s): LockTemplate cycle at %.2f of the raw Lettuce floor's throughput"
+                      % (side, key[1], cycle / raw), end="")
+    print("\n")
+    for kind, title in (("handoff", "Handoff, JVMs as started"), ("warm", "Handoff between warm JVMs")):
+        handoff_table(directory, kind, title)
+
+
+def handoff_table(directory, kind, title):
+    base_handoffs, head_handoffs = pooled_handoffs(directory, "base", kind), pooled_handoffs(directory, "head", kind)
+    if not base_handoffs and not head_handoffs:
+        return
+    print("\n%s:\n" % title)
+    print("| lock | base p50 | head p50 | base p99 | head p99 | head / base p50 (95 % interval) |")
+    print("|---|---:|---:|---:|---:|---|")
+    for lock in sorted(set(base_handoffs) | set(head_handoffs)):
+        row = [lock]
+        for percent in (50, 99):
+            for samples in (base_handoffs.get(lock), head_handoffs.get(lock)):
+                row.append("%.2f ms" % (percentile(samples, percent) / 1000) if samples else "n/a")
+        if lock in base_handoffs and lock in head_handoffs:
+            low, high = median_ratio_interval(head_handoffs[lock], base_handoffs[lock])
+            ratio = statistics.median(head_handoffs[lock]) / statistics.median(base_handoffs[lock])
+            row.append("%.3f (%.3f to %.3f)" % (ratio, low, high))
+        else:
+            row.append("n/a")
+        print("| " + " | ".join(row) + " |")
+    blocking, reactive = head_handoffs.get("STARTER"), head_handoffs.get("STARTER_REACTIVE")
+    if blocking and reactive:
+        low, high = median_ratio_interval(reactive, blocking)
+        print("\nHead, reactive waiter against the blocking one: p50 %.3f (95 %% interval %.3f to %.3f), p99 %.3f"
+              % (statistics.median(reactive) / statistics.median(blocking), low, high,
+                 percentile(reactive, 99) / percentile(blocking, 99)))
+
+
+if __name__ == "__main__":
+    main()
