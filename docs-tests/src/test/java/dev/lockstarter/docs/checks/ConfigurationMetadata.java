@@ -53,7 +53,11 @@ record ConfigurationMetadata(List<String> groups, List<Property> properties) {
 	 * @return the metadata of the files that declare a {@code lock} property or group
 	 */
 	static ConfigurationMetadata fromJson(String... json) {
-		return of(List.of(json).stream().map((text) -> (Map<?, ?>) JSON.readValue(text, Map.class)).toList());
+		List<Map<?, ?>> files = new ArrayList<>();
+		for (String text : json) {
+			files.add(JSON.readValue(text, Map.class));
+		}
+		return of(files);
 	}
 
 	private static ConfigurationMetadata of(List<Map<?, ?>> files) {

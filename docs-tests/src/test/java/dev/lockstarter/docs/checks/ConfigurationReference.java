@@ -1,7 +1,9 @@
 package dev.lockstarter.docs.checks;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -11,11 +13,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.lockstarter.docs.checks.ConfigurationMetadata.Property;
+import org.springframework.util.ClassUtils;
 
 /**
  * Renders docs/configuration-reference.md from the configuration metadata: one table per
  * property group (property, type, default, description), groups and properties sorted by
- * name.
+ * name. The type of an enum property lists its values.
  */
 final class ConfigurationReference {
 
@@ -77,12 +80,31 @@ final class ConfigurationReference {
 		if (property.deprecated()) {
 			description = "*Deprecated.* " + description;
 		}
-		return "| `" + property.name() + "` | " + code(type(property.type())) + " | "
+		return "| `" + property.name() + "` | " + code(type(property.type())) + enumValues(property.type()) + " | "
 				+ defaultValue(property.defaultValue()) + " | " + cell(description) + " |\n";
 	}
 
 	private static String type(String type) {
 		return PACKAGE.matcher(type).replaceAll("").replace('$', '.').replace(",", ", ");
+	}
+
+	/**
+	 * The values of an enum type as a property takes them (lower case, {@code -} for
+	 * {@code _}), since the metadata does not list them.
+	 */
+	private static String enumValues(String type) {
+		try {
+			Class<?> enumType = ClassUtils.forName(type, ConfigurationReference.class.getClassLoader());
+			if (!enumType.isEnum()) {
+				return "";
+			}
+			return Arrays.stream(enumType.getEnumConstants())
+				.map((constant) -> code(((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-')))
+				.collect(Collectors.joining(", ", ": ", ""));
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return "";
+		}
 	}
 
 	private static String defaultValue(Object value) {

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  */
 record MarkdownPage(String name, List<String> lines) {
 
-	private static final Pattern FENCE = Pattern.compile("^( *)(`{3,}|~{3,})\\s*([^`\\s]*).*$");
+	private static final Pattern FENCE = Pattern.compile("^( *)(`{3,}(?=[^`]*$)|~{3,})\\s*(\\S*).*$");
 
 	static MarkdownPage read(Path root, Path file) {
 		try {
