@@ -15,8 +15,8 @@ import dev.lockstarter.docs.checks.MarkdownLinks.Link;
 /**
  * Finds the links of the pages ({@link MarkdownLinks}) whose file or directory does not
  * exist, or whose anchor is not a heading or an {@code <a id>} of the Markdown page it
- * names ({@link HeadingAnchors}). A path starting with {@code /} is relative to the project
- * root, any other to the page's directory.
+ * names ({@link HeadingAnchors}). A path starting with {@code /} is relative to the
+ * project root, any other to the page's directory.
  */
 final class BrokenLinks {
 
@@ -30,7 +30,8 @@ final class BrokenLinks {
 
 	/**
 	 * The broken links.
-	 * @return one message per broken link, naming its page and line; empty when all resolve
+	 * @return one message per broken link, naming its page and line; empty when all
+	 * resolve
 	 */
 	List<String> problems() {
 		List<String> problems = new ArrayList<>();

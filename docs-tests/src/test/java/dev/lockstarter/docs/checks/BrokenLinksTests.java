@@ -33,20 +33,21 @@ class BrokenLinksTests {
 				```
 				""");
 		write("docs/images/logo.png", "");
-		write("README.md", """
-				See [waiting](docs/target.md#waiting-for-a-lock), [ttl](docs/target.md#lockttl-and-the-renewal-how-it-works-in-2-steps)
-				and [second usage](docs/target.md#usage-1), [explicit](docs/target.md#explicit), ![logo](docs/images/logo.png),
-				[the docs](docs/), [top](#readme), [web](https://example.com/x.md#nope), [mail](mailto:a@b.c),
-				`[code](nope.md)`.
+		write("README.md",
+				"""
+						See [waiting](docs/target.md#waiting-for-a-lock), [ttl](docs/target.md#lockttl-and-the-renewal-how-it-works-in-2-steps)
+						and [second usage](docs/target.md#usage-1), [explicit](docs/target.md#explicit), ![logo](docs/images/logo.png),
+						[the docs](docs/), [top](#readme), [web](https://example.com/x.md#nope), [mail](mailto:a@b.c),
+						`[code](nope.md)`.
 
-				# Readme
+						# Readme
 
-				[ref]: docs/target.md#usage
+						[ref]: docs/target.md#usage
 
-				```markdown
-				[inside a block](nope.md)
-				```
-				""");
+						```markdown
+						[inside a block](nope.md)
+						```
+						""");
 		assertThat(new BrokenLinks(new ProjectFiles(this.root)).problems()).isEmpty();
 	}
 
@@ -75,7 +76,8 @@ class BrokenLinksTests {
 	@Test
 	void slugFollowsGitHub() {
 		assertThat(HeadingAnchors.slug("Waiting, renewal & fencing")).isEqualTo("waiting-renewal--fencing");
-		assertThat(HeadingAnchors.slug("`@ExclusiveRequest` on a `suspend` fun")).isEqualTo("exclusiverequest-on-a-suspend-fun");
+		assertThat(HeadingAnchors.slug("`@ExclusiveRequest` on a `suspend` fun"))
+			.isEqualTo("exclusiverequest-on-a-suspend-fun");
 		assertThat(HeadingAnchors.slug("lock_store and max-hold")).isEqualTo("lock_store-and-max-hold");
 		assertThat(HeadingAnchors.slug("See [the stores](stores.md)")).isEqualTo("see-the-stores");
 	}

@@ -12,8 +12,8 @@ import dev.lockstarter.docs.checks.MarkdownPage.NumberedLine;
 
 /**
  * The anchors a page offers, as GitHub renders it: one per heading (its text lower-cased,
- * punctuation other than {@code -} and {@code _} dropped, each space turned into {@code -},
- * a repeated heading suffixed {@code -1}, {@code -2}, ...), and one per
+ * punctuation other than {@code -} and {@code _} dropped, each space turned into
+ * {@code -}, a repeated heading suffixed {@code -1}, {@code -2}, ...), and one per
  * {@code <a id="...">} or {@code <a name="...">}.
  */
 final class HeadingAnchors {

@@ -11,8 +11,8 @@ final class Lines {
 	}
 
 	/**
-	 * Removes the leading whitespace that every non-blank line shares (tabs and spaces are
-	 * compared as they are) and the trailing whitespace of every line.
+	 * Removes the leading whitespace that every non-blank line shares (tabs and spaces
+	 * are compared as they are) and the trailing whitespace of every line.
 	 * @param lines the lines
 	 * @return the outdented lines
 	 */
@@ -30,8 +30,8 @@ final class Lines {
 	}
 
 	/**
-	 * Trailing whitespace removed from every line, for comparisons that editors should not
-	 * break.
+	 * Trailing whitespace removed from every line, for comparisons that editors should
+	 * not break.
 	 * @param lines the lines
 	 * @return the lines without trailing whitespace
 	 */

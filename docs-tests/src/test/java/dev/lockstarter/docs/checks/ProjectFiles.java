@@ -10,7 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * The project's root directory and the Markdown pages that the checks read: README.md,
- * CHANGELOG.md, lock-server/README.md, this module's README.md and every page under docs/.
+ * CHANGELOG.md, lock-server/README.md, this module's README.md and every page under
+ * docs/.
  */
 final class ProjectFiles {
 
@@ -24,9 +25,9 @@ final class ProjectFiles {
 	}
 
 	/**
-	 * The project this module belongs to: the directory named by the {@code docs.projectRoot}
-	 * system property (the build sets it), else the nearest directory above the working
-	 * directory that holds {@code mvnw} and {@code docs/}.
+	 * The project this module belongs to: the directory named by the
+	 * {@code docs.projectRoot} system property (the build sets it), else the nearest
+	 * directory above the working directory that holds {@code mvnw} and {@code docs/}.
 	 * @return the project's files
 	 */
 	static ProjectFiles current() {

@@ -14,8 +14,8 @@ import dev.lockstarter.docs.checks.MarkdownPage.NumberedLine;
 /**
  * Checks the snippet markers of the pages: every line
  * {@code <!-- snippet: path/to/Source.java#tag -->} must be followed directly by a fenced
- * code block whose lines equal the source's region {@code tag} ({@link TaggedRegion}), the
- * path being relative to the project root.
+ * code block whose lines equal the source's region {@code tag} ({@link TaggedRegion}),
+ * the path being relative to the project root.
  */
 final class SnippetMarkers {
 

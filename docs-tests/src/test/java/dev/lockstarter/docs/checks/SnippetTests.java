@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The guide's Java and Kotlin examples are compiled source: each block under a snippet
- * marker equals its tagged region, and no Java or Kotlin block of README.md or docs/ lacks
- * a marker. See docs-tests/README.md.
+ * marker equals its tagged region, and no Java or Kotlin block of README.md or docs/
+ * lacks a marker. See docs-tests/README.md.
  */
 class SnippetTests {
 

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The lines of a source file between {@code // tag::name[]} and {@code // end::name[]}, each
- * on a line of its own. Tag lines inside the region (of other, nested regions) are dropped,
- * and the lines' common leading whitespace is removed.
+ * The lines of a source file between {@code // tag::name[]} and {@code // end::name[]},
+ * each on a line of its own. Tag lines inside the region (of other, nested regions) are
+ * dropped, and the lines' common leading whitespace is removed.
  */
 final class TaggedRegion {
 

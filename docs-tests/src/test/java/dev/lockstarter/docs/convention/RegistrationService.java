@@ -3,7 +3,8 @@ package dev.lockstarter.docs.convention;
 import dev.lockstarter.annotation.ExclusiveRequest;
 
 /**
- * The example of docs-tests/README.md: a region that a page shows through a snippet marker.
+ * The example of docs-tests/README.md: a region that a page shows through a snippet
+ * marker.
  */
 class RegistrationService {
 
