@@ -1,0 +1,10 @@
+package dev.lockstarter.docs.idempotency;
+
+/**
+ * Makes payments.
+ */
+public interface Payments {
+
+	Payment pay(long amount);
+
+}

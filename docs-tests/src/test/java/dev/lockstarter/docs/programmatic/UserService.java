@@ -1,0 +1,10 @@
+package dev.lockstarter.docs.programmatic;
+
+/**
+ * Updates users.
+ */
+public interface UserService {
+
+	String update(String id);
+
+}

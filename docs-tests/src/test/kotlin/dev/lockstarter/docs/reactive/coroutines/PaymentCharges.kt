@@ -1,0 +1,22 @@
+package dev.lockstarter.docs.reactive.coroutines
+
+import dev.lockstarter.core.ReactiveLockOperations
+import dev.lockstarter.core.withLock
+import org.springframework.stereotype.Service
+import java.time.Duration
+
+/**
+ * Charges an order while holding its lock, suspending instead of blocking.
+ */
+@Service
+class PaymentCharges(private val reactiveLocks: ReactiveLockOperations, private val payments: Payments) {
+
+	suspend fun charge(orderId: String): Receipt {
+		// tag::with-lock[]
+		val receipt = reactiveLocks.withLock("payment:$orderId", Duration.ofSeconds(10)) { lease ->
+			payments.charge(orderId, lease.fencingToken())
+		}
+		// end::with-lock[]
+		return receipt
+	}
+}
