@@ -50,7 +50,8 @@ public class InvoiceSettlement {
 	public Optional<Duration> archive(String invoiceId) {
 		LockAttempt attempt = this.locks.tryAcquire("invoice:" + invoiceId, Duration.ofSeconds(30));
 		if (!attempt.isAcquired()) {
-			return Optional.of(attempt.holderRemainingTtl()); // busy: free again in at most this long
+			// busy: free again in at most this long
+			return Optional.of(attempt.holderRemainingTtl());
 		}
 		try (Lease lease = attempt.lease()) {
 			this.invoices.archive(invoiceId);

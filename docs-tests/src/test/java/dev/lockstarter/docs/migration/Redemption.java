@@ -4,6 +4,7 @@ import java.time.Duration;
 
 /**
  * The outcome of a coupon redemption.
+ *
  * @param redeemed whether the coupon was redeemed
  * @param retryAfter when a busy caller may try again, zero when redeemed
  */
