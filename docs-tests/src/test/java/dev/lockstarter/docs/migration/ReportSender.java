@@ -1,0 +1,10 @@
+package dev.lockstarter.docs.migration;
+
+/**
+ * Sends the periodic report of the migration examples.
+ */
+public interface ReportSender {
+
+	void send();
+
+}
