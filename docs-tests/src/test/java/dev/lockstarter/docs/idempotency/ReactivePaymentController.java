@@ -28,8 +28,7 @@ public class ReactivePaymentController {
 	@IdempotentRequest
 	public Mono<ResponseEntity<Payment>> pay(@RequestBody PaymentRequest request) {
 		return this.payments.pay(request.amount())
-			.map((payment) -> ResponseEntity.created(URI.create("/api/payments/" + payment.paymentId()))
-				.body(payment));
+			.map((payment) -> ResponseEntity.created(URI.create("/api/payments/" + payment.paymentId())).body(payment));
 	}
 	// end::pay[]
 

@@ -57,8 +57,11 @@ public class AccountLocks {
 	public Receipt options(String id, long amount) {
 		// tag::options[]
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10))
-			.withWaitTime(Duration.ofSeconds(5)) // or .withRetries(3, Duration.ofMillis(200))
-			.withHoldAtLeast(Duration.ofSeconds(2)); // renewal is on by default: .withRenewal(false) turns it off
+			.withWaitTime(Duration.ofSeconds(5)) // or .withRetries(3,
+													// Duration.ofMillis(200))
+			.withHoldAtLeast(Duration.ofSeconds(2)); // renewal is on by default:
+														// .withRenewal(false) turns it
+														// off
 
 		try (Lease lease = this.locks.acquire("account:" + id, options)) {
 			this.accounts.update(id, amount, lease.fencingToken());

@@ -5,7 +5,8 @@ import dev.lockstarter.annotation.ExclusiveRequest;
 import org.springframework.stereotype.Service;
 
 /**
- * Waits for a held lock, retries on a fixed schedule, or keeps the lock for a minimum time.
+ * Waits for a held lock, retries on a fixed schedule, or keeps the lock for a minimum
+ * time.
  */
 @Service
 public class OrderService {

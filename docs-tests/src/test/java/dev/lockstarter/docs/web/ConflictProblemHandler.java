@@ -22,7 +22,8 @@ public class ConflictProblemHandler extends LockExceptionHandler {
 		ResponseEntity<ProblemDetail> response = super.handleLockConflict(ex);
 		ProblemDetail problem = response.getBody();
 		if (problem != null) {
-			problem.setProperty("code", "REQUEST_IN_PROGRESS"); // a field the clients already read
+			problem.setProperty("code", "REQUEST_IN_PROGRESS"); // a field the clients
+																// already read
 		}
 		return response;
 	}
