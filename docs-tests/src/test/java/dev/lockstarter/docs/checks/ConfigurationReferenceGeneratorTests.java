@@ -85,8 +85,8 @@ class ConfigurationReferenceGeneratorTests {
 		String committed = generated.replace("Time-to-live of a lock.", "How long a lock lives.");
 		assertThat(ReferenceDifference.describe(committed, generated))
 			.startsWith("docs/configuration-reference.md is out of date.\nSame properties; line ")
-			.contains("  expected: | `lock.ttl` | `Duration` | `30s` | Time-to-live of a lock. |\n"
-					+ "  actual:   | `lock.ttl` | `Duration` | `30s` | How long a lock lives. |");
+			.contains("  generated: | `lock.ttl` | `Duration` | `30s` | Time-to-live of a lock. |\n"
+					+ "  in page:   | `lock.ttl` | `Duration` | `30s` | How long a lock lives. |");
 	}
 
 }

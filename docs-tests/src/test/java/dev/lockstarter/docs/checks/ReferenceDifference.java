@@ -38,9 +38,9 @@ final class ReferenceDifference {
 			}
 			message.append("\nSame properties; line ")
 				.append(line + 1)
-				.append(" differs.\n  expected: ")
+				.append(" differs.\n  generated: ")
 				.append((line < generatedLines.size()) ? generatedLines.get(line) : "(end of page)")
-				.append("\n  actual:   ")
+				.append("\n  in page:   ")
 				.append((line < pageLines.size()) ? pageLines.get(line) : "(end of page)");
 		}
 		return message.toString();
