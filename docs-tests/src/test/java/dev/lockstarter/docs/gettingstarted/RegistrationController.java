@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.gettingstarted;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;

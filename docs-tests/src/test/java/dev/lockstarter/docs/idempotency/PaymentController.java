@@ -3,7 +3,6 @@ package dev.lockstarter.docs.idempotency;
 import java.net.URI;
 
 import dev.lockstarter.idempotency.IdempotentRequest;
-
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;

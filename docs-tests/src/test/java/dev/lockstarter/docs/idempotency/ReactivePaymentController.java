@@ -5,7 +5,6 @@ import java.net.URI;
 import reactor.core.publisher.Mono;
 
 import dev.lockstarter.idempotency.IdempotentRequest;
-
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;

@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.jobs;
 
 import dev.lockstarter.annotation.ExclusiveJob;
-
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 

@@ -3,7 +3,6 @@ package dev.lockstarter.docs.keys;
 import java.util.List;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-
 import org.springframework.stereotype.Service;
 
 /**

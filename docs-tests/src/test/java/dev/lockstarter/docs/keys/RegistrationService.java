@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.keys;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-
 import org.springframework.stereotype.Service;
 
 // tag::service[]

@@ -6,7 +6,6 @@ import java.util.List;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-
 import org.springframework.stereotype.Service;
 
 /**

@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.migration;
 
 import dev.lockstarter.annotation.ExclusiveJob;
-
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 

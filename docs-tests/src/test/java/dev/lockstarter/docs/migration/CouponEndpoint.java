@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.migration;
 
 import dev.lockstarter.core.LockConflictException;
-
 import org.springframework.stereotype.Component;
 
 /**

@@ -6,7 +6,6 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-
 import org.springframework.stereotype.Service;
 
 /**

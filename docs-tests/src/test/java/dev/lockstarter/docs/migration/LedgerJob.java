@@ -3,7 +3,6 @@ package dev.lockstarter.docs.migration;
 import dev.lockstarter.annotation.ExclusiveJob;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.interceptor.ExclusiveRequestContext;
-
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 

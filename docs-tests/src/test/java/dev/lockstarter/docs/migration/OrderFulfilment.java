@@ -5,7 +5,6 @@ import java.time.Duration;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-
 import org.springframework.stereotype.Service;
 
 /**

@@ -1,7 +1,6 @@
 package dev.lockstarter.docs.migration;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
-
 import org.springframework.stereotype.Service;
 
 /**

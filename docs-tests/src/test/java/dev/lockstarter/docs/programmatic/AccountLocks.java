@@ -11,7 +11,6 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-
 import org.springframework.stereotype.Service;
 
 /**
@@ -56,12 +55,11 @@ public class AccountLocks {
 
 	public Receipt options(String id, long amount) {
 		// tag::options[]
+		// Wait up to 5 s (or: .withRetries(3, Duration.ofMillis(200))), and hold at least
+		// 2 s; renewal is on by default, .withRenewal(false) turns it off
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10))
-			.withWaitTime(Duration.ofSeconds(5)) // or .withRetries(3,
-													// Duration.ofMillis(200))
-			.withHoldAtLeast(Duration.ofSeconds(2)); // renewal is on by default:
-														// .withRenewal(false) turns it
-														// off
+			.withWaitTime(Duration.ofSeconds(5))
+			.withHoldAtLeast(Duration.ofSeconds(2));
 
 		try (Lease lease = this.locks.acquire("account:" + id, options)) {
 			this.accounts.update(id, amount, lease.fencingToken());

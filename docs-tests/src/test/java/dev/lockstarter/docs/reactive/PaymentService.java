@@ -6,7 +6,6 @@ import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
-
 import org.springframework.stereotype.Service;
 
 /**

@@ -4,7 +4,6 @@ import reactor.core.publisher.Mono;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;

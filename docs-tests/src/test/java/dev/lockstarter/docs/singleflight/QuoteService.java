@@ -3,7 +3,6 @@ package dev.lockstarter.docs.singleflight;
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
-
 import org.springframework.stereotype.Service;
 
 /**

@@ -4,7 +4,6 @@ import java.util.List;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
-
 import org.springframework.stereotype.Service;
 
 /**

@@ -24,11 +24,11 @@ public class MemcachedLockStoreConfiguration {
 	MemcachedClient lockMemcachedClient() throws IOException {
 		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(
 				AddrUtil.getAddresses("cache1:11211 cache2:11211"));
-		builder.setCommandFactory(new BinaryCommandFactory()); // required: CAS-checked
-																// delete
+		// Required: the binary protocol's CAS-checked delete
+		builder.setCommandFactory(new BinaryCommandFactory());
 		builder.setSessionLocator(new KetamaMemcachedSessionLocator());
-		builder.setFailureMode(true); // a down server fails its keys instead of moving
-										// them
+		// A down server fails its keys instead of moving them
+		builder.setFailureMode(true);
 		builder.setOpTimeout(1000);
 		return builder.build();
 	}

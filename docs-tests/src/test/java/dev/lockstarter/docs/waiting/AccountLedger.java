@@ -2,7 +2,6 @@ package dev.lockstarter.docs.waiting;
 
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.interceptor.ExclusiveRequestContext;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 

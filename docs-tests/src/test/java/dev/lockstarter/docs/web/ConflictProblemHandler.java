@@ -2,7 +2,6 @@ package dev.lockstarter.docs.web;
 
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.web.LockExceptionHandler;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -22,8 +21,8 @@ public class ConflictProblemHandler extends LockExceptionHandler {
 		ResponseEntity<ProblemDetail> response = super.handleLockConflict(ex);
 		ProblemDetail problem = response.getBody();
 		if (problem != null) {
-			problem.setProperty("code", "REQUEST_IN_PROGRESS"); // a field the clients
-																// already read
+			// A field the clients already read
+			problem.setProperty("code", "REQUEST_IN_PROGRESS");
 		}
 		return response;
 	}
