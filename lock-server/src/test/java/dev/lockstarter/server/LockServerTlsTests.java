@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The lock server over HTTPS, configured with a Spring Boot PEM SSL bundle as the README
- * shows, with a certificate made by {@code openssl}.
+ * The lock server over HTTPS, configured with a Spring Boot PEM SSL bundle as
+ * docs/lock-server.md shows, with a certificate made by {@code openssl}.
  */
 class LockServerTlsTests {
 

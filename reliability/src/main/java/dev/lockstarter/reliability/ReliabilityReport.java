@@ -244,7 +244,7 @@ final class ReliabilityReport {
 			  - Redis Sentinel: shutdown of the primary (`SIGTERM`; Redis 7 first waits a little for its replica
 			    to catch up); the sentinels promote the replica (after 1 s without an answer), the old primary is
 			    started again, empty, and becomes the new primary's replica. A lock that had not reached the
-			    replica is lost (not promised, see the README's "Guarantees under failover"); overlaps across a
+			    replica is lost (not promised, see "Guarantees under failover" in docs/stores/redis.md); overlaps across a
 			    failover are counted apart;
 			  - Memcached: a restart, which loses every lock (Memcached is a cache; not promised). The harness
 			    waits until a long section has just started, so that the loss meets a holder with most of its work

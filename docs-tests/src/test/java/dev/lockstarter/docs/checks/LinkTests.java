@@ -3,7 +3,7 @@ package dev.lockstarter.docs.checks;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every relative link of README.md, CHANGELOG.md, lock-server/README.md and docs/
+ * Every relative link of README.md, CHANGELOG.md, the modules' README.md and docs/
  * resolves: its file or directory exists and its anchor is a heading of the page it
  * names.
  */

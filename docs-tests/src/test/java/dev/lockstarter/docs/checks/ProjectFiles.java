@@ -10,13 +10,11 @@ import java.util.stream.Stream;
 
 /**
  * The project's root directory and the Markdown pages that the checks read: README.md,
- * CHANGELOG.md, lock-server/README.md, this module's README.md and every page under
- * docs/.
+ * CHANGELOG.md, each module's README.md and every page under docs/.
  */
 final class ProjectFiles {
 
-	private static final List<String> TOP_PAGES = List.of("README.md", "CHANGELOG.md", "lock-server/README.md",
-			"docs-tests/README.md");
+	private static final List<String> TOP_PAGES = List.of("README.md", "CHANGELOG.md");
 
 	private final Path root;
 
@@ -49,7 +47,8 @@ final class ProjectFiles {
 	}
 
 	/**
-	 * The pages that exist: the top pages first, then docs/ sorted by path.
+	 * The pages that exist: the top pages first, then the modules' README.md and docs/,
+	 * each sorted by path.
 	 * @return the pages
 	 */
 	List<MarkdownPage> pages() {
@@ -59,6 +58,16 @@ final class ProjectFiles {
 			if (Files.isRegularFile(file)) {
 				pages.add(MarkdownPage.read(this.root, file));
 			}
+		}
+		try (Stream<Path> modules = Files.list(this.root)) {
+			modules.map((module) -> module.resolve("README.md"))
+				.filter(Files::isRegularFile)
+				.filter((file) -> !file.getParent().getFileName().toString().equals("docs"))
+				.sorted()
+				.forEach((file) -> pages.add(MarkdownPage.read(this.root, file)));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 		Path docs = this.root.resolve("docs");
 		if (Files.isDirectory(docs)) {
