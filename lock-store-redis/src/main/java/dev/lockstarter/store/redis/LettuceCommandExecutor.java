@@ -65,6 +65,7 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 		this.connections = new LettuceConnections(connectionFactory);
 		LettuceScripts.prepare(ACQUIRE, ACQUIRE_FENCED, FENCE, RELEASE, EXTEND, PUT_RESULT, ACQUIRE_READING,
 				RELEASE_KEEPING);
+		this.connections.openSharedSoon();
 	}
 
 	@Override

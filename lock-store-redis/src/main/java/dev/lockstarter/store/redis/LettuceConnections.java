@@ -65,6 +65,19 @@ final class LettuceConnections {
 	}
 
 	/**
+	 * Start opening the shared connection in the background, without waiting: a store
+	 * created at startup then has it open before its first command, which would otherwise
+	 * pay for it (in a JVM that has just started, about a second and a half on two cores)
+	 * within its time-out. An attempt that fails is forgotten; the first command tries
+	 * again.
+	 */
+	void openSharedSoon() {
+		if (this.connectionFactory.getShareNativeConnection()) {
+			sharedAsync();
+		}
+	}
+
+	/**
 	 * Return the commands for one operation: the shared connection's, or a dedicated
 	 * connection's, obtained by the deadline.
 	 * @param dedicated whether the operation needs a connection of its own

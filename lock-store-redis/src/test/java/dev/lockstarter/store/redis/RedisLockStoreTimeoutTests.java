@@ -148,10 +148,10 @@ class RedisLockStoreTimeoutTests {
 
 	@Test
 	void firstOperationsFailWithinTheTimeoutWhenRedisIsPausedBeforeTheFirstConnection() throws Exception {
-		// No connection yet: obtaining it would wait for Lettuce's handshake, bounded by
-		// the 60 s command timeout
-		RedisLockStore store = unconnectedStore(SHORT_TIMEOUT);
+		// No connection yet: the store, created now, starts obtaining it, which waits for
+		// Lettuce's handshake, bounded by the 60 s command timeout
 		this.redis.server().pause();
+		RedisLockStore store = unconnectedStore(SHORT_TIMEOUT);
 		CompletableFuture<Duration> first = CompletableFuture.supplyAsync(() -> assertFailsWithin(SHORT_TIMEOUT, key(),
 				(k) -> store.tryAcquire(k, token(), Duration.ofSeconds(30)), "acquire"));
 		CompletableFuture<Duration> second = CompletableFuture.supplyAsync(() -> assertFailsWithin(SHORT_TIMEOUT, key(),
@@ -166,14 +166,35 @@ class RedisLockStoreTimeoutTests {
 
 	@Test
 	void firstOperationsFailAndThenSucceedWhenRedisIsDownBeforeTheFirstConnection() throws InterruptedException {
-		RedisLockStore store = unconnectedStore(SHORT_TIMEOUT);
 		this.redis.server().stop();
+		RedisLockStore store = unconnectedStore(SHORT_TIMEOUT);
 		LockStoreException failure = catchFailure(() -> store.tryAcquire(key(), token(), Duration.ofSeconds(30)));
 		assertThat(failure).hasMessageContaining("acquire");
 		this.redis.server().restart();
 		Duration recovery = timeUntilAcquired(store);
 		report("first connection once Redis started", recovery);
 		assertThat(recovery).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void theStoreOpensItsConnectionWhenCreatedSoThatItsFirstCommandDoesNotPayForIt() throws InterruptedException {
+		int before = connectedClients();
+		RedisLockStore store = unconnectedStore(null);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (connectedClients() == before && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(connectedClients()).as("clients of Redis before the store's first command").isEqualTo(before + 1);
+		assertThat(store.tryAcquire(key(), token(), Duration.ofSeconds(30)).isAcquired()).isTrue();
+		assertThat(connectedClients()).as("clients of Redis after the store's first command").isEqualTo(before + 1);
+	}
+
+	/** The clients connected to Redis, the one that asks included. */
+	private int connectedClients() {
+		String info = this.redis.server().command("INFO", "clients");
+		assertThat(info).contains("connected_clients:");
+		String count = info.substring(info.indexOf("connected_clients:") + "connected_clients:".length());
+		return Integer.parseInt(count.substring(0, count.indexOf('\r')).strip());
 	}
 
 	private void assertEveryOperationFails(RedisLockStore store, RedisLockStore acknowledged, String held, String token,
