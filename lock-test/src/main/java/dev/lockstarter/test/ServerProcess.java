@@ -41,7 +41,7 @@ import org.springframework.util.FileSystemUtils;
  *
  * @since 0.1.0
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements ServerBackend {
 
 	/** The address servers listen on. */
 	public static final String HOST = "127.0.0.1";
@@ -140,6 +140,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * Return the host the server listens on.
 	 * @return {@value #HOST}
 	 */
+	@Override
 	public String host() {
 		return HOST;
 	}
@@ -148,6 +149,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * Return the port the server listens on, also after a restart.
 	 * @return the port
 	 */
+	@Override
 	public int port() {
 		return this.port;
 	}
@@ -156,6 +158,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * Return the server's working directory, deleted on {@link #close()}.
 	 * @return the directory
 	 */
+	@Override
 	public Path directory() {
 		return this.directory;
 	}
@@ -164,6 +167,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * Suspend the process ({@code SIGSTOP}) and wait until all its threads are stopped.
 	 * @throws IllegalStateException if the process is not running
 	 */
+	@Override
 	public synchronized void pause() {
 		Process process = this.process;
 		Assert.state(process != null && process.isAlive(),
@@ -178,6 +182,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * Resume a {@linkplain #pause() paused} process ({@code SIGCONT}). Does nothing if
 	 * the process is not paused.
 	 */
+	@Override
 	public synchronized void resume() {
 		Process process = this.process;
 		if (this.paused && process != null && process.isAlive()) {
@@ -192,6 +197,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * {@linkplain Definition#shutdownGracePeriod() grace period}, or at once with
 	 * {@code SIGKILL} if there is none. Does nothing if the process is already stopped.
 	 */
+	@Override
 	public void stop() {
 		stop(this.definition.shutdownGracePeriod());
 	}
@@ -201,6 +207,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * and the directory for {@link #restart()}. Does nothing if the process is already
 	 * stopped.
 	 */
+	@Override
 	public void kill() {
 		stop(Duration.ZERO);
 	}
@@ -234,6 +241,7 @@ public final class ServerProcess implements AutoCloseable {
 	 * @throws IllegalStateException if the server is closed or cannot be started again,
 	 * for example because another process took its port
 	 */
+	@Override
 	public synchronized void restart() {
 		String name = this.definition.name();
 		Assert.state(!this.closed, () -> "Cannot restart a closed " + name);

@@ -10,16 +10,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
 
+import dev.lockstarter.test.ServerBackend;
+import dev.lockstarter.test.ServerContainer;
 import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
@@ -71,15 +67,12 @@ public final class MemcachedServer implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final Set<Container> containers = ConcurrentHashMap.newKeySet();
+	/** The port the server listens on in its container. */
+	private static final int MEMCACHED_PORT = 11211;
 
-	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(MemcachedServer::stopContainers, "memcached-cleanup"));
-	}
+	private final ServerBackend backend;
 
-	private final Backend backend;
-
-	private MemcachedServer(Backend backend) {
+	private MemcachedServer(ServerBackend backend) {
 		this.backend = backend;
 	}
 
@@ -106,8 +99,11 @@ public final class MemcachedServer implements AutoCloseable {
 		if (binary != null) {
 			return startLocal(binary, ServerProcess::freePort, extraArgs);
 		}
-		if (testcontainersPresent && Container.isDockerAvailable()) {
-			return new MemcachedServer(Container.start(extraArgs));
+		if (testcontainersPresent && ServerContainer.isDockerAvailable()) {
+			List<String> command = new ArrayList<>(List.of("memcached", "-U", "0", "-m", "64"));
+			command.addAll(List.of(extraArgs));
+			return new MemcachedServer(ServerContainer.start(IMAGE, MEMCACHED_PORT, command, null, "a Memcached server",
+					"memcached (for example 'apt-get install memcached')"));
 		}
 		throw new IllegalStateException("Cannot start a Memcached server for tests: no 'memcached' binary on the PATH"
 				+ (testcontainersPresent ? " and no Docker engine available"
@@ -118,7 +114,7 @@ public final class MemcachedServer implements AutoCloseable {
 	}
 
 	static MemcachedServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
-		return new MemcachedServer(LocalProcess.start(binary, ports, extraArgs));
+		return new MemcachedServer(ServerProcess.start(new Definition(binary, List.of(extraArgs)), ports));
 	}
 
 	/**
@@ -267,89 +263,6 @@ public final class MemcachedServer implements AutoCloseable {
 		return null;
 	}
 
-	private static void stopContainers() {
-		for (Container container : containers) {
-			try {
-				container.close();
-			}
-			catch (RuntimeException ex) {
-				// Best effort while the JVM exits
-			}
-		}
-	}
-
-	/**
-	 * One way of running a server.
-	 */
-	private interface Backend {
-
-		String host();
-
-		int port();
-
-		void pause();
-
-		void resume();
-
-		void stop();
-
-		void restart();
-
-		void close();
-
-	}
-
-	/**
-	 * A {@code memcached} child process.
-	 */
-	private record LocalProcess(ServerProcess process) implements Backend {
-
-		static LocalProcess start(Path binary, IntSupplier ports, String[] extraArgs) {
-			return new LocalProcess(ServerProcess.start(new Definition(binary, List.of(extraArgs)), ports));
-		}
-
-		@Override
-		public String host() {
-			return this.process.host();
-		}
-
-		@Override
-		public int port() {
-			return this.process.port();
-		}
-
-		@Override
-		public void pause() {
-			this.process.pause();
-		}
-
-		@Override
-		public void resume() {
-			this.process.resume();
-		}
-
-		@Override
-		public void stop() {
-			this.process.stop();
-		}
-
-		@Override
-		public void restart() {
-			this.process.restart();
-		}
-
-		@Override
-		public void close() {
-			this.process.close();
-		}
-
-		@Override
-		public String toString() {
-			return this.process.toString();
-		}
-
-	}
-
 	/**
 	 * How to run {@code memcached} and tell that it is ready.
 	 */
@@ -383,91 +296,6 @@ public final class MemcachedServer implements AutoCloseable {
 		public Duration shutdownGracePeriod() {
 			// Memcached has nothing to save, and takes most of a second on SIGTERM
 			return Duration.ZERO;
-		}
-
-	}
-
-	/**
-	 * A server in a Testcontainers container. Inner class to keep Testcontainers an
-	 * optional dependency.
-	 */
-	private static final class Container implements Backend {
-
-		private static final int MEMCACHED_PORT = 11211;
-
-		private final GenericContainer<?> container;
-
-		private Container(GenericContainer<?> container) {
-			this.container = container;
-		}
-
-		static boolean isDockerAvailable() {
-			try {
-				return DockerClientFactory.instance().isDockerAvailable();
-			}
-			catch (RuntimeException | LinkageError ex) {
-				return false;
-			}
-		}
-
-		static Container start(String[] extraArgs) {
-			List<String> command = new ArrayList<>(List.of("memcached", "-U", "0", "-m", "64"));
-			command.addAll(List.of(extraArgs));
-			GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
-				.withExposedPorts(MEMCACHED_PORT)
-				.withCommand(command.toArray(String[]::new))
-				.waitingFor(Wait.forListeningPort());
-			container.start();
-			Container server = new Container(container);
-			containers.add(server);
-			return server;
-		}
-
-		@Override
-		public String host() {
-			return this.container.getHost();
-		}
-
-		@Override
-		public int port() {
-			return this.container.getMappedPort(MEMCACHED_PORT);
-		}
-
-		@Override
-		public void pause() {
-			throw unsupported("pause");
-		}
-
-		@Override
-		public void resume() {
-			throw unsupported("resume");
-		}
-
-		@Override
-		public void stop() {
-			throw unsupported("stop");
-		}
-
-		@Override
-		public void restart() {
-			throw unsupported("restart");
-		}
-
-		private UnsupportedOperationException unsupported(String operation) {
-			return new UnsupportedOperationException("Cannot " + operation + " a Memcached server that runs in a "
-					+ "container; install a local memcached (for example 'apt-get install memcached') so that "
-					+ "tests that " + operation + " the server run against a local process");
-		}
-
-		@Override
-		public void close() {
-			containers.remove(this);
-			this.container.stop();
-		}
-
-		@Override
-		public String toString() {
-			return "container " + IMAGE + " at " + host() + ":" + port();
 		}
 
 	}

@@ -6,12 +6,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntSupplier;
 
+import javax.net.SocketFactory;
 import javax.net.ssl.SSLSocketFactory;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.ServerBackend;
+import dev.lockstarter.test.ServerContainer;
 import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
@@ -65,10 +70,16 @@ public final class RedisServer implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-	private final RedisServerBackend backend;
+	/** The port the server listens on in its container. */
+	private static final int REDIS_PORT = 6379;
 
-	private RedisServer(RedisServerBackend backend) {
+	private final ServerBackend backend;
+
+	private final @Nullable RedisTls tls;
+
+	private RedisServer(ServerBackend backend, @Nullable RedisTls tls) {
 		this.backend = backend;
+		this.tls = tls;
 	}
 
 	/**
@@ -94,8 +105,13 @@ public final class RedisServer implements AutoCloseable {
 		if (binary != null) {
 			return startLocal(binary, ServerProcess::freePort, extraArgs);
 		}
-		if (testcontainersPresent && RedisContainer.isDockerAvailable()) {
-			return new RedisServer(RedisContainer.start(extraArgs));
+		if (testcontainersPresent && ServerContainer.isDockerAvailable()) {
+			List<String> command = new ArrayList<>(List.of("redis-server", "--save", "", "--appendonly", "no"));
+			command.addAll(List.of(extraArgs));
+			return new RedisServer(
+					ServerContainer.start(IMAGE, REDIS_PORT, command, ".*Ready to accept connections.*\\n",
+							"a Redis server", "redis-server (for example 'apt-get install redis-server')"),
+					null);
 		}
 		throw new IllegalStateException("Cannot start a Redis server for tests: no 'redis-server' binary on the PATH"
 				+ (testcontainersPresent ? " and no Docker engine available"
@@ -122,11 +138,13 @@ public final class RedisServer implements AutoCloseable {
 		Path binary = findBinary();
 		Assert.state(binary != null, () -> "Cannot start a TLS Redis server for tests: no 'redis-server' binary on the "
 				+ "PATH. Install Redis, or name the binary with -D" + BINARY_PROPERTY + "=/path/to/redis-server");
-		return new RedisServer(LocalRedisProcess.start(binary, ServerProcess::freePort, tls, extraArgs));
+		return new RedisServer(ServerProcess.start(new RedisServerDefinition(binary, List.of(extraArgs), tls),
+				ServerProcess::freePort), tls);
 	}
 
 	static RedisServer startLocal(Path binary, IntSupplier ports, String... extraArgs) {
-		return new RedisServer(LocalRedisProcess.start(binary, ports, null, extraArgs));
+		return new RedisServer(ServerProcess.start(new RedisServerDefinition(binary, List.of(extraArgs), null), ports),
+				null);
 	}
 
 	/**
@@ -151,8 +169,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the URL
 	 */
 	public String url() {
-		return (this.backend.socketFactory() instanceof SSLSocketFactory ? "rediss://" : "redis://") + host() + ":"
-				+ port();
+		return (socketFactory() instanceof SSLSocketFactory ? "rediss://" : "redis://") + host() + ":" + port();
 	}
 
 	/**
@@ -174,7 +191,7 @@ public final class RedisServer implements AutoCloseable {
 		Assert.notEmpty(args, "'args' must not be empty");
 		Assert.noNullElements(args, "'args' must not contain null elements");
 		try {
-			return Resp.send(this.backend.socketFactory(), host(), port(), timeout, args);
+			return Resp.send(socketFactory(), host(), port(), timeout, args);
 		}
 		catch (Resp.ErrorReplyException ex) {
 			throw new IllegalStateException(
@@ -276,6 +293,10 @@ public final class RedisServer implements AutoCloseable {
 			}
 		}
 		return null;
+	}
+
+	private SocketFactory socketFactory() {
+		return (this.tls != null) ? this.tls.socketFactory() : SocketFactory.getDefault();
 	}
 
 }
