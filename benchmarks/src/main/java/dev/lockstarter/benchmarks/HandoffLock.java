@@ -194,30 +194,27 @@ enum HandoffLock {
 
 	}
 
+	/**
+	 * The blocking client's store and template, acquired and released through a
+	 * {@link ReactiveLockTemplate} over that template.
+	 */
 	private static final class ReactiveStarterClient implements Client {
 
-		private final LettuceConnectionFactory connectionFactory;
-
-		private final RedisLockStore store;
-
-		private final LockTemplate locks;
+		private final StarterClient blocking;
 
 		private final ReactiveLockTemplate reactiveLocks;
 
 		private final Map<String, Lease> leases = new HashMap<>();
 
-		private final LockOptions options = LockOptions.ttl(TTL).withWaitTime(MAX_WAIT);
-
 		ReactiveStarterClient(String host, int port) {
-			this.connectionFactory = Variant.connectionFactory(host, port);
-			this.store = new RedisLockStore(this.connectionFactory);
-			this.locks = new LockTemplate(this.store);
-			this.reactiveLocks = new ReactiveLockTemplate(this.locks);
+			this.blocking = new StarterClient(host, port, true);
+			this.reactiveLocks = new ReactiveLockTemplate(this.blocking.locks);
 		}
 
 		@Override
 		public void lock(String key) {
-			LockAttempt attempt = this.reactiveLocks.tryAcquire(key, this.options).block(MAX_WAIT.plusSeconds(5));
+			LockAttempt attempt = this.reactiveLocks.tryAcquire(key, this.blocking.options)
+				.block(MAX_WAIT.plusSeconds(5));
 			if (attempt == null || !attempt.isAcquired()) {
 				throw new IllegalStateException("ReactiveLockTemplate did not acquire " + key + " within " + MAX_WAIT);
 			}
@@ -231,9 +228,7 @@ enum HandoffLock {
 
 		@Override
 		public void close() {
-			this.locks.destroy();
-			this.store.destroy();
-			this.connectionFactory.destroy();
+			this.blocking.close();
 		}
 
 	}
