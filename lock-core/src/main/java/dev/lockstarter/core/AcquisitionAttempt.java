@@ -98,6 +98,14 @@ final class AcquisitionAttempt {
 		return (this.keys.size() == 1) ? this.keys.get(0) : this.keys.toString();
 	}
 
+	/**
+	 * Whether each try is the store's plain acquisition ({@link KeyAcquirer#plain}), the
+	 * only one that hands off.
+	 */
+	boolean triesPlainly() {
+		return this.acquirer.handsOff();
+	}
+
 	/** Whether a release listener may try for this attempt's waiter. */
 	boolean takesHandoff() {
 		return this.keys.size() == 1 && this.acquirer.handsOff() && this.leaseKind == LeaseKind.HELD;

@@ -88,6 +88,20 @@ final class LockEngine {
 	}
 
 	/**
+	 * An attempt for a {@link DetachedLease} on one key: fenced, never renewed, and with
+	 * no minimum or maximum hold.
+	 * @param key the key
+	 * @param options the options
+	 * @return the attempt
+	 */
+	AcquisitionAttempt detachedAttempt(String key, LockOptions options) {
+		Assert.notNull(options, "'options' must not be null");
+		Assert.isTrue(options.getHoldAtLeast().isZero() && options.getMaxHold() == null,
+				"A detached lease has no minimum or maximum hold");
+		return attempt(key, options.withRenewal(false), KeyAcquirer.fenced(this.store), LeaseKind.DETACHED);
+	}
+
+	/**
 	 * A plain attempt on several keys, deduplicated and sorted by their store keys, its
 	 * arguments checked.
 	 * @param keys the keys

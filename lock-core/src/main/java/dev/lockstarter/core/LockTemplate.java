@@ -255,11 +255,7 @@ public class LockTemplate
 	 */
 	@Override
 	public LockAttempt tryAcquireDetached(String key, LockOptions options) {
-		Assert.notNull(options, "'options' must not be null");
-		Assert.isTrue(options.getHoldAtLeast().isZero() && options.getMaxHold() == null,
-				"A detached lease has no minimum or maximum hold");
-		KeyAcquirer fenced = KeyAcquirer.fenced(this.engine.store());
-		return acquire(this.engine.attempt(key, options.withRenewal(false), fenced, LeaseKind.DETACHED), null);
+		return acquire(this.engine.detachedAttempt(key, options), null);
 	}
 
 	@Override

@@ -71,7 +71,9 @@ final class ReactiveAcquisition {
 			Scheduler blockingScheduler, @Nullable Mono<Boolean> stopWaiting, Consumer<Lease> release) {
 		this.engine = engine;
 		this.attempt = attempt;
-		this.reactiveStore = (attempt.keys().size() == 1) ? reactiveStore : null;
+		// The store's reactive acquisition is its plain one: a fenced try, for example,
+		// runs on the blocking scheduler
+		this.reactiveStore = (attempt.keys().size() == 1 && attempt.triesPlainly()) ? reactiveStore : null;
 		this.blockingScheduler = blockingScheduler;
 		this.stopWaiting = (stopWaiting != null) ? stopWaiting.defaultIfEmpty(false) : Mono.just(false);
 		this.release = release;

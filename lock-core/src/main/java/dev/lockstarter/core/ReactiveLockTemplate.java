@@ -132,6 +132,21 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	}
 
 	/**
+	 * Acquire a lock for an owner outside this JVM, as
+	 * {@link DetachedLockOperations#tryAcquireDetached} does, but waiting without a
+	 * thread: between tries the attempt parks nothing, and a release announced by the
+	 * store wakes it.
+	 * @param key the key
+	 * @param options the options; renewal, a minimum hold and a maximum hold do not apply
+	 * and must not be set
+	 * @return a {@code Mono} of the attempt, whose lease is a {@link DetachedLease} when
+	 * acquired; a {@link LockStoreException} error if the store fails
+	 */
+	public Mono<LockAttempt> tryAcquireDetached(String key, LockOptions options) {
+		return Mono.defer(() -> observed(this.engine.detachedAttempt(key, options), null));
+	}
+
+	/**
 	 * One acquisition as one {@code lock.acquire} observation and one
 	 * {@link LockListener#acquisitionFinished}, like the blocking template's.
 	 */

@@ -22,7 +22,7 @@ class InMemoryLockStoreConfiguration {
 	private static final Log logger = LogFactory.getLog(InMemoryLockStoreConfiguration.class);
 
 	@Bean
-	InMemoryLockStore inMemoryLockStore(LockProperties properties) {
+	InMemoryLockStore inMemoryLockStore(LockProperties properties, InMemoryLockStoreProperties memory) {
 		if (properties.getStore() == null) {
 			logger.warn(
 					"No Redis lock store (it needs dev.lockstarter:lock-store-redis and a RedisConnectionFactory): using the in-memory lock store, which does not "
@@ -32,7 +32,7 @@ class InMemoryLockStoreConfiguration {
 		else {
 			logger.info("Using the in-memory lock store; locks are not shared between application instances");
 		}
-		return new InMemoryLockStore();
+		return new InMemoryLockStore(memory.getMaxEntries());
 	}
 
 }

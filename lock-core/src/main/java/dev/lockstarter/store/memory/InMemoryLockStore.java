@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
@@ -35,6 +36,11 @@ import org.springframework.util.Assert;
  * for the life of the store. Releases are announced to waiters of the same store at once.
  * Results kept next to locks live in a second map with the same expiry rules and sweep.
  * <p>
+ * Each map holds at most {@code maxEntries} unexpired entries
+ * ({@value #DEFAULT_MAX_ENTRIES} by default): a lock or a result beyond it, after a
+ * sweep, fails with a {@link LockStoreException}, so that callers who take many keys
+ * cannot exhaust the heap.
+ * <p>
  * The locks of several keys are taken and released atomically
  * ({@link MultiKeyLockStore}): such an operation excludes every acquisition and extension
  * on the store for its duration (operations on one key run concurrently with each other),
@@ -47,11 +53,16 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
+	/** The default bound of each of the two maps, locks and results. */
+	public static final int DEFAULT_MAX_ENTRIES = 100_000;
+
 	private final Map<String, Entry> locks = new ConcurrentHashMap<>();
 
 	private final Map<String, Result> results = new ConcurrentHashMap<>();
 
 	private final LongSupplier nanoClock;
+
+	private final int maxEntries;
 
 	private final AtomicLong nextSweep;
 
@@ -71,10 +82,19 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private final StampedLock keySets = new StampedLock();
 
 	/**
-	 * Create a store on the system's monotonic clock.
+	 * Create a store on the system's monotonic clock, holding at most
+	 * {@value #DEFAULT_MAX_ENTRIES} locks and as many results.
 	 */
 	public InMemoryLockStore() {
-		this(System::nanoTime);
+		this(DEFAULT_MAX_ENTRIES);
+	}
+
+	/**
+	 * Create a store on the system's monotonic clock.
+	 * @param maxEntries the most unexpired locks it holds, and the most results
+	 */
+	public InMemoryLockStore(int maxEntries) {
+		this(System::nanoTime, maxEntries);
 	}
 
 	/**
@@ -82,8 +102,14 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	 * @param nanoClock a source of monotonic nanoseconds, like {@link System#nanoTime()}
 	 */
 	InMemoryLockStore(LongSupplier nanoClock) {
+		this(nanoClock, DEFAULT_MAX_ENTRIES);
+	}
+
+	InMemoryLockStore(LongSupplier nanoClock, int maxEntries) {
 		Assert.notNull(nanoClock, "'nanoClock' must not be null");
+		Assert.isTrue(maxEntries > 0, "'maxEntries' must be positive");
 		this.nanoClock = nanoClock;
+		this.maxEntries = maxEntries;
 		this.nextSweep = new AtomicLong(nanoClock.getAsLong() + sweepInterval());
 	}
 
@@ -115,6 +141,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	private AcquireReply acquire(String key, String token, long now, Entry entry) {
 		sweepIfDue(now);
+		ensureRoom(this.locks, key, 1, now);
 		Entry existing = this.locks.putIfAbsent(key, entry);
 		while (existing != null) {
 			if (!existing.isExpired(now)) {
@@ -141,6 +168,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		try {
 			long now = this.nanoClock.getAsLong();
 			sweepIfDue(now);
+			ensureRoom(this.locks, keys.get(0), keys.size(), now);
 			for (int i = 0; i < keys.size(); i++) {
 				Entry existing = this.locks.get(keys.get(i));
 				if (existing != null && !existing.isExpired(now)) {
@@ -239,6 +267,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
+		ensureRoom(this.results, key, 1, now);
 		Result kept = new Result(result.clone(), now + ttl.toNanos());
 		boolean[] stored = new boolean[1];
 		// Stored inside the lock's entry update, so that no other owner can take the lock
@@ -310,8 +339,30 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private void sweepIfDue(long now) {
 		long due = this.nextSweep.get();
 		if (now - due >= 0 && this.nextSweep.compareAndSet(due, now + sweepInterval())) {
-			this.locks.values().removeIf((entry) -> entry.isExpired(now));
-			this.results.values().removeIf((result) -> now - result.expiresAt >= 0);
+			sweep(now);
+		}
+	}
+
+	private void sweep(long now) {
+		this.locks.values().removeIf((entry) -> entry.isExpired(now));
+		this.results.values().removeIf((result) -> now - result.expiresAt >= 0);
+	}
+
+	/**
+	 * Refuse to add {@code count} entries to a full map, after sweeping it once. A key
+	 * already in the map is replaced, not added.
+	 */
+	private void ensureRoom(Map<String, ?> map, String key, int count, long now) {
+		if (map.size() + count <= this.maxEntries || (count == 1 && map.containsKey(key))) {
+			return;
+		}
+		sweep(now);
+		if (map.size() + count > this.maxEntries) {
+			throw new LockStoreException(key,
+					"The in-memory lock store is full: it holds " + map.size() + " unexpired "
+							+ ((map == this.locks) ? "locks" : "results") + " of at most " + this.maxEntries
+							+ " (lock.memory.max-entries)",
+					null);
 		}
 	}
 

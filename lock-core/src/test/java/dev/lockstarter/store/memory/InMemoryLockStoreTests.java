@@ -1,11 +1,15 @@
 package dev.lockstarter.store.memory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
+import dev.lockstarter.store.LockStoreException;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link InMemoryLockStore} on a controlled clock: expiry and the reclaiming of
@@ -109,6 +113,43 @@ class InMemoryLockStoreTests {
 			.isEqualTo(Duration.ofMillis(400));
 		advance(Duration.ofMillis(400));
 		assertThat(store.tryAcquire("key", "other", Duration.ofSeconds(1)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aFullStoreRefusesNewKeysUntilAnEntryExpiresOrIsReleased() {
+		InMemoryLockStore store = new InMemoryLockStore(this.nanos::get, 3);
+		for (int i = 0; i < 3; i++) {
+			assertThat(store.tryAcquire("key-" + i, "owner", Duration.ofSeconds(i + 1)).isAcquired()).isTrue();
+		}
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> store.tryAcquire("key-3", "owner", Duration.ofSeconds(1)))
+			.withMessageContaining("at most 3")
+			.withMessageContaining("lock.memory.max-entries");
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> store.tryAcquireAll(List.of("a", "b"), "owner", Duration.ofSeconds(1)));
+		assertThat(store.tryAcquire("key-0", "other", Duration.ofSeconds(1)).isAcquired())
+			.as("a held key is answered as held, full or not")
+			.isFalse();
+		assertThat(store.release("key-2", "owner")).isTrue();
+		assertThat(store.tryAcquire("key-3", "owner", Duration.ofSeconds(1)).isAcquired()).isTrue();
+		// The first lock expires: no release needed, the store sweeps before refusing
+		advance(Duration.ofMillis(1001));
+		assertThat(store.tryAcquire("key-4", "owner", Duration.ofSeconds(1)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void keptResultsAreBoundedToo() {
+		InMemoryLockStore store = new InMemoryLockStore(this.nanos::get, 2);
+		for (int i = 0; i < 2; i++) {
+			store.tryAcquire("key-" + i, "owner", Duration.ofSeconds(10));
+			assertThat(store.putResult("key-" + i, "owner", new byte[] { 1 }, Duration.ofHours(1))).isTrue();
+			store.release("key-" + i, "owner");
+		}
+		store.tryAcquire("key-2", "owner", Duration.ofSeconds(10));
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> store.putResult("key-2", "owner", new byte[] { 1 }, Duration.ofHours(1)))
+			.withMessageContaining("results");
+		assertThat(store.getResult("key-0")).containsExactly(1);
 	}
 
 	private void advance(Duration duration) {
