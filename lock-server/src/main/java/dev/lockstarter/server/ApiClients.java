@@ -33,6 +33,11 @@ public final class ApiClients {
 	private final List<ApiClient> clients;
 
 	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties.RateLimit rateLimit) {
+		this(configured, rateLimit, new LockServerProperties());
+	}
+
+	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties.RateLimit rateLimit,
+			LockServerProperties limits) {
 		List<ApiClient> clients = new ArrayList<>();
 		for (int i = 0; i < configured.size(); i++) {
 			LockServerProperties.Client client = configured.get(i);
@@ -67,7 +72,9 @@ public final class ApiClients {
 				throw new IllegalStateException(
 						property + ": requests-per-second must be 0 (no limit) or positive, " + "and burst at least 1");
 			}
-			clients.add(new ApiClient(name, namespace, digest, requestsPerSecond, burst));
+			int maxWaits = atLeast(property + ".max-waits", client.getMaxWaits(), limits.getMaxWaitsPerClient(), 0);
+			int maxLocks = atLeast(property + ".max-locks", client.getMaxLocks(), limits.getMaxLocksPerClient(), 1);
+			clients.add(new ApiClient(name, namespace, digest, requestsPerSecond, burst, maxWaits, maxLocks));
 		}
 		this.clients = List.copyOf(clients);
 	}
@@ -109,6 +116,14 @@ public final class ApiClients {
 		}
 	}
 
+	private static int atLeast(String property, @Nullable Integer own, int serverDefault, int min) {
+		int value = (own != null) ? own : serverDefault;
+		if (value < min) {
+			throw new IllegalStateException(property + " must be at least " + min + ", was " + value);
+		}
+		return value;
+	}
+
 	private static String quote(@Nullable String value) {
 		return (value != null) ? "'" + value + "'" : "nothing";
 	}
@@ -121,8 +136,11 @@ public final class ApiClients {
 	 * @param digest the SHA-256 of its API key
 	 * @param requestsPerSecond its rate limit, 0 for none
 	 * @param burst the requests it may make at once
+	 * @param maxWaits the most acquisitions it may have waiting at once
+	 * @param maxLocks the most locks it may hold at once
 	 */
-	record ApiClient(String name, String namespace, byte[] digest, int requestsPerSecond, int burst) {
+	record ApiClient(String name, String namespace, byte[] digest, int requestsPerSecond, int burst, int maxWaits,
+			int maxLocks) {
 
 		@Override
 		public String toString() {

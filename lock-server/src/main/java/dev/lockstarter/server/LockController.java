@@ -10,10 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -23,8 +25,10 @@ import dev.lockstarter.core.DetachedLease;
 import dev.lockstarter.core.DetachedLockOperations;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.ReactiveLockTemplate;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -68,26 +72,73 @@ class LockController {
 
 	private final LockServerProperties properties;
 
-	LockController(NamespaceLocks locks, LockServerProperties properties) {
+	private final WaitLimiter waits;
+
+	private final LockQuotas quotas;
+
+	LockController(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits, LockQuotas quotas) {
 		this.locks = locks;
 		this.properties = properties;
+		this.waits = waits;
+		this.quotas = quotas;
 	}
 
+	/**
+	 * Acquire: at once on the request thread, or, with a wait, asynchronously, so that a
+	 * waiting request holds no thread.
+	 */
 	@PostMapping
-	ResponseEntity<AcquiredLock> acquire(HttpServletRequest request) throws IOException {
+	Mono<ResponseEntity<AcquiredLock>> acquire(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
 		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
 		Duration ttl = ttl(body.ttlMillis());
 		Duration wait = Duration.ofMillis(check("waitMillis", body.waitMillis(), 0, this.properties.getMaxWait()));
-		LockAttempt attempt = path.locks()
-			.tryAcquireDetached(path.key(),
-					LockOptions.ttl(ttl).withWaitTime(wait).withName("lock-server." + path.namespace()));
+		LockOptions options = LockOptions.ttl(ttl).withWaitTime(wait).withName("lock-server." + path.namespace());
+		ApiClients.ApiClient client = path.client();
+		if (!this.quotas.tryReserve(client)) {
+			throw new LockRequestException(HttpStatus.TOO_MANY_REQUESTS, "lock-quota", "Lock quota reached",
+					"This API key holds as many locks as it may (" + client.maxLocks()
+							+ "); release one, or retry when one expires",
+					Map.of(), 1);
+		}
+		if (wait.isZero()) {
+			LockAttempt attempt;
+			try {
+				attempt = path.locks().tryAcquireDetached(path.key(), options);
+			}
+			catch (RuntimeException ex) {
+				this.quotas.refused(client);
+				throw ex;
+			}
+			return Mono.just(acquired(path, ttl, wait, attempt));
+		}
+		if (!this.waits.tryStart(client)) {
+			this.quotas.refused(client);
+			throw new LockRequestException(HttpStatus.TOO_MANY_REQUESTS, "too-many-waits", "Too many waits",
+					"Too many acquisitions are waiting, for this API key or on this server; retry later", Map.of(), 1);
+		}
+		AtomicBoolean settled = new AtomicBoolean();
+		return path.waiting().tryAcquireDetached(path.key(), options).map((attempt) -> {
+			settled.set(true);
+			return acquired(path, ttl, wait, attempt);
+		}).doFinally((signal) -> {
+			this.waits.end(client);
+			if (!settled.get()) {
+				this.quotas.refused(client);
+			}
+		});
+	}
+
+	/** The answer to an attempt, whose quota place it settles. */
+	private ResponseEntity<AcquiredLock> acquired(LockPath path, Duration ttl, Duration wait, LockAttempt attempt) {
 		if (!attempt.isAcquired()) {
+			this.quotas.refused(path.client());
 			Duration left = attempt.holderRemainingTtl();
 			throw new LockRequestException(HttpStatus.CONFLICT, "lock-conflict", "Lock held",
 					"The lock is held by another owner" + (wait.isZero() ? "" : ", also after the wait"),
 					Map.of("timeToExpiryMillis", left.toMillis()), Math.max(1, (left.toMillis() + 999) / 1000));
 		}
+		this.quotas.granted(path.client(), path.key(), ttl.toNanos());
 		DetachedLease lease = (DetachedLease) attempt.lease();
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.header(HttpHeaders.LOCATION, path.location())
@@ -106,6 +157,7 @@ class LockController {
 		if (!path.locks().extendDetached(path.key(), ownerToken, ttl)) {
 			throw notOwned(path, "renewed");
 		}
+		this.quotas.renewed(path.client(), path.key(), ttl.toNanos());
 		return new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis());
 	}
 
@@ -117,6 +169,7 @@ class LockController {
 		if (!path.locks().releaseDetached(path.key(), ownerToken)) {
 			throw notOwned(path, "released");
 		}
+		this.quotas.released(path.client(), path.key());
 		return ResponseEntity.noContent().build();
 	}
 
@@ -143,25 +196,25 @@ class LockController {
 	}
 
 	private LockPath path(HttpServletRequest request) {
-		String uri = request.getRequestURI();
-		int locks = uri.indexOf("/locks/", ApiKeyFilter.PREFIX.length());
-		String namespace = uri.substring(ApiKeyFilter.PREFIX.length(), locks);
-		String raw = uri.substring(locks + "/locks/".length());
-		if (raw.length() > this.properties.getMaxKeyBytes() * 3) {
+		ApiClients.ApiClient client = (ApiClients.ApiClient) request.getAttribute(ApiKeyFilter.CLIENT);
+		ApiKeyFilter.RawLockPath raw = (ApiKeyFilter.RawLockPath) request.getAttribute(ApiKeyFilter.LOCK_PATH);
+		if (client == null || raw == null || !client.namespace().equals(raw.namespace())) {
+			// Unreachable past the API key filter, which refuses such a request first
+			throw LockRequestException
+				.badRequest("The path must be " + ApiKeyFilter.PREFIX + "<namespace>/locks/<key>");
+		}
+		if (raw.rawKey().length() > this.properties.getMaxKeyBytes() * 3) {
 			throw tooLongKey();
 		}
-		String key = decode(raw);
+		String key = decode(raw.rawKey());
 		if (key.getBytes(StandardCharsets.UTF_8).length > this.properties.getMaxKeyBytes()) {
 			throw tooLongKey();
 		}
 		if (key.isBlank() || key.chars().anyMatch(Character::isISOControl)) {
 			throw LockRequestException.badRequest("The key must not be blank or contain control characters");
 		}
-		ApiClients.ApiClient client = (ApiClients.ApiClient) request.getAttribute(ApiKeyFilter.CLIENT);
-		if (client == null || !client.namespace().equals(namespace)) {
-			throw new IllegalStateException("The request did not pass the API key filter");
-		}
-		return new LockPath(namespace, key, this.locks.get(namespace));
+		return new LockPath(raw.namespace(), key, client, this.locks.get(raw.namespace()),
+				this.locks.waiting(raw.namespace()));
 	}
 
 	private LockRequestException tooLongKey() {
@@ -248,9 +301,7 @@ class LockController {
 		if (body.length == 0) {
 			return none;
 		}
-		String contentType = request.getContentType();
-		if (contentType == null
-				|| !MediaType.APPLICATION_JSON.isCompatibleWith(MediaType.parseMediaType(contentType))) {
+		if (!isJson(request.getContentType())) {
 			throw new LockRequestException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
 					"Unsupported media type", "Send the body as application/json");
 		}
@@ -264,13 +315,26 @@ class LockController {
 		}
 	}
 
+	private static boolean isJson(@Nullable String contentType) {
+		if (contentType == null) {
+			return false;
+		}
+		try {
+			return MediaType.APPLICATION_JSON.isCompatibleWith(MediaType.parseMediaType(contentType));
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
 	private static String[] fields(Class<?> type) {
 		return java.util.Arrays.stream(type.getRecordComponents())
 			.map(java.lang.reflect.RecordComponent::getName)
 			.toArray(String[]::new);
 	}
 
-	private record LockPath(String namespace, String key, DetachedLockOperations locks) {
+	private record LockPath(String namespace, String key, ApiClients.ApiClient client, DetachedLockOperations locks,
+			ReactiveLockTemplate waiting) {
 
 		String location() {
 			return ApiKeyFilter.PREFIX + this.namespace + "/locks/"

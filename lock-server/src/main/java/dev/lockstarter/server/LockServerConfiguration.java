@@ -8,6 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 
+import dev.lockstarter.autoconfigure.LockProperties;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,6 +18,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.web.servlet.config.annotation.AsyncSupportConfigurer;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The lock server's beans. Settings that cannot work fail at startup, naming the property
@@ -29,10 +32,13 @@ class LockServerConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LockServerConfiguration.class);
 
+	/** Time for the store's last answer after a wait ends. */
+	private static final Duration ASYNC_MARGIN = Duration.ofSeconds(30);
+
 	@Bean
 	ApiClients apiClients(LockServerProperties properties) {
 		check(properties);
-		ApiClients clients = new ApiClients(properties.getClients(), properties.getRateLimit());
+		ApiClients clients = new ApiClients(properties.getClients(), properties.getRateLimit(), properties);
 		if (clients.isEmpty()) {
 			logger.warn("No client is configured (lock.server.clients): every lock request will be refused with 401");
 		}
@@ -41,13 +47,39 @@ class LockServerConfiguration {
 
 	@Bean
 	NamespaceLocks namespaceLocks(LockStore store, ApiClients clients, LockServerProperties properties,
-			ObjectProvider<ObservationRegistry> observationRegistry) {
+			LockProperties lockProperties, ObjectProvider<ObservationRegistry> observationRegistry) {
 		ObservationRegistry registry = observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP);
-		return new NamespaceLocks(clients, properties, (keyPrefix) -> {
+		return new NamespaceLocks(clients, properties, lockProperties.getKeyPrefix(), (keyPrefix) -> {
 			LockTemplate template = new LockTemplate(store, keyPrefix);
 			template.setObservationRegistry(registry);
 			return template;
 		});
+	}
+
+	@Bean
+	WaitLimiter waitLimiter(LockServerProperties properties) {
+		return new WaitLimiter(properties.getMaxWaits());
+	}
+
+	@Bean
+	LockQuotas lockQuotas() {
+		return new LockQuotas(System::nanoTime);
+	}
+
+	/**
+	 * A waiting acquisition is answered asynchronously: give it its whole wait, and the
+	 * store's time to answer, before Spring MVC times it out.
+	 */
+	@Bean
+	WebMvcConfigurer asyncAcquisitions(LockServerProperties properties) {
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void configureAsyncSupport(AsyncSupportConfigurer configurer) {
+				configurer.setDefaultTimeout(properties.getMaxWait().plus(ASYNC_MARGIN).toMillis());
+			}
+
+		};
 	}
 
 	@Bean
@@ -96,6 +128,13 @@ class LockServerConfiguration {
 		}
 		if (properties.getMaxBodyBytes() < 64) {
 			throw new IllegalStateException("lock.server.max-body-bytes must be at least 64");
+		}
+		if (properties.getMaxWaits() < 0 || properties.getMaxWaitsPerClient() < 0) {
+			throw new IllegalStateException("lock.server.max-waits and lock.server.max-waits-per-client must be 0 "
+					+ "(no waiting) or positive");
+		}
+		if (properties.getMaxLocksPerClient() < 1) {
+			throw new IllegalStateException("lock.server.max-locks-per-client must be at least 1");
 		}
 		if (properties.getRateLimit().getRequestsPerSecond() < 0) {
 			throw new IllegalStateException("lock.server.rate-limit.requests-per-second must be 0 (off) or positive");

@@ -35,15 +35,35 @@ public class LockServerProperties {
 	private Duration defaultTtl = Duration.ofSeconds(30);
 
 	/**
-	 * Longest time-to-live a request may ask for; longer is refused (400).
+	 * Longest time-to-live a request may ask for; longer is refused (400). A client that
+	 * needs a lock for longer renews it.
 	 */
-	private Duration maxTtl = Duration.ofHours(1);
+	private Duration maxTtl = Duration.ofMinutes(10);
 
 	/**
-	 * Longest wait an acquisition may ask for; longer is refused (400). Each waiting
-	 * request holds a request thread meanwhile.
+	 * Longest wait an acquisition may ask for; longer is refused (400). A waiting request
+	 * holds no request thread.
 	 */
 	private Duration maxWait = Duration.ofSeconds(30);
+
+	/**
+	 * Most acquisitions that one API key may have waiting at once, on this instance; more
+	 * are refused (429). A client's own max-waits overrides it.
+	 */
+	private int maxWaitsPerClient = 100;
+
+	/**
+	 * Most acquisitions that all API keys together may have waiting at once, on this
+	 * instance; more are refused (429).
+	 */
+	private int maxWaits = 1000;
+
+	/**
+	 * Most locks that one API key may hold at once, counted on the instance that granted
+	 * them until they are released through it or expire; more are refused (429).
+	 * Acquisitions in progress count. A client's own max-locks overrides it.
+	 */
+	private int maxLocksPerClient = 1000;
 
 	/**
 	 * Longest lock key, in bytes of UTF-8; longer is refused (413).
@@ -100,6 +120,30 @@ public class LockServerProperties {
 		this.maxWait = maxWait;
 	}
 
+	public int getMaxWaitsPerClient() {
+		return this.maxWaitsPerClient;
+	}
+
+	public void setMaxWaitsPerClient(int maxWaitsPerClient) {
+		this.maxWaitsPerClient = maxWaitsPerClient;
+	}
+
+	public int getMaxWaits() {
+		return this.maxWaits;
+	}
+
+	public void setMaxWaits(int maxWaits) {
+		this.maxWaits = maxWaits;
+	}
+
+	public int getMaxLocksPerClient() {
+		return this.maxLocksPerClient;
+	}
+
+	public void setMaxLocksPerClient(int maxLocksPerClient) {
+		this.maxLocksPerClient = maxLocksPerClient;
+	}
+
 	public int getMaxKeyBytes() {
 		return this.maxKeyBytes;
 	}
@@ -154,6 +198,34 @@ public class LockServerProperties {
 		 */
 		private @Nullable Integer burst;
 
+		/**
+		 * The client's own limit of waiting acquisitions; the server's
+		 * {@code lock.server.max-waits-per-client} when not set.
+		 */
+		private @Nullable Integer maxWaits;
+
+		/**
+		 * The client's own limit of held locks; the server's
+		 * {@code lock.server.max-locks-per-client} when not set.
+		 */
+		private @Nullable Integer maxLocks;
+
+		public @Nullable Integer getMaxWaits() {
+			return this.maxWaits;
+		}
+
+		public void setMaxWaits(@Nullable Integer maxWaits) {
+			this.maxWaits = maxWaits;
+		}
+
+		public @Nullable Integer getMaxLocks() {
+			return this.maxLocks;
+		}
+
+		public void setMaxLocks(@Nullable Integer maxLocks) {
+			this.maxLocks = maxLocks;
+		}
+
 		public @Nullable String getName() {
 			return this.name;
 		}
@@ -203,11 +275,28 @@ public class LockServerProperties {
 
 		/**
 		 * The prefix of the namespace's keys in the lock store. Defaults to
-		 * {@code lock-server:<namespace>:}, so that namespaces never share a lock; set it
-		 * to an application's {@code lock.key-prefix} (by default {@code lock:}) to share
-		 * locks with its {@code @ExclusiveRequest} methods.
+		 * {@code lock-server:<namespace>:}. No two namespaces may share keys: a prefix
+		 * that is empty, equal to another namespace's or the start of another's fails
+		 * startup. A prefix that overlaps the applications' {@code lock.key-prefix} needs
+		 * shares-application-keys.
 		 */
 		private @Nullable String keyPrefix;
+
+		/**
+		 * Whether the namespace's key prefix may overlap the applications'
+		 * {@code lock.key-prefix}, to share locks with their {@code @ExclusiveRequest}
+		 * methods. The namespace's clients can then take, and see the state of, every
+		 * application key under the prefix, idempotency records and job locks included.
+		 */
+		private boolean sharesApplicationKeys;
+
+		public boolean isSharesApplicationKeys() {
+			return this.sharesApplicationKeys;
+		}
+
+		public void setSharesApplicationKeys(boolean sharesApplicationKeys) {
+			this.sharesApplicationKeys = sharesApplicationKeys;
+		}
 
 		public @Nullable String getKeyPrefix() {
 			return this.keyPrefix;

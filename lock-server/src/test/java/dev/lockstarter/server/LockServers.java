@@ -43,9 +43,9 @@ final class LockServers implements AutoCloseable {
 		LockServers servers = new LockServers();
 		try {
 			for (int i = 0; i < count; i++) {
-				List<String> args = new ArrayList<>(
-						List.of("--server.port=0", "--lock.store=redis", "--spring.data.redis.host=127.0.0.1",
-								"--spring.data.redis.port=" + redisPort, "--management.health.redis.enabled=true"));
+				List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
+						"--lock.store=redis", "--spring.data.redis.host=127.0.0.1",
+						"--spring.data.redis.port=" + redisPort, "--management.health.redis.enabled=true"));
 				args.addAll(client(0, "alpha", ALPHA_KEY, "tests"));
 				args.addAll(client(1, "beta", BETA_KEY, "tests"));
 				args.addAll(client(2, "gamma", GAMMA_KEY, "other"));
@@ -54,6 +54,7 @@ final class LockServers implements AutoCloseable {
 				args.add("--lock.server.clients[3].burst=3");
 				args.addAll(client(4, "shared", SHARED_KEY, "shared"));
 				args.add("--lock.server.namespaces.shared.key-prefix=lock:");
+				args.add("--lock.server.namespaces.shared.shares-application-keys=true");
 				args.add("--lock.server.max-ttl=10m");
 				for (String property : extra) {
 					args.add("--" + property);
