@@ -9,13 +9,14 @@
 #   lock-server/load/run.sh
 #
 # Settings (environment): DURATION (10, seconds per measurement after a 5 s warm-up), ROUNDS (2),
-# THREADS ("1 8"), SERVER_PORT (8091), REDIS_PORT (6391).
+# THREADS ("1 8"), SERVER_PORT (8095), MANAGEMENT_PORT (8096), REDIS_PORT (6391).
 set -euo pipefail
 
 DURATION=${DURATION:-10}
 ROUNDS=${ROUNDS:-2}
 THREADS=${THREADS:-"1 8"}
-SERVER_PORT=${SERVER_PORT:-8091}
+SERVER_PORT=${SERVER_PORT:-8095}
+MANAGEMENT_PORT=${MANAGEMENT_PORT:-8096}
 REDIS_PORT=${REDIS_PORT:-6391}
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,13 +46,14 @@ redis_pid=$!
 
 export LOCK_SERVER_API_KEY=$(head -c 32 /dev/urandom | base64)
 hash=$(printf %s "$LOCK_SERVER_API_KEY" | sha256sum | cut -d' ' -f1)
-java -jar "$root/lock-server/target/lock-server.jar" --server.port="$SERVER_PORT" --lock.store=redis \
+java -jar "$root/lock-server/target/lock-server.jar" --server.port="$SERVER_PORT" \
+	--management.server.port="$MANAGEMENT_PORT" --lock.store=redis \
 	--spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT" \
 	--lock.server.rate-limit.requests-per-second=0 --lock.server.clients[0].name=load \
 	--lock.server.clients[0].namespace=load --lock.server.clients[0].api-key-sha256="$hash" >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 120); do
-	curl -fs "http://127.0.0.1:$SERVER_PORT/actuator/health" 2>/dev/null | grep -q '"status":"UP"' && break
+	curl -fs "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health" 2>/dev/null | grep -q '"status":"UP"' && break
 	kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
 	sleep 1
 done
