@@ -582,7 +582,8 @@ class _Budget:
 
     def too_large(self, detail):
         return ResponseTooLargeError(
-            "the lock server's answer is larger than max_response_bytes=%d (%s); it was not read"
+            "the lock server's answer is larger than max_response_bytes=%d (%s); the client "
+            "stopped reading it"
             % (self.max_response_bytes, detail)
         )
 
@@ -599,6 +600,7 @@ def _connect(address, budget, source_address):
             if source_address:
                 sock.bind(source_address)
             sock.connect(target)
+            sock.settimeout(budget.socket_timeout())  # the TLS handshake's bound, as a whole
             return sock
         except OSError as error:
             if sock is not None:
@@ -623,7 +625,6 @@ class _BoundedConnectionMixin:
         self.response_class = lambda sock, **options: _BoundedResponse(sock, budget, **options)
 
     def connect(self):
-        self.timeout = self._budget.socket_timeout()  # the TLS handshake's bound as a whole
         super().connect()
         self._budget.check()
 
@@ -668,7 +669,10 @@ class _BoundedReader(io.RawIOBase):
 
     def readinto(self, buffer):
         if self._allowance <= 0:
-            raise self._budget.too_large("more than %d bytes came with its head" % _HEAD_BYTES)
+            raise self._budget.too_large(
+                "its status line and headers, with any interim answers and chunk framing, "
+                "came to more than %d bytes" % _HEAD_BYTES
+            )
         self._sock.settimeout(self._budget.socket_timeout())
         view = memoryview(buffer)[: self._allowance]
         try:
