@@ -22,14 +22,27 @@ for the answers a caller acts on: :class:`LockHeldError` (409 on acquire),
 (429) and :class:`StoreUnavailableError` (503). A failure of the transport (no connection, a
 reset, a timeout) raises what the standard library raised: an :class:`OSError`
 (``TimeoutError``/``socket.timeout``, ``ConnectionError``, ``ssl.SSLError``...) or an
-``http.client.HTTPException`` (a malformed or cut answer). Messages and
-representations never contain the API key or an owner token.
+``http.client.HTTPException`` (a malformed or cut answer). Two of them are the client's own:
+:class:`CallTimeoutError` (a ``socket.timeout``, so also a ``TimeoutError``) when a call runs
+past its deadline, and :class:`ResponseTooLargeError` (an ``HTTPException``) when an answer is
+larger than ``max_response_bytes``. Messages and representations never contain the API key or
+an owner token.
+
+Transport security
+------------------
+``https://`` URLs are verified against the system's certificate authorities, or against the
+``ssl_context`` given (a private CA, a client certificate). ``http://`` sends the API key and
+owner tokens in clear text, so the client refuses it unless the host is a loopback address
+(``127.0.0.0/8``, ``::1``, ``localhost``) or ``allow_insecure_http=True`` is passed.
 
 Timeouts and retries
 --------------------
-``timeout`` bounds every blocking socket operation. An acquire that waits for a held lock
-(``wait_millis``) is a long poll: its socket timeout is the wait plus ``timeout``, so a wait
-that ends normally answers 409 instead of timing out on the client.
+``timeout`` bounds every blocking socket operation, and ``call_timeout`` the whole call, from
+connecting to the last byte of the answer: a server that trickles its answer a byte at a time
+cannot hold a call past its deadline. An acquire that waits for a held lock (``wait_millis``)
+is a long poll: both bounds get the wait on top, so a wait that ends normally answers 409
+instead of timing out on the client. Name resolution (DNS) is the one step that only the
+system's resolver bounds.
 
 The client retries nothing that is unsafe to repeat. On a timeout or a lost connection (a
 mobile app changing networks, say) the outcome of the request is *unknown*:
@@ -52,8 +65,13 @@ When acquire answers 409 or 429, ``retry_after`` (seconds) says when trying agai
 import datetime
 import email.utils
 import http.client
+import io
+import ipaddress
 import json
 import re
+import socket
+import ssl
+import time
 import urllib.parse
 
 __all__ = [
@@ -68,11 +86,31 @@ __all__ = [
     "ForbiddenError",
     "RateLimitedError",
     "StoreUnavailableError",
+    "CallTimeoutError",
+    "ResponseTooLargeError",
 ]
 
 _OWNER_TOKEN_HEADER = "Lock-Owner-Token"
 
 _USER_AGENT = "lock-client-python/1"
+
+_DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024
+
+# Room for the status line, the headers and the chunk framing of an answer, on top of its body.
+_HEAD_BYTES = 32 * 1024
+
+# socket.timeout is TimeoutError from Python 3.10; on 3.9 the client's timeout is both.
+_TIMEOUT_BASES = (socket.timeout,) if issubclass(socket.timeout, TimeoutError) else (socket.timeout, TimeoutError)
+
+
+class CallTimeoutError(*_TIMEOUT_BASES):
+    """A call did not complete within its deadline (``call_timeout``, plus the wait of an
+    acquire); the outcome is unknown, as for any other timeout."""
+
+
+class ResponseTooLargeError(http.client.HTTPException):
+    """The server's answer is larger than ``max_response_bytes`` (by its ``Content-Length`` or
+    by the bytes that came); the client stopped reading it and the outcome is unknown."""
 
 
 class LockServerError(Exception):
@@ -290,15 +328,39 @@ class LockClient:
     Args:
         base_url: the server's URL, such as ``https://locks.example.com`` (a path prefix is
             kept: ``https://example.com/locks`` calls ``https://example.com/locks/v1/...``).
+            ``http://`` is refused unless the host is a loopback address or
+            ``allow_insecure_http`` is true.
         api_key: the API key, sent as ``Authorization: Bearer <api key>``; never shown in
             messages or representations.
         namespace: the namespace the API key is bound to.
         timeout: the timeout, in seconds, of each blocking socket operation; an acquire with a
             wait gets the wait on top of it.
         retries: how many times renew and release repeat a request whose transport failed.
+        ssl_context: the ``ssl.SSLContext`` that verifies ``https://`` servers (for a private
+            CA, or to present a client certificate); by default the system's trusted CAs, with
+            host name checks. Only for ``https://`` URLs.
+        allow_insecure_http: whether an ``http://`` URL may name a host that is not a loopback
+            address, sending the API key and owner tokens in clear text over the network.
+        max_response_bytes: the largest answer body read; a larger one raises
+            :class:`ResponseTooLargeError` (lock answers are well under 1 KiB).
+        call_timeout: the most time, in seconds, one call may take from connecting to the last
+            byte of the answer; an acquire with a wait gets the wait on top of it. Renew and
+            release give each attempt this time.
     """
 
-    def __init__(self, base_url, api_key, namespace, timeout=10.0, retries=1):
+    def __init__(
+        self,
+        base_url,
+        api_key,
+        namespace,
+        timeout=10.0,
+        retries=1,
+        *,
+        ssl_context=None,
+        allow_insecure_http=False,
+        max_response_bytes=_DEFAULT_MAX_RESPONSE_BYTES,
+        call_timeout=15.0,
+    ):
         parts = urllib.parse.urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("base_url must be an http or https URL, such as https://host:port")
@@ -306,14 +368,34 @@ class LockClient:
             raise ValueError("api_key is required")
         if not namespace:
             raise ValueError("namespace is required")
+        if parts.scheme == "http" and not allow_insecure_http and not _is_loopback(parts.hostname):
+            raise ValueError(
+                "base_url is http:// to %r, which is not a loopback address: the API key and owner "
+                "tokens would cross the network in clear text. Use https://, or pass "
+                "allow_insecure_http=True if the network is trusted" % (parts.hostname,)
+            )
+        if ssl_context is not None:
+            if not isinstance(ssl_context, ssl.SSLContext):
+                raise TypeError("ssl_context must be an ssl.SSLContext")
+            if parts.scheme != "https":
+                raise ValueError("ssl_context is only used with an https:// base_url")
+        if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
+            raise ValueError("max_response_bytes must be a positive integer")
+        if not float(call_timeout) > 0:
+            raise ValueError("call_timeout must be a positive number of seconds")
         self._scheme = parts.scheme
         self._netloc = parts.netloc.rpartition("@")[2]
         self._prefix = parts.path.rstrip("/")
         self._api_key = api_key
+        self._ssl_context = None
+        if self._scheme == "https":
+            self._ssl_context = ssl_context if ssl_context is not None else ssl.create_default_context()
         self.base_url = "%s://%s%s" % (self._scheme, self._netloc, self._prefix)
         self.namespace = namespace
         self.timeout = float(timeout)
         self.retries = int(retries)
+        self.max_response_bytes = max_response_bytes
+        self.call_timeout = float(call_timeout)
 
     def acquire(self, key, ttl_millis=None, wait_millis=None):
         """Acquire the lock, waiting for it up to ``wait_millis`` if it is held.
@@ -335,8 +417,7 @@ class LockClient:
             OSError, http.client.HTTPException: the transport failed; the outcome is unknown.
         """
         body = _ttl_body(ttl_millis, wait_millis)
-        timeout = self.timeout + (wait_millis or 0) / 1000.0
-        _, answer, _ = self._call("POST", key, body, None, op="acquire", timeout=timeout)
+        _, answer, _ = self._call("POST", key, body, None, op="acquire", wait_millis=wait_millis)
         return Lock(
             self,
             answer.get("key", key),
@@ -403,7 +484,14 @@ class LockClient:
                     raise
                 attempt += 1
 
-    def _call(self, method, key, body, owner_token, op, timeout=None):
+    def _call(self, method, key, body, owner_token, op, wait_millis=None):
+        wait = (wait_millis or 0) / 1000.0
+        budget = _Budget(
+            time.monotonic() + self.call_timeout + wait,
+            self.timeout + wait,
+            self.call_timeout,
+            self.max_response_bytes,
+        )
         headers = {
             "Authorization": "Bearer " + self._api_key,
             "Accept": "application/json, application/problem+json",
@@ -417,16 +505,19 @@ class LockClient:
             headers[_OWNER_TOKEN_HEADER] = owner_token
         path = self._path(key)
         if self._scheme == "https":
-            connection_type = http.client.HTTPSConnection
+            connection = _BoundedHTTPSConnection(self._netloc, budget, context=self._ssl_context)
         else:
-            connection_type = http.client.HTTPConnection
-        connection = connection_type(self._netloc, timeout=self.timeout if timeout is None else timeout)
+            connection = _BoundedHTTPConnection(self._netloc, budget)
         try:
+            connection.connect()
             connection.request(method, path, body=payload, headers=headers)
             response = connection.getresponse()
-            raw = response.read()
-            status = response.status
-            retry_after = _parse_retry_after(response.getheader("Retry-After"))
+            try:
+                raw = _read_body(response, budget)
+                status = response.status
+                retry_after = _parse_retry_after(response.getheader("Retry-After"))
+            finally:
+                response.close()
         finally:
             connection.close()
         document = _parse_json(raw)
@@ -445,6 +536,177 @@ class LockClient:
             if secret:
                 message = message.replace(secret, "***")
         return error_type(status, problem, retry_after, message)
+
+
+def _is_loopback(host):
+    """Whether ``host`` (a URL's host name, without brackets) is ``localhost`` or a loopback
+    address: 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+class _Budget:
+    """The deadline and the byte allowance of one call."""
+
+    def __init__(self, deadline, operation_timeout, call_timeout, max_response_bytes):
+        self.deadline = deadline
+        self.operation_timeout = operation_timeout
+        self.call_timeout = call_timeout
+        self.max_response_bytes = max_response_bytes
+
+    def socket_timeout(self):
+        """The timeout of the next socket operation: the smaller of the per-operation timeout
+        and the time left; raises :class:`CallTimeoutError` when none is left."""
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise self.expired()
+        return min(self.operation_timeout, remaining)
+
+    def check(self):
+        self.socket_timeout()
+
+    def is_over(self):
+        return time.monotonic() >= self.deadline
+
+    def expired(self):
+        return CallTimeoutError(
+            "the lock server's answer did not complete within the call's deadline "
+            "(call_timeout=%gs, plus the acquire's wait if any)" % self.call_timeout
+        )
+
+    def too_large(self, detail):
+        return ResponseTooLargeError(
+            "the lock server's answer is larger than max_response_bytes=%d (%s); the client "
+            "stopped reading it"
+            % (self.max_response_bytes, detail)
+        )
+
+
+def _connect(address, budget, source_address):
+    """socket.create_connection, with each attempt bounded by the call's time left."""
+    host, port = address
+    last_error = None
+    for family, kind, protocol, _, target in socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM):
+        sock = None
+        try:
+            sock = socket.socket(family, kind, protocol)
+            sock.settimeout(budget.socket_timeout())
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(target)
+            sock.settimeout(budget.socket_timeout())  # the TLS handshake's bound, as a whole
+            return sock
+        except OSError as error:
+            if sock is not None:
+                sock.close()
+            if isinstance(error, CallTimeoutError):
+                raise
+            if budget.is_over():
+                raise budget.expired() from error
+            last_error = error
+    if last_error is None:
+        raise OSError("getaddrinfo returned no address for %r" % (host,))
+    raise last_error
+
+
+class _BoundedConnectionMixin:
+    """Gives every socket operation of an ``http.client`` connection the time left of the
+    call's deadline, and reads the answer through a :class:`_BoundedReader`."""
+
+    def _bound(self, budget):
+        self._budget = budget
+        self._create_connection = lambda address, timeout, source: _connect(address, budget, source)
+        self.response_class = lambda sock, **options: _BoundedResponse(sock, budget, **options)
+
+    def connect(self):
+        super().connect()
+        self._budget.check()
+
+    def send(self, data):
+        if self.sock is not None:
+            self.sock.settimeout(self._budget.socket_timeout())
+        super().send(data)
+
+
+class _BoundedHTTPConnection(_BoundedConnectionMixin, http.client.HTTPConnection):
+    def __init__(self, netloc, budget):
+        super().__init__(netloc, timeout=budget.socket_timeout())
+        self._bound(budget)
+
+
+class _BoundedHTTPSConnection(_BoundedConnectionMixin, http.client.HTTPSConnection):
+    def __init__(self, netloc, budget, context):
+        super().__init__(netloc, timeout=budget.socket_timeout(), context=context)
+        self._bound(budget)
+
+
+class _BoundedReader(io.RawIOBase):
+    """Reads a socket with the call's time left as the timeout of each read, and at most the
+    answer's byte allowance (``max_response_bytes`` plus room for the head) in all."""
+
+    def __init__(self, sock, budget, socket_file):
+        super().__init__()
+        self._sock = sock
+        self._budget = budget
+        self._allowance = budget.max_response_bytes + 1 + _HEAD_BYTES
+        # Holds the socket open, as http.client's own reader would, after the connection lets
+        # go of it (it does so at once when the answer is delimited by the end of the stream).
+        self._socket_file = socket_file
+
+    def close(self):
+        if not self.closed:
+            self._socket_file.close()
+        super().close()
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        if self._allowance <= 0:
+            raise self._budget.too_large(
+                "its status line and headers, with any interim answers and chunk framing, "
+                "came to more than %d bytes" % _HEAD_BYTES
+            )
+        self._sock.settimeout(self._budget.socket_timeout())
+        view = memoryview(buffer)[: self._allowance]
+        try:
+            count = self._sock.recv_into(view)
+        except socket.timeout:
+            if self._budget.is_over():
+                raise self._budget.expired() from None
+            raise
+        self._allowance -= count
+        return count
+
+
+class _BoundedResponse(http.client.HTTPResponse):
+    def __init__(self, sock, budget, **options):
+        super().__init__(sock, **options)
+        self.fp = io.BufferedReader(_BoundedReader(sock, budget, self.fp))
+
+
+def _read_body(response, budget):
+    """The answer's body, refused by its Content-Length or after max_response_bytes + 1 bytes."""
+    limit = budget.max_response_bytes
+    if response.length is not None and response.length > limit:
+        raise budget.too_large("Content-Length: %d" % response.length)
+    chunks = []
+    size = 0
+    while size <= limit:
+        chunk = response.read(limit + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise budget.too_large("more than %d bytes of body came" % limit)
+    return b"".join(chunks)
 
 
 def _ttl_body(ttl_millis, wait_millis):

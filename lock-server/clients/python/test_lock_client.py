@@ -10,10 +10,21 @@ Configuration, from the environment (no test is skipped when it is missing; they
 
 Run from this directory: ``python3 -m unittest -v test_lock_client``. Every test uses its own
 random keys, so tests do not see each other's locks.
+
+The tests of the transport (``InsecureHttpTests``, ``ResponseSizeTests``, ``CallDeadlineTests``,
+``TlsTests``) need no lock server: they run the client against servers of their own on
+loopback, hostile ones included, and ``TlsTests`` makes its certificates with ``openssl``
+(which must be on the ``PATH``). Alone: ``python3 -m unittest -v test_lock_client.TlsTests``.
 """
 
 import base64
+import http.client
+import http.server
+import json
 import os
+import shutil
+import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -22,6 +33,7 @@ import time
 import unittest
 import uuid
 
+import lock_client
 from lock_client import (
     AuthenticationError,
     ForbiddenError,
@@ -30,6 +42,7 @@ from lock_client import (
     LockHeldError,
     LockNotHeldError,
     LockServerError,
+    LockStatus,
     NotOwnerError,
 )
 
@@ -364,6 +377,399 @@ class CounterWorkerTests(unittest.TestCase):
                 self.assertNotIn(self.api_key, error)
             with open(path, encoding="utf-8") as file:
                 self.assertEqual(50, int(file.read()))
+
+
+# -- the transport, against servers of the tests' own ----------------------------------------
+
+API_KEY = "test-api-key-" + uuid.uuid4().hex
+
+
+def _status_document(key, padding=0):
+    document = json.dumps({"namespace": "tests", "key": key, "held": False, "timeToExpiryMillis": 0})
+    return (document + " " * padding).encode("utf-8")
+
+
+def _read_request(connection):
+    """Read one request (head and body) from ``connection``; return its head as text."""
+    connection.settimeout(10)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(4096)
+        if not chunk:
+            return data.decode("latin-1")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    while len(body) < length:
+        chunk = connection.recv(4096)
+        if not chunk:
+            break
+        body += chunk
+    return head.decode("latin-1")
+
+
+class _HostileServer:
+    """A TCP server on loopback that reads each request, then answers with ``behaviour(connection,
+    stop)``, which may trickle, stall or flood; ``stop`` is set when the test ends."""
+
+    def __init__(self, behaviour):
+        self._behaviour = behaviour
+        self.stop = threading.Event()
+        self.requests = []
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(8)
+        self._listener.settimeout(0.2)
+        self.url = "http://127.0.0.1:%d" % self._listener.getsockname()[1]
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
+
+    def _accept(self):
+        while not self.stop.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            thread = threading.Thread(target=self._serve, args=(connection,), daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def _serve(self, connection):
+        with connection:
+            try:
+                self.requests.append(_read_request(connection))
+                self._behaviour(connection, self.stop)
+            except OSError:
+                pass  # the client went away, which is what several tests make it do
+
+    def close(self):
+        self.stop.set()
+        for thread in list(self._threads):
+            thread.join(10)
+        self._listener.close()
+
+
+class _TransportTestCase(unittest.TestCase):
+    def serve(self, behaviour):
+        server = _HostileServer(behaviour)
+        self.addCleanup(server.close)
+        return server
+
+    def call_within(self, limit, function):
+        """Run ``function`` in a thread; fail if it is still running after ``limit`` seconds.
+        Returns a dict with ``value`` or ``error``, and ``elapsed`` (seconds)."""
+        outcome = {}
+
+        def run():
+            started = time.monotonic()
+            try:
+                outcome["value"] = function()
+            except BaseException as error:  # reported by the test's assertions
+                outcome["error"] = error
+            outcome["elapsed"] = time.monotonic() - started
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(limit)
+        self.assertFalse(thread.is_alive(), "the call was still running after %s s" % limit)
+        return outcome
+
+
+class InsecureHttpTests(unittest.TestCase):
+    """http:// sends the API key in clear text: only to loopback, unless told."""
+
+    def test_http_to_a_host_that_is_not_loopback_is_refused_naming_the_argument(self):
+        for url in (
+            "http://locks.example.com",
+            "http://10.0.0.5:8090",
+            "http://192.168.1.20:8090/locks",
+            "http://[2001:db8::1]:8090",
+            "http://127.0.0.1.example.com",
+            "http://localhost.example.com",
+        ):
+            with self.subTest(url=url):
+                with self.assertRaises(ValueError) as raised:
+                    LockClient(url, API_KEY, "tests")
+                self.assertIn("allow_insecure_http=True", str(raised.exception))
+                self.assertIn("https://", str(raised.exception))
+                self.assertNotIn(API_KEY, str(raised.exception))
+
+    def test_http_on_loopback_is_accepted(self):
+        for url in (
+            "http://127.0.0.1:8090",
+            "http://127.8.9.10",
+            "http://[::1]:8090/locks",
+            "http://[::ffff:127.0.0.1]:8090",
+            "http://localhost:8090",
+            "http://LocalHost",
+        ):
+            with self.subTest(url=url):
+                self.assertEqual(url.lower(), LockClient(url, API_KEY, "tests").base_url.lower())
+
+    def test_http_to_any_host_is_accepted_when_told(self):
+        client = LockClient("http://10.0.0.5:8090", API_KEY, "tests", allow_insecure_http=True)
+        self.assertEqual("http://10.0.0.5:8090", client.base_url)
+
+    def test_https_to_any_host_is_accepted(self):
+        self.assertEqual("https://10.0.0.5", LockClient("https://10.0.0.5", API_KEY, "tests").base_url)
+
+    def test_an_ssl_context_with_http_is_refused(self):
+        with self.assertRaises(ValueError) as raised:
+            LockClient("http://127.0.0.1:8090", API_KEY, "tests", ssl_context=ssl.create_default_context())
+        self.assertIn("ssl_context", str(raised.exception))
+        with self.assertRaises(TypeError):
+            LockClient("https://127.0.0.1:8090", API_KEY, "tests", ssl_context="/etc/ssl/ca.pem")
+
+
+class ResponseSizeTests(_TransportTestCase):
+    """A lock answer is under 1 KiB: a larger one is refused, and not read past the bound."""
+
+    def test_a_content_length_over_the_bound_is_refused_without_reading_the_body(self):
+        def huge_and_stalled(connection, stop):
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 1000000000\r\n\r\n{\"namespace\":"
+            )
+            stop.wait(30)  # the rest never comes: a client that waits for it times out
+
+        server = self.serve(huge_and_stalled)
+        client = LockClient(server.url, API_KEY, "tests", timeout=20.0)
+        outcome = self.call_within(10, lambda: client.status("k"))
+        error = outcome.get("error")
+        self.assertIsInstance(error, lock_client.ResponseTooLargeError, outcome)
+        self.assertIsInstance(error, http.client.HTTPException)
+        self.assertIn("max_response_bytes=65536", str(error))
+        self.assertIn("Content-Length: 1000000000", str(error))
+
+    def test_a_body_over_the_bound_is_refused_after_the_bound_plus_one_byte(self):
+        bound = 64 * 1024  # the default
+        framings = {
+            "until the connection closes": b"Connection: close\r\n\r\n" + b"x" * (bound + 1),
+            "chunked": b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % (bound + 1) + b"x" * (bound + 1),
+        }
+        for framing, rest in framings.items():
+            with self.subTest(framing=framing):
+
+                def bound_plus_one_then_stalled(connection, stop, rest=rest):
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + rest)
+                    stop.wait(30)  # neither the end nor another byte comes
+
+                server = self.serve(bound_plus_one_then_stalled)
+                client = LockClient(server.url, API_KEY, "tests", timeout=20.0)
+                outcome = self.call_within(10, lambda: client.status("k"))
+                error = outcome.get("error")
+                self.assertIsInstance(error, lock_client.ResponseTooLargeError, outcome)
+                self.assertIn("max_response_bytes=65536", str(error))
+
+    def test_a_body_of_exactly_the_bound_is_read(self):
+        bound = 1024
+        body = _status_document("k", padding=bound - len(_status_document("k")))
+        self.assertEqual(bound, len(body))
+
+        def exactly_the_bound(connection, stop):
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % bound
+                + body
+            )
+
+        server = self.serve(exactly_the_bound)
+        client = LockClient(server.url, API_KEY, "tests", max_response_bytes=bound)
+        self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
+
+    def test_endless_interim_answers_are_cut(self):
+        def endless_continues(connection, stop):
+            while not stop.is_set():
+                connection.sendall(b"HTTP/1.1 100 Continue\r\n\r\n" * 64)
+
+        server = self.serve(endless_continues)
+        client = LockClient(server.url, API_KEY, "tests", timeout=20.0)
+        outcome = self.call_within(10, lambda: client.status("k"))
+        self.assertIsInstance(outcome.get("error"), lock_client.ResponseTooLargeError, outcome)
+
+
+def _trickle(head, stop, connection, pause=0.1):
+    """Send ``head``, then one byte every ``pause`` seconds until the client goes away."""
+    connection.sendall(head)
+    while not stop.wait(pause):
+        connection.sendall(b"a")
+
+
+class CallDeadlineTests(_TransportTestCase):
+    """A server that trickles its answer cannot keep a call past call_timeout (plus its wait):
+    each byte comes well within the socket timeout, so only a deadline ends the call."""
+
+    def assertTimedOutAtTheDeadline(self, outcome, deadline):
+        error = outcome.get("error")
+        self.assertIsInstance(error, lock_client.CallTimeoutError, outcome)
+        self.assertIsInstance(error, socket.timeout)
+        self.assertIsInstance(error, TimeoutError)
+        self.assertIn("call_timeout=1.5s", str(error))
+        self.assertGreaterEqual(outcome["elapsed"], deadline - 0.1, "ended before its deadline")
+        self.assertLess(outcome["elapsed"], deadline + 5, "ended long after its deadline")
+
+    def test_a_server_trickling_its_head_cannot_hold_a_call(self):
+        server = self.serve(lambda connection, stop: _trickle(b"HTTP/1.1 200 OK\r\nX-Slow: ", stop, connection))
+        client = LockClient(server.url, API_KEY, "tests", timeout=1.0, call_timeout=1.5)
+        self.assertTimedOutAtTheDeadline(self.call_within(15, lambda: client.status("k")), 1.5)
+
+    def test_a_server_trickling_its_body_cannot_hold_a_call(self):
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        server = self.serve(lambda connection, stop: _trickle(head, stop, connection))
+        client = LockClient(server.url, API_KEY, "tests", timeout=1.0, call_timeout=1.5)
+        self.assertTimedOutAtTheDeadline(self.call_within(15, lambda: client.status("k")), 1.5)
+
+    def test_renew_and_release_retry_a_call_cut_at_its_deadline_then_raise(self):
+        server = self.serve(lambda connection, stop: _trickle(b"HTTP/1.1 204 No Content\r\nX: ", stop, connection))
+        client = LockClient(server.url, API_KEY, "tests", timeout=1.0, retries=1, call_timeout=1.5)
+        lock = Lock(client, "k", _random_token(), 1, None, 1000)
+        outcome = self.call_within(20, lock.release)
+        self.assertIsInstance(outcome.get("error"), lock_client.CallTimeoutError, outcome)
+        self.assertEqual(2, len(server.requests))
+        self.assertGreaterEqual(outcome["elapsed"], 2 * 1.5 - 0.1)
+
+    def test_an_acquire_gets_its_wait_on_top_of_the_deadline(self):
+        server = self.serve(lambda connection, stop: _trickle(b"HTTP/1.1 201 Created\r\nX-Slow: ", stop, connection))
+        client = LockClient(server.url, API_KEY, "tests", timeout=1.0, call_timeout=1.5)
+        outcome = self.call_within(15, lambda: client.acquire("k", wait_millis=1000))
+        self.assertTimedOutAtTheDeadline(outcome, 2.5)
+
+    def test_an_answer_that_comes_within_the_wait_is_not_cut(self):
+        problem = json.dumps({"status": 409, "title": "Conflict", "timeToExpiryMillis": 500}).encode("utf-8")
+
+        def answer_after_the_wait(connection, stop):
+            stop.wait(2.0)  # longer than call_timeout, shorter than call_timeout + the wait
+            connection.sendall(
+                b"HTTP/1.1 409 Conflict\r\nContent-Type: application/problem+json\r\n"
+                b"Retry-After: 1\r\nContent-Length: %d\r\n\r\n" % len(problem) + problem
+            )
+
+        server = self.serve(answer_after_the_wait)
+        client = LockClient(server.url, API_KEY, "tests", timeout=0.5, call_timeout=0.5)
+        outcome = self.call_within(15, lambda: client.acquire("k", wait_millis=3000))
+        self.assertIsInstance(outcome.get("error"), LockHeldError, outcome)
+        self.assertEqual(500, outcome["error"].time_to_expiry_millis)
+
+
+def _openssl(*args, cwd):
+    if shutil.which("openssl") is None:
+        raise AssertionError("TlsTests make their certificates with openssl: install it (apt-get install openssl)")
+    subprocess.run(("openssl",) + args, cwd=cwd, check=True, capture_output=True)
+
+
+def _make_certificates(directory):
+    """A private CA, and a server (127.0.0.1, localhost) and a client certificate it signed."""
+    key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    _openssl(
+        "req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        cwd=directory,
+    )
+    for name, usage, names in (
+        ("server", "serverAuth", "subjectAltName=IP:127.0.0.1,DNS:localhost\n"),
+        ("client", "clientAuth", ""),
+    ):
+        with open(os.path.join(directory, name + ".ext"), "w", encoding="ascii") as file:
+            file.write(
+                "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                "extendedKeyUsage=%s\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n%s" % (usage, names)
+            )
+        _openssl("req", "-new", *key, "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + name, cwd=directory)
+        _openssl(
+            "x509", "-req", "-in", name + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", name + ".crt", "-days", "2", "-extfile", name + ".ext", cwd=directory,
+        )
+
+
+class _FakeLockServer(http.server.ThreadingHTTPServer):
+    """Answers every GET with a free lock's status, over TLS; records the Authorization headers."""
+
+    daemon_threads = True
+
+    def __init__(self, context):
+        super().__init__(("127.0.0.1", 0), _FakeLockHandler)
+        self.socket = context.wrap_socket(self.socket, server_side=True)
+        self.authorizations = []
+        self.url = "https://127.0.0.1:%d" % self.server_address[1]
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self.shutdown()
+        self.server_close()
+        self._thread.join(10)
+
+
+class _FakeLockHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.server.authorizations.append(self.headers.get("Authorization"))
+        body = _status_document(self.path.rsplit("/", 1)[1])
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class TlsTests(unittest.TestCase):
+    """https:// against a server whose certificate a private CA signed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.mkdtemp(prefix="lock-client-tls-")
+        _make_certificates(cls.directory)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.directory, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.directory, name)
+
+    def start_server(self, require_client_certificate=False):
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.path("server.crt"), self.path("server.key"))
+        if require_client_certificate:
+            context.verify_mode = ssl.CERT_REQUIRED
+            context.load_verify_locations(self.path("ca.crt"))
+        server = _FakeLockServer(context)
+        self.addCleanup(server.close)
+        return server
+
+    def trusting_the_ca(self):
+        return ssl.create_default_context(cafile=self.path("ca.crt"))
+
+    def test_a_private_ca_is_trusted_only_through_the_ssl_context(self):
+        server = self.start_server()
+        with self.assertRaises(ssl.SSLCertVerificationError):
+            LockClient(server.url, API_KEY, "tests").status("k")
+        self.assertEqual([], server.authorizations, "the API key was sent to an unverified server")
+
+        client = LockClient(server.url, API_KEY, "tests", ssl_context=self.trusting_the_ca())
+        self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
+        self.assertEqual(["Bearer " + API_KEY], server.authorizations)
+
+    def test_a_client_certificate_is_presented_from_the_ssl_context(self):
+        server = self.start_server(require_client_certificate=True)
+        with self.assertRaises((ssl.SSLError, ConnectionError)):
+            LockClient(server.url, API_KEY, "tests", ssl_context=self.trusting_the_ca()).status("k")
+        self.assertEqual([], server.authorizations, "a client without a certificate was served")
+
+        with_certificate = self.trusting_the_ca()
+        with_certificate.load_cert_chain(self.path("client.crt"), self.path("client.key"))
+        client = LockClient(server.url, API_KEY, "tests", ssl_context=with_certificate)
+        self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
+        self.assertEqual(["Bearer " + API_KEY], server.authorizations)
 
 
 if __name__ == "__main__":

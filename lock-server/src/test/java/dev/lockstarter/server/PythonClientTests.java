@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.lockstarter.server.LockApi.Response;
 import dev.lockstarter.test.redis.RedisServerExtension;
+import dev.lockstarter.test.redis.RedisTls;
 
 import static dev.lockstarter.server.LockServers.ALPHA_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Python client ({@code clients/python}), run by {@code python3} as separate
  * processes against two server instances on a real Redis: its own unit tests, ten
  * processes incrementing one file counter under one lock (and, as a control, without it),
- * and a client killed while it holds a lock.
+ * a client killed while it holds a lock, and a client of a server over TLS whose
+ * certificate it trusts only through the {@code ssl_context} it is given.
  */
 class PythonClientTests {
 
@@ -102,6 +104,31 @@ class PythonClientTests {
 		assertThat(freedAfter).isBetween(500L, 2_500L);
 		assertThat(this.api.release(servers.url(0), key, ALPHA_KEY, acquired.text("ownerToken")).status())
 			.isEqualTo(204);
+	}
+
+	@Test
+	void theClientTrustsAPrivateCertificateOnlyThroughItsSslContext() throws Exception {
+		String key = "over-tls-" + UUID.randomUUID();
+		String script = String.join("\n", "import ssl, sys", "from lock_client import LockClient",
+				"url, certificate, api_key, key = sys.argv[1:5]", "try:",
+				"    LockClient(url, api_key, 'tests').status(key)", "except ssl.SSLCertVerificationError:",
+				"    print('unverified', flush=True)",
+				"trusting = LockClient(url, api_key, 'tests', ssl_context=ssl.create_default_context(cafile=certificate))",
+				"lock = trusting.acquire(key, ttl_millis=10000)",
+				"print('held' if trusting.status(key).held else 'free', flush=True)", "lock.release()",
+				"print('held' if trusting.status(key).held else 'free', flush=True)");
+		try (RedisTls tls = RedisTls.generate();
+				LockServers overTls = LockServers.onRedis(1, redis.port(),
+						"spring.ssl.bundle.pem.lock-server.keystore.certificate=file:" + tls.certificate(),
+						"spring.ssl.bundle.pem.lock-server.keystore.private-key=file:" + tls.privateKey(),
+						"server.ssl.bundle=lock-server")) {
+			Process client = python(
+					List.of("-c", script, overTls.url(0, "https"), tls.certificate().toString(), ALPHA_KEY, key),
+					Map.of());
+			String output = finish(client, Duration.ofMinutes(1));
+			assertThat(client.exitValue()).as(output).isZero();
+			assertThat(output).isEqualTo("unverified\nheld\nfree\n");
+		}
 	}
 
 	/**
