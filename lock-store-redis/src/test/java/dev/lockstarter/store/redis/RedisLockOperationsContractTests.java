@@ -105,12 +105,14 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 		try {
 			BufferedReader output = new BufferedReader(
 					new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+			StringBuilder printed = new StringBuilder();
 			String line;
 			do {
 				line = output.readLine();
+				printed.append(line).append('\n');
 			}
 			while (line != null && !line.equals(LockHolderProcess.ACQUIRED));
-			assertThat(line).as("holder process output").isEqualTo(LockHolderProcess.ACQUIRED);
+			assertThat(line).as("holder process output:%n%s", printed).isEqualTo(LockHolderProcess.ACQUIRED);
 			// Alive, the holder renews: its lock outlives twice its time-to-live.
 			Thread.sleep(ttl.multipliedBy(2).toMillis());
 			assertThat(store().tryAcquire(storeKey(key), "competitor", ttl).isAcquired()).isFalse();
