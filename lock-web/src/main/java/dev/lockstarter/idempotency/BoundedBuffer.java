@@ -61,6 +61,14 @@ final class BoundedBuffer {
 	}
 
 	/**
+	 * Return the most bytes held.
+	 * @return the bound
+	 */
+	int capacityLimit() {
+		return this.maxSize;
+	}
+
+	/**
 	 * Return how many bytes are held.
 	 * @return the size
 	 */
