@@ -50,12 +50,16 @@ import org.springframework.web.util.WebUtils;
  * headers, body, plus {@code Idempotent-Replayed: true}); otherwise
  * {@link IdempotencyKeyReusedException}. Either way the lock is released and the handler
  * does not run.</li>
- * <li>With no kept response, the handler runs. When the request completes, its response
- * is kept with the lock's result for the retention period, unless it is a server error
- * (5xx, unless configured otherwise) or a status that asks to try again (408, 409, 425,
- * 429), or the handler ended with an unhandled exception. Then the lock is released.</li>
+ * <li>With no kept response, the handler runs, its response body held up to the
+ * {@linkplain #setMaxResponseSize(long) largest kept response}. When the request
+ * completes, its response is kept with the lock's result for the retention period, unless
+ * it is a server error (5xx, unless configured otherwise) or a status that asks to try
+ * again (408, 409, 425, 429), the handler ended with an unhandled exception, or its body
+ * outgrew the bound (then it streamed to the client past the bound, and a warning names
+ * the handler and the size). Then the lock is released.</li>
  * </ol>
- * {@code Set-Cookie} headers are never kept nor replayed.
+ * Requests to handlers without the annotation are neither buffered nor held, header or
+ * not. {@code Set-Cookie} headers are never kept nor replayed.
  * <p>
  * <b>Transactional mode</b> ({@link #setTransactions(IdempotentRequestTransactions)}):
  * the kept response is written in the same database transaction as the handler's own
