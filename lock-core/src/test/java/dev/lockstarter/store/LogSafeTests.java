@@ -37,6 +37,39 @@ class LogSafeTests {
 	}
 
 	@Test
+	void bidirectionalFormattingCharactersAreEscapedSoThatAKeyCannotReorderTheLine() {
+		for (char c : new char[] { '\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e',
+				'\u2066', '\u2067', '\u2068', '\u2069' }) {
+			String escape = String.format("\\u%04x", (int) c);
+			assertThat(LogSafe.key("invoice" + c + "fdp.exe")).as(escape).isEqualTo("invoice" + escape + "fdp.exe");
+			assertThat(LogSafe.text("lock 'a" + c + "b'")).as(escape).isEqualTo("lock 'a" + escape + "b'");
+		}
+	}
+
+	@Test
+	void zeroWidthAndOtherInvisibleFormatCharactersAreEscaped() {
+		assertThat(LogSafe.key("ad\u200bmin\u200c\u200d\u2060\ufeff\u00ad"))
+			.isEqualTo("ad\\u200bmin\\u200c\\u200d\\u2060\\ufeff\\u00ad");
+		assertThat(LogSafe.text("a\u200bb")).isEqualTo("a\\u200bb");
+		// U+E0041, a tag character (format, outside the Basic Multilingual Plane)
+		assertThat(LogSafe.key("a\udb40\udc41b")).isEqualTo("a\\udb40\\udc41b");
+	}
+
+	@Test
+	void loneSurrogatesAreEscaped() {
+		assertThat(LogSafe.key("a\ud83db")).isEqualTo("a\\ud83db");
+		assertThat(LogSafe.text("a\ude00b")).isEqualTo("a\\ude00b");
+	}
+
+	@Test
+	void cutNeverSplitsASurrogatePair() {
+		String key = "k".repeat(299) + "\ud83d\ude00" + "tail";
+		assertThat(LogSafe.key(key)).isEqualTo("k".repeat(299) + "...");
+		String fits = "k".repeat(298) + "\ud83d\ude00" + "tail";
+		assertThat(LogSafe.key(fits)).isEqualTo("k".repeat(298) + "\ud83d\ude00...");
+	}
+
+	@Test
 	void exceptionMessagesNamingAKeyCarryNoControlCharacter() {
 		LockStoreException ex = new LockStoreException("bob\nFAKE", "failed to acquire lock 'bob\nFAKE'",
 				new IllegalStateException());

@@ -52,6 +52,17 @@ public class IdempotencyProperties {
 	private DataSize maxBodySize = DataSize.ofMegabytes(1);
 
 	/**
+	 * Largest response body kept for replays. The body of an idempotent request is held
+	 * in memory until the request completes, so this bounds the memory of each one; the
+	 * default, 1MB, is Memcached's default item limit and ample for the JSON answers of
+	 * operations worth retrying. A larger body is sent to the client in full, streamed
+	 * past the bound, but not kept: a retry runs the request again, and a warning names
+	 * the handler and the size. In transactional mode such a response is replaced by a
+	 * 503 and the handler's writes are rolled back.
+	 */
+	private DataSize maxResponseSize = DataSize.ofMegabytes(1);
+
+	/**
 	 * Whether to keep the response of an idempotent request in the same database
 	 * transaction as the handler's own writes, so that a crash leaves both or neither.
 	 * Needs lock.store=jdbc and a transaction manager for its DataSource. A response that
@@ -109,6 +120,14 @@ public class IdempotencyProperties {
 		this.maxBodySize = maxBodySize;
 	}
 
+	public DataSize getMaxResponseSize() {
+		return this.maxResponseSize;
+	}
+
+	public void setMaxResponseSize(DataSize maxResponseSize) {
+		this.maxResponseSize = maxResponseSize;
+	}
+
 	public boolean isTransactional() {
 		return this.transactional;
 	}
@@ -137,6 +156,10 @@ public class IdempotencyProperties {
 		if (this.maxBodySize.toBytes() < 1) {
 			throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-body-size", this.maxBodySize,
 					"The largest body must be positive.");
+		}
+		if (this.maxResponseSize.toBytes() < 1) {
+			throw new InvalidConfigurationPropertyValueException("lock.idempotency.max-response-size",
+					this.maxResponseSize, "The largest kept response must be positive.");
 		}
 	}
 

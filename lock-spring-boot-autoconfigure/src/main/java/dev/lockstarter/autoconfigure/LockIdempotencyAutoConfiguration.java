@@ -71,6 +71,7 @@ public final class LockIdempotencyAutoConfiguration {
 		interceptor.setStoreServerErrors(idempotency.isStoreServerErrors());
 		interceptor.setMaxKeyLength(idempotency.getMaxKeyLength());
 		interceptor.setMaxBodySize(idempotency.getMaxBodySize().toBytes());
+		interceptor.setMaxResponseSize(idempotency.getMaxResponseSize().toBytes());
 		interceptor.setTransactions(transactions.getIfAvailable());
 		List<IdempotentRequestListener> all = listeners.orderedStream().toList();
 		if (!all.isEmpty()) {

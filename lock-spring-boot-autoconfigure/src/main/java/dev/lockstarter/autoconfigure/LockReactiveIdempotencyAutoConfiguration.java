@@ -49,6 +49,7 @@ public final class LockReactiveIdempotencyAutoConfiguration {
 		filter.setStoreServerErrors(idempotency.isStoreServerErrors());
 		filter.setMaxKeyLength(idempotency.getMaxKeyLength());
 		filter.setMaxBodySize(idempotency.getMaxBodySize().toBytes());
+		filter.setMaxResponseSize(idempotency.getMaxResponseSize().toBytes());
 		List<IdempotentRequestListener> all = listeners.orderedStream().toList();
 		if (!all.isEmpty()) {
 			filter.setListener((handler, outcome) -> all.forEach((l) -> l.requestHandled(handler, outcome)));

@@ -11,6 +11,7 @@ import dev.lockstarter.idempotency.IdempotentRequestBufferingFilter;
 import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
 import dev.lockstarter.idempotency.IdempotentRequestWebFilter;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
@@ -71,6 +72,42 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 			assertThat(context.getStartupFailure()).hasMessageContaining("invalid retention 'soon'")
 				.hasMessageContaining("InvalidHandler.invalid()");
 		});
+	}
+
+	@Test
+	void nonPositiveMaxResponseSizeFailsAtStartupNamingThePropertyInReactiveAndServletApplications() {
+		for (String size : new String[] { "0", "-1KB" }) {
+			this.runner.withPropertyValues("lock.idempotency.max-response-size=" + size)
+				.run((context) -> assertMaxResponseSizeFailure(context.getStartupFailure()));
+			new WebApplicationContextRunner()
+				.withConfiguration(
+						AutoConfigurations.of(LockAutoConfiguration.class, LockIdempotencyAutoConfiguration.class))
+				.withPropertyValues("lock.store=memory", "lock.idempotency.max-response-size=" + size)
+				.run((context) -> assertMaxResponseSizeFailure(context.getStartupFailure()));
+		}
+	}
+
+	@Test
+	void maxResponseSizeReachesTheFilter() {
+		this.runner.withPropertyValues("lock.idempotency.max-response-size=2KB")
+			.run((context) -> assertThat(context.getBean(IdempotentRequestWebFilter.class).getMaxResponseSize())
+				.isEqualTo(2048));
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(LockAutoConfiguration.class, LockIdempotencyAutoConfiguration.class))
+			.withPropertyValues("lock.store=memory", "lock.idempotency.max-response-size=3KB")
+			.run((context) -> assertThat(context.getBean(IdempotentRequestInterceptor.class).getMaxResponseSize())
+				.isEqualTo(3072));
+	}
+
+	private static void assertMaxResponseSizeFailure(Throwable failure) {
+		assertThat(failure).isNotNull();
+		Throwable cause = failure;
+		while (!(cause instanceof InvalidConfigurationPropertyValueException) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		assertThat(cause).isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
+				(invalid) -> assertThat(invalid.getName()).isEqualTo("lock.idempotency.max-response-size"));
 	}
 
 	@Test

@@ -2,7 +2,6 @@ package dev.lockstarter.idempotency;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -18,11 +17,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * A request whose body can be read in full before the handler reads it: once
  * {@link #body(long)} has been called, the handler reads the buffered bytes. Until then
- * every call goes to the wrapped request.
+ * every call goes to the wrapped request, so a request whose handler is not idempotent
+ * passes through untouched. The buffer grows as bytes arrive, whatever
+ * {@code Content-Length} declares.
  */
 final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
 	private byte @Nullable [] body;
+
+	private int bufferCapacity;
 
 	BufferedBodyRequest(HttpServletRequest request) {
 		super(request);
@@ -38,26 +41,33 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
 	byte[] body(long maxSize) throws IOException {
 		byte[] body = this.body;
 		if (body == null) {
-			long declared = getContentLengthLong();
-			if (declared > maxSize) {
+			if (getContentLengthLong() > maxSize) {
 				throw new IdempotentRequestTooLargeException(maxSize);
 			}
-			ByteArrayOutputStream buffer = new ByteArrayOutputStream((declared > 0) ? (int) declared : 256);
+			// Grows as bytes arrive: a declared length is a claim, not an allocation
+			BoundedBuffer buffer = new BoundedBuffer(maxSize);
 			InputStream in = super.getInputStream();
 			byte[] chunk = new byte[8192];
-			long total = 0;
 			int read;
 			while ((read = in.read(chunk)) != -1) {
-				total += read;
-				if (total > maxSize) {
+				if (!buffer.write(chunk, 0, read)) {
 					throw new IdempotentRequestTooLargeException(maxSize);
 				}
-				buffer.write(chunk, 0, read);
 			}
 			body = buffer.toByteArray();
+			this.bufferCapacity = buffer.capacity();
 			this.body = body;
 		}
 		return body;
+	}
+
+	/**
+	 * Return the capacity of the buffer that read the body, for tests of what is
+	 * allocated.
+	 * @return its capacity once the body was read, in bytes, or 0 if it was not read
+	 */
+	int bufferCapacity() {
+		return this.bufferCapacity;
 	}
 
 	@Override

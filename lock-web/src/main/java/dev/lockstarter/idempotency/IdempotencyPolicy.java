@@ -58,6 +58,8 @@ final class IdempotencyPolicy {
 
 	private long maxBodySize = IdempotentRequestInterceptor.DEFAULT_MAX_BODY_SIZE;
 
+	private long maxResponseSize = IdempotentRequestInterceptor.DEFAULT_MAX_RESPONSE_SIZE;
+
 	void setReplayedHeaders(Collection<String> replayedHeaders) {
 		Assert.notNull(replayedHeaders, "'replayedHeaders' must not be null");
 		Set<String> names = new LinkedHashSet<>();
@@ -86,6 +88,29 @@ final class IdempotencyPolicy {
 
 	long maxBodySize() {
 		return this.maxBodySize;
+	}
+
+	void setMaxResponseSize(long maxResponseSize) {
+		Assert.isTrue(maxResponseSize > 0, () -> "'maxResponseSize' must be positive, was " + maxResponseSize);
+		this.maxResponseSize = maxResponseSize;
+	}
+
+	long maxResponseSize() {
+		return this.maxResponseSize;
+	}
+
+	/**
+	 * Return the warning logged when a response is not kept because its body outgrew the
+	 * largest kept response. Names the handler and the size, never the body.
+	 * @param handler the handler's name
+	 * @param size the size of the body, in bytes
+	 * @param outcome what became of the response
+	 * @return the message
+	 */
+	String tooLargeToKeep(String handler, long size, String outcome) {
+		return "Response of an idempotent request to " + handler + " not kept: its body, " + size
+				+ " bytes, exceeds the largest kept response (" + this.maxResponseSize
+				+ " bytes, lock.idempotency.max-response-size); " + outcome;
 	}
 
 	/**

@@ -9,14 +9,17 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
- * Buffers the requests that carry an {@code Idempotency-Key} header, and their responses,
- * for {@link IdempotentRequestInterceptor}: the request body can be read in full before
- * the handler reads it, and the response body is held so that it can be kept for replays,
- * then written to the client when the request completes. Requests without the header pass
- * through untouched.
+ * Prepares the requests that carry an {@code Idempotency-Key} header, and their
+ * responses, for {@link IdempotentRequestInterceptor}, which alone knows the handler the
+ * dispatcher chose. Both are wrapped, but pass through untouched unless the handler is an
+ * {@link IdempotentRequest} one: then the interceptor reads the request body in full
+ * before the handler reads it (growing a buffer as bytes arrive, up to the largest
+ * accepted body), and holds the response body, up to the largest kept response, so that
+ * it can be kept for replays; the filter writes it to the client when the request
+ * completes. A request to any other handler is neither buffered nor held. Requests
+ * without the header are not wrapped at all.
  * <p>
  * The filter is ordered ({@link #DEFAULT_ORDER}) late among servlet filters, so that
  * security and other filters run first and only the dispatch to the handler is buffered.
@@ -51,9 +54,9 @@ public class IdempotentRequestBufferingFilter extends OncePerRequestFilter imple
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		ContentCachingResponseWrapper capturing = new ContentCachingResponseWrapper(response);
-		chain.doFilter(new BufferedBodyRequest(request), capturing);
-		capturing.copyBodyToResponse();
+		BufferedResponse buffered = new BufferedResponse(response);
+		chain.doFilter(new BufferedBodyRequest(request), buffered);
+		buffered.send();
 	}
 
 }

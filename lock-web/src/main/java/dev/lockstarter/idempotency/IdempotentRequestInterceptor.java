@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
@@ -22,7 +24,6 @@ import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import org.springframework.util.Assert;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 import org.springframework.web.util.WebUtils;
 
 /**
@@ -49,12 +50,16 @@ import org.springframework.web.util.WebUtils;
  * headers, body, plus {@code Idempotent-Replayed: true}); otherwise
  * {@link IdempotencyKeyReusedException}. Either way the lock is released and the handler
  * does not run.</li>
- * <li>With no kept response, the handler runs. When the request completes, its response
- * is kept with the lock's result for the retention period, unless it is a server error
- * (5xx, unless configured otherwise) or a status that asks to try again (408, 409, 425,
- * 429), or the handler ended with an unhandled exception. Then the lock is released.</li>
+ * <li>With no kept response, the handler runs, its response body held up to the
+ * {@linkplain #setMaxResponseSize(long) largest kept response}. When the request
+ * completes, its response is kept with the lock's result for the retention period, unless
+ * it is a server error (5xx, unless configured otherwise) or a status that asks to try
+ * again (408, 409, 425, 429), the handler ended with an unhandled exception, or its body
+ * outgrew the bound (then it streamed to the client past the bound, and a warning names
+ * the handler and the size). Then the lock is released.</li>
  * </ol>
- * {@code Set-Cookie} headers are never kept nor replayed.
+ * Requests to handlers without the annotation are neither buffered nor held, header or
+ * not. {@code Set-Cookie} headers are never kept nor replayed.
  * <p>
  * <b>Transactional mode</b> ({@link #setTransactions(IdempotentRequestTransactions)}):
  * the kept response is written in the same database transaction as the handler's own
@@ -80,7 +85,15 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 	/** The default largest request body, in bytes: 1 MiB. */
 	public static final long DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
 
+	/**
+	 * The default largest kept response body, in bytes: 1 MiB. Memcached's default item
+	 * limit, and ample for the JSON answers of the operations worth retrying.
+	 */
+	public static final long DEFAULT_MAX_RESPONSE_SIZE = 1024 * 1024;
+
 	private static final String IN_FLIGHT_ATTRIBUTE = IdempotentRequestInterceptor.class.getName() + ".IN_FLIGHT";
+
+	private static final Log logger = LogFactory.getLog(IdempotentRequestInterceptor.class);
 
 	private final Supplier<LockOperations> locks;
 
@@ -214,7 +227,8 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 			return true;
 		}
 		BufferedBodyRequest buffered = WebUtils.getNativeRequest(request, BufferedBodyRequest.class);
-		if (buffered == null || WebUtils.getNativeResponse(response, ContentCachingResponseWrapper.class) == null) {
+		BufferedResponse bufferedResponse = WebUtils.getNativeResponse(response, BufferedResponse.class);
+		if (buffered == null || bufferedResponse == null) {
 			throw new IllegalStateException(
 					"@IdempotentRequest needs the " + IdempotentRequestBufferingFilter.class.getName()
 							+ " servlet filter in front of the " + "dispatcher servlet");
@@ -233,6 +247,10 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 			if (kept.isEmpty()) {
 				request.setAttribute(IN_FLIGHT_ATTRIBUTE,
 						this.responseKeeping.begin(lease, fingerprint, attribute.retention()));
+				// Past the bound, a response that is not kept streams to the client,
+				// unless
+				// it is to be replaced by a 503 with the transaction's rollback
+				bufferedResponse.hold(policy().maxResponseSize(), !this.transactional);
 				return true;
 			}
 		}
@@ -254,7 +272,13 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 			@Nullable Exception ex) {
 		if (request.getAttribute(IN_FLIGHT_ATTRIBUTE) instanceof ResponseKeeping.InFlight inFlight) {
 			request.removeAttribute(IN_FLIGHT_ATTRIBUTE);
-			inFlight.complete(WebUtils.getNativeResponse(response, ContentCachingResponseWrapper.class), ex);
+			BufferedResponse buffered = WebUtils.getNativeResponse(response, BufferedResponse.class);
+			if (buffered != null && buffered.isOverflowed() && handler instanceof HandlerMethod handlerMethod) {
+				logger.warn(policy().tooLargeToKeep(handlerName(handlerMethod), buffered.getBodySize(),
+						this.transactional ? "its transaction is rolled back and a 503 response sent instead"
+								: "it was sent in full, and a retry will run the request again"));
+			}
+			inFlight.complete(buffered, ex);
 		}
 	}
 

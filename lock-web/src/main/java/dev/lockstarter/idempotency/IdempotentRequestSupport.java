@@ -77,6 +77,28 @@ public abstract class IdempotentRequestSupport {
 	}
 
 	/**
+	 * Set the largest response body kept for replays. The body of an idempotent request
+	 * is held in memory until the request completes, to keep it; a body that grows past
+	 * this size is not held further and not kept, and a retry runs the request again: the
+	 * client gets it in full all the same, streamed past the bound (in transactional
+	 * mode, where a response that cannot be kept rolls the handler's writes back, it gets
+	 * a {@code 503} instead). A warning names the handler and the size.
+	 * @param maxResponseSize the largest kept body, in bytes, positive
+	 */
+	public void setMaxResponseSize(long maxResponseSize) {
+		this.policy.setMaxResponseSize(maxResponseSize);
+	}
+
+	/**
+	 * Return the largest response body kept for replays.
+	 * @return the largest kept body, in bytes
+	 * @see #setMaxResponseSize(long)
+	 */
+	public long getMaxResponseSize() {
+		return this.policy.maxResponseSize();
+	}
+
+	/**
 	 * Set the listener told how each idempotent request ended.
 	 * @param listener the listener, or {@code null} for none
 	 */

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -79,10 +81,11 @@ import org.springframework.web.server.WebFilterChain;
  * exchange (on Redis and in memory they do not block at all; other stores are called on a
  * bounded-elastic scheduler). The handler may produce its response in any way
  * ({@code Mono}, {@code Flux}, Kotlin {@code suspend} functions, plain values): only the
- * response written counts. It is held back, buffered in full, until it is kept and the
- * lock released (as the servlet side holds it until its request completes), so that a
- * client that has it and retries at once gets the kept response; streaming responses are
- * therefore not suitable.
+ * response written counts. It is held back, buffered, until it is kept and the lock
+ * released (as the servlet side holds it until its request completes), so that a client
+ * that has it and retries at once gets the kept response. A body that grows past the
+ * {@linkplain #setMaxResponseSize(long) largest kept response} is not held further nor
+ * kept: it streams to the client, and a retry runs the request again.
  *
  * @since 0.1.0
  */
@@ -94,6 +97,8 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 	 * so that security and other filters run first.
 	 */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	private static final Log logger = LogFactory.getLog(IdempotentRequestWebFilter.class);
 
 	private final Supplier<ReactiveLockOperations> locks;
 
@@ -266,13 +271,18 @@ public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 	 */
 	private Mono<Mono<Void>> proceed(BufferedExchange buffered, WebFilterChain chain, HandlerMethod handler,
 			AtomicBoolean proceeding, Function<CapturingResponse, Mono<Void>> keep) {
-		CapturingResponse capturing = new CapturingResponse(buffered.getResponse());
+		CapturingResponse capturing = new CapturingResponse(buffered.getResponse(), policy().maxResponseSize());
 		ServerWebExchange running = buffered.mutate().response(capturing).build();
 		notifyListener(handler, Outcome.EXECUTED);
 		proceeding.set(true);
-		return chain.filter(running)
-			.then(Mono.defer(() -> keep.apply(capturing)))
-			.thenReturn(Mono.defer(capturing::send));
+		return chain.filter(running).then(Mono.defer(() -> {
+			if (capturing.isStreamed()) {
+				logger.warn(policy().tooLargeToKeep(handlerName(handler), capturing.bodySize(),
+						"it was sent in full, and a retry will run the request again"));
+				return Mono.empty();
+			}
+			return keep.apply(capturing);
+		})).thenReturn(Mono.defer(capturing::send));
 	}
 
 	private Mono<Void> reject(ServerWebExchange exchange, HandlerMethod handler, Throwable ex,

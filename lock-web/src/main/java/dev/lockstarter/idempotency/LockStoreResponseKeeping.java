@@ -7,7 +7,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Keeps a response with the lock's result in the lock store, after the handler's own
@@ -30,10 +29,11 @@ final class LockStoreResponseKeeping implements ResponseKeeping {
 		return (response, failure) -> complete(lease, fingerprint, retention, response, failure);
 	}
 
-	private void complete(Lease lease, byte[] fingerprint, Duration retention,
-			@Nullable ContentCachingResponseWrapper response, @Nullable Exception failure) {
+	private void complete(Lease lease, byte[] fingerprint, Duration retention, @Nullable BufferedResponse response,
+			@Nullable Exception failure) {
 		try (lease) {
-			if (failure != null || response == null || !this.policy.isKept(response.getStatus())) {
+			if (failure != null || response == null || response.isOverflowed()
+					|| !this.policy.isKept(response.getStatus())) {
 				return;
 			}
 			StoredResponse stored = capture(this.policy, fingerprint, response);
@@ -50,12 +50,11 @@ final class LockStoreResponseKeeping implements ResponseKeeping {
 	}
 
 	/**
-	 * Capture a buffered servlet response to keep it.
+	 * Capture a held servlet response to keep it.
 	 */
-	static StoredResponse capture(IdempotencyPolicy policy, byte[] fingerprint,
-			ContentCachingResponseWrapper response) {
+	static StoredResponse capture(IdempotencyPolicy policy, byte[] fingerprint, BufferedResponse response) {
 		return policy.capture(fingerprint, response.getStatus(), response.getContentType(), response::getHeaders,
-				response.getContentAsByteArray());
+				response.getBody());
 	}
 
 }

@@ -52,13 +52,14 @@ final class ReactiveIdempotencyStore {
 	}
 
 	/**
-	 * Keep a captured response with the lock's result, unless its status is not kept. A
-	 * response not kept is logged, never an error.
+	 * Keep a captured response with the lock's result, unless its status is not kept or
+	 * its body outgrew the bound and was streamed. A response not kept is logged, never
+	 * an error.
 	 */
 	Mono<Void> keep(Lease lease, CapturingResponse response, byte[] fingerprint, Duration retention) {
 		HttpStatusCode statusCode = response.getStatusCode();
 		int status = (statusCode != null) ? statusCode.value() : 200;
-		if (!this.policy.isKept(status)) {
+		if (response.isStreamed() || !this.policy.isKept(status)) {
 			return Mono.empty();
 		}
 		HttpHeaders headers = response.getHeaders();

@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Where {@link IdempotentRequestInterceptor} keeps the response of a request whose
@@ -34,10 +33,12 @@ interface ResponseKeeping {
 
 		/**
 		 * Keep the response, or not, and release the lock. Never throws.
-		 * @param response the buffered response, or {@code null} if it was not buffered
+		 * @param response the held response, or {@code null} if it was not held; one
+		 * whose body {@linkplain BufferedResponse#isOverflowed() outgrew the bound} is
+		 * not kept
 		 * @param failure the handler's unhandled exception, or {@code null}
 		 */
-		void complete(@Nullable ContentCachingResponseWrapper response, @Nullable Exception failure);
+		void complete(@Nullable BufferedResponse response, @Nullable Exception failure);
 
 	}
 

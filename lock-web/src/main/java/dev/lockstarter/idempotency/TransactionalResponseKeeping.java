@@ -11,7 +11,6 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.idempotency.IdempotentRequestTransactions.Transaction;
 import org.springframework.http.HttpHeaders;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Keeps a response in the transaction that also holds the handler's writes, right before
@@ -62,7 +61,14 @@ final class TransactionalResponseKeeping implements ResponseKeeping {
 	 * Keep the response in the request's transaction and commit, or roll back.
 	 */
 	private void complete(Transaction transaction, Lease lease, byte[] fingerprint, Duration retention,
-			@Nullable ContentCachingResponseWrapper response, @Nullable Exception failure) {
+			@Nullable BufferedResponse response, @Nullable Exception failure) {
+		if (response != null && response.isOverflowed()) {
+			// Too large to keep: the body past the bound was dropped, not sent, so the
+			// response is replaced
+			rollback(transaction);
+			notKept(response);
+			return;
+		}
 		if (failure != null || response == null || !this.policy.isKept(response.getStatus())) {
 			rollback(transaction);
 			return;
@@ -106,8 +112,7 @@ final class TransactionalResponseKeeping implements ResponseKeeping {
 		}
 	}
 
-	private void keepAfterRollback(Lease lease, byte[] fingerprint, Duration retention,
-			ContentCachingResponseWrapper response) {
+	private void keepAfterRollback(Lease lease, byte[] fingerprint, Duration retention, BufferedResponse response) {
 		try {
 			StoredResponse stored = LockStoreResponseKeeping.capture(this.policy, fingerprint, response);
 			if (!lease.putResult(stored.toBytes(), retention)) {
@@ -122,7 +127,7 @@ final class TransactionalResponseKeeping implements ResponseKeeping {
 	/**
 	 * Replace the buffered response, not sent yet, by a 503 problem response.
 	 */
-	private static void notKept(ContentCachingResponseWrapper response) {
+	private static void notKept(BufferedResponse response) {
 		if (response.isCommitted()) {
 			logger.warn("Could not replace the response of an idempotent request whose outcome was not kept: "
 					+ "the response is already committed");

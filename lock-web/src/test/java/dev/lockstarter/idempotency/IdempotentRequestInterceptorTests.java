@@ -15,7 +15,6 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.util.StreamUtils;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -52,7 +51,7 @@ class IdempotentRequestInterceptorTests {
 	void handlerReadsTheBodyAfterItWasFingerprinted() throws Exception {
 		MockHttpServletRequest request = post("{\"amount\": 100}");
 		BufferedBodyRequest buffered = new BufferedBodyRequest(request);
-		ContentCachingResponseWrapper response = new ContentCachingResponseWrapper(new MockHttpServletResponse());
+		BufferedResponse response = new BufferedResponse(new MockHttpServletResponse());
 		assertThat(this.interceptor.preHandle(buffered, response, handler("pay"))).isTrue();
 		assertThat(StreamUtils.copyToString(buffered.getInputStream(), StandardCharsets.UTF_8))
 			.isEqualTo("{\"amount\": 100}");

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,8 +65,9 @@ class LockStoreResponseKeepingTests {
 				Duration.ofMinutes(5));
 	}
 
-	private static ContentCachingResponseWrapper response(int status, String body) throws Exception {
-		ContentCachingResponseWrapper response = new ContentCachingResponseWrapper(new MockHttpServletResponse());
+	private static BufferedResponse response(int status, String body) throws Exception {
+		BufferedResponse response = new BufferedResponse(new MockHttpServletResponse());
+		response.hold(1024, true);
 		response.setStatus(status);
 		response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
 		return response;
