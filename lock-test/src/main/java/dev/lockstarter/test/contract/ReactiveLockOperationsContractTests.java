@@ -529,16 +529,16 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	/**
 	 * A second template with the same key prefix, on the store under test seen through a
-	 * {@link RefusalWatchingStore}, so that a test can wait until its waiter has found a
-	 * lock held. Destroy its blocking template at the end of the test.
+	 * {@link WatchedLockStore}, so that a test can wait until its waiter has found a lock
+	 * held. Destroy its blocking template at the end of the test.
 	 */
 	private Watched watched() {
-		RefusalWatchingStore store = new RefusalWatchingStore(this.store);
+		WatchedLockStore store = new WatchedLockStore(this.store);
 		LockTemplate locks = new LockTemplate(store.store(), this.locks.getKeyPrefix());
 		return new Watched(store, locks, new ReactiveLockTemplate(locks));
 	}
 
-	private record Watched(RefusalWatchingStore store, LockTemplate locks, ReactiveLockTemplate reactiveLocks) {
+	private record Watched(WatchedLockStore store, LockTemplate locks, ReactiveLockTemplate reactiveLocks) {
 	}
 
 	private void assertFreeWithin(String key, Duration within) throws InterruptedException {
