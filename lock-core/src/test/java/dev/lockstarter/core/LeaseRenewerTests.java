@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,12 +36,12 @@ class LeaseRenewerTests {
 		}
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(50);
 		assertThat(this.locks.renewer().isScheduled()).isTrue();
-		Thread.sleep(250);
+		awaitUntil("a renewal ran", () -> this.store.extendedLocks.get() >= 50);
 		leases.forEach(Lease::release);
 		assertThat(this.locks.renewer().activeLeases()).isZero();
-		Thread.sleep(300);
-		assertThat(this.locks.renewer().isScheduled()).isFalse();
+		awaitUntil("the renewer stopped", () -> !this.locks.renewer().isScheduled());
 		int calls = this.store.extendAllCalls.get();
+		// Three renewal periods of the 300 ms leases: a renewal left behind would run
 		Thread.sleep(300);
 		assertThat(this.store.extendAllCalls.get()).isEqualTo(calls);
 	}
@@ -51,9 +52,8 @@ class LeaseRenewerTests {
 		for (int i = 0; i < 20; i++) {
 			leases.add(this.locks.acquire("k" + i, Duration.ofMillis(600)));
 		}
-		Thread.sleep(700);
+		awaitUntil("two renewals of every lease", () -> this.store.extendedLocks.get() >= 40);
 		assertThat(leases).allMatch(Lease::isHeld);
-		assertThat(this.store.extendedLocks.get()).isGreaterThanOrEqualTo(40);
 		assertThat(this.store.extendAllCalls.get()).isLessThanOrEqualTo(this.store.extendedLocks.get() / 10);
 		leases.forEach(Lease::release);
 	}
@@ -64,9 +64,10 @@ class LeaseRenewerTests {
 		// after 100 ms and must re-arm it
 		Lease long1 = this.locks.acquire("long", Duration.ofSeconds(30));
 		Lease short1 = this.locks.acquire("short", Duration.ofMillis(300));
-		Thread.sleep(700);
+		// Within 5 s, before the long lease is due: only the short one can have been
+		// renewed
+		awaitUntil("two renewals of the short lease", () -> this.store.extendedLocks.get() >= 2, Duration.ofSeconds(5));
 		assertThat(short1.isHeld()).isTrue();
-		assertThat(this.store.extendedLocks.get()).isGreaterThanOrEqualTo(2);
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(2);
 		short1.release();
 		long1.release();
@@ -77,10 +78,22 @@ class LeaseRenewerTests {
 	void leaseWithoutRenewalIsNeverExtended() throws Exception {
 		Lease lease = this.locks.acquire("k", LockOptions.ttl(Duration.ofMillis(200)).withRenewal(false));
 		assertThat(this.locks.renewer().activeLeases()).isZero();
-		Thread.sleep(300);
-		assertThat(lease.isHeld()).isFalse();
+		awaitUntil("the lease expired", () -> !lease.isHeld());
 		assertThat(this.store.extendAllCalls.get()).isZero();
 		assertThat(lease.release()).isFalse();
+	}
+
+	private static void awaitUntil(String description, BooleanSupplier condition) throws InterruptedException {
+		awaitUntil(description, condition, Duration.ofSeconds(10));
+	}
+
+	private static void awaitUntil(String description, BooleanSupplier condition, Duration within)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + within.toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime() - deadline).as("%s within %s", description, within).isNegative();
+			Thread.sleep(10);
+		}
 	}
 
 	private static final class CountingStore extends InMemoryLockStore implements LockStore {

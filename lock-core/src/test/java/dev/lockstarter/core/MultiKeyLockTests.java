@@ -3,6 +3,7 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
@@ -186,7 +187,12 @@ class MultiKeyLockTests {
 				}
 			});
 			waiter.start();
-			Thread.sleep(200);
+			// The waiter pauses between its tries in a timed wait: it found "b" held
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (waiter.getState() != Thread.State.TIMED_WAITING) {
+				assertThat(System.nanoTime() - deadline).as("waiter waiting in time").isNegative();
+				Thread.sleep(2);
+			}
 			waiter.interrupt();
 			waiter.join(5000);
 			assertThat(waiter.isAlive()).isFalse();

@@ -71,6 +71,9 @@ class IdempotentRequestWebIntegrationTests {
 
 	static volatile CountDownLatch entered = new CountDownLatch(1);
 
+	/** The handler returns once this is counted down, after {@link #hold}. */
+	static volatile CountDownLatch proceed = new CountDownLatch(0);
+
 	private static final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
 
 	private static int first;
@@ -99,6 +102,7 @@ class IdempotentRequestWebIntegrationTests {
 		failures.set(0);
 		hold = Duration.ZERO;
 		entered = new CountDownLatch(1);
+		proceed = new CountDownLatch(0);
 	}
 
 	@Test
@@ -264,12 +268,15 @@ class IdempotentRequestWebIntegrationTests {
 	void inProgressLockIsRenewedPastItsTtlAndTheResponseIsStillKept() throws Exception {
 		int shortTtl = start(WebApp.class, "lock.ttl=300ms");
 		String key = newKey();
-		hold = Duration.ofMillis(1200);
+		proceed = new CountDownLatch(1);
 		CompletableFuture<HttpResponse<String>> inProgress = postAsync(shortTtl, "/charges", key, "{}");
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-		Thread.sleep(800);
+		// Held past the 300 ms time-to-live on purpose, three times over: only renewals
+		// keep the lock
+		Thread.sleep(900);
 		assertProblem(post(shortTtl, "/charges", key, "{}"), 409,
 				"urn:lockstarter:problem:idempotent-request-in-progress");
+		proceed.countDown();
 		HttpResponse<String> original = inProgress.get(10, TimeUnit.SECONDS);
 		assertThat(original.statusCode()).isEqualTo(201);
 		HttpResponse<String> retry = post(shortTtl, "/charges", key, "{}");
@@ -423,6 +430,7 @@ class IdempotentRequestWebIntegrationTests {
 		entered.countDown();
 		try {
 			Thread.sleep(hold.toMillis());
+			proceed.await(30, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.sample.payment.Payment;
 import dev.lockstarter.sample.payment.PaymentRepository;
 import dev.lockstarter.sample.payment.RedisPaymentRepository;
@@ -104,16 +105,12 @@ class IdempotentPaymentsWithRedisTests {
 		String key = newKey();
 		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(SampleClient.base(first), key,
 				"{\"amount\": 100}");
-		// Sent while the first is in progress (it takes LATENCY); whichever takes the key
-		// first
-		// answers 201 and the other 409.
-		Thread.sleep(LATENCY.toMillis() / 4);
-		HttpResponse<String> concurrent = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
-		HttpResponse<String> firstResponse = inProgress.get(10, TimeUnit.SECONDS);
-		List<HttpResponse<String>> responses = List.of(firstResponse, concurrent);
-		assertThat(responses).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(201, 409);
-		HttpResponse<String> conflict = responses.stream().filter((r) -> r.statusCode() == 409).findFirst().get();
-		HttpResponse<String> created = responses.stream().filter((r) -> r.statusCode() == 201).findFirst().get();
+		// Sent once the first holds the key's lock, while it is in progress (it takes
+		// LATENCY)
+		awaitHeldOn(first, key);
+		HttpResponse<String> conflict = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
+		HttpResponse<String> created = inProgress.get(10, TimeUnit.SECONDS);
+		assertThat(created.statusCode()).isEqualTo(201);
 		assertProblem(conflict, 409, "urn:lockstarter:problem:idempotent-request-in-progress");
 		assertThat(conflict.headers().firstValue("Retry-After")).isPresent();
 		HttpResponse<String> retry = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
@@ -170,6 +167,16 @@ class IdempotentPaymentsWithRedisTests {
 					"--spring.data.redis.port=" + redis.port(),
 					"--sample.payments.latency=" + LATENCY.toMillis() + "ms",
 					"--lock.idempotency.retention=" + RETENTION.toMillis() + "ms");
+	}
+
+	/** Wait until an instance holds the lock of an idempotency key, for 10 s at most. */
+	private static void awaitHeldOn(ConfigurableApplicationContext instance, String key) throws InterruptedException {
+		LockTemplate locks = instance.getBean(LockTemplate.class);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (locks.getHeldLocks().stream().noneMatch((held) -> held.key().endsWith(":" + key))) {
+			assertThat(System.nanoTime() - deadline).as("lock of key '%s' taken in time", key).isNegative();
+			Thread.sleep(2);
+		}
 	}
 
 	private static String newKey() {

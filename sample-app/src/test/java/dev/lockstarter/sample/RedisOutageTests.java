@@ -136,7 +136,9 @@ class RedisOutageTests {
 		assertThat(this.client.findByName(this.base, userName)).isEmpty();
 		Duration answered = Duration.ofNanos(System.nanoTime() - asked);
 		report("GET /api/users?userName=, " + outage, answered);
-		assertThat(answered).isLessThan(Duration.ofMillis(500));
+		// A request that waited for Redis would take the lock timeout of 2 s, or more
+		assertThat(answered).as("liveness bound, not a speed claim: answered without waiting for Redis")
+			.isLessThan(Duration.ofMillis(1500));
 	}
 
 	private Duration timeUntilRegistered() throws InterruptedException {

@@ -27,6 +27,7 @@ import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
 import dev.lockstarter.test.contract.LockStoreContractTests;
+import dev.lockstarter.test.contract.WatchedLockStore;
 import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisClusterExtension;
 import dev.lockstarter.test.redis.RedisServer;
@@ -257,7 +258,8 @@ class RedisClusterLockStoreTests {
 		RedisLockStore holderStore = new RedisLockStore(connectionFactory);
 		RedisLockStore waiterStore = new RedisLockStore(otherApplication);
 		LockTemplate holderLocks = new LockTemplate(holderStore);
-		LockTemplate waiterLocks = new LockTemplate(waiterStore);
+		WatchedLockStore watchedWaiter = new WatchedLockStore(waiterStore);
+		LockTemplate waiterLocks = new LockTemplate(watchedWaiter.store());
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
 			String key = "handoff-" + UUID.randomUUID();
@@ -266,18 +268,20 @@ class RedisClusterLockStoreTests {
 			Future<LockAttempt> waiter = executor.submit(() -> waiterLocks.tryAcquire(key,
 					LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))));
 			awaitShardSubscribers(cluster.server().nodeFor(channel), channel, 1);
-			// After 1.6 s of waiting the poll interval has grown to 1 s (at least 800 ms
-			// with jitter):
-			// polls at about 0.1, 0.3, 0.7 and 1.5 s, the next one not before 2.3 s.
-			Thread.sleep(1600);
+			// Polls 0.1, 0.2, 0.4 and 0.8 s apart: right after the fifth refusal the next
+			// poll is a second away
+			watchedWaiter.awaitRefusals(5, Duration.ofSeconds(10));
 			assertThat(waiter).isNotDone();
 			long releasedAt = System.nanoTime();
 			assertThat(holder.release()).isTrue();
 			LockAttempt attempt = waiter.get(10, TimeUnit.SECONDS);
-			long handoffMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt);
+			Duration handoff = Duration.ofNanos(System.nanoTime() - releasedAt);
 			assertThat(attempt.isAcquired()).isTrue();
-			assertThat(handoffMillis).as("release to acquisition, in ms, against a next poll at least 700 ms away")
-				.isLessThan(500);
+			assertThat(watchedWaiter.grantedBy(holderLocks.getKeyPrefix() + key))
+				.as("acquired by the release listener's try, not by a poll of the waiter")
+				.containsExactly("tryAcquireOnRelease");
+			assertThat(handoff).as("liveness bound, not a speed claim: acquired well within the 20 s wait")
+				.isLessThan(Duration.ofSeconds(5));
 			attempt.lease().release();
 		}
 		finally {

@@ -16,14 +16,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests of {@link ReplyWait}'s policy: when a caller spins for an answer and when it
- * parks. A spin of a whole second makes the two tell apart by the caller's thread state:
- * a spinning thread is {@code RUNNABLE}, a parked one {@code TIMED_WAITING}. The answers
- * come from futures completed by the test; the round trips to a real Redis are covered by
- * the store's contract and timeout tests, which run through this wait.
+ * parks. A spin of a whole minute makes the two tell apart by the caller's thread state,
+ * with time to spare: a spinning thread stays {@code RUNNABLE}, a parked one is
+ * {@code TIMED_WAITING} within seconds, long before a spin would end. The answers come
+ * from futures completed by the test; the round trips to a real Redis are covered by the
+ * store's contract and timeout tests, which run through this wait.
  */
 class ReplyWaitTests {
 
-	private static final Duration LONG_SPIN = Duration.ofSeconds(1);
+	private static final Duration LONG_SPIN = Duration.ofMinutes(1);
+
+	/** How long a spinning caller is watched, and stays {@code RUNNABLE} throughout. */
+	private static final Duration WATCHED_SPIN = Duration.ofMillis(300);
+
+	/** How long a caller may take to park; far shorter than {@link #LONG_SPIN}. */
+	private static final Duration PARKS_WITHIN = Duration.ofSeconds(10);
 
 	/**
 	 * The count of waiting callers of this test's waits only: the store's waits of other
@@ -40,7 +47,12 @@ class ReplyWaitTests {
 
 	@Test
 	void aLoneCallerSpinsUntilTheAnswer() throws Exception {
-		assertWaitsIn(replyWait(LONG_SPIN), Thread.State.RUNNABLE, "spinning");
+		CompletableFuture<String> answer = new CompletableFuture<>();
+		Caller caller = Caller.start(replyWait(LONG_SPIN), answer);
+		awaitWaiting(1);
+		caller.assertSpins();
+		answer.complete("OK");
+		assertThat(caller.result()).isEqualTo("OK");
 	}
 
 	@Test
@@ -65,7 +77,7 @@ class ReplyWaitTests {
 				.isThrownBy(() -> longSpin.await(never, deadlineIn(Duration.ofMillis(1))));
 			assertThat(never).isCancelled();
 		}
-		assertWaitsIn(longSpin, Thread.State.TIMED_WAITING, "parked without spinning");
+		assertParks(longSpin);
 		int fast = 0;
 		while (!wait.answersComeWithinSpin()) {
 			assertThat(fast).as("answers at once before spinning resumes").isLessThan(12);
@@ -80,11 +92,13 @@ class ReplyWaitTests {
 		ReplyWait wait = replyWait(LONG_SPIN);
 		CompletableFuture<String> first = new CompletableFuture<>();
 		Caller spinning = Caller.start(wait, first);
-		assertThat(spinning.stateAfter(Duration.ofMillis(100))).isEqualTo(Thread.State.RUNNABLE);
+		awaitWaiting(1);
+		spinning.assertSpins();
 		CompletableFuture<String> second = new CompletableFuture<>();
 		Caller other = Caller.start(wait, second);
-		assertThat(spinning.stateAfter(Duration.ofMillis(200))).isEqualTo(Thread.State.TIMED_WAITING);
-		assertThat(other.stateAfter(Duration.ZERO)).isEqualTo(Thread.State.TIMED_WAITING);
+		awaitWaiting(2);
+		spinning.awaitParked("the spinning caller, once another waits");
+		other.awaitParked("the other caller");
 		first.complete("first");
 		second.complete("second");
 		assertThat(spinning.result()).isEqualTo("first");
@@ -98,7 +112,9 @@ class ReplyWaitTests {
 		long start = System.nanoTime();
 		assertThatExceptionOfType(TimeoutException.class)
 			.isThrownBy(() -> wait.await(never, deadlineIn(Duration.ofMillis(50))));
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+		assertThat(Duration.ofNanos(System.nanoTime() - start))
+			.as("liveness bound, not a speed claim: ended by the deadline, not by the minute's spin")
+			.isLessThan(Duration.ofSeconds(10));
 		assertThat(never).isCancelled();
 	}
 
@@ -106,19 +122,28 @@ class ReplyWaitTests {
 	void aSingleProcessorNeverSpins() throws Exception {
 		ReplyWait wait = new ReplyWait(LONG_SPIN, 1, this.waiting);
 		assertThat(wait.getSpin()).isZero();
-		assertWaitsIn(wait, Thread.State.TIMED_WAITING, "parked without spinning");
+		assertParks(wait);
 	}
 
 	/**
-	 * Start a caller on the wait, check its thread's state 200 ms later, then answer it
-	 * and check that it returns the answer.
+	 * Start a caller on the wait, check that it parks well within the spin time, then
+	 * answer it and check that it returns the answer.
 	 */
-	private static void assertWaitsIn(ReplyWait wait, Thread.State state, String description) throws Exception {
+	private static void assertParks(ReplyWait wait) throws Exception {
 		CompletableFuture<String> answer = new CompletableFuture<>();
 		Caller caller = Caller.start(wait, answer);
-		assertThat(caller.stateAfter(Duration.ofMillis(200))).as(description).isEqualTo(state);
+		caller.awaitParked("parked without spinning");
 		answer.complete("OK");
 		assertThat(caller.result()).isEqualTo("OK");
+	}
+
+	/** Wait until this test's waits count {@code count} waiting callers. */
+	private void awaitWaiting(int count) throws InterruptedException {
+		long deadline = deadlineIn(PARKS_WITHIN);
+		while (this.waiting.get() != count) {
+			assertThat(System.nanoTime() - deadline).as("%s callers waiting in time", count).isNegative();
+			Thread.sleep(1);
+		}
 	}
 
 	private ReplyWait replyWait(Duration spin) {
@@ -129,7 +154,7 @@ class ReplyWaitTests {
 		return System.nanoTime() + duration.toNanos();
 	}
 
-	/** A thread waiting for one answer, with a deadline of 10 seconds. */
+	/** A thread waiting for one answer, with a deadline of two minutes. */
 	private static final class Caller {
 
 		private final Thread thread;
@@ -139,7 +164,7 @@ class ReplyWaitTests {
 		private Caller(ReplyWait wait, CompletableFuture<String> answer) {
 			this.thread = new Thread(() -> {
 				try {
-					this.result.complete(wait.await(answer, deadlineIn(Duration.ofSeconds(10))));
+					this.result.complete(wait.await(answer, deadlineIn(Duration.ofMinutes(2))));
 				}
 				catch (Exception ex) {
 					this.result.completeExceptionally(ex);
@@ -153,9 +178,31 @@ class ReplyWaitTests {
 			return caller;
 		}
 
-		Thread.State stateAfter(Duration delay) throws InterruptedException {
-			Thread.sleep(delay.toMillis());
-			return this.thread.getState();
+		/**
+		 * Check that the thread, already counted as waiting, stays {@code RUNNABLE} for
+		 * {@link #WATCHED_SPIN}: a parked thread would be seen {@code TIMED_WAITING}.
+		 */
+		void assertSpins() throws InterruptedException {
+			long end = deadlineIn(WATCHED_SPIN);
+			do {
+				assertThat(this.thread.getState()).as("spinning").isEqualTo(Thread.State.RUNNABLE);
+				Thread.sleep(2);
+			}
+			while (System.nanoTime() - end < 0);
+		}
+
+		/**
+		 * Wait until the thread is {@code TIMED_WAITING}, for {@link #PARKS_WITHIN} at
+		 * most: a spinning thread would stay {@code RUNNABLE} for the minute's spin.
+		 */
+		void awaitParked(String description) throws InterruptedException {
+			long deadline = deadlineIn(PARKS_WITHIN);
+			while (this.thread.getState() != Thread.State.TIMED_WAITING) {
+				assertThat(System.nanoTime() - deadline)
+					.as("%s within %s, seen %s", description, PARKS_WITHIN, this.thread.getState())
+					.isNegative();
+				Thread.sleep(2);
+			}
 		}
 
 		String result() throws Exception {

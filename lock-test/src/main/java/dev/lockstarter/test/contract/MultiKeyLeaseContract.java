@@ -110,12 +110,15 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		String b = fixture.uniqueKey("wait-b");
 		Lease holdsA = fixture.locks().acquire(a, LONG_TTL);
 		Lease holdsB = fixture.locks().acquire(b, LONG_TTL);
+		TokenRecordingStore recording = fixture.recording(locks);
+		int refused = recording.refusals();
 		Future<LockAttempt> waiter = fixture.executor()
 			.submit(() -> locks.tryAcquire(List.of(b, a),
 					LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10))));
-		Thread.sleep(200);
+		recording.awaitRefusals(refused + 1);
 		assertThat(holdsB.release()).isTrue();
-		Thread.sleep(200);
+		// Woken or polling, the waiter tries again and finds the other key held
+		recording.awaitRefusals(recording.refusals() + 1);
 		assertThat(waiter).as("one key is still held").isNotDone();
 		assertThat(holdsA.release()).isTrue();
 		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);

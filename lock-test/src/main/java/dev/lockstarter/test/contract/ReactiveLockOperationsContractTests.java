@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
@@ -51,6 +52,12 @@ public abstract class ReactiveLockOperationsContractTests {
 	private static final Duration LONG_TTL = Duration.ofSeconds(30);
 
 	private static final Duration BLOCK = Duration.ofSeconds(20);
+
+	/**
+	 * Longer than the longest pause between the polls of a waiter (one second, with
+	 * jitter).
+	 */
+	private static final Duration LONGEST_POLL_WINDOW = Duration.ofMillis(1500);
 
 	private LockStore store;
 
@@ -159,23 +166,26 @@ public abstract class ReactiveLockOperationsContractTests {
 	void waiterWakesSoonAfterTheHolderReleases() throws Exception {
 		String key = uniqueKey("waiter");
 		Lease holder = this.locks.acquire(key, LONG_TTL);
-		long started = System.nanoTime();
-		Mono<LockAttempt> waiter = this.reactiveLocks
-			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
+		Watched watched = watched();
+		Mono<LockAttempt> waiter = watched.reactiveLocks()
+			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(20)))
 			.cache();
 		Disposable subscribed = waiter.subscribe();
 		try {
-			Thread.sleep(300);
+			watched.store().awaitRefusals(1, BLOCK);
 			holder.release();
 			long releasedAt = System.nanoTime();
 			LockAttempt attempt = value(waiter);
-			assertThat(attempt.isAcquired()).isTrue();
-			assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).isLessThan(Duration.ofSeconds(2));
-			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
-			assertThat(this.reactiveLocks.release(attempt.lease()).block(BLOCK)).isTrue();
+			assertThat(attempt.isAcquired()).as("acquired by the waiter that found it held").isTrue();
+			// Polls are at most a second apart, notified or not
+			assertThat(Duration.ofNanos(System.nanoTime() - releasedAt))
+				.as("liveness bound, not a speed claim: acquired well within the 20 s wait after the release")
+				.isLessThan(Duration.ofSeconds(5));
+			assertThat(watched.reactiveLocks().release(attempt.lease()).block(BLOCK)).isTrue();
 		}
 		finally {
 			subscribed.dispose();
+			watched.locks().destroy();
 		}
 	}
 
@@ -188,35 +198,55 @@ public abstract class ReactiveLockOperationsContractTests {
 					this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(400))));
 			Duration waited = Duration.ofNanos(System.nanoTime() - started);
 			assertThat(attempt.isAcquired()).isFalse();
-			assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(390)).isLessThan(Duration.ofSeconds(3));
+			assertThat(waited).as("the wait time, with a liveness bound (not a speed claim) on its end")
+				.isGreaterThanOrEqualTo(Duration.ofMillis(390))
+				.isLessThan(Duration.ofSeconds(3));
 			assertThat(holder.isHeld()).isTrue();
 		}
 	}
 
 	@Test
-	void retriesOnAFixedScheduleUntilTheLockIsFree() {
+	void retriesOnAFixedScheduleUntilTheLockIsFree() throws Exception {
 		String key = uniqueKey("retries");
 		Lease holder = this.locks.acquire(key, LONG_TTL);
-		Mono.delay(Duration.ofMillis(250)).subscribe((tick) -> holder.close());
-		LockAttempt attempt = value(
-				this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(20, Duration.ofMillis(100))));
-		assertThat(attempt.isAcquired()).isTrue();
-		this.reactiveLocks.release(attempt.lease()).block(BLOCK);
+		Watched watched = watched();
+		try {
+			Mono<LockAttempt> retrying = watched.reactiveLocks()
+				.tryAcquire(key, LockOptions.ttl(LONG_TTL).withRetries(100, Duration.ofMillis(100)))
+				.cache();
+			Disposable subscribed = retrying.subscribe();
+			watched.store().awaitRefusals(2, BLOCK);
+			holder.close();
+			LockAttempt attempt = value(retrying);
+			subscribed.dispose();
+			assertThat(attempt.isAcquired()).as("acquired by a retry after two refusals").isTrue();
+			watched.reactiveLocks().release(attempt.lease()).block(BLOCK);
+		}
+		finally {
+			watched.locks().destroy();
+		}
 	}
 
 	@Test
 	void waiterCancelledWhileWaitingHoldsNothingOnceTheHolderReleases() throws Exception {
 		String key = uniqueKey("cancelled-waiter");
 		Lease holder = this.locks.acquire(key, LONG_TTL);
-		Disposable waiter = this.reactiveLocks
-			.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
-			.subscribe();
-		Thread.sleep(200);
-		waiter.dispose();
-		holder.release();
-		Thread.sleep(300);
-		assertFree(key);
-		assertThat(this.locks.getHeldLocks()).isEmpty();
+		Watched watched = watched();
+		try {
+			Disposable waiter = watched.reactiveLocks()
+				.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(20)))
+				.subscribe();
+			watched.store().awaitRefusals(1, BLOCK);
+			waiter.dispose();
+			holder.release();
+			assertStaysFree(List.of(key));
+			assertFree(key);
+			assertThat(watched.locks().getHeldLocks()).isEmpty();
+			assertThat(this.locks.getHeldLocks()).isEmpty();
+		}
+		finally {
+			watched.locks().destroy();
+		}
 	}
 
 	@Test
@@ -224,16 +254,23 @@ public abstract class ReactiveLockOperationsContractTests {
 		String a = uniqueKey("a");
 		String b = uniqueKey("b");
 		Lease holder = this.locks.acquire(b, LONG_TTL);
-		Disposable waiter = this.reactiveLocks
-			.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)))
-			.subscribe();
-		Thread.sleep(200);
-		waiter.dispose();
-		holder.release();
-		Thread.sleep(300);
-		assertFree(a);
-		assertFree(b);
-		assertThat(this.locks.getHeldLocks()).isEmpty();
+		Watched watched = watched();
+		try {
+			Disposable waiter = watched.reactiveLocks()
+				.tryAcquire(List.of(a, b), LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(20)))
+				.subscribe();
+			watched.store().awaitRefusals(1, BLOCK);
+			waiter.dispose();
+			holder.release();
+			assertStaysFree(List.of(a, b));
+			assertFree(a);
+			assertFree(b);
+			assertThat(watched.locks().getHeldLocks()).isEmpty();
+			assertThat(this.locks.getHeldLocks()).isEmpty();
+		}
+		finally {
+			watched.locks().destroy();
+		}
 	}
 
 	@Test
@@ -323,9 +360,7 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void reactiveStoreOperationsMatchTheBlockingOnes() {
-		if (!(this.store instanceof ReactiveLockStore reactive)) {
-			return;
-		}
+		ReactiveLockStore reactive = assumeReactive();
 		String key = "reactive-store-" + UUID.randomUUID();
 		AcquireReply acquired = value(reactive.tryAcquireReactive(key, "one", LONG_TTL));
 		assertThat(acquired.isAcquired()).isTrue();
@@ -351,9 +386,7 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void reactiveStoreOperationsAreLazy() {
-		if (!(this.store instanceof ReactiveLockStore reactive)) {
-			return;
-		}
+		ReactiveLockStore reactive = assumeReactive();
 		String key = "lazy-" + UUID.randomUUID();
 		reactive.tryAcquireReactive(key, "unsubscribed", LONG_TTL);
 		assertThat(this.store.tryAcquire(key, "other", LONG_TTL).isAcquired()).isTrue();
@@ -362,9 +395,7 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void resultKeptReactivelyIsFoundByReactiveAndBlockingCallers() {
-		if (!this.locks.supportsResults()) {
-			return;
-		}
+		assumeKeepsResults();
 		String key = uniqueKey("result");
 		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
 		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
@@ -381,9 +412,7 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void resultOfALeaseThatNoLongerHoldsItsLockIsNotKept() {
-		if (!this.locks.supportsResults()) {
-			return;
-		}
+		assumeKeepsResults();
 		String key = uniqueKey("released-result");
 		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
 		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
@@ -393,9 +422,7 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void keptResultExpiresAfterItsTimeToLive() throws Exception {
-		if (!this.locks.supportsResults()) {
-			return;
-		}
+		assumeKeepsResults();
 		String key = uniqueKey("expiring-result");
 		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
 		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
@@ -410,18 +437,17 @@ public abstract class ReactiveLockOperationsContractTests {
 
 	@Test
 	void storeThatKeepsNoResultsSignalsUnsupported() {
-		if (this.store instanceof ResultStoringLockStore) {
-			return;
-		}
+		Assumptions.assumeFalse(this.store instanceof ResultStoringLockStore, () -> storeName()
+				+ " keeps results (ResultStoringLockStore): the case runs on a store that keeps none");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.reactiveLocks.findResult(uniqueKey("none")).block(BLOCK));
 	}
 
 	@Test
 	void reactiveResultOperationsMatchTheBlockingOnes() {
-		if (!(this.store instanceof ReactiveResultStoringLockStore reactive)) {
-			return;
-		}
+		Assumptions.assumeTrue(this.store instanceof ReactiveResultStoringLockStore,
+				() -> storeName() + " does not keep results reactively (not a ReactiveResultStoringLockStore)");
+		ReactiveResultStoringLockStore reactive = (ReactiveResultStoringLockStore) this.store;
 		String key = "reactive-result-" + UUID.randomUUID();
 		assertThat(reactive.getResultReactive(key).blockOptional(BLOCK)).isEmpty();
 		assertThat(reactive.putResultReactive(key, "nobody", new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
@@ -436,6 +462,21 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(this.store.release(key, "one")).isTrue();
 		assertThat(reactive.putResultReactive(key, "one", new byte[] { 4 }, LONG_TTL).block(BLOCK)).isFalse();
 		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
+	}
+
+	private ReactiveLockStore assumeReactive() {
+		Assumptions.assumeTrue(this.store instanceof ReactiveLockStore, () -> storeName()
+				+ " has no reactive operations (not a ReactiveLockStore): reached on the bounded elastic scheduler");
+		return (ReactiveLockStore) this.store;
+	}
+
+	private void assumeKeepsResults() {
+		Assumptions.assumeTrue(this.locks.supportsResults(),
+				() -> storeName() + " keeps no results (not a ResultStoringLockStore)");
+	}
+
+	private String storeName() {
+		return this.store.getClass().getSimpleName();
 	}
 
 	private ExclusionChecker.@Nullable Handle reactiveHandle(String key) {
@@ -468,6 +509,36 @@ public abstract class ReactiveLockOperationsContractTests {
 		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
 		assertThat(attempt.isAcquired()).as("lock '%s' is free", key).isTrue();
 		attempt.lease().close();
+	}
+
+	/**
+	 * Check that no one takes the keys for a while after a release: longer than the
+	 * longest pause between a waiter's polls, so that a cancelled waiter still polling or
+	 * listening for the release would be seen holding one.
+	 */
+	private void assertStaysFree(List<String> keys) throws InterruptedException {
+		long end = System.nanoTime() + LONGEST_POLL_WINDOW.toNanos();
+		do {
+			for (String key : keys) {
+				assertThat(this.locks.timeToExpiry(key)).as("'%s' not taken after its release", key).isZero();
+			}
+			Thread.sleep(20);
+		}
+		while (System.nanoTime() - end < 0);
+	}
+
+	/**
+	 * A second template with the same key prefix, on the store under test seen through a
+	 * {@link WatchedLockStore}, so that a test can wait until its waiter has found a lock
+	 * held. Destroy its blocking template at the end of the test.
+	 */
+	private Watched watched() {
+		WatchedLockStore store = new WatchedLockStore(this.store);
+		LockTemplate locks = new LockTemplate(store.store(), this.locks.getKeyPrefix());
+		return new Watched(store, locks, new ReactiveLockTemplate(locks));
+	}
+
+	private record Watched(WatchedLockStore store, LockTemplate locks, ReactiveLockTemplate reactiveLocks) {
 	}
 
 	private void assertFreeWithin(String key, Duration within) throws InterruptedException {

@@ -114,6 +114,11 @@ final class TemplateUnderTest {
 		return this.locks;
 	}
 
+	/** What a template of this fixture ({@link #multiKeyLocks} too) sent to the store. */
+	TokenRecordingStore recording(LockTemplate locks) {
+		return (locks == this.genericLocks) ? this.genericRecording : this.recording;
+	}
+
 	/** The last owner token with which a template took a key. */
 	String ownerToken(LockTemplate locks, String key) {
 		TokenRecordingStore recording = (locks == this.genericLocks) ? this.genericRecording : this.recording;

@@ -9,10 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -44,6 +47,10 @@ final class TokenRecordingStore implements InvocationHandler {
 	private final Map<String, List<String>> acquired = new ConcurrentHashMap<>();
 
 	private final AtomicInteger extendCalls = new AtomicInteger();
+
+	private final AtomicInteger refusals = new AtomicInteger();
+
+	private final Set<String> refusedOwners = ConcurrentHashMap.newKeySet();
 
 	private TokenRecordingStore(LockStore delegate, boolean multiKey) {
 		this.delegate = delegate;
@@ -79,6 +86,47 @@ final class TokenRecordingStore implements InvocationHandler {
 	/** The owner tokens that took a store key, in order. */
 	List<String> acquiredTokens(String storeKey) {
 		return this.acquired.getOrDefault(storeKey, List.of());
+	}
+
+	/** The acquisitions answered with "held" so far. */
+	int refusals() {
+		return this.refusals.get();
+	}
+
+	/**
+	 * Wait until the store has answered at least {@code count} acquisitions with "held",
+	 * so that a test knows its waiter is waiting rather than sleep and hope it is.
+	 * @param count the refusals to wait for
+	 * @throws AssertionError if they did not come within 20 seconds
+	 */
+	void awaitRefusals(int count) throws InterruptedException {
+		awaitAtLeast(count, this.refusals::get, "acquisitions");
+	}
+
+	/** The owners (tokens) whose acquisitions were answered with "held" so far. */
+	int refusedOwners() {
+		return this.refusedOwners.size();
+	}
+
+	/**
+	 * Wait until the store has answered acquisitions of at least {@code count} owners
+	 * with "held": as many waiters are waiting.
+	 * @param count the owners to wait for
+	 * @throws AssertionError if they did not come within 20 seconds
+	 */
+	void awaitRefusedOwners(int count) throws InterruptedException {
+		awaitAtLeast(count, this.refusedOwners::size, "owners' acquisitions");
+	}
+
+	private static void awaitAtLeast(int count, IntSupplier counter, String what) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (counter.getAsInt() < count) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new AssertionError("The store answered " + counter.getAsInt() + " " + what
+						+ " with 'held' in 20 s, expected at least " + count + ": a waiter never found its lock held");
+			}
+			Thread.sleep(5);
+		}
 	}
 
 	/** The calls to extend one lock or several. */
@@ -120,10 +168,16 @@ final class TokenRecordingStore implements InvocationHandler {
 				if (reply instanceof AcquireReply granted && granted.isAcquired()) {
 					record((String) Objects.requireNonNull(args[0]), token);
 				}
+				else if (reply instanceof AcquireReply) {
+					refused(token);
+				}
 			}
 			case "tryAcquireAll" -> {
 				if (reply instanceof MultiKeyAcquireReply granted && granted.isAcquired()) {
 					((List<String>) Objects.requireNonNull(args[0])).forEach((key) -> record(key, token));
+				}
+				else if (reply instanceof MultiKeyAcquireReply) {
+					refused(token);
 				}
 			}
 			case "tryAcquireOnRelease" -> {
@@ -141,6 +195,11 @@ final class TokenRecordingStore implements InvocationHandler {
 			}
 		}
 		return reply;
+	}
+
+	private void refused(String token) {
+		this.refusedOwners.add(token);
+		this.refusals.incrementAndGet();
 	}
 
 	private void record(String key, String token) {

@@ -2,7 +2,6 @@ package dev.lockstarter.test.contract;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,13 +30,11 @@ interface WaitingContract extends TemplateContract {
 		TemplateUnderTest fixture = templateUnderTest();
 		String key = fixture.uniqueKey("handoff");
 		Lease holder = fixture.locks().acquire(key, LONG_TTL);
-		CountDownLatch waiting = new CountDownLatch(1);
-		Future<LockAttempt> waiter = fixture.executor().submit(() -> {
-			waiting.countDown();
-			return fixture.locks().tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10)));
-		});
-		waiting.await();
-		Thread.sleep(200);
+		int refused = fixture.recording().refusals();
+		Future<LockAttempt> waiter = fixture.executor()
+			.submit(() -> fixture.locks()
+				.tryAcquire(key, LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofSeconds(10))));
+		fixture.recording().awaitRefusals(refused + 1);
 		assertThat(waiter).isNotDone();
 		assertThat(holder.release()).isTrue();
 		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
@@ -52,9 +49,11 @@ interface WaitingContract extends TemplateContract {
 		String key = fixture.uniqueKey("two-waiters");
 		Lease holder = fixture.locks().acquire(key, LONG_TTL);
 		LockOptions waitABit = LockOptions.ttl(LONG_TTL).withWaitTime(Duration.ofMillis(1500));
+		int refused = fixture.recording().refusedOwners();
 		Future<LockAttempt> first = fixture.executor().submit(() -> fixture.locks().tryAcquire(key, waitABit));
 		Future<LockAttempt> second = fixture.executor().submit(() -> fixture.locks().tryAcquire(key, waitABit));
-		Thread.sleep(200);
+		// Both waiters found the lock held, so both wait for this release
+		fixture.recording().awaitRefusedOwners(refused + 2);
 		holder.release();
 		List<LockAttempt> attempts = List.of(first.get(5, TimeUnit.SECONDS), second.get(5, TimeUnit.SECONDS));
 		assertThat(attempts).filteredOn(LockAttempt::isAcquired).hasSize(1);
@@ -93,8 +92,9 @@ interface WaitingContract extends TemplateContract {
 				interruptFlag.set(Thread.currentThread().isInterrupted());
 			}
 		});
+		int refused = fixture.recording().refusals();
 		waiter.start();
-		Thread.sleep(200);
+		fixture.recording().awaitRefusals(refused + 1);
 		waiter.interrupt();
 		waiter.join(5000);
 		assertThat(waiter.isAlive()).isFalse();
@@ -110,8 +110,9 @@ interface WaitingContract extends TemplateContract {
 		TemplateUnderTest fixture = templateUnderTest();
 		String key = fixture.uniqueKey("retries");
 		Lease holder = fixture.locks().acquire(key, LONG_TTL);
+		int refused = fixture.recording().refusals();
 		fixture.executor().submit(() -> {
-			Thread.sleep(250);
+			fixture.recording().awaitRefusals(refused + 1);
 			return holder.release();
 		});
 		LockAttempt attempt = fixture.locks()
