@@ -1,6 +1,5 @@
 package dev.lockstarter.autoconfigure;
 
-import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -19,7 +18,7 @@ public class InMemoryLockStoreProperties implements InitializingBean {
 	 * and idempotent responses). A lock or result beyond it is refused as a store failure
 	 * (503), so that callers who take many keys cannot exhaust the heap.
 	 */
-	private int maxEntries = InMemoryLockStore.DEFAULT_MAX_ENTRIES;
+	private int maxEntries = 100_000;
 
 	public int getMaxEntries() {
 		return this.maxEntries;
