@@ -64,8 +64,8 @@ class LeaseRenewerTests {
 		// after 100 ms and must re-arm it
 		Lease long1 = this.locks.acquire("long", Duration.ofSeconds(30));
 		Lease short1 = this.locks.acquire("short", Duration.ofMillis(300));
-		// Within 5 s, before the long lease is due: only the short one can have been
-		// renewed
+		// Within 5 s, before the long lease is due:
+		// only the short one can have been renewed
 		awaitUntil("two renewals of the short lease", () -> this.store.extendedLocks.get() >= 2, Duration.ofSeconds(5));
 		assertThat(short1.isHeld()).isTrue();
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(2);

@@ -93,8 +93,8 @@ class LockServerAbuseTests {
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(health.statusCode()).isEqualTo(200);
 
-		// Every wait beyond the API key's share was refused at once; the others are
-		// parked
+		// Every wait beyond the API key's share was refused at once;
+		// the others are parked
 		List<CompletableFuture<HttpResponse<String>>> refused = waits.stream()
 			.filter(CompletableFuture::isDone)
 			.toList();
@@ -195,8 +195,8 @@ class LockServerAbuseTests {
 		HttpResponse<String> missing = send(HttpRequest.newBuilder(lockUri("nothing", "k")).build());
 		assertThat(existing.statusCode()).isEqualTo(missing.statusCode()).isEqualTo(401);
 		assertThat(existing.body().replace("partner", "nothing")).isEqualTo(missing.body());
-		// Metrics, with the namespaces in their tags, are on the management port, on
-		// loopback
+		// Metrics, with the namespaces in their tags,
+		// are on the management port, on loopback
 		String management = server.getEnvironment().getProperty("local.management.port");
 		assertThat(server.getEnvironment().getProperty("management.server.address")).isEqualTo("127.0.0.1");
 		HttpResponse<String> metrics = send(

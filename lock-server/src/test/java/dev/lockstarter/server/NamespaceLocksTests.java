@@ -44,8 +44,8 @@ class NamespaceLocksTests {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> NamespaceLocks.prefixes(clients("mobile", "web"), this.properties, "lock:"))
 			.withMessageContaining("lock.server.namespaces.web.key-prefix ('tenant:web:') overlaps");
-		// The server's own prefix, set on one namespace, holds every other namespace's
-		// keys
+		// The server's own prefix, set on one namespace,
+		// holds every other namespace's keys
 		this.properties.getNamespaces().clear();
 		prefix("admin", "lock-server:");
 		assertThatIllegalStateException()

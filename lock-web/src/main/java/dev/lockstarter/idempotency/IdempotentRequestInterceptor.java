@@ -248,8 +248,7 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 				request.setAttribute(IN_FLIGHT_ATTRIBUTE,
 						this.responseKeeping.begin(lease, fingerprint, attribute.retention()));
 				// Past the bound, a response that is not kept streams to the client,
-				// unless
-				// it is to be replaced by a 503 with the transaction's rollback
+				// unless it is to be replaced by a 503 with the transaction's rollback
 				bufferedResponse.hold(policy().maxResponseSize(), !this.transactional);
 				return true;
 			}

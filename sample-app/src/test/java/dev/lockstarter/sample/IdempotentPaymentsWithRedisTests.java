@@ -105,8 +105,8 @@ class IdempotentPaymentsWithRedisTests {
 		String key = newKey();
 		CompletableFuture<HttpResponse<String>> inProgress = this.client.payAsync(SampleClient.base(first), key,
 				"{\"amount\": 100}");
-		// Sent once the first holds the key's lock, while it is in progress (it takes
-		// LATENCY)
+		// Sent once the first holds the key's lock,
+		// while it is in progress (it takes LATENCY)
 		awaitHeldOn(first, key);
 		HttpResponse<String> conflict = this.client.pay(SampleClient.base(second), key, "{\"amount\": 100}");
 		HttpResponse<String> created = inProgress.get(10, TimeUnit.SECONDS);
