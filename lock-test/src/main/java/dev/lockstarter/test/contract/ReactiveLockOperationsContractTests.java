@@ -25,8 +25,6 @@ import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveLockStore;
-import dev.lockstarter.store.ReactiveResultStoringLockStore;
-import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,20 +36,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * publisher runs, and releases when it completes, fails or is cancelled. A store that
  * implements {@link ReactiveLockStore} is also checked operation by operation, against
  * its own blocking operations; other stores are reached through the bounded elastic
- * scheduler and run the rest of the suite the same way. A store that keeps results
- * ({@link ResultStoringLockStore}) is checked to keep and find them reactively, with the
- * semantics of the blocking operations, and a {@link ReactiveResultStoringLockStore}
- * operation by operation.
+ * scheduler and run the rest of the suite the same way. Results kept reactively are the
+ * {@link ReactiveResultContract}'s.
  * <p>
  * Subclasses return the store from {@link #createStore()}, called before each test.
  *
  * @since 0.1.0
  */
-public abstract class ReactiveLockOperationsContractTests {
-
-	private static final Duration LONG_TTL = Duration.ofSeconds(30);
-
-	private static final Duration BLOCK = Duration.ofSeconds(20);
+public abstract class ReactiveLockOperationsContractTests implements ReactiveResultContract {
 
 	/**
 	 * Longer than the longest pause between the polls of a waiter (one second, with
@@ -80,10 +72,20 @@ public abstract class ReactiveLockOperationsContractTests {
 	}
 
 	/**
+	 * Return the store under test.
+	 * @return the store
+	 */
+	@Override
+	public final LockStore store() {
+		return this.store;
+	}
+
+	/**
 	 * Return the blocking template, on the store.
 	 * @return the template
 	 */
-	protected final LockTemplate locks() {
+	@Override
+	public final LockTemplate locks() {
 		return this.locks;
 	}
 
@@ -91,7 +93,8 @@ public abstract class ReactiveLockOperationsContractTests {
 	 * Return the reactive template under test, on the blocking template.
 	 * @return the reactive template
 	 */
-	protected final ReactiveLockTemplate reactiveLocks() {
+	@Override
+	public final ReactiveLockTemplate reactiveLocks() {
 		return this.reactiveLocks;
 	}
 
@@ -100,7 +103,8 @@ public abstract class ReactiveLockOperationsContractTests {
 	 * @param name a readable part
 	 * @return the key
 	 */
-	protected final String uniqueKey(String name) {
+	@Override
+	public final String uniqueKey(String name) {
 		return name + "-" + UUID.randomUUID();
 	}
 
@@ -393,90 +397,14 @@ public abstract class ReactiveLockOperationsContractTests {
 		assertThat(this.store.release(key, "other")).isTrue();
 	}
 
-	@Test
-	void resultKeptReactivelyIsFoundByReactiveAndBlockingCallers() {
-		assumeKeepsResults();
-		String key = uniqueKey("result");
-		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
-		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
-		byte[] result = { 1, 2, 3, 0, -1 };
-		assertThat(this.reactiveLocks.putResult(lease, result, LONG_TTL).block(BLOCK)).isTrue();
-		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
-		assertThat(this.reactiveLocks.findResult(key).block(BLOCK)).containsExactly(result);
-		assertThat(this.locks.findResult(key)).hasValueSatisfying((found) -> assertThat(found).containsExactly(result));
-		try (Lease blocking = this.locks.acquire(key, LONG_TTL)) {
-			assertThat(blocking.putResult(new byte[] { 7 }, LONG_TTL)).isTrue();
-		}
-		assertThat(this.reactiveLocks.findResult(key).block(BLOCK)).containsExactly(7);
-	}
-
-	@Test
-	void resultOfALeaseThatNoLongerHoldsItsLockIsNotKept() {
-		assumeKeepsResults();
-		String key = uniqueKey("released-result");
-		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
-		assertThat(this.reactiveLocks.release(lease).block(BLOCK)).isTrue();
-		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isEmpty();
-	}
-
-	@Test
-	void keptResultExpiresAfterItsTimeToLive() throws Exception {
-		assumeKeepsResults();
-		String key = uniqueKey("expiring-result");
-		Lease lease = value(this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL)));
-		assertThat(this.reactiveLocks.putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
-		this.reactiveLocks.release(lease).block(BLOCK);
-		assertThat(this.reactiveLocks.findResult(key).blockOptional(BLOCK)).isPresent();
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (this.reactiveLocks.findResult(key).blockOptional(BLOCK).isPresent()) {
-			assertThat(System.nanoTime() - deadline).as("result expired in time").isNegative();
-			Thread.sleep(50);
-		}
-	}
-
-	@Test
-	void storeThatKeepsNoResultsSignalsUnsupported() {
-		Assumptions.assumeFalse(this.store instanceof ResultStoringLockStore, () -> storeName()
-				+ " keeps results (ResultStoringLockStore): the case runs on a store that keeps none");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.reactiveLocks.findResult(uniqueKey("none")).block(BLOCK));
-	}
-
-	@Test
-	void reactiveResultOperationsMatchTheBlockingOnes() {
-		Assumptions.assumeTrue(this.store instanceof ReactiveResultStoringLockStore,
-				() -> storeName() + " does not keep results reactively (not a ReactiveResultStoringLockStore)");
-		ReactiveResultStoringLockStore reactive = (ReactiveResultStoringLockStore) this.store;
-		String key = "reactive-result-" + UUID.randomUUID();
-		assertThat(reactive.getResultReactive(key).blockOptional(BLOCK)).isEmpty();
-		assertThat(reactive.putResultReactive(key, "nobody", new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(reactive.getResultReactive(key).blockOptional(BLOCK)).isEmpty();
-		assertThat(this.store.tryAcquire(key, "one", LONG_TTL).isAcquired()).isTrue();
-		assertThat(reactive.putResultReactive(key, "two", new byte[] { 2 }, LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(reactive.putResultReactive(key, "one", new byte[] { 1, 1 }, LONG_TTL).block(BLOCK)).isTrue();
-		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
-		assertThat(reactive.getResult(key)).containsExactly(1, 1);
-		reactive.putResultReactive(key, "one", new byte[] { 3 }, LONG_TTL);
-		assertThat(reactive.getResult(key)).as("lazy until subscribed").containsExactly(1, 1);
-		assertThat(this.store.release(key, "one")).isTrue();
-		assertThat(reactive.putResultReactive(key, "one", new byte[] { 4 }, LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(reactive.getResultReactive(key).block(BLOCK)).containsExactly(1, 1);
-	}
-
 	private ReactiveLockStore assumeReactive() {
 		Assumptions.assumeTrue(this.store instanceof ReactiveLockStore, () -> storeName()
 				+ " has no reactive operations (not a ReactiveLockStore): reached on the bounded elastic scheduler");
 		return (ReactiveLockStore) this.store;
 	}
 
-	private void assumeKeepsResults() {
-		Assumptions.assumeTrue(this.locks.supportsResults(),
-				() -> storeName() + " keeps no results (not a ResultStoringLockStore)");
-	}
-
 	private String storeName() {
-		return this.store.getClass().getSimpleName();
+		return ReactiveResultContract.storeName(this.store);
 	}
 
 	private ExclusionChecker.@Nullable Handle reactiveHandle(String key) {
