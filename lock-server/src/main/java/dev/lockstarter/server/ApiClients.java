@@ -32,12 +32,13 @@ public final class ApiClients {
 
 	private final List<ApiClient> clients;
 
-	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties.RateLimit rateLimit) {
-		this(configured, rateLimit, new LockServerProperties());
-	}
-
-	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties.RateLimit rateLimit,
-			LockServerProperties limits) {
+	/**
+	 * Check the configured clients, each with the server's limits where it sets none.
+	 * @param configured the clients
+	 * @param limits the server's settings, for the default rate limit, waits and locks
+	 */
+	ApiClients(List<LockServerProperties.Client> configured, LockServerProperties limits) {
+		LockServerProperties.RateLimit rateLimit = limits.getRateLimit();
 		List<ApiClient> clients = new ArrayList<>();
 		for (int i = 0; i < configured.size(); i++) {
 			LockServerProperties.Client client = configured.get(i);

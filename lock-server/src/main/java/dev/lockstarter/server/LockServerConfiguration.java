@@ -38,7 +38,7 @@ class LockServerConfiguration {
 	@Bean
 	ApiClients apiClients(LockServerProperties properties) {
 		check(properties);
-		ApiClients clients = new ApiClients(properties.getClients(), properties.getRateLimit(), properties);
+		ApiClients clients = new ApiClients(properties.getClients(), properties);
 		if (clients.isEmpty()) {
 			logger.warn("No client is configured (lock.server.clients): every lock request will be refused with 401");
 		}

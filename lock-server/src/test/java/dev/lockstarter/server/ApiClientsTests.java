@@ -16,12 +16,12 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class ApiClientsTests {
 
-	private final LockServerProperties.RateLimit rateLimit = new LockServerProperties.RateLimit();
+	private final LockServerProperties properties = new LockServerProperties();
 
 	@Test
 	void authenticatesByTheHashOfTheKeyOnly() {
 		ApiClients clients = new ApiClients(List.of(client("a", "key-a", "ns1"), client("b", "key-b", "ns2")),
-				this.rateLimit);
+				this.properties);
 		assertThat(clients.authenticate("key-a").name()).isEqualTo("a");
 		assertThat(clients.authenticate("key-b").namespace()).isEqualTo("ns2");
 		assertThat(clients.authenticate("key-c")).isNull();
@@ -35,22 +35,23 @@ class ApiClientsTests {
 	void misconfiguredClientsFailNamingTheProperty() {
 		LockServerProperties.Client noHash = client("a", "k", "ns");
 		noHash.setApiKeySha256("secret-in-plain-text");
-		assertThatIllegalStateException().isThrownBy(() -> new ApiClients(List.of(noHash), this.rateLimit))
+		assertThatIllegalStateException().isThrownBy(() -> new ApiClients(List.of(noHash), this.properties))
 			.withMessageContaining("lock.server.clients[0].api-key-sha256")
 			.withMessageNotContaining("secret-in-plain-text");
 		assertThatIllegalStateException()
-			.isThrownBy(() -> new ApiClients(List.of(client("a", "k", "bad/namespace")), this.rateLimit))
+			.isThrownBy(() -> new ApiClients(List.of(client("a", "k", "bad/namespace")), this.properties))
 			.withMessageContaining("lock.server.clients[0].namespace");
 		assertThatIllegalStateException()
-			.isThrownBy(() -> new ApiClients(List.of(client("a", "k", "ns"), client("b", "k", "ns")), this.rateLimit))
+			.isThrownBy(() -> new ApiClients(List.of(client("a", "k", "ns"), client("b", "k", "ns")), this.properties))
 			.withMessageContaining("lock.server.clients[1].api-key-sha256")
 			.withMessageContaining("its own API key");
 		assertThatIllegalStateException()
-			.isThrownBy(() -> new ApiClients(List.of(client("a", "k1", "ns"), client("a", "k2", "ns")), this.rateLimit))
+			.isThrownBy(
+					() -> new ApiClients(List.of(client("a", "k1", "ns"), client("a", "k2", "ns")), this.properties))
 			.withMessageContaining("lock.server.clients[1].name");
 		LockServerProperties.Client negative = client("a", "k", "ns");
 		negative.setRequestsPerSecond(-1);
-		assertThatIllegalStateException().isThrownBy(() -> new ApiClients(List.of(negative), this.rateLimit))
+		assertThatIllegalStateException().isThrownBy(() -> new ApiClients(List.of(negative), this.properties))
 			.withMessageContaining("lock.server.clients[0]")
 			.withMessageContaining("requests-per-second");
 	}
@@ -62,7 +63,7 @@ class ApiClientsTests {
 		LockServerProperties.Client configured = client("a", "k", "ns");
 		configured.setRequestsPerSecond(10);
 		configured.setBurst(3);
-		ApiClients.ApiClient client = new ApiClients(List.of(configured), this.rateLimit).authenticate("k");
+		ApiClients.ApiClient client = new ApiClients(List.of(configured), this.properties).authenticate("k");
 		List<Long> waits = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			waits.add(limiter.take(client));
@@ -80,7 +81,7 @@ class ApiClientsTests {
 		assertThat(limiter.take(client)).isPositive();
 		LockServerProperties.Client unlimited = client("u", "ku", "ns");
 		unlimited.setRequestsPerSecond(0);
-		ApiClients.ApiClient free = new ApiClients(List.of(unlimited), this.rateLimit).authenticate("ku");
+		ApiClients.ApiClient free = new ApiClients(List.of(unlimited), this.properties).authenticate("ku");
 		for (int i = 0; i < 10_000; i++) {
 			assertThat(limiter.take(free)).isZero();
 		}

@@ -136,7 +136,7 @@ class NamespaceLocksTests {
 			client.setApiKeySha256(LockServers.sha256("key-" + namespace));
 			configured.add(client);
 		}
-		return new ApiClients(configured, this.properties.getRateLimit(), this.properties);
+		return new ApiClients(configured, this.properties);
 	}
 
 }
