@@ -1,0 +1,13 @@
+/**
+ * The conformance kit for the adapters on {@link dev.lockstarter.core.LockOperations}:
+ * Spring Integration's {@code LockRegistry<DistributedLock>}, ShedLock's
+ * {@code ExtensibleLockProvider} and {@link java.util.concurrent.locks.Lock}.
+ * {@link dev.lockstarter.test.adapter.AdapterContractTests} runs every contract and a
+ * multi-threaded fuzz test on a store, and
+ * {@link dev.lockstarter.test.adapter.LostUpdateChecker} detects the lost updates and
+ * overlapping critical sections of a lock that does not exclude.
+ */
+@NullMarked
+package dev.lockstarter.test.adapter;
+
+import org.jspecify.annotations.NullMarked;
