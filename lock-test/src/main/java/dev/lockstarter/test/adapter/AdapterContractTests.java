@@ -115,7 +115,7 @@ public abstract class AdapterContractTests
 	 * @return the lock
 	 */
 	protected Lock createLock(LockOperations operations, String key, LockOptions options) {
-		throw new UnsupportedOperationException("PENDING-MERGE");
+		return operations.lock(key, options);
 	}
 
 	/**

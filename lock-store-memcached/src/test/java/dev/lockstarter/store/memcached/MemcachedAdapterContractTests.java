@@ -1,0 +1,65 @@
+package dev.lockstarter.store.memcached;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.integration.LockOperationsLockRegistry;
+import dev.lockstarter.shedlock.LockOperationsLockProvider;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.test.adapter.AdapterContractTests;
+import dev.lockstarter.test.memcached.MemcachedServerExtension;
+import org.springframework.integration.support.locks.DistributedLock;
+import org.springframework.integration.support.locks.RenewableLockRegistry;
+
+/**
+ * {@link AdapterContractTests} on the {@link MemcachedLockStore}, against a real
+ * memcached: the Spring Integration, ShedLock and {@code Lock} adapters. Memcached counts
+ * its own expiry in whole seconds, but the store decides expiry on the clients' clocks in
+ * milliseconds (the server's expiry only removes abandoned locks, seconds later), so the
+ * suite's time-to-lives of a few hundred milliseconds apply.
+ */
+class MemcachedAdapterContractTests extends AdapterContractTests {
+
+	@RegisterExtension
+	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+	private static MemcachedLockStore sharedStore;
+
+	@BeforeAll
+	static void createSharedStore() {
+		sharedStore = MemcachedLockStore.create(List.of(memcached.server().socketAddress()), Duration.ofSeconds(1),
+				Duration.ofSeconds(2));
+	}
+
+	@AfterAll
+	static void destroySharedStore() throws IOException {
+		if (sharedStore != null) {
+			sharedStore.destroy();
+		}
+	}
+
+	@Override
+	protected LockStore createStore() {
+		return sharedStore;
+	}
+
+	@Override
+	protected RenewableLockRegistry<DistributedLock> createLockRegistry(LockOperations operations,
+			LockOptions options) {
+		return new LockOperationsLockRegistry(operations, options);
+	}
+
+	@Override
+	protected ExtensibleLockProvider createLockProvider(LockOperations operations) {
+		return new LockOperationsLockProvider(operations);
+	}
+
+}
