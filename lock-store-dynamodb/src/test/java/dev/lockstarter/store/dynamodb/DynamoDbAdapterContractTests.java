@@ -17,6 +17,7 @@ import dev.lockstarter.integration.LockOperationsLockRegistry;
 import dev.lockstarter.shedlock.LockOperationsLockProvider;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.adapter.AdapterContractTests;
+import dev.lockstarter.test.adapter.LostUpdateChecker;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 import org.springframework.integration.support.locks.DistributedLock;
@@ -57,6 +58,13 @@ class DynamoDbAdapterContractTests extends AdapterContractTests {
 	@Override
 	protected LockStore createStore() {
 		return sharedStore;
+	}
+
+	@Override
+	protected LostUpdateChecker lostUpdateChecker() {
+		// DynamoDB Local, in this JVM, answers a few hundred requests a second on two
+		// cores, and every attempt that finds a key held costs one
+		return new LostUpdateChecker().threads(8).sectionsPerThread(10);
 	}
 
 	@Override

@@ -69,9 +69,29 @@ final class AdapterUnderTest {
 		return this.store;
 	}
 
+	/**
+	 * Take and release a lock once, so that a test's timed locks do not pay for opening
+	 * connections or loading classes.
+	 */
+	void warmUp() {
+		LockAttempt attempt = this.observer.tryAcquire(uniqueKey("warm-up"), LONG_TTL);
+		assertThat(attempt.isAcquired()).as("warm-up acquisition").isTrue();
+		attempt.lease().release();
+	}
+
 	/** A time-to-live that a test waits out, from the suite. */
 	Duration shortTtl() {
 		return this.suite.shortTtl();
+	}
+
+	/**
+	 * A time-to-live within which a test acts on a lock before it expires, or that
+	 * renewal keeps (every third of it): a second, or three short time-to-lives if
+	 * longer, which leaves slack on a loaded machine.
+	 */
+	Duration slackTtl() {
+		Duration threeShort = shortTtl().multipliedBy(3);
+		return (threeShort.compareTo(Duration.ofSeconds(1)) > 0) ? threeShort : Duration.ofSeconds(1);
 	}
 
 	LostUpdateChecker lostUpdateChecker() {

@@ -174,7 +174,7 @@ interface DistributedLockContract extends AdapterContract {
 		String key = fixture.uniqueKey("lock-ttl");
 		DistributedLock lock = fixture.newRegistry(UNRENEWED).obtain(key);
 		long start = System.nanoTime();
-		lock.lock(fixture.shortTtl());
+		lock.lock(fixture.slackTtl());
 		assertExpiresAndIsTakenOver(fixture, key, lock, start);
 	}
 
@@ -184,7 +184,7 @@ interface DistributedLockContract extends AdapterContract {
 		String key = fixture.uniqueKey("try-lock-ttl");
 		DistributedLock lock = fixture.newRegistry(UNRENEWED).obtain(key);
 		long start = System.nanoTime();
-		assertThat(lock.tryLock(Duration.ofMillis(100), fixture.shortTtl())).isTrue();
+		assertThat(lock.tryLock(Duration.ofMillis(100), fixture.slackTtl())).isTrue();
 		assertExpiresAndIsTakenOver(fixture, key, lock, start);
 	}
 
@@ -194,7 +194,7 @@ interface DistributedLockContract extends AdapterContract {
 		assertThat(other.tryLock()).as("another instance's tryLock before the time-to-live passed").isFalse();
 		fixture.awaitTrue("Taking over " + key, other::tryLock);
 		assertThat(Duration.ofNanos(elapsedSince(start))).as("time until the lock was taken over")
-			.isGreaterThanOrEqualTo(fixture.shortTtl().minus(EXPIRY_TOLERANCE));
+			.isGreaterThanOrEqualTo(fixture.slackTtl().minus(EXPIRY_TOLERANCE));
 		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock);
 		fixture.assertHeld(key);
 		other.unlock();
@@ -204,10 +204,10 @@ interface DistributedLockContract extends AdapterContract {
 	default void registryThatRenewsKeepsItsLocksPastTheirTimeToLive() {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String key = fixture.uniqueKey("renewed");
-		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(fixture.shortTtl())).obtain(key);
+		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(fixture.slackTtl())).obtain(key);
 		long start = System.nanoTime();
 		lock.lock();
-		sleepUntil(start + fixture.shortTtl().multipliedBy(3).toNanos());
+		sleepUntil(start + fixture.slackTtl().multipliedBy(2).toNanos());
 		fixture.assertHeld(key);
 		lock.unlock();
 		fixture.assertFree(key);
@@ -336,10 +336,10 @@ interface DistributedLockContract extends AdapterContract {
 		RenewableLockRegistry<DistributedLock> registry = fixture.newRegistry(UNRENEWED);
 		DistributedLock lock = registry.obtain(key);
 		long start = System.nanoTime();
-		lock.lock(fixture.shortTtl());
+		lock.lock(fixture.slackTtl());
 		// The registry's time-to-live, far longer than the lock's own
 		registry.renewLock(key);
-		sleepUntil(start + fixture.shortTtl().multipliedBy(2).toNanos());
+		sleepUntil(start + fixture.slackTtl().multipliedBy(2).toNanos());
 		fixture.assertHeld(key);
 		lock.unlock();
 		fixture.assertFree(key);
@@ -350,13 +350,13 @@ interface DistributedLockContract extends AdapterContract {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String key = fixture.uniqueKey("renew-ttl");
 		RenewableLockRegistry<DistributedLock> registry = fixture
-			.newRegistry(LockOptions.ttl(fixture.shortTtl()).withRenewal(false));
+			.newRegistry(LockOptions.ttl(fixture.slackTtl()).withRenewal(false));
 		DistributedLock lock = registry.obtain(key);
 		lock.lock();
 		long renewed = System.nanoTime();
-		Duration ttl = fixture.shortTtl().multipliedBy(3);
+		Duration ttl = fixture.slackTtl().multipliedBy(2);
 		registry.renewLock(key, ttl);
-		sleepUntil(renewed + fixture.shortTtl().multipliedBy(2).toNanos());
+		sleepUntil(renewed + fixture.slackTtl().multipliedBy(3).dividedBy(2).toNanos());
 		fixture.assertHeld(key);
 		DistributedLock taker = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
 		fixture.awaitTrue("Taking over " + key, taker::tryLock);

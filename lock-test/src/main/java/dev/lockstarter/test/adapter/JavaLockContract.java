@@ -169,10 +169,10 @@ interface JavaLockContract extends AdapterContract {
 	default void javaLockWithRenewalIsHeldPastItsTimeToLive() {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String key = fixture.uniqueKey("java-renewed");
-		Lock lock = fixture.newLock(key, LockOptions.ttl(fixture.shortTtl()));
+		Lock lock = fixture.newLock(key, LockOptions.ttl(fixture.slackTtl()));
 		long start = System.nanoTime();
 		lock.lock();
-		sleepUntil(start + fixture.shortTtl().multipliedBy(3).toNanos());
+		sleepUntil(start + fixture.slackTtl().multipliedBy(2).toNanos());
 		fixture.assertHeld(key);
 		lock.unlock();
 		fixture.assertFree(key);

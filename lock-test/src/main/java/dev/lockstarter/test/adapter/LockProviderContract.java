@@ -94,7 +94,7 @@ interface LockProviderContract extends AdapterContract {
 	default void lockAtLeastForKeepsTheLockAfterUnlockUntilItPasses() {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String name = fixture.uniqueKey("shedlock-at-least");
-		Duration atLeast = fixture.shortTtl().multipliedBy(2);
+		Duration atLeast = fixture.slackTtl();
 		long start = System.nanoTime();
 		SimpleLock lock = present(fixture.newProvider().lock(config(name, LONG_TTL, atLeast)));
 		lock.unlock();
@@ -110,12 +110,12 @@ interface LockProviderContract extends AdapterContract {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String name = fixture.uniqueKey("shedlock-at-most");
 		long start = System.nanoTime();
-		present(fixture.newProvider().lock(config(name, fixture.shortTtl(), Duration.ZERO)));
+		present(fixture.newProvider().lock(config(name, fixture.slackTtl(), Duration.ZERO)));
 		ExtensibleLockProvider other = fixture.newProvider();
 		assertThat(other.lock(config(name))).as("lock before lockAtMostFor passed").isEmpty();
 		awaitLock(other, name).unlock();
 		assertThat(Duration.ofNanos(elapsedSince(start))).as("time until the name was free again")
-			.isGreaterThanOrEqualTo(fixture.shortTtl().minus(EXPIRY_TOLERANCE));
+			.isGreaterThanOrEqualTo(fixture.slackTtl().minus(EXPIRY_TOLERANCE));
 	}
 
 	@Test
@@ -123,10 +123,10 @@ interface LockProviderContract extends AdapterContract {
 		AdapterUnderTest fixture = adapterUnderTest();
 		String name = fixture.uniqueKey("shedlock-extend");
 		long start = System.nanoTime();
-		SimpleLock lock = present(fixture.newProvider().lock(config(name, fixture.shortTtl(), Duration.ZERO)));
+		SimpleLock lock = present(fixture.newProvider().lock(config(name, fixture.slackTtl(), Duration.ZERO)));
 		SimpleLock extended = present(lock.extend(LONG_TTL, Duration.ZERO));
 		assertThat(extended).as("the extended lock is a new handle").isNotSameAs(lock);
-		sleepUntil(start + fixture.shortTtl().multipliedBy(2).toNanos());
+		sleepUntil(start + fixture.slackTtl().multipliedBy(2).toNanos());
 		fixture.assertHeld(name);
 		assertThat(fixture.newProvider().lock(config(name))).isEmpty();
 		extended.unlock();
@@ -139,7 +139,7 @@ interface LockProviderContract extends AdapterContract {
 		String name = fixture.uniqueKey("shedlock-extend-at-least");
 		SimpleLock lock = present(fixture.newProvider().lock(config(name)));
 		long extendedAt = System.nanoTime();
-		Duration atLeast = fixture.shortTtl().multipliedBy(2);
+		Duration atLeast = fixture.slackTtl();
 		SimpleLock extended = present(lock.extend(LONG_TTL, atLeast));
 		extended.unlock();
 		ExtensibleLockProvider other = fixture.newProvider();
