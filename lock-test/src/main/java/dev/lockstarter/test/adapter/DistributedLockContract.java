@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.test.adapter.AdapterUnderTest.Waiter;
 import org.springframework.integration.support.locks.DistributedLock;
+import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
 
 import static dev.lockstarter.test.adapter.AdapterUnderTest.DEADLINE;
@@ -44,6 +45,11 @@ interface DistributedLockContract extends AdapterContract {
 		try {
 			assertThat(registry.obtain(key)).isSameAs(lock);
 			assertThat(registry.obtain(fixture.uniqueKey("other"))).isNotSameAs(lock);
+			if (registry instanceof ExpirableLockRegistry<?> expirable) {
+				// A held lock is not unused, however old
+				expirable.expireUnusedOlderThan(-1000);
+				assertThat(registry.obtain(key)).isSameAs(lock);
+			}
 		}
 		finally {
 			lock.unlock();
