@@ -3,6 +3,8 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.time.Instant;
 
+import org.springframework.util.Assert;
+
 /**
  * A lease this JVM hands over to an owner outside it, such as the client of a lock
  * service: whoever has its {@linkplain #ownerToken() owner token} owns the lock, and any
@@ -27,7 +29,7 @@ public final class DetachedLease implements Lease {
 
 	private final long fencingToken;
 
-	private final Instant expiresAt;
+	private volatile Instant expiresAt;
 
 	DetachedLease(StoreCapabilities store, String key, String storeKey, String ownerToken, long fencingToken,
 			Instant expiresAt) {
@@ -79,6 +81,23 @@ public final class DetachedLease implements Lease {
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
 		return StoreLease.putResult(this.store, this.storeKey, this.ownerToken, result, ttl);
+	}
+
+	/**
+	 * Extend the lock by key and owner token, as
+	 * {@link DetachedLockOperations#extendDetached} does. A detached lease has no minimum
+	 * hold: {@code holdAtLeast} must be zero.
+	 */
+	@Override
+	public boolean extend(Duration ttl, Duration holdAtLeast) {
+		StoreLease.checkExtension(ttl, holdAtLeast);
+		Assert.isTrue(holdAtLeast.isZero(), "A detached lease has no minimum hold: 'holdAtLeast' must be zero");
+		Instant sentAt = Instant.now();
+		boolean owned = this.store.store().extend(this.storeKey, this.ownerToken, ttl);
+		if (owned) {
+			this.expiresAt = sentAt.plus(ttl);
+		}
+		return owned;
 	}
 
 	@Override

@@ -87,6 +87,38 @@ public interface Lease extends AutoCloseable {
 	boolean isHeld();
 
 	/**
+	 * Reset the time-to-live of this lease's lock, counted from now, if this lease still
+	 * holds it (compare-and-extend on its owner token). A lease acquired with renewal
+	 * goes on being renewed with its own time-to-live afterwards.
+	 * @param ttl the new time-to-live, positive
+	 * @return {@code true} if the lock was still owned by this lease and is now extended;
+	 * {@code false} if it was released, lost or taken over (a lease that finds its lock
+	 * gone this way is reported lost)
+	 * @throws LockStoreException if the store cannot be reached; the lock keeps its
+	 * previous expiry
+	 * @since 0.1.0
+	 */
+	default boolean extend(Duration ttl) {
+		return extend(ttl, Duration.ZERO);
+	}
+
+	/**
+	 * Reset the time-to-live of this lease's lock, as {@link #extend(Duration)} does, and
+	 * keep the lock at its release until at least {@code holdAtLeast} from now: a release
+	 * before then shortens the lock to what remains instead of deleting it. A minimum
+	 * hold is never shortened this way.
+	 * @param ttl the new time-to-live, positive
+	 * @param holdAtLeast the minimum hold from now, zero for none, not longer than
+	 * {@code ttl}
+	 * @return {@code true} if the lock was still owned by this lease and is now extended;
+	 * {@code false} if it was released, lost or taken over
+	 * @throws LockStoreException if the store cannot be reached; the lock keeps its
+	 * previous expiry
+	 * @since 0.1.0
+	 */
+	boolean extend(Duration ttl, Duration holdAtLeast);
+
+	/**
 	 * Keep a result next to this lease's lock, for the callers that waited for the lock
 	 * while this lease held it: they read it with {@link LockOperations#findResult} once
 	 * the lock is released. The result is kept for {@code ttl}, past the release, and is

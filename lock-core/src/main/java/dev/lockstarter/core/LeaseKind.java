@@ -28,7 +28,7 @@ enum LeaseKind {
 				engine.events().acquired(part);
 			}
 			if (attempt.options().isRenew()) {
-				parts.forEach(engine.renewer()::register);
+				parts.forEach((part) -> part.renewWith(engine.renewer()));
 			}
 			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(engine.store(), parts);
 		}

@@ -130,6 +130,23 @@ public interface LockOperations {
 	}
 
 	/**
+	 * Return a {@link java.util.concurrent.locks.Lock} on a key, for code that takes one:
+	 * reentrant and owned by a thread, as a {@code ReentrantLock} is, and exclusive with
+	 * every other holder of the key on every instance. Each call returns a new lock
+	 * object; share one among the threads of this process, so that they queue on it
+	 * locally.
+	 * @param key the key, not blank
+	 * @param options the time-to-live, renewal, hold times and name of each acquisition;
+	 * their wait time is not used, each method of the lock says how long it waits
+	 * @return the lock, not held yet
+	 * @since 0.1.0
+	 * @see LeaseLock
+	 */
+	default LeaseLock lock(String key, LockOptions options) {
+		return new LeaseLock(this, key, options);
+	}
+
+	/**
 	 * Try to acquire the locks on several keys, all of them or none, waiting for them as
 	 * the options say. A wait ends when every key could be taken at once, or when the
 	 * wait time is over.

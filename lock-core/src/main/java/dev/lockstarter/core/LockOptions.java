@@ -61,6 +61,17 @@ public final class LockOptions {
 	}
 
 	/**
+	 * Set the time-to-live, keeping every other option.
+	 * @param ttl how long the lock is held at most if it is neither released nor renewed
+	 * @return new options
+	 * @since 0.1.0
+	 */
+	public LockOptions withTtl(Duration ttl) {
+		return new LockOptions(positive(ttl, "ttl"), this.waitTime, this.retries, this.retryInterval, this.holdAtLeast,
+				this.renew, this.maxHold, this.name);
+	}
+
+	/**
 	 * Wait up to {@code waitTime} for a held lock. The waiter tries again as soon as the
 	 * store announces a release, and polls with backoff as a safety net. Replaces any
 	 * {@link #withRetries retries}.

@@ -78,6 +78,19 @@ final class MultiStoreLease implements Lease {
 		throw new UnsupportedOperationException("A lease on several keys " + this.keys + " keeps no results");
 	}
 
+	/**
+	 * Extend every key, one after the other: {@code true} only if each was still owned.
+	 */
+	@Override
+	public boolean extend(Duration ttl, Duration holdAtLeast) {
+		StoreLease.checkExtension(ttl, holdAtLeast);
+		boolean all = true;
+		for (StoreLease part : this.parts) {
+			all &= part.extend(ttl, holdAtLeast);
+		}
+		return all;
+	}
+
 	@Override
 	public boolean release() {
 		List<StoreLease> locked = new ArrayList<>(this.parts.size());

@@ -38,6 +38,8 @@ final class StoreLease implements Lease, HeldLock {
 
 	private static final VarHandle RENEW_AT;
 
+	private static final VarHandle HOLD_UNTIL;
+
 	static {
 		try {
 			MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -46,6 +48,7 @@ final class StoreLease implements Lease, HeldLock {
 			RENEWING = lookup.findVarHandle(StoreLease.class, "renewing", boolean.class);
 			EXPIRES_AT = lookup.findVarHandle(StoreLease.class, "expiresAt", long.class);
 			RENEW_AT = lookup.findVarHandle(StoreLease.class, "renewAt", long.class);
+			HOLD_UNTIL = lookup.findVarHandle(StoreLease.class, "holdUntil", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -107,6 +110,16 @@ final class StoreLease implements Lease, HeldLock {
 	/** Monotonic time at which the renewer should extend the lock next. */
 	volatile long renewAt;
 
+	/**
+	 * Monotonic time until which a release only shortens the lock: the acquisition plus
+	 * the minimum hold, moved later by an {@linkplain #extend(Duration, Duration)
+	 * extension} that asks for more. Written under the {@link #guard}.
+	 */
+	private volatile long holdUntil;
+
+	/** The renewer that extends this lease, set when it is registered with one. */
+	private volatile @Nullable LeaseRenewer renewer;
+
 	StoreLease(LockEvents events, StoreCapabilities store, String key, String storeKey, String token, long fencingToken,
 			LockOptions options, long acquiredAt) {
 		this.events = events;
@@ -125,6 +138,16 @@ final class StoreLease implements Lease, HeldLock {
 		long ttl = options.getTtl().toNanos();
 		EXPIRES_AT.set(this, acquiredAt + ttl);
 		RENEW_AT.set(this, acquiredAt + ttl / 3);
+		HOLD_UNTIL.set(this, acquiredAt + options.getHoldAtLeast().toNanos());
+	}
+
+	/**
+	 * Register this lease with the renewer that extends it while it is held.
+	 * @param renewer the template's renewer
+	 */
+	void renewWith(LeaseRenewer renewer) {
+		this.renewer = renewer;
+		renewer.register(this);
 	}
 
 	/**
@@ -278,6 +301,48 @@ final class StoreLease implements Lease, HeldLock {
 	}
 
 	@Override
+	public boolean extend(Duration ttl, Duration holdAtLeast) {
+		checkExtension(ttl, holdAtLeast);
+		this.guard.lock();
+		try {
+			if (this.state != State.HELD) {
+				return false;
+			}
+			long sentAt = System.nanoTime();
+			if (!this.store.store().extend(this.storeKey, this.token, ttl)) {
+				lost("its extension found the lock expired or held by another owner");
+				return false;
+			}
+			this.expiresAt = sentAt + ttl.toNanos();
+			if (this.holdUntil - (sentAt + holdAtLeast.toNanos()) < 0) {
+				this.holdUntil = sentAt + holdAtLeast.toNanos();
+			}
+			LeaseRenewer renewer = this.renewer;
+			long renewAt = sentAt + ttl.toNanos() / 3;
+			if (renewer != null && renewAt - this.renewAt < 0) {
+				// A shorter time-to-live than the lease's own: renew before it runs out
+				this.renewAt = renewAt;
+				renewer.register(this);
+			}
+			return true;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	/**
+	 * Check the arguments of an extension; shared with the other leases.
+	 */
+	static void checkExtension(Duration ttl, Duration holdAtLeast) {
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
+		Assert.isTrue(!ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		Assert.isTrue(!holdAtLeast.isNegative(), "'holdAtLeast' must not be negative");
+		Assert.isTrue(holdAtLeast.compareTo(ttl) <= 0, "'holdAtLeast' must not be longer than 'ttl'");
+	}
+
+	@Override
 	public boolean release() {
 		this.guard.lock();
 		try {
@@ -318,8 +383,7 @@ final class StoreLease implements Lease, HeldLock {
 	 * @return the nanoseconds left, zero or less when none
 	 */
 	long minimumHoldLeft() {
-		Duration holdAtLeast = this.options.getHoldAtLeast();
-		return holdAtLeast.isZero() ? 0 : holdAtLeast.toNanos() - (System.nanoTime() - this.acquiredAt);
+		return this.holdUntil - System.nanoTime();
 	}
 
 	/**
