@@ -100,7 +100,8 @@ public class LeaseLock implements Lock {
 	 */
 	public void lock(Duration ttl) {
 		this.local.lock();
-		boolean interrupted = false;
+		// Not interruptible: an interrupt already set would end a store call early
+		boolean interrupted = Thread.interrupted();
 		try {
 			while (true) {
 				try {
