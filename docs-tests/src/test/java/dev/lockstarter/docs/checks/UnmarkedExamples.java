@@ -8,9 +8,9 @@ import dev.lockstarter.docs.checks.MarkdownPage.FencedBlock;
 
 /**
  * Finds Java and Kotlin code blocks of README.md and docs/ that no snippet marker ties to
- * compiled source. Blocks under docs/migration/ and docs/adapters/ may instead follow
- * a {@code <!-- peer -->} line: they show a peer library's code, which this build does
- * not compile.
+ * compiled source. Blocks under docs/migration/ and docs/adapters/ may instead follow a
+ * {@code <!-- peer -->} line: they show a peer library's code, which this build does not
+ * compile.
  */
 final class UnmarkedExamples {
 
