@@ -1,4 +1,4 @@
-package dev.lockstarter.store.redis;
+package dev.lockstarter.integration;
 
 import java.time.Duration;
 
@@ -9,18 +9,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.integration.LockOperationsLockRegistry;
 import dev.lockstarter.shedlock.LockOperationsLockProvider;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.redis.RedisLockStore;
 import dev.lockstarter.test.adapter.AdapterContractTests;
 import dev.lockstarter.test.redis.RedisServerExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
 
 /**
  * {@link AdapterContractTests} on the {@link RedisLockStore}, against a real Redis
- * server: the Spring Integration, ShedLock and {@code Lock} adapters.
+ * server: the Spring Integration, ShedLock and {@code Lock} adapters. It lives here
+ * rather than in lock-store-redis, whose module lock-shedlock's tests use.
  */
 class RedisAdapterContractTests extends AdapterContractTests {
 
@@ -33,7 +36,13 @@ class RedisAdapterContractTests extends AdapterContractTests {
 
 	@BeforeAll
 	static void createSharedStore() {
-		connectionFactory = RedisLockOperationsContractTests.connectionFactory(redis.host(), redis.port());
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(5))
+			.build();
+		connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()),
+				client);
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
 		sharedStore = new RedisLockStore(connectionFactory);
 		// The first command opens the connection, which takes seconds on a busy machine
 		sharedStore.setTimeout(Duration.ofSeconds(5));
