@@ -8,7 +8,8 @@
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
 commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
 quick warm-up, optional), scale.json (MillionKeys, optional),
-http.json (benchmarks/http/run.sh) and machine.json. The charts are written as SVG files into a
+http.json (benchmarks/http/run.sh) and machine.json; the adapters' section from RESULTS_DIR/adapters/
+(benchmarks/adapters.sh, optional). The charts are written as SVG files into a
 "performance" folder next to OUT.md, and linked from it.
 """
 
@@ -57,6 +58,48 @@ WHAT_EACH_DOES = {
     "shedLock": "`provider.lock(new LockConfiguration(Instant.now(), key, 30s, Duration.ZERO))`, `unlock()` on "
     "`new RedisLockProvider(connectionFactory)`",
     "shedLockSafeUpdate": "the same on `new RedisLockProvider.Builder(connectionFactory).safeUpdate(true).build()`",
+}
+
+# AdapterCycleBenchmarks: JMH method name -> (Variant enum name, label), the baseline first
+ADAPTER_ROWS = [
+    ("lockTemplate", "LOCK_TEMPLATE", "lock-starter `LockTemplate` (baseline)"),
+    ("leaseLock", "LEASE_LOCK", "**lock-starter `LeaseLock`** (`java.util.concurrent.locks.Lock`)"),
+    ("lockRegistryAdapter", "LOCK_REGISTRY_ADAPTER", "**lock-starter `LockOperationsLockRegistry`**"),
+    ("springIntegration", "SPRING_INTEGRATION", "Spring Integration `RedisLockRegistry`"),
+    ("lockProviderAdapter", "LOCK_PROVIDER_ADAPTER", "**lock-starter `LockOperationsLockProvider`**"),
+    ("shedLock", "SHEDLOCK", "ShedLock `RedisLockProvider`"),
+    ("shedLockSafeUpdate", "SHEDLOCK_SAFE_UPDATE", "ShedLock `RedisLockProvider`, `safeUpdate`"),
+]
+
+# (adapter, peer it stands in for)
+ADAPTER_PEERS = [
+    ("lockRegistryAdapter", "springIntegration"),
+    ("lockProviderAdapter", "shedLock"),
+    ("lockProviderAdapter", "shedLockSafeUpdate"),
+]
+
+ADAPTERS = ["leaseLock", "lockRegistryAdapter", "lockProviderAdapter"]
+
+SHORT_NAMES = {
+    "leaseLock": "LeaseLock",
+    "lockRegistryAdapter": "LockOperationsLockRegistry",
+    "lockProviderAdapter": "LockOperationsLockProvider",
+    "springIntegration": "RedisLockRegistry",
+    "shedLock": "RedisLockProvider",
+    "shedLockSafeUpdate": "RedisLockProvider",
+}
+
+ADAPTER_CYCLES = {
+    "lockTemplate": "`try (Lease lease = locks.acquire(key, Duration.ofSeconds(30))) {}`",
+    "leaseLock": "`Lock lock = locks.lock(key, LockOptions.ttl(Duration.ofSeconds(30)))` for every cycle, "
+    "`tryLock()`, `unlock()`",
+    "lockRegistryAdapter": "`registry.obtain(key)`, `tryLock()`, `unlock()` on "
+    "`new LockOperationsLockRegistry(locks, LockOptions.ttl(Duration.ofSeconds(30)))`",
+    "springIntegration": WHAT_EACH_DOES["springIntegration"],
+    "lockProviderAdapter": "`provider.lock(new LockConfiguration(Instant.now(), key, 30s, Duration.ZERO))`, "
+    "`unlock()` on `new LockOperationsLockProvider(locks)`",
+    "shedLock": WHAT_EACH_DOES["shedLock"],
+    "shedLockSafeUpdate": WHAT_EACH_DOES["shedLockSafeUpdate"],
 }
 
 INTERCEPTOR = [
@@ -211,6 +254,7 @@ def render(results, output, elapsed):
     scale = load(results, "scale.json")
     crowd = load(results, "crowd.json")
     profile = load(results, "profile.json")
+    adapters = load_adapters(os.path.join(results, ADAPTERS_DIR))
     charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
     commands_run = []
@@ -302,6 +346,8 @@ def render(results, output, elapsed):
                       trim(per_cycle(rl["requests"], commands["cycles"])), breakdown(rl["requests"], commands["cycles"]),
                       trim(per_cycle(lt["inScripts"], commands["cycles"])),
                       trim(per_cycle(rl["inScripts"], commands["cycles"]))))
+        for line in adapters_summary(adapters):
+            w(line)
         if "plainMethod" in interceptor and "exclusiveRequest" in interceptor:
             plain = interceptor["plainMethod"]["primaryMetric"]["score"]
             locked = interceptor["exclusiveRequest"]["primaryMetric"]["score"]
@@ -390,6 +436,8 @@ def render(results, output, elapsed):
                              if peer and ours.get(t) else "n/a")
             w("| %s | %s |" % (label, " | ".join(cells)))
         w("")
+
+    adapters_section(adapters, w, machine_info)
 
     # Commands per cycle
     w("## Commands per cycle")
@@ -666,6 +714,10 @@ def render(results, output, elapsed):
       "revisions' benchmarks and measures the interceptor, the lock cycle against its raw Lettuce floor and the "
       "handoff of each, taking turns, then prints the ratios.")
     w("")
+    w("The adapters beside `LockTemplate` and the peers alone: `benchmarks/adapters.sh` builds the benchmarks, "
+      "runs `AdapterCycleBenchmarks` and rewrites this page with the new [Adapters](#adapters-spring-integration-"
+      "shedlock-and-javautilconcurrentlockslock) section (the other sections keep their results).")
+    w("")
     w(VERSIONS)
     w("")
 
@@ -869,6 +921,231 @@ def owner_token_section(tokens, w):
         if any(cell != "n/a" for cell in cells):
             w("| %s | %s |" % (label, " | ".join(cells)))
     w("")
+
+
+ADAPTERS_DIR = "adapters"
+
+
+def load_adapters(directory):
+    """The results of benchmarks/adapters.sh, or None when it has not run."""
+    jmh = load(directory, "jmh.json")
+    if not jmh:
+        return None
+    rows = {}  # (method, threads) -> entry
+    for entry in jmh:
+        name = entry["benchmark"][len(PACKAGE):] if entry["benchmark"].startswith(PACKAGE) else entry["benchmark"]
+        parts = name.split(".")
+        if parts[0] == "AdapterCycleBenchmarks":
+            rows[(parts[-1], entry["threads"])] = entry
+    commands_run = []
+    commands_path = os.path.join(directory, "commands-run.txt")
+    if os.path.exists(commands_path):
+        commands_run = [line.strip() for line in open(commands_path) if line.strip()]
+    def text(name):
+        path = os.path.join(directory, name)
+        return open(path).read().strip() if os.path.exists(path) else None
+    return {
+        "rows": rows,
+        "threads": sorted({threads for (_, threads) in rows}),
+        "first": next(iter(rows.values()), jmh[0]),
+        "commands": load(directory, "commands.json"),
+        "machine": load(directory, "machine.json") or {},
+        "commands_run": commands_run,
+        "loadavg_end": (text("loadavg-end.txt") or "").split()[0:3],
+        "elapsed": int(text("elapsed-seconds.txt")) if text("elapsed-seconds.txt") else None,
+    }
+
+
+def allocated_per_cycle(entry):
+    """Bytes allocated per cycle by every thread of the JVM, from JMH's gc profiler (-prof gc), if it ran."""
+    for name, metric in entry.get("secondaryMetrics", {}).items():
+        if name.lstrip("\u00b7") == "gc.alloc.rate.norm":
+            return metric.get("score")
+    return None
+
+
+def adapter_label(method):
+    return next(label for m, _, label in ADAPTER_ROWS if m == method)
+
+
+def threads_text(threads):
+    return "%d thread%s" % (threads, "" if threads == 1 else "s")
+
+
+def verdict(value, err):
+    """How a throughput ratio compares with 1, given its error."""
+    if err is None:
+        return "faster" if value >= 1 else "slower"
+    if value - err > 1:
+        return "faster"
+    if value + err < 1:
+        return "slower"
+    return "within the error of"
+
+
+def adapters_summary(adapters):
+    if not adapters:
+        return []
+    rows = adapters["rows"]
+    parts = []
+    for t in adapters["threads"]:
+        base = rows.get(("lockTemplate", t))
+        cells = []
+        for adapter, peer in ADAPTER_PEERS:
+            if rows.get((adapter, t)) and rows.get((peer, t)):
+                cells.append("`%s` ÷ `%s`%s %s" % (
+                    SHORT_NAMES[adapter], SHORT_NAMES[peer], ", safeUpdate," if peer == "shedLockSafeUpdate" else "",
+                    format_ratio(ratio(rows[(adapter, t)]["primaryMetric"], rows[(peer, t)]["primaryMetric"]))))
+        if base:
+            for adapter in ADAPTERS:
+                if rows.get((adapter, t)):
+                    cells.append("`%s` ÷ `LockTemplate` %s" % (
+                        SHORT_NAMES[adapter],
+                        format_ratio(ratio(rows[(adapter, t)]["primaryMetric"], base["primaryMetric"]))))
+        if cells:
+            parts.append("with %s, %s" % (threads_text(t), ", ".join(cells)))
+    if not parts:
+        return []
+    return ["- **Adapters** (throughput ratios, in a run of their own on %s): %s. See "
+            "[Adapters](#adapters-spring-integration-shedlock-and-javautilconcurrentlockslock)." % (
+                adapters["machine"].get("date", "an unknown date"), "; ".join(parts))]
+
+
+def same_machine_text(machine_info, page_machine):
+    """Where the adapters' machine is described: the page's Machine table when it is the same machine."""
+    fields = ("nproc", "cpu_model", "memory", "os", "java", "redis_server")
+    if machine_info and all(machine_info.get(f) == page_machine.get(f) for f in fields):
+        return "on the machine described [below](#machine)"
+    return "on a machine of %s processors (%s, %s, %s; %s; %s)" % (
+        machine_info.get("nproc", "?"), machine_info.get("cpu_model", "CPU unknown"), machine_info.get("memory", "?"),
+        machine_info.get("os", "?"), (machine_info.get("java") or ["Java unknown"])[0],
+        machine_info.get("redis_server", "Redis unknown"))
+
+
+def adapters_section(adapters, w, page_machine):
+    w("## Adapters: Spring Integration, ShedLock and java.util.concurrent.locks.Lock")
+    w("")
+    if not adapters:
+        w("Not run for this page: there is no `benchmarks/results/%s/jmh.json` (`benchmarks/adapters.sh`)." %
+          ADAPTERS_DIR)
+        w("")
+        return
+    rows, threads, first = adapters["rows"], adapters["threads"], adapters["first"]
+    machine_info, commands = adapters["machine"], adapters["commands"]
+    w("The uncontended acquire + release cycle of this starter's three adapters, beside `LockTemplate`, which they "
+      "run on, and beside the peers they stand in for, measured in one JMH run of their own "
+      "(`AdapterCycleBenchmarks`) by `benchmarks/adapters.sh` on %s, %s "
+      "(load average %s at the start, %s at the end%s). The harness is the lock cycle's above: a fresh "
+      "`redis-server` per benchmark, the same key rotation (1024 keys per thread, every lock free when taken), the "
+      "same outcome accounting (*rejected*: a failed acquisition of a free key) and the same CPU counter; JMH %s, "
+      "`@Fork(%s)`, `@Warmup(iterations = %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`. Every "
+      "adapter runs on a `LockTemplate` set up as the baseline's (`RedisLockStore` on its own "
+      "`LettuceConnectionFactory`, renewal on, as by default), and every lock has a 30 s time-to-live." % (
+          machine_info.get("date", "an unknown date"), same_machine_text(machine_info, page_machine),
+          " ".join(machine_info.get("loadavg_start", [])) or "unknown",
+          " ".join(adapters["loadavg_end"]) or "unknown",
+          "; %d min %02d s in all" % (adapters["elapsed"] // 60, adapters["elapsed"] % 60)
+          if adapters["elapsed"] is not None else "",
+          first.get("jmhVersion"), first.get("forks"), first.get("warmupIterations"), quote(first.get("warmupTime")),
+          first.get("measurementIterations"), quote(first.get("measurementTime"))))
+    w("")
+    w("*÷ `LockTemplate`* is the throughput ratio to `LockTemplate` with the same thread count (1.00: the adapter "
+      "costs nothing measurable; 0.90: it completes 10% fewer cycles per second), its error propagated from both "
+      "scores. *CPU over `LockTemplate`* is the difference in JVM CPU time per cycle (every thread of the benchmark "
+      "JVM, Redis's not included): what the adapter's own code costs, which the round trips hide from the "
+      "throughput with one thread. *Bytes allocated per cycle* is JMH's `gc.alloc.rate.norm` (`-prof gc`): the "
+      "heap the JVM allocated, in all its threads, per cycle.")
+    w("")
+    w("| variant | threads | cycles/s | error | µs per cycle | ÷ `LockTemplate` | JVM CPU µs per cycle | "
+      "CPU over `LockTemplate` | bytes allocated per cycle | requests per cycle | rejected/s |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def cpu_per_cycle(entry):
+        cpu = entry.get("secondaryMetrics", {}).get("cpuMicros", {}).get("score")
+        return cpu / entry["primaryMetric"]["score"] if cpu is not None else None
+
+    for t in threads:
+        base = rows.get(("lockTemplate", t))
+        for method, variant, label in ADAPTER_ROWS:
+            entry = rows.get((method, t))
+            if not entry:
+                continue
+            metric = entry["primaryMetric"]
+            rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+            cpu = cpu_per_cycle(entry)
+            base_cpu = cpu_per_cycle(base) if base else None
+            requests = "n/a"
+            if commands and variant in commands["variants"]:
+                requests = trim(per_cycle(commands["variants"][variant]["requests"], commands["cycles"]))
+            allocated = allocated_per_cycle(entry)
+            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                label, t, number(metric["score"]), error(metric), number(t * 1e6 / metric["score"], 1),
+                "—" if method == "lockTemplate" else (format_ratio(ratio(metric, base["primaryMetric"])) if base
+                                                      else "n/a"),
+                number(cpu, 1),
+                "—" if method == "lockTemplate" else (signed(cpu - base_cpu, 1) if cpu is not None and base_cpu
+                                                      is not None else "n/a"),
+                number(allocated) if allocated is not None else "n/a",
+                requests, number(rejected, 0) if rejected is not None else "n/a"))
+    w("")
+    w("Each adapter against the peer it stands in for (throughput ÷ throughput, same thread count: above 1.00 the "
+      "adapter completes more cycles per second):")
+    w("")
+    w("| adapter ÷ peer | " + " | ".join(threads_text(t) for t in threads) + " |")
+    w("|---|" + "---:|" * len(threads))
+    for adapter, peer in ADAPTER_PEERS:
+        cells = []
+        for t in threads:
+            if rows.get((adapter, t)) and rows.get((peer, t)):
+                value, err = ratio(rows[(adapter, t)]["primaryMetric"], rows[(peer, t)]["primaryMetric"])
+                cells.append("%s (%s)" % (format_ratio((value, err)), verdict(value, err)))
+            else:
+                cells.append("n/a")
+        w("| %s ÷ %s | %s |" % (strip_markup(adapter_label(adapter)), strip_markup(adapter_label(peer)),
+                                " | ".join(cells)))
+    w("")
+    w("Each iteration's score, to show the spread (cycles/s):")
+    w("")
+    w("| variant | threads | iterations |")
+    w("|---|---:|---|")
+    for t in threads:
+        for method, _, label in ADAPTER_ROWS:
+            entry = rows.get((method, t))
+            if entry:
+                iterations = [value for fork in entry["primaryMetric"]["rawData"] for value in fork]
+                w("| %s | %d | %s |" % (label, t, ", ".join(number(v) for v in iterations)))
+    w("")
+    w("| variant | one cycle |")
+    w("|---|---|")
+    for method, _, label in ADAPTER_ROWS:
+        w("| %s | %s |" % (label, ADAPTER_CYCLES[method]))
+    w("")
+    if commands:
+        w("Redis commands per cycle (`CommandsPerCycle`, as in [Commands per cycle](#commands-per-cycle), in this "
+          "run):")
+        w("")
+        w("| variant | requests per cycle | inside scripts, per cycle |")
+        w("|---|---|---|")
+        for method, variant, label in ADAPTER_ROWS:
+            counted = commands["variants"].get(variant)
+            if counted:
+                w("| %s | %s: %s | %s: %s |" % (
+                    label, trim(per_cycle(counted["requests"], commands["cycles"])),
+                    breakdown(counted["requests"], commands["cycles"]),
+                    trim(per_cycle(counted["inScripts"], commands["cycles"])),
+                    breakdown(counted["inScripts"], commands["cycles"])))
+        w("")
+    w(ADAPTERS_READING)
+    w("")
+    if adapters["commands_run"]:
+        w("The commands `benchmarks/adapters.sh` ran:")
+        w("")
+        w("```bash")
+        for line in adapters["commands_run"]:
+            w(line)
+        w("python3 benchmarks/report.py render benchmarks/results docs/PERFORMANCE.md")
+        w("```")
+        w("")
 
 
 def section(w, title, results, missing):
@@ -1573,6 +1850,9 @@ script, sent through a `DefaultRedisScript` created on every call (whose SHA-1 i
 
 Treat differences smaller than the error bars, or than the spread of the iterations, as noise: this is a shared
 2-core machine, and the load average in the [Machine](#machine) table shows how busy it was."""
+
+ADAPTERS_READING = """\
+**What each adapter adds to `LockTemplate`.** (Filled in from the adapters' code.)"""
 
 VERSIONS = """\
 ## Versions
