@@ -3,11 +3,12 @@
 # java.util.concurrent.locks.Lock) beside LockTemplate, Spring Integration's RedisLockRegistry and ShedLock's
 # RedisLockProvider, in one JMH run (AdapterCycleBenchmarks, 1 and 8 threads), with the Redis commands of
 # one cycle of each. Writes benchmarks/results/adapters/ and the adapters section of docs/PERFORMANCE.md
-# (the rest of the page is rendered again, unchanged, from the results already there). About 10 minutes
+# (the rest of the page is rendered again, unchanged, from the results already there). About 11 minutes
 # on 2 cores.
 #
 #   benchmarks/adapters.sh
-#   ADAPTERS_JMH_ARGS="-f 1" benchmarks/adapters.sh      any further JMH arguments (here: one fork)
+#   PASSES=1 benchmarks/adapters.sh                       one fork per benchmark instead of two
+#   ADAPTERS_JMH_ARGS="-wi 1 -i 1" benchmarks/adapters.sh  further JMH arguments for every benchmark
 #
 # benchmarks/run.sh runs it too, with SKIP_BUILD=1 SKIP_RENDER=1 (it has built, and renders at its end).
 set -euo pipefail
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/.."
 
 OUT=benchmarks/results/adapters
 JAR=benchmarks/target/benchmarks.jar
+PASSES=${PASSES:-2}
 started=$(date +%s)
 
 command -v redis-server > /dev/null || { echo "redis-server is required (apt-get install -y redis-server)" >&2; exit 1; }
@@ -40,10 +42,30 @@ echo "== Counting Redis commands per cycle of the adapters and of what they are 
 run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$OUT/commands.json" \
 	LOCK_TEMPLATE LOCK_REGISTRY_ADAPTER LOCK_PROVIDER_ADAPTER LEASE_LOCK SPRING_INTEGRATION SHEDLOCK SHEDLOCK_SAFE_UPDATE
 
-echo "== JMH: AdapterCycleBenchmarks"
-# shellcheck disable=SC2086
-run java -jar "$JAR" -prof gc -rf json -rff "$OUT/jmh.json" ${ADAPTERS_JMH_ARGS:-} 'AdapterCycleBenchmarks' 2>&1 | tee "$OUT/jmh.log"
-[ -s "$OUT/jmh.json" ] || { echo "JMH wrote no results" >&2; exit 1; }
+# Each benchmark runs once per pass, one fork each time, the passes taking the benchmarks in opposite
+# orders: a drift of the machine's load over the run then falls on every benchmark alike, where one
+# JMH run of two forks would measure the last benchmarks in another load than the first.
+mapfile -t benchmarks < <(java -jar "$JAR" -l 'AdapterCycleBenchmarks' | grep '^dev\.')
+[ "${#benchmarks[@]}" -gt 0 ] || { echo "No AdapterCycleBenchmarks in $JAR" >&2; exit 1; }
+echo "java -jar $JAR -f 1 -prof gc -rf json -rff $OUT/jmh-<pass>-<benchmark>.json ${ADAPTERS_JMH_ARGS:+$ADAPTERS_JMH_ARGS }'^<benchmark>\$'   # each of the ${#benchmarks[@]} AdapterCycleBenchmarks, in $PASSES passes taking them in opposite orders" \
+	>> "$OUT/commands-run.txt"
+for pass in $(seq 1 "$PASSES"); do
+	if [ $((pass % 2)) -eq 1 ]; then
+		order=("${benchmarks[@]}")
+	else
+		order=()
+		for ((i = ${#benchmarks[@]} - 1; i >= 0; i--)); do order+=("${benchmarks[i]}"); done
+	fi
+	for benchmark in "${order[@]}"; do
+		echo "== Pass $pass of $PASSES: $benchmark"
+		name=${benchmark#dev.lockstarter.benchmarks.AdapterCycleBenchmarks.}
+		# shellcheck disable=SC2086
+		java -jar "$JAR" -f 1 -prof gc -rf json -rff "$OUT/jmh-$pass-$name.json" ${ADAPTERS_JMH_ARGS:-} \
+			"^${benchmark//./\\.}\$" >> "$OUT/jmh.log" 2>&1 || { tail -n 40 "$OUT/jmh.log" >&2; exit 1; }
+		[ -s "$OUT/jmh-$pass-$name.json" ] || { echo "JMH wrote no results for $benchmark" >&2; exit 1; }
+		grep -E '^AdapterCycleBenchmarks\.[A-Za-z]+\.[A-Za-z]+ +thrpt' "$OUT/jmh.log" | tail -n 1
+	done
+done
 
 cat /proc/loadavg > "$OUT/loadavg-end.txt"
 echo "$(($(date +%s) - started))" > "$OUT/elapsed-seconds.txt"

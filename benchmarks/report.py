@@ -926,17 +926,72 @@ def owner_token_section(tokens, w):
 ADAPTERS_DIR = "adapters"
 
 
+def student_t_quantile(probability, df):
+    """The quantile of Student's t distribution with df degrees of freedom (df >= 1), by bisection on its
+    distribution function, integrated with Simpson's rule: enough for a confidence interval's half-width."""
+    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def cdf(x, steps=2000):
+        h = x / steps
+        total = 0.0
+        for i in range(steps + 1):
+            weight = 1 if i in (0, steps) else (4 if i % 2 else 2)
+            total += weight * (1 + (i * h) ** 2 / df) ** (-(df + 1) / 2)
+        return 0.5 + scale * total * h / 3
+
+    low, high = 0.0, 1.0
+    while cdf(high) < probability:
+        low, high = high, high * 2
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if cdf(middle) < probability else (low, middle)
+    return (low + high) / 2
+
+
+def merge_forks(entries):
+    """One JMH result from the results of the same benchmark in several JMH runs (one fork or more each): the
+    score is the mean of every measured iteration and its error the half-width of the 99.9% confidence interval
+    over them, as JMH computes them for several forks of one run; a secondary metric is the mean of the runs'."""
+    if len(entries) == 1:
+        return entries[0]
+    merged = dict(entries[0])
+    raw = [fork for entry in entries for fork in entry["primaryMetric"]["rawData"]]
+    values = [value for fork in raw for value in fork]
+    mean = statistics.fmean(values)
+    err = (student_t_quantile(0.9995, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+           if len(values) > 1 else float("nan"))
+    primary = dict(entries[0]["primaryMetric"])
+    primary.update({"score": mean, "scoreError": err, "rawData": raw})
+    merged["primaryMetric"] = primary
+    merged["forks"] = sum(entry.get("forks", 1) for entry in entries)
+    secondary = {}
+    for name in entries[0].get("secondaryMetrics", {}):
+        scores = [entry["secondaryMetrics"][name]["score"] for entry in entries
+                  if name in entry.get("secondaryMetrics", {})]
+        secondary[name] = dict(entries[0]["secondaryMetrics"][name], score=statistics.fmean(scores))
+    merged["secondaryMetrics"] = secondary
+    return merged
+
+
 def load_adapters(directory):
-    """The results of benchmarks/adapters.sh, or None when it has not run."""
-    jmh = load(directory, "jmh.json")
+    """The results of benchmarks/adapters.sh (one JMH result file per benchmark and pass), or None when it has
+    not run."""
+    if not os.path.isdir(directory):
+        return None
+    runs = {}  # (method, threads) -> [entry of each pass]
+    jmh = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("jmh") and name.endswith(".json"):
+            jmh.extend(load(directory, name) or [])
     if not jmh:
         return None
-    rows = {}  # (method, threads) -> entry
     for entry in jmh:
         name = entry["benchmark"][len(PACKAGE):] if entry["benchmark"].startswith(PACKAGE) else entry["benchmark"]
         parts = name.split(".")
         if parts[0] == "AdapterCycleBenchmarks":
-            rows[(parts[-1], entry["threads"])] = entry
+            runs.setdefault((parts[-1], entry["threads"]), []).append(entry)
+    rows = {key: merge_forks(entries) for key, entries in runs.items()}
+    passes = max(len(entries) for entries in runs.values()) if runs else 0
     commands_run = []
     commands_path = os.path.join(directory, "commands-run.txt")
     if os.path.exists(commands_path):
@@ -946,6 +1001,7 @@ def load_adapters(directory):
         return open(path).read().strip() if os.path.exists(path) else None
     return {
         "rows": rows,
+        "passes": passes,
         "threads": sorted({threads for (_, threads) in rows}),
         "first": next(iter(rows.values()), jmh[0]),
         "commands": load(directory, "commands.json"),
@@ -1016,10 +1072,11 @@ def same_machine_text(machine_info, page_machine):
     fields = ("nproc", "cpu_model", "memory", "os", "java", "redis_server")
     if machine_info and all(machine_info.get(f) == page_machine.get(f) for f in fields):
         return "on the machine described [below](#machine)"
-    return "on a machine of %s processors (%s, %s, %s; %s; %s)" % (
+    java = re.search(r'version "([^"]+)"', " ".join(machine_info.get("java") or []))
+    redis = re.search(r"v=(\S+)", machine_info.get("redis_server", ""))
+    return "on a machine with %s processors (%s, %s of memory, %s, Java %s, Redis %s)" % (
         machine_info.get("nproc", "?"), machine_info.get("cpu_model", "CPU unknown"), machine_info.get("memory", "?"),
-        machine_info.get("os", "?"), (machine_info.get("java") or ["Java unknown"])[0],
-        machine_info.get("redis_server", "Redis unknown"))
+        machine_info.get("os", "OS unknown"), java.group(1) if java else "unknown", redis.group(1) if redis else "unknown")
 
 
 def adapters_section(adapters, w, page_machine):
@@ -1034,11 +1091,11 @@ def adapters_section(adapters, w, page_machine):
     machine_info, commands = adapters["machine"], adapters["commands"]
     w("The uncontended acquire + release cycle of this starter's three adapters, beside `LockTemplate`, which they "
       "run on, and beside the peers they stand in for, measured in one JMH run of their own "
-      "(`AdapterCycleBenchmarks`) by `benchmarks/adapters.sh` on %s, %s "
-      "(load average %s at the start, %s at the end%s). The harness is the lock cycle's above: a fresh "
+      "(`AdapterCycleBenchmarks`) by `benchmarks/adapters.sh` on %s, %s; "
+      "load average %s at the start, %s at the end%s. The harness is the lock cycle's above: a fresh "
       "`redis-server` per benchmark, the same key rotation (1024 keys per thread, every lock free when taken), the "
       "same outcome accounting (*rejected*: a failed acquisition of a free key) and the same CPU counter; JMH %s, "
-      "`@Fork(%s)`, `@Warmup(iterations = %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`. Every "
+      "%s, `@Warmup(iterations = %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`. Every "
       "adapter runs on a `LockTemplate` set up as the baseline's (`RedisLockStore` on its own "
       "`LettuceConnectionFactory`, renewal on, as by default), and every lock has a 30 s time-to-live." % (
           machine_info.get("date", "an unknown date"), same_machine_text(machine_info, page_machine),
@@ -1046,7 +1103,11 @@ def adapters_section(adapters, w, page_machine):
           " ".join(adapters["loadavg_end"]) or "unknown",
           "; %d min %02d s in all" % (adapters["elapsed"] // 60, adapters["elapsed"] % 60)
           if adapters["elapsed"] is not None else "",
-          first.get("jmhVersion"), first.get("forks"), first.get("warmupIterations"), quote(first.get("warmupTime")),
+          first.get("jmhVersion"),
+          ("%d forks per benchmark, one in each of %d passes that take the benchmarks in opposite orders (so that a "
+           "drift of the machine's load falls on every benchmark alike)" % (first.get("forks"), adapters["passes"])
+           if adapters["passes"] > 1 else "`@Fork(%s)`" % first.get("forks")),
+          first.get("warmupIterations"), quote(first.get("warmupTime")),
           first.get("measurementIterations"), quote(first.get("measurementTime"))))
     w("")
     w("*÷ `LockTemplate`* is the throughput ratio to `LockTemplate` with the same thread count (1.00: the adapter "
@@ -1852,7 +1913,27 @@ Treat differences smaller than the error bars, or than the spread of the iterati
 2-core machine, and the load average in the [Machine](#machine) table shows how busy it was."""
 
 ADAPTERS_READING = """\
-**What each adapter adds to `LockTemplate`.** (Filled in from the adapters' code.)"""
+**What each adapter adds to `LockTemplate`.** All three take and release the lock through `LockTemplate`, with
+the same two requests as the baseline (a `SET NX PX`, an `EVALSHA` of the compare-and-delete script; see the
+commands above) and the same reply spin, so what differs is client-side work on the caller's thread:
+
+- `LeaseLock`: `locks.lock(key, options)` makes a new lock object on every call (as measured here, once per
+  cycle: the object, its local `ReentrantLock` and a copy of the options); `tryLock()` takes the local lock,
+  then the store's lock through `LockOperations.tryAcquire` with the options' time-to-live and no wait (two
+  more copies of the options); `unlock()` checks the local lock's owner and hold count, releases the lease, then
+  the local lock.
+- `LockOperationsLockRegistry`: the same `LeaseLock` path, except that `obtain(key)` finds the key's lock in a
+  `ConcurrentHashMap` (made on the first `obtain` and kept, since the 8,192 keys of the benchmark are below the
+  registry's capacity of 100,000) and stamps it with `System.nanoTime()` (a volatile write), instead of making
+  one.
+- `LockOperationsLockProvider`: turns the `LockConfiguration` into `LockOptions` (`lockAtMostFor` left from
+  now as the time-to-live, no renewal, `lockAtLeastFor` as the minimum hold, the lock's name), takes the lock
+  with `tryAcquire` and wraps the lease in a ShedLock `SimpleLock`, whose `unlock()` releases it.
+
+The peers' own costs are described in [Reading the numbers](#reading-the-numbers): `RedisLockRegistry` takes a
+registry-wide lock in `obtain()` and a striped local lock, parks on every answer, and hands each delete to
+another thread; ShedLock's default `RedisLockProvider` releases with a plain `DEL` (no owner check, no script),
+and with `safeUpdate` with a compare-and-delete script, as the adapter does."""
 
 VERSIONS = """\
 ## Versions

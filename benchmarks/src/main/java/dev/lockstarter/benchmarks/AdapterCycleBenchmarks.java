@@ -26,7 +26,9 @@ import dev.lockstarter.benchmarks.LockCycleBenchmarks.RedisLock;
  * The harness is {@link LockCycleBenchmarks}'s: the same per-trial Redis server and
  * client, the same {@link Keys key rotation} and the same {@link Outcomes outcome
  * accounting}, with one and with eight threads. Two forks rather than three, so that the
- * fourteen benchmarks fit in about nine minutes.
+ * fourteen benchmarks fit in about ten minutes; {@code benchmarks/adapters.sh} runs them
+ * as two passes of one fork each, in opposite orders, so that a drift of the machine's
+ * load falls on every benchmark alike.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
