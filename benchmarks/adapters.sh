@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The lock cycle of this starter's adapters (Spring Integration's LockRegistry, ShedLock's LockProvider,
 # java.util.concurrent.locks.Lock) beside LockTemplate, Spring Integration's RedisLockRegistry and ShedLock's
-# RedisLockProvider, in one JMH run (AdapterCycleBenchmarks, 1 and 8 threads), with the Redis commands of
-# one cycle of each. Writes benchmarks/results/adapters/ and the adapters section of docs/PERFORMANCE.md
-# (the rest of the page is rendered again, unchanged, from the results already there). About 11 minutes
+# RedisLockProvider, in one run (AdapterCycleBenchmarks, 1 and 8 threads), with the Redis commands of
+# one cycle of each, then the adapters' own cost on the in-memory store (AdapterOverheadBenchmark). Writes benchmarks/results/adapters/ and the adapters section of docs/PERFORMANCE.md
+# (the rest of the page is rendered again, unchanged, from the results already there). About 13 minutes
 # on 2 cores.
 #
 #   benchmarks/adapters.sh
@@ -66,6 +66,12 @@ for pass in $(seq 1 "$PASSES"); do
 		grep -E '^AdapterCycleBenchmarks\.[A-Za-z]+\.[A-Za-z]+ +thrpt' "$OUT/jmh.log" | tail -n 1
 	done
 done
+
+echo "== JMH: AdapterOverheadBenchmark (the same cycles on the in-memory store: the adapters' own cost)"
+# shellcheck disable=SC2086
+run java -jar "$JAR" -prof gc -rf json -rff "$OUT/overhead.json" ${ADAPTERS_JMH_ARGS:-} 'AdapterOverheadBenchmark' \
+	>> "$OUT/overhead.log" 2>&1 || { tail -n 40 "$OUT/overhead.log" >&2; exit 1; }
+grep -E '^AdapterOverheadBenchmark\.[A-Za-z]+ +avgt' "$OUT/overhead.log"
 
 cat /proc/loadavg > "$OUT/loadavg-end.txt"
 echo "$(($(date +%s) - started))" > "$OUT/elapsed-seconds.txt"

@@ -999,8 +999,12 @@ def load_adapters(directory):
     def text(name):
         path = os.path.join(directory, name)
         return open(path).read().strip() if os.path.exists(path) else None
+    overhead = {}
+    for entry in load(directory, "overhead.json") or []:
+        overhead[entry["benchmark"].split(".")[-1]] = entry
     return {
         "rows": rows,
+        "overhead": overhead,
         "passes": passes,
         "threads": sorted({threads for (_, threads) in rows}),
         "first": next(iter(rows.values()), jmh[0]),
@@ -1090,7 +1094,7 @@ def adapters_section(adapters, w, page_machine):
     rows, threads, first = adapters["rows"], adapters["threads"], adapters["first"]
     machine_info, commands = adapters["machine"], adapters["commands"]
     w("The uncontended acquire + release cycle of this starter's three adapters, beside `LockTemplate`, which they "
-      "run on, and beside the peers they stand in for, measured in one JMH run of their own "
+      "run on, and beside the peers they stand in for, measured in a run of their own "
       "(`AdapterCycleBenchmarks`) by `benchmarks/adapters.sh` on %s, %s; "
       "load average %s at the start, %s at the end%s. The harness is the lock cycle's above: a fresh "
       "`redis-server` per benchmark, the same key rotation (1024 keys per thread, every lock free when taken), the "
@@ -1198,6 +1202,7 @@ def adapters_section(adapters, w, page_machine):
         w("")
     w(ADAPTERS_READING)
     w("")
+    adapters_overhead(adapters["overhead"], w)
     if adapters["commands_run"]:
         w("The commands `benchmarks/adapters.sh` ran:")
         w("")
@@ -1207,6 +1212,50 @@ def adapters_section(adapters, w, page_machine):
         w("python3 benchmarks/report.py render benchmarks/results docs/PERFORMANCE.md")
         w("```")
         w("")
+
+
+def adapters_overhead(overhead, w):
+    """The adapters' own cost: AdapterOverheadBenchmark, on the in-memory store."""
+    base = overhead.get("lockTemplate")
+    if not base:
+        return
+    w("### What the adapters' own code costs")
+    w("")
+    w("`AdapterOverheadBenchmark`: the same cycles on this starter's in-memory store (`new LockTemplate(new "
+      "InMemoryLockStore())`, renewal on), one thread, JMH's average time per cycle (`@Fork(%s)`, `@Warmup(iterations "
+      "= %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`), in the same run. Without Redis the whole cycle "
+      "runs on the benchmark's thread, so that thread's CPU time per cycle (`ThreadMXBean`, read every 256 cycles) is "
+      "what the code costs; on a busy machine the time per cycle also counts the waits for a core, and the CPU time "
+      "does not. *Over `LockTemplate`* is the adapter's cost on top of the template's: its own code." % (
+          base.get("forks"), base.get("warmupIterations"), quote(base.get("warmupTime")),
+          base.get("measurementIterations"), quote(base.get("measurementTime"))))
+    w("")
+    w("| cycle | ns per cycle | error | CPU ns per cycle | CPU over `LockTemplate` | CPU ÷ `LockTemplate` | "
+      "bytes allocated per cycle | bytes over `LockTemplate` | rejected |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def cpu(entry):
+        metrics = entry.get("secondaryMetrics", {})
+        cycles = metrics.get("cpuCycles", {}).get("score")
+        return metrics["cpuNanos"]["score"] / cycles if cycles else None
+
+    base_cpu, base_bytes = cpu(base), allocated_per_cycle(base)
+    for method, _, label in ADAPTER_ROWS:
+        entry = overhead.get(method)
+        if not entry:
+            continue
+        metric, own, allocated = entry["primaryMetric"], cpu(entry), allocated_per_cycle(entry)
+        rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+        is_base = method == "lockTemplate"
+        w("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label, number(metric["score"]), error(metric), number(own),
+            "—" if is_base else (signed(own - base_cpu) if own is not None and base_cpu else "n/a"),
+            "—" if is_base else ("%.2f" % (own / base_cpu) if own is not None and base_cpu else "n/a"),
+            number(allocated) if allocated is not None else "n/a",
+            "—" if is_base else (signed(allocated - base_bytes) if allocated is not None and base_bytes is not None
+                                 else "n/a"),
+            number(rejected) if rejected is not None else "n/a"))
+    w("")
 
 
 def section(w, title, results, missing):
