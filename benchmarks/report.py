@@ -1114,6 +1114,10 @@ def adapters_section(adapters, w, page_machine):
           first.get("warmupIterations"), quote(first.get("warmupTime")),
           first.get("measurementIterations"), quote(first.get("measurementTime"))))
     w("")
+    busy = busy_note(machine_info, adapters["loadavg_end"])
+    if busy:
+        w(busy)
+        w("")
     w("*÷ `LockTemplate`* is the throughput ratio to `LockTemplate` with the same thread count (1.00: the adapter "
       "costs nothing measurable; 0.90: it completes 10% fewer cycles per second), its error propagated from both "
       "scores. *CPU over `LockTemplate`* is the difference in JVM CPU time per cycle (every thread of the benchmark "
@@ -1214,6 +1218,25 @@ def adapters_section(adapters, w, page_machine):
         w("")
 
 
+def busy_note(machine_info, loadavg_end):
+    """A warning when the machine was busy with other work while the adapters were measured."""
+    try:
+        processors = int(machine_info.get("nproc"))
+        loads = [float(machine_info["loadavg_start"][0]), float(loadavg_end[0])]
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None
+    if max(loads) <= processors:
+        return None
+    return ("**This run was made on a busy machine**: a load average of %s at the start and %s at the end on %d "
+            "processors, other processes' builds and tests taking most of the CPU. Redis, the client's threads and the "
+            "benchmark's waited for a core in turn, so the throughput figures below carry errors of tens of percent, "
+            "and a throughput ratio within its error decides nothing: it says neither that an adapter is as fast as "
+            "its peer nor that it is slower. The allocation per cycle does not depend on the load, and the CPU time "
+            "per cycle on the [in-memory store](#what-the-adapters-own-code-costs) little; the throughput comparison "
+            "needs `benchmarks/adapters.sh` again on an idle machine." % (
+                machine_info["loadavg_start"][0], loadavg_end[0], processors))
+
+
 def adapters_overhead(overhead, w):
     """The adapters' own cost: AdapterOverheadBenchmark, on the in-memory store."""
     base = overhead.get("lockTemplate")
@@ -1256,6 +1279,17 @@ def adapters_overhead(overhead, w):
                                  else "n/a"),
             number(rejected) if rejected is not None else "n/a"))
     w("")
+    extra = [cpu(overhead[m]) - base_cpu for m in ADAPTERS if overhead.get(m) and cpu(overhead[m]) is not None]
+    if extra and base_cpu:
+        w("So each adapter's own code costs %s to %s ns of CPU per cycle on top of `LockTemplate`'s %s ns: for "
+          "`LeaseLock` and the registry, the local `ReentrantLock` taken and released, its owner and hold count "
+          "checked and the copies of the options (and for the registry, the map lookup and the `System.nanoTime()` "
+          "stamp instead of a new lock object); for the provider, the options built from the `LockConfiguration` "
+          "(two clock reads among them) and the `SimpleLock` handle. A cycle on Redis costs the JVM tens of "
+          "microseconds of CPU (the *JVM CPU µs per cycle* column above), so this is about 1%% of it or less, and "
+          "it adds no request to Redis." % (
+              number(min(extra)), number(max(extra)), number(base_cpu)))
+        w("")
 
 
 def section(w, title, results, missing):
