@@ -6,9 +6,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.LogSafe;
 import org.springframework.util.Assert;
 
 /**
@@ -31,7 +34,7 @@ import org.springframework.util.Assert;
  * take it; the last {@link #unlock()} tells the holder so by throwing
  * {@link LockNotHeldException};</li>
  * <li>a store that cannot be reached makes {@code lock} and {@code tryLock} throw
- * {@link LockStoreException} instead of waiting;</li>
+ * {@link LockStoreException} instead of waiting, and {@code unlock} log a WARN;</li>
  * <li>there are no {@linkplain #newCondition() conditions}.</li>
  * </ul>
  *
@@ -44,6 +47,8 @@ public class LeaseLock implements Lock {
 	 * limit; they wait again until they hold the lock.
 	 */
 	private static final Duration WAIT_SLICE = Duration.ofMinutes(1);
+
+	private static final Log logger = LogFactory.getLog(LeaseLock.class);
 
 	private final LockOperations operations;
 
@@ -100,7 +105,8 @@ public class LeaseLock implements Lock {
 	 */
 	public void lock(Duration ttl) {
 		this.local.lock();
-		boolean interrupted = false;
+		// Not interruptible: an interrupt already set would end a store call early
+		boolean interrupted = Thread.interrupted();
 		try {
 			while (true) {
 				try {
@@ -214,12 +220,12 @@ public class LeaseLock implements Lock {
 
 	/**
 	 * Release one hold of the lock; the last one releases the store's lock, by
-	 * compare-and-delete on its owner token.
+	 * compare-and-delete on its owner token. A last release that cannot reach the store
+	 * logs a WARN and returns: the store's lock expires with its time-to-live, and this
+	 * thread holds it no more.
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 * @throws LockNotHeldException on the last release, if the lock had expired or was
 	 * taken over meanwhile; this thread holds it no more either way
-	 * @throws LockStoreException if the store cannot be reached on the last release; the
-	 * lock then expires with its time-to-live, and this thread holds it no more
 	 */
 	@Override
 	public void unlock() {
@@ -231,7 +237,7 @@ public class LeaseLock implements Lock {
 				Lease held = this.lease;
 				this.lease = null;
 				// No lease: a re-entry found it lost and could not take the lock again
-				if (held == null || !held.release()) {
+				if (held == null || !release(held)) {
 					throw lostBeforeUnlock();
 				}
 			}
@@ -324,6 +330,22 @@ public class LeaseLock implements Lock {
 		}
 		this.lease = attempt.lease();
 		return true;
+	}
+
+	/**
+	 * Release the lease; a store failure is logged, and counts as a release, since the
+	 * lock expires with its time-to-live.
+	 */
+	private boolean release(Lease held) {
+		try {
+			return held.release();
+		}
+		catch (LockStoreException ex) {
+			logger.warn(
+					"Failed to release lock '" + LogSafe.key(this.key) + "'; it expires at the end of its time-to-live",
+					ex);
+			return true;
+		}
 	}
 
 	@Override

@@ -17,6 +17,8 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,10 +44,19 @@ class DefaultProfileTests {
 	@Autowired
 	private UserRegistrationService registrations;
 
+	@Autowired
+	private ApplicationContext context;
+
 	@Test
 	void keepsLocksAndUsersInMemory() {
 		assertThat(this.lockStore).isInstanceOf(InMemoryLockStore.class);
 		assertThat(this.userRepository).isInstanceOf(InMemoryUserRepository.class);
+	}
+
+	@Test
+	void leaderElectionIsOffUnlessEnabled() {
+		assertThat(this.context.getBeanProvider(LockRegistryLeaderInitiator.class).getIfAvailable()).isNull();
+		assertThat(this.client.get(base().resolve("/api/leader")).statusCode()).isEqualTo(404);
 	}
 
 	@Test

@@ -8,7 +8,7 @@ import dev.lockstarter.docs.checks.MarkdownPage.FencedBlock;
 
 /**
  * Finds Java and Kotlin code blocks of README.md and docs/ that no snippet marker ties to
- * compiled source. Blocks under docs/migration/ may instead follow a
+ * compiled source. Blocks under docs/migration/ and docs/adapters/ may instead follow a
  * {@code <!-- peer -->} line: they show a peer library's code, which this build does not
  * compile.
  */
@@ -55,7 +55,7 @@ final class UnmarkedExamples {
 	}
 
 	private static boolean isMigrationPage(MarkdownPage page) {
-		return page.name().startsWith("docs/migration/");
+		return page.name().startsWith("docs/migration/") || page.name().startsWith("docs/adapters/");
 	}
 
 }
