@@ -1066,9 +1066,13 @@ def adapters_summary(adapters):
             parts.append("with %s, %s" % (threads_text(t), ", ".join(cells)))
     if not parts:
         return []
-    return ["- **Adapters** (throughput ratios, in a run of their own on %s): %s. See "
+    caveat = ""
+    if busy_note(adapters["machine"], adapters["loadavg_end"]):
+        caveat = (" The machine was busy with other work during that run, so these ratios carry wide errors and do "
+                  "not decide the comparison.")
+    return ["- **Adapters** (throughput ratios, in a run of their own on %s): %s.%s See "
             "[Adapters](#adapters-spring-integration-shedlock-and-javautilconcurrentlockslock)." % (
-                adapters["machine"].get("date", "an unknown date"), "; ".join(parts))]
+                adapters["machine"].get("date", "an unknown date"), "; ".join(parts), caveat)]
 
 
 def same_machine_text(machine_info, page_machine):
