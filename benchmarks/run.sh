@@ -65,7 +65,7 @@ run java -Xms1g -Xmx1g -cp "$JAR" dev.lockstarter.benchmarks.MillionKeys "$RESUL
 echo "== JMH"
 # The adapters' benchmarks have a run of their own, below
 # shellcheck disable=SC2086
-run java -jar "$JAR" -e AdapterCycleBenchmarks -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"
+run java -jar "$JAR" -e 'Adapter(Cycle|Overhead)Benchmark' -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"
 [ -s "$RESULTS/jmh.json" ] || { echo "JMH wrote no results" >&2; exit 1; }
 cat /proc/loadavg > "$RESULTS/loadavg-after-jmh.txt"
 
