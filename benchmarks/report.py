@@ -8,7 +8,8 @@
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
 commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
 quick warm-up, optional), scale.json (MillionKeys, optional),
-http.json (benchmarks/http/run.sh) and machine.json. The charts are written as SVG files into a
+http.json (benchmarks/http/run.sh) and machine.json; the adapters' section from RESULTS_DIR/adapters/
+(benchmarks/adapters.sh, optional). The charts are written as SVG files into a
 "performance" folder next to OUT.md, and linked from it.
 """
 
@@ -57,6 +58,48 @@ WHAT_EACH_DOES = {
     "shedLock": "`provider.lock(new LockConfiguration(Instant.now(), key, 30s, Duration.ZERO))`, `unlock()` on "
     "`new RedisLockProvider(connectionFactory)`",
     "shedLockSafeUpdate": "the same on `new RedisLockProvider.Builder(connectionFactory).safeUpdate(true).build()`",
+}
+
+# AdapterCycleBenchmarks: JMH method name -> (Variant enum name, label), the baseline first
+ADAPTER_ROWS = [
+    ("lockTemplate", "LOCK_TEMPLATE", "lock-starter `LockTemplate` (baseline)"),
+    ("leaseLock", "LEASE_LOCK", "**lock-starter `LeaseLock`** (`java.util.concurrent.locks.Lock`)"),
+    ("lockRegistryAdapter", "LOCK_REGISTRY_ADAPTER", "**lock-starter `LockOperationsLockRegistry`**"),
+    ("springIntegration", "SPRING_INTEGRATION", "Spring Integration `RedisLockRegistry`"),
+    ("lockProviderAdapter", "LOCK_PROVIDER_ADAPTER", "**lock-starter `LockOperationsLockProvider`**"),
+    ("shedLock", "SHEDLOCK", "ShedLock `RedisLockProvider`"),
+    ("shedLockSafeUpdate", "SHEDLOCK_SAFE_UPDATE", "ShedLock `RedisLockProvider`, `safeUpdate`"),
+]
+
+# (adapter, peer it stands in for)
+ADAPTER_PEERS = [
+    ("lockRegistryAdapter", "springIntegration"),
+    ("lockProviderAdapter", "shedLock"),
+    ("lockProviderAdapter", "shedLockSafeUpdate"),
+]
+
+ADAPTERS = ["leaseLock", "lockRegistryAdapter", "lockProviderAdapter"]
+
+SHORT_NAMES = {
+    "leaseLock": "LeaseLock",
+    "lockRegistryAdapter": "LockOperationsLockRegistry",
+    "lockProviderAdapter": "LockOperationsLockProvider",
+    "springIntegration": "RedisLockRegistry",
+    "shedLock": "RedisLockProvider",
+    "shedLockSafeUpdate": "RedisLockProvider",
+}
+
+ADAPTER_CYCLES = {
+    "lockTemplate": "`try (Lease lease = locks.acquire(key, Duration.ofSeconds(30))) {}`",
+    "leaseLock": "`Lock lock = locks.lock(key, LockOptions.ttl(Duration.ofSeconds(30)))` for every cycle, "
+    "`tryLock()`, `unlock()`",
+    "lockRegistryAdapter": "`registry.obtain(key)`, `tryLock()`, `unlock()` on "
+    "`new LockOperationsLockRegistry(locks, LockOptions.ttl(Duration.ofSeconds(30)))`",
+    "springIntegration": WHAT_EACH_DOES["springIntegration"],
+    "lockProviderAdapter": "`provider.lock(new LockConfiguration(Instant.now(), key, 30s, Duration.ZERO))`, "
+    "`unlock()` on `new LockOperationsLockProvider(locks)`",
+    "shedLock": WHAT_EACH_DOES["shedLock"],
+    "shedLockSafeUpdate": WHAT_EACH_DOES["shedLockSafeUpdate"],
 }
 
 INTERCEPTOR = [
@@ -211,6 +254,7 @@ def render(results, output, elapsed):
     scale = load(results, "scale.json")
     crowd = load(results, "crowd.json")
     profile = load(results, "profile.json")
+    adapters = load_adapters(os.path.join(results, ADAPTERS_DIR))
     charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
     commands_run = []
@@ -302,6 +346,8 @@ def render(results, output, elapsed):
                       trim(per_cycle(rl["requests"], commands["cycles"])), breakdown(rl["requests"], commands["cycles"]),
                       trim(per_cycle(lt["inScripts"], commands["cycles"])),
                       trim(per_cycle(rl["inScripts"], commands["cycles"]))))
+        for line in adapters_summary(adapters):
+            w(line)
         if "plainMethod" in interceptor and "exclusiveRequest" in interceptor:
             plain = interceptor["plainMethod"]["primaryMetric"]["score"]
             locked = interceptor["exclusiveRequest"]["primaryMetric"]["score"]
@@ -390,6 +436,8 @@ def render(results, output, elapsed):
                              if peer and ours.get(t) else "n/a")
             w("| %s | %s |" % (label, " | ".join(cells)))
         w("")
+
+    adapters_section(adapters, w, machine_info)
 
     # Commands per cycle
     w("## Commands per cycle")
@@ -666,6 +714,10 @@ def render(results, output, elapsed):
       "revisions' benchmarks and measures the interceptor, the lock cycle against its raw Lettuce floor and the "
       "handoff of each, taking turns, then prints the ratios.")
     w("")
+    w("The adapters beside `LockTemplate` and the peers alone: `benchmarks/adapters.sh` builds the benchmarks, "
+      "runs `AdapterCycleBenchmarks` and rewrites this page with the new [Adapters](#adapters-spring-integration-"
+      "shedlock-and-javautilconcurrentlockslock) section (the other sections keep their results).")
+    w("")
     w(VERSIONS)
     w("")
 
@@ -869,6 +921,379 @@ def owner_token_section(tokens, w):
         if any(cell != "n/a" for cell in cells):
             w("| %s | %s |" % (label, " | ".join(cells)))
     w("")
+
+
+ADAPTERS_DIR = "adapters"
+
+
+def student_t_quantile(probability, df):
+    """The quantile of Student's t distribution with df degrees of freedom (df >= 1), by bisection on its
+    distribution function, integrated with Simpson's rule: enough for a confidence interval's half-width."""
+    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def cdf(x, steps=2000):
+        h = x / steps
+        total = 0.0
+        for i in range(steps + 1):
+            weight = 1 if i in (0, steps) else (4 if i % 2 else 2)
+            total += weight * (1 + (i * h) ** 2 / df) ** (-(df + 1) / 2)
+        return 0.5 + scale * total * h / 3
+
+    low, high = 0.0, 1.0
+    while cdf(high) < probability:
+        low, high = high, high * 2
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if cdf(middle) < probability else (low, middle)
+    return (low + high) / 2
+
+
+def merge_forks(entries):
+    """One JMH result from the results of the same benchmark in several JMH runs (one fork or more each): the
+    score is the mean of every measured iteration and its error the half-width of the 99.9% confidence interval
+    over them, as JMH computes them for several forks of one run; a secondary metric is the mean of the runs'."""
+    if len(entries) == 1:
+        return entries[0]
+    merged = dict(entries[0])
+    raw = [fork for entry in entries for fork in entry["primaryMetric"]["rawData"]]
+    values = [value for fork in raw for value in fork]
+    mean = statistics.fmean(values)
+    err = (student_t_quantile(0.9995, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+           if len(values) > 1 else float("nan"))
+    primary = dict(entries[0]["primaryMetric"])
+    primary.update({"score": mean, "scoreError": err, "rawData": raw})
+    merged["primaryMetric"] = primary
+    merged["forks"] = sum(entry.get("forks", 1) for entry in entries)
+    secondary = {}
+    for name in entries[0].get("secondaryMetrics", {}):
+        scores = [entry["secondaryMetrics"][name]["score"] for entry in entries
+                  if name in entry.get("secondaryMetrics", {})]
+        secondary[name] = dict(entries[0]["secondaryMetrics"][name], score=statistics.fmean(scores))
+    merged["secondaryMetrics"] = secondary
+    return merged
+
+
+def load_adapters(directory):
+    """The results of benchmarks/adapters.sh (one JMH result file per benchmark and pass), or None when it has
+    not run."""
+    if not os.path.isdir(directory):
+        return None
+    runs = {}  # (method, threads) -> [entry of each pass]
+    jmh = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("jmh") and name.endswith(".json"):
+            jmh.extend(load(directory, name) or [])
+    if not jmh:
+        return None
+    for entry in jmh:
+        name = entry["benchmark"][len(PACKAGE):] if entry["benchmark"].startswith(PACKAGE) else entry["benchmark"]
+        parts = name.split(".")
+        if parts[0] == "AdapterCycleBenchmarks":
+            runs.setdefault((parts[-1], entry["threads"]), []).append(entry)
+    rows = {key: merge_forks(entries) for key, entries in runs.items()}
+    passes = max(len(entries) for entries in runs.values()) if runs else 0
+    commands_run = []
+    commands_path = os.path.join(directory, "commands-run.txt")
+    if os.path.exists(commands_path):
+        commands_run = [line.strip() for line in open(commands_path) if line.strip()]
+    def text(name):
+        path = os.path.join(directory, name)
+        return open(path).read().strip() if os.path.exists(path) else None
+    overhead = {}
+    for entry in load(directory, "overhead.json") or []:
+        overhead[entry["benchmark"].split(".")[-1]] = entry
+    return {
+        "rows": rows,
+        "overhead": overhead,
+        "passes": passes,
+        "threads": sorted({threads for (_, threads) in rows}),
+        "first": next(iter(rows.values()), jmh[0]),
+        "commands": load(directory, "commands.json"),
+        "machine": load(directory, "machine.json") or {},
+        "commands_run": commands_run,
+        "loadavg_end": (text("loadavg-end.txt") or "").split()[0:3],
+        "elapsed": int(text("elapsed-seconds.txt")) if text("elapsed-seconds.txt") else None,
+    }
+
+
+def allocated_per_cycle(entry):
+    """Bytes allocated per cycle by every thread of the JVM, from JMH's gc profiler (-prof gc), if it ran."""
+    for name, metric in entry.get("secondaryMetrics", {}).items():
+        if name.lstrip("\u00b7") == "gc.alloc.rate.norm":
+            return metric.get("score")
+    return None
+
+
+def adapter_label(method):
+    return next(label for m, _, label in ADAPTER_ROWS if m == method)
+
+
+def threads_text(threads):
+    return "%d thread%s" % (threads, "" if threads == 1 else "s")
+
+
+def verdict(value, err):
+    """How a throughput ratio compares with 1, given its error."""
+    if err is None:
+        return "faster" if value >= 1 else "slower"
+    if value - err > 1:
+        return "faster"
+    if value + err < 1:
+        return "slower"
+    return "within the error of"
+
+
+def adapters_summary(adapters):
+    if not adapters:
+        return []
+    rows = adapters["rows"]
+    parts = []
+    for t in adapters["threads"]:
+        base = rows.get(("lockTemplate", t))
+        cells = []
+        for adapter, peer in ADAPTER_PEERS:
+            if rows.get((adapter, t)) and rows.get((peer, t)):
+                cells.append("`%s` ÷ `%s`%s %s" % (
+                    SHORT_NAMES[adapter], SHORT_NAMES[peer], ", safeUpdate," if peer == "shedLockSafeUpdate" else "",
+                    format_ratio(ratio(rows[(adapter, t)]["primaryMetric"], rows[(peer, t)]["primaryMetric"]))))
+        if base:
+            for adapter in ADAPTERS:
+                if rows.get((adapter, t)):
+                    cells.append("`%s` ÷ `LockTemplate` %s" % (
+                        SHORT_NAMES[adapter],
+                        format_ratio(ratio(rows[(adapter, t)]["primaryMetric"], base["primaryMetric"]))))
+        if cells:
+            parts.append("with %s, %s" % (threads_text(t), ", ".join(cells)))
+    if not parts:
+        return []
+    caveat = ""
+    if busy_note(adapters["machine"], adapters["loadavg_end"]):
+        caveat = (" The machine was busy with other work during that run, so these ratios carry wide errors and do "
+                  "not decide the comparison.")
+    return ["- **Adapters** (throughput ratios, in a run of their own on %s): %s.%s See "
+            "[Adapters](#adapters-spring-integration-shedlock-and-javautilconcurrentlockslock)." % (
+                adapters["machine"].get("date", "an unknown date"), "; ".join(parts), caveat)]
+
+
+def same_machine_text(machine_info, page_machine):
+    """Where the adapters' machine is described: the page's Machine table when it is the same machine."""
+    fields = ("nproc", "cpu_model", "memory", "os", "java", "redis_server")
+    if machine_info and all(machine_info.get(f) == page_machine.get(f) for f in fields):
+        return "on the machine described [below](#machine)"
+    java = re.search(r'version "([^"]+)"', " ".join(machine_info.get("java") or []))
+    redis = re.search(r"v=(\S+)", machine_info.get("redis_server", ""))
+    return "on a machine with %s processors (%s, %s of memory, %s, Java %s, Redis %s)" % (
+        machine_info.get("nproc", "?"), machine_info.get("cpu_model", "CPU unknown"), machine_info.get("memory", "?"),
+        machine_info.get("os", "OS unknown"), java.group(1) if java else "unknown", redis.group(1) if redis else "unknown")
+
+
+def adapters_section(adapters, w, page_machine):
+    w("## Adapters: Spring Integration, ShedLock and java.util.concurrent.locks.Lock")
+    w("")
+    if not adapters:
+        w("Not run for this page: there is no `benchmarks/results/%s/jmh.json` (`benchmarks/adapters.sh`)." %
+          ADAPTERS_DIR)
+        w("")
+        return
+    rows, threads, first = adapters["rows"], adapters["threads"], adapters["first"]
+    machine_info, commands = adapters["machine"], adapters["commands"]
+    w("The uncontended acquire + release cycle of this starter's three adapters, beside `LockTemplate`, which they "
+      "run on, and beside the peers they stand in for, measured in a run of their own "
+      "(`AdapterCycleBenchmarks`) by `benchmarks/adapters.sh` on %s, %s; "
+      "load average %s at the start, %s at the end%s. The harness is the lock cycle's above: a fresh "
+      "`redis-server` per benchmark, the same key rotation (1024 keys per thread, every lock free when taken), the "
+      "same outcome accounting (*rejected*: a failed acquisition of a free key) and the same CPU counter; JMH %s, "
+      "%s, `@Warmup(iterations = %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`. Every "
+      "adapter runs on a `LockTemplate` set up as the baseline's (`RedisLockStore` on its own "
+      "`LettuceConnectionFactory`, renewal on, as by default), and every lock has a 30 s time-to-live." % (
+          machine_info.get("date", "an unknown date"), same_machine_text(machine_info, page_machine),
+          " ".join(machine_info.get("loadavg_start", [])) or "unknown",
+          " ".join(adapters["loadavg_end"]) or "unknown",
+          "; %d min %02d s in all" % (adapters["elapsed"] // 60, adapters["elapsed"] % 60)
+          if adapters["elapsed"] is not None else "",
+          first.get("jmhVersion"),
+          ("%d forks per benchmark, one in each of %d passes that take the benchmarks in opposite orders (so that a "
+           "drift of the machine's load falls on every benchmark alike)" % (first.get("forks"), adapters["passes"])
+           if adapters["passes"] > 1 else "`@Fork(%s)`" % first.get("forks")),
+          first.get("warmupIterations"), quote(first.get("warmupTime")),
+          first.get("measurementIterations"), quote(first.get("measurementTime"))))
+    w("")
+    busy = busy_note(machine_info, adapters["loadavg_end"])
+    if busy:
+        w(busy)
+        w("")
+    w("*÷ `LockTemplate`* is the throughput ratio to `LockTemplate` with the same thread count (1.00: the adapter "
+      "costs nothing measurable; 0.90: it completes 10% fewer cycles per second), its error propagated from both "
+      "scores. *CPU over `LockTemplate`* is the difference in JVM CPU time per cycle (every thread of the benchmark "
+      "JVM, Redis's not included): what the adapter's own code costs, which the round trips hide from the "
+      "throughput with one thread. *Bytes allocated per cycle* is JMH's `gc.alloc.rate.norm` (`-prof gc`): the "
+      "heap the JVM allocated, in all its threads, per cycle.")
+    w("")
+    w("| variant | threads | cycles/s | error | µs per cycle | ÷ `LockTemplate` | JVM CPU µs per cycle | "
+      "CPU over `LockTemplate` | bytes allocated per cycle | requests per cycle | rejected/s |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def cpu_per_cycle(entry):
+        cpu = entry.get("secondaryMetrics", {}).get("cpuMicros", {}).get("score")
+        return cpu / entry["primaryMetric"]["score"] if cpu is not None else None
+
+    for t in threads:
+        base = rows.get(("lockTemplate", t))
+        for method, variant, label in ADAPTER_ROWS:
+            entry = rows.get((method, t))
+            if not entry:
+                continue
+            metric = entry["primaryMetric"]
+            rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+            cpu = cpu_per_cycle(entry)
+            base_cpu = cpu_per_cycle(base) if base else None
+            requests = "n/a"
+            if commands and variant in commands["variants"]:
+                requests = trim(per_cycle(commands["variants"][variant]["requests"], commands["cycles"]))
+            allocated = allocated_per_cycle(entry)
+            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                label, t, number(metric["score"]), error(metric), number(t * 1e6 / metric["score"], 1),
+                "—" if method == "lockTemplate" else (format_ratio(ratio(metric, base["primaryMetric"])) if base
+                                                      else "n/a"),
+                number(cpu, 1),
+                "—" if method == "lockTemplate" else (signed(cpu - base_cpu, 1) if cpu is not None and base_cpu
+                                                      is not None else "n/a"),
+                number(allocated) if allocated is not None else "n/a",
+                requests, number(rejected, 0) if rejected is not None else "n/a"))
+    w("")
+    w("Each adapter against the peer it stands in for (throughput ÷ throughput, same thread count: above 1.00 the "
+      "adapter completes more cycles per second):")
+    w("")
+    w("| adapter ÷ peer | " + " | ".join(threads_text(t) for t in threads) + " |")
+    w("|---|" + "---:|" * len(threads))
+    for adapter, peer in ADAPTER_PEERS:
+        cells = []
+        for t in threads:
+            if rows.get((adapter, t)) and rows.get((peer, t)):
+                value, err = ratio(rows[(adapter, t)]["primaryMetric"], rows[(peer, t)]["primaryMetric"])
+                cells.append("%s (%s)" % (format_ratio((value, err)), verdict(value, err)))
+            else:
+                cells.append("n/a")
+        w("| %s ÷ %s | %s |" % (strip_markup(adapter_label(adapter)), strip_markup(adapter_label(peer)),
+                                " | ".join(cells)))
+    w("")
+    w("Each iteration's score, to show the spread (cycles/s):")
+    w("")
+    w("| variant | threads | iterations |")
+    w("|---|---:|---|")
+    for t in threads:
+        for method, _, label in ADAPTER_ROWS:
+            entry = rows.get((method, t))
+            if entry:
+                iterations = [value for fork in entry["primaryMetric"]["rawData"] for value in fork]
+                w("| %s | %d | %s |" % (label, t, ", ".join(number(v) for v in iterations)))
+    w("")
+    w("| variant | one cycle |")
+    w("|---|---|")
+    for method, _, label in ADAPTER_ROWS:
+        w("| %s | %s |" % (label, ADAPTER_CYCLES[method]))
+    w("")
+    if commands:
+        w("Redis commands per cycle (`CommandsPerCycle`, as in [Commands per cycle](#commands-per-cycle), in this "
+          "run):")
+        w("")
+        w("| variant | requests per cycle | inside scripts, per cycle |")
+        w("|---|---|---|")
+        for method, variant, label in ADAPTER_ROWS:
+            counted = commands["variants"].get(variant)
+            if counted:
+                w("| %s | %s: %s | %s: %s |" % (
+                    label, trim(per_cycle(counted["requests"], commands["cycles"])),
+                    breakdown(counted["requests"], commands["cycles"]),
+                    trim(per_cycle(counted["inScripts"], commands["cycles"])),
+                    breakdown(counted["inScripts"], commands["cycles"])))
+        w("")
+    w(ADAPTERS_READING)
+    w("")
+    adapters_overhead(adapters["overhead"], w)
+    if adapters["commands_run"]:
+        w("The commands `benchmarks/adapters.sh` ran:")
+        w("")
+        w("```bash")
+        for line in adapters["commands_run"]:
+            w(line)
+        w("python3 benchmarks/report.py render benchmarks/results docs/PERFORMANCE.md")
+        w("```")
+        w("")
+
+
+def busy_note(machine_info, loadavg_end):
+    """A warning when the machine was busy with other work while the adapters were measured."""
+    try:
+        processors = int(machine_info.get("nproc"))
+        loads = [float(machine_info["loadavg_start"][0]), float(loadavg_end[0])]
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None
+    if max(loads) <= processors:
+        return None
+    return ("**This run was made on a busy machine**: a load average of %s at the start and %s at the end on %d "
+            "processors, other processes' builds and tests taking most of the CPU. Redis, the client's threads and the "
+            "benchmark's waited for a core in turn, so the throughput figures below carry errors of tens of percent, "
+            "and a throughput ratio within its error decides nothing: it says neither that an adapter is as fast as "
+            "its peer nor that it is slower. The allocation per cycle does not depend on the load, and the CPU time "
+            "per cycle on the [in-memory store](#what-the-adapters-own-code-costs) little; the throughput comparison "
+            "needs `benchmarks/adapters.sh` again on an idle machine." % (
+                machine_info["loadavg_start"][0], loadavg_end[0], processors))
+
+
+def adapters_overhead(overhead, w):
+    """The adapters' own cost: AdapterOverheadBenchmark, on the in-memory store."""
+    base = overhead.get("lockTemplate")
+    if not base:
+        return
+    w("### What the adapters' own code costs")
+    w("")
+    w("`AdapterOverheadBenchmark`: the same cycles on this starter's in-memory store (`new LockTemplate(new "
+      "InMemoryLockStore())`, renewal on), one thread, JMH's average time per cycle (`@Fork(%s)`, `@Warmup(iterations "
+      "= %d, time = %s)`, `@Measurement(iterations = %d, time = %s)`), in the same run. Without Redis the whole cycle "
+      "runs on the benchmark's thread, so that thread's CPU time per cycle (`ThreadMXBean`, read every 256 cycles) is "
+      "what the code costs; on a busy machine the time per cycle also counts the waits for a core, and the CPU time "
+      "does not. *Over `LockTemplate`* is the adapter's cost on top of the template's: its own code." % (
+          base.get("forks"), base.get("warmupIterations"), quote(base.get("warmupTime")),
+          base.get("measurementIterations"), quote(base.get("measurementTime"))))
+    w("")
+    w("| cycle | ns per cycle | error | CPU ns per cycle | CPU over `LockTemplate` | CPU ÷ `LockTemplate` | "
+      "bytes allocated per cycle | bytes over `LockTemplate` | rejected |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def cpu(entry):
+        metrics = entry.get("secondaryMetrics", {})
+        cycles = metrics.get("cpuCycles", {}).get("score")
+        return metrics["cpuNanos"]["score"] / cycles if cycles else None
+
+    base_cpu, base_bytes = cpu(base), allocated_per_cycle(base)
+    for method, _, label in ADAPTER_ROWS:
+        entry = overhead.get(method)
+        if not entry:
+            continue
+        metric, own, allocated = entry["primaryMetric"], cpu(entry), allocated_per_cycle(entry)
+        rejected = entry.get("secondaryMetrics", {}).get("rejected", {}).get("score")
+        is_base = method == "lockTemplate"
+        w("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label, number(metric["score"]), error(metric), number(own),
+            "—" if is_base else (signed(own - base_cpu) if own is not None and base_cpu else "n/a"),
+            "—" if is_base else ("%.2f" % (own / base_cpu) if own is not None and base_cpu else "n/a"),
+            number(allocated) if allocated is not None else "n/a",
+            "—" if is_base else (signed(allocated - base_bytes) if allocated is not None and base_bytes is not None
+                                 else "n/a"),
+            number(rejected) if rejected is not None else "n/a"))
+    w("")
+    extra = [cpu(overhead[m]) - base_cpu for m in ADAPTERS if overhead.get(m) and cpu(overhead[m]) is not None]
+    if extra and base_cpu:
+        w("So each adapter's own code costs %s to %s ns of CPU per cycle on top of `LockTemplate`'s %s ns: for "
+          "`LeaseLock` and the registry, the local `ReentrantLock` taken and released, its owner and hold count "
+          "checked and the copies of the options (and for the registry, the map lookup and the `System.nanoTime()` "
+          "stamp instead of a new lock object); for the provider, the options built from the `LockConfiguration` "
+          "(two clock reads among them) and the `SimpleLock` handle. A cycle on Redis costs the JVM tens of "
+          "microseconds of CPU (the *JVM CPU µs per cycle* column above), so this is about 1%% of it or less, and "
+          "it adds no request to Redis." % (
+              number(min(extra)), number(max(extra)), number(base_cpu)))
+        w("")
 
 
 def section(w, title, results, missing):
@@ -1573,6 +1998,29 @@ script, sent through a `DefaultRedisScript` created on every call (whose SHA-1 i
 
 Treat differences smaller than the error bars, or than the spread of the iterations, as noise: this is a shared
 2-core machine, and the load average in the [Machine](#machine) table shows how busy it was."""
+
+ADAPTERS_READING = """\
+**What each adapter adds to `LockTemplate`.** All three take and release the lock through `LockTemplate`, with
+the same two requests as the baseline (a `SET NX PX`, an `EVALSHA` of the compare-and-delete script; see the
+commands above) and the same reply spin, so what differs is client-side work on the caller's thread:
+
+- `LeaseLock`: `locks.lock(key, options)` makes a new lock object on every call (as measured here, once per
+  cycle: the object, its local `ReentrantLock` and a copy of the options); `tryLock()` takes the local lock,
+  then the store's lock through `LockOperations.tryAcquire` with the options' time-to-live and no wait (two
+  more copies of the options); `unlock()` checks the local lock's owner and hold count, releases the lease, then
+  the local lock.
+- `LockOperationsLockRegistry`: the same `LeaseLock` path, except that `obtain(key)` finds the key's lock in a
+  `ConcurrentHashMap` (made on the first `obtain` and kept, since the 8,192 keys of the benchmark are below the
+  registry's capacity of 100,000) and stamps it with `System.nanoTime()` (a volatile write), instead of making
+  one.
+- `LockOperationsLockProvider`: turns the `LockConfiguration` into `LockOptions` (`lockAtMostFor` left from
+  now as the time-to-live, no renewal, `lockAtLeastFor` as the minimum hold, the lock's name), takes the lock
+  with `tryAcquire` and wraps the lease in a ShedLock `SimpleLock`, whose `unlock()` releases it.
+
+The peers' own costs are described in [Reading the numbers](#reading-the-numbers): `RedisLockRegistry` takes a
+registry-wide lock in `obtain()` and a striped local lock, parks on every answer, and hands each delete to
+another thread; ShedLock's default `RedisLockProvider` releases with a plain `DEL` (no owner check, no script),
+and with `safeUpdate` with a compare-and-delete script, as the adapter does."""
 
 VERSIONS = """\
 ## Versions

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark of the lock starter, then writes docs/PERFORMANCE.md from the
-# results (benchmarks/report.py). About 25 minutes on 2 cores.
+# results (benchmarks/report.py). About 35 minutes on 2 cores.
 #
 #   benchmarks/run.sh                                           the full run
 #   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
 #   JMH_ARGS="OneThread" benchmarks/run.sh                      a subset (any JMH arguments)
 #   SKIP_PROFILE=1 benchmarks/run.sh                             without the before/after profile
+#   SKIP_ADAPTERS=1 benchmarks/run.sh                            without benchmarks/adapters.sh
 #
 # Needs Java 17+, python3 and redis-server (installed with apt-get when missing and run as
 # root); wrk for the HTTP part (likewise; skipped without it). Raw results go to
@@ -62,10 +63,16 @@ echo "== One million distinct keys"
 run java -Xms1g -Xmx1g -cp "$JAR" dev.lockstarter.benchmarks.MillionKeys "$RESULTS/scale.json"
 
 echo "== JMH"
+# The adapters' benchmarks have a run of their own, below
 # shellcheck disable=SC2086
-run java -jar "$JAR" -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"
+run java -jar "$JAR" -e 'Adapter(Cycle|Overhead)Benchmark' -rf json -rff "$RESULTS/jmh.json" ${JMH_ARGS:-} 2>&1 | tee "$RESULTS/jmh.log"
 [ -s "$RESULTS/jmh.json" ] || { echo "JMH wrote no results" >&2; exit 1; }
 cat /proc/loadavg > "$RESULTS/loadavg-after-jmh.txt"
+
+if [ -z "${SKIP_ADAPTERS:-}" ]; then
+	echo "== The adapters beside LockTemplate and the peers"
+	run env SKIP_BUILD=1 SKIP_RENDER=1 IDLE_WAIT=0 benchmarks/adapters.sh
+fi
 
 if [ -n "${SKIP_HTTP:-}" ]; then
 	echo '{"skipped": "SKIP_HTTP was set"}' > "$RESULTS/http.json"

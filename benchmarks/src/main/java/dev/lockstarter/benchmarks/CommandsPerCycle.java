@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -24,7 +26,8 @@ import dev.lockstarter.test.redis.RedisServer;
  * Each variant gets a fresh server and {@value #WARM_UP} warm-up cycles (so script
  * loading and connection set-up are not counted), then {@value #CYCLES} counted cycles on
  * the keys of the JMH benchmarks. Writes a JSON document to the path given as the first
- * argument, and a summary to standard output.
+ * argument, and a summary to standard output. Further arguments name the variants to
+ * count (every variant without them).
  */
 public final class CommandsPerCycle {
 
@@ -38,13 +41,16 @@ public final class CommandsPerCycle {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length != 1) {
-			System.err.println("Usage: CommandsPerCycle <output.json>");
+		if (args.length < 1) {
+			System.err.println("Usage: CommandsPerCycle <output.json> [variant ...], variants: "
+					+ Arrays.toString(Variant.values()));
 			System.exit(2);
 		}
+		List<Variant> variants = (args.length == 1) ? List.of(Variant.values())
+				: Arrays.stream(args, 1, args.length).map(Variant::valueOf).toList();
 		StringBuilder json = new StringBuilder("{\n  \"cycles\": " + CYCLES + ",\n  \"variants\": {");
 		String separator = "\n";
-		for (Variant variant : Variant.values()) {
+		for (Variant variant : variants) {
 			Counts counts = count(variant);
 			System.out.printf("%-20s requests/cycle %5.2f %-50s in scripts %-50s commandstats total/cycle %5.2f%n",
 					variant, counts.perCycle(counts.requests), counts.requests, counts.inScripts,

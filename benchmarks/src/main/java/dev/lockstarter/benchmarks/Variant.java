@@ -24,12 +24,16 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LeaseLock;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockAttemptWithResult;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.integration.LockOperationsLockRegistry;
+import dev.lockstarter.shedlock.LockOperationsLockProvider;
 import dev.lockstarter.store.redis.RedisLockStore;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -157,6 +161,42 @@ enum Variant {
 		LockCycle open(String host, int port) {
 			return new ShedLockCycle(host, port, true);
 		}
+	},
+
+	/**
+	 * This starter's Spring Integration adapter, {@link LockOperationsLockRegistry}, on
+	 * the {@link #LOCK_TEMPLATE} set-up: {@code obtain(key).tryLock()} and
+	 * {@code unlock()}, as for {@link #SPRING_INTEGRATION}.
+	 */
+	LOCK_REGISTRY_ADAPTER("lock-starter LockOperationsLockRegistry (Spring Integration adapter)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockRegistryAdapterCycle(host, port);
+		}
+	},
+
+	/**
+	 * This starter's ShedLock adapter, {@link LockOperationsLockProvider}, on the
+	 * {@link #LOCK_TEMPLATE} set-up: {@code lock(configuration)} and {@code unlock()}, as
+	 * for {@link #SHEDLOCK}.
+	 */
+	LOCK_PROVIDER_ADAPTER("lock-starter LockOperationsLockProvider (ShedLock adapter)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LockProviderAdapterCycle(host, port);
+		}
+	},
+
+	/**
+	 * This starter's {@link java.util.concurrent.locks.Lock}, {@link LeaseLock}, on the
+	 * {@link #LOCK_TEMPLATE} set-up: {@code template.lock(key, options)} for every cycle,
+	 * then {@code tryLock()} and {@code unlock()}.
+	 */
+	LEASE_LOCK("lock-starter LeaseLock (java.util.concurrent.locks.Lock)") {
+		@Override
+		LockCycle open(String host, int port) {
+			return new LeaseLockCycle(host, port);
+		}
 	};
 
 	/** The store calls made besides the lock's: see {@link LockTemplateCycle}. */
@@ -250,11 +290,59 @@ enum Variant {
 
 	}
 
-	private static final class LockTemplateCycle implements LockCycle {
+	/**
+	 * This starter as {@link #LOCK_TEMPLATE} sets it up: {@link LockTemplate} on
+	 * {@link RedisLockStore} on a {@link LettuceConnectionFactory}, which every variant
+	 * of this starter runs on.
+	 */
+	private static final class Starter implements AutoCloseable {
 
 		private final LettuceConnectionFactory connectionFactory;
 
 		private final RedisLockStore store;
+
+		private final LockTemplate locks;
+
+		Starter(String host, int port, @Nullable Duration replySpin) {
+			this.connectionFactory = connectionFactory(host, port);
+			this.store = new RedisLockStore(this.connectionFactory);
+			if (replySpin != null) {
+				this.store.setReplySpin(replySpin);
+			}
+			this.locks = new LockTemplate(this.store);
+			// Connected before the first cycle: on a busy machine a JVM's first
+			// connection
+			// (Lettuce's and Netty's classes loaded, the handshake) can outlast the
+			// store's
+			// timeout (2 s), which the first cycle would otherwise spend on it
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				connection.ping();
+			}
+		}
+
+		LockTemplate locks() {
+			return this.locks;
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.locks.destroy();
+				this.store.destroy();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Failed to close the lock template", ex);
+			}
+			finally {
+				this.connectionFactory.destroy();
+			}
+		}
+
+	}
+
+	private static final class LockTemplateCycle implements LockCycle {
+
+		private final Starter starter;
 
 		private final LockTemplate locks;
 
@@ -271,12 +359,8 @@ enum Variant {
 		}
 
 		LockTemplateCycle(String host, int port, ResultPath path, @Nullable Duration replySpin) {
-			this.connectionFactory = connectionFactory(host, port);
-			this.store = new RedisLockStore(this.connectionFactory);
-			if (replySpin != null) {
-				this.store.setReplySpin(replySpin);
-			}
-			this.locks = new LockTemplate(this.store);
+			this.starter = new Starter(host, port, replySpin);
+			this.locks = this.starter.locks();
 			this.path = path;
 		}
 
@@ -315,16 +399,7 @@ enum Variant {
 
 		@Override
 		public void close() {
-			try {
-				this.locks.destroy();
-				this.store.destroy();
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Failed to close the lock template", ex);
-			}
-			finally {
-				this.connectionFactory.destroy();
-			}
+			this.starter.close();
 		}
 
 	}
@@ -418,6 +493,90 @@ enum Variant {
 		@Override
 		public void close() {
 			this.connectionFactory.destroy();
+		}
+
+	}
+
+	private static final class LockRegistryAdapterCycle implements LockCycle {
+
+		private final Starter starter;
+
+		private final LockOperationsLockRegistry registry;
+
+		LockRegistryAdapterCycle(String host, int port) {
+			this.starter = new Starter(host, port, null);
+			this.registry = new LockOperationsLockRegistry(this.starter.locks(), LockOptions.ttl(TTL));
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			Lock lock = this.registry.obtain(key);
+			if (!lock.tryLock()) {
+				return false;
+			}
+			lock.unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.starter.close();
+		}
+
+	}
+
+	private static final class LockProviderAdapterCycle implements LockCycle {
+
+		private final Starter starter;
+
+		private final LockOperationsLockProvider provider;
+
+		LockProviderAdapterCycle(String host, int port) {
+			this.starter = new Starter(host, port, null);
+			this.provider = new LockOperationsLockProvider(this.starter.locks());
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			Optional<SimpleLock> lock = this.provider
+				.lock(new LockConfiguration(Instant.now(), key, TTL, Duration.ZERO));
+			if (lock.isEmpty()) {
+				return false;
+			}
+			lock.get().unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.starter.close();
+		}
+
+	}
+
+	private static final class LeaseLockCycle implements LockCycle {
+
+		private final Starter starter;
+
+		private final LockOptions options = LockOptions.ttl(TTL);
+
+		LeaseLockCycle(String host, int port) {
+			this.starter = new Starter(host, port, null);
+		}
+
+		@Override
+		public boolean cycle(String key) {
+			Lock lock = this.starter.locks().lock(key, this.options);
+			if (!lock.tryLock()) {
+				return false;
+			}
+			lock.unlock();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.starter.close();
 		}
 
 	}

@@ -17,8 +17,9 @@ import org.springframework.integration.support.locks.LockRegistry;
  * Auto-configuration} of Spring Integration's {@link LockRegistry} on the starter's
  * {@link LockOperations}, when {@code lock-integration} is on the classpath and the
  * application declares no {@code LockRegistry} of its own. Its locks take
- * {@code lock.ttl}, {@code lock.renew} and {@code lock.max-hold}, and are named
- * {@value #LOCK_NAME} in meters and traces.
+ * {@code lock.ttl} and {@code lock.renew}, and are named {@value #LOCK_NAME} in meters
+ * and traces. {@code lock.max-hold} does not apply: a registry's lock is held for as long
+ * as its holder wants, as a leader holds its role's lock.
  *
  * @since 0.1.0
  */
@@ -36,7 +37,7 @@ public final class LockRegistryAutoConfiguration {
 	@ConditionalOnMissingBean(LockRegistry.class)
 	LockOperationsLockRegistry lockRegistry(LockOperations lockOperations, LockProperties properties) {
 		return new LockOperationsLockRegistry(lockOperations,
-				new DefaultLockOptions(properties).get().withName(LOCK_NAME));
+				new DefaultLockOptions(properties).get().withMaxHold(null).withName(LOCK_NAME));
 	}
 
 }

@@ -6,6 +6,8 @@ import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.autoconfigure.LockAutoConfiguration;
+import dev.lockstarter.core.HeldLock;
+import dev.lockstarter.core.LeaseLock;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.integration.LockOperationsLockRegistry;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -46,10 +48,21 @@ class LockRegistryAutoConfigurationTests {
 	}
 
 	@Test
-	void registryTakesTheDefaultTimeToLiveAndTheLockName() {
-		this.contextRunner.withPropertyValues("lock.ttl=7s").run((context) -> {
-			assertThat(context.getBean(LockOperationsLockRegistry.class).toString()).contains("ttl=PT7S")
-				.contains(LockRegistryAutoConfiguration.LOCK_NAME);
+	void registryTakesTheDefaultTimeToLiveButNoMaximumHoldAndNamesItsLocks() {
+		this.contextRunner.withPropertyValues("lock.ttl=7s", "lock.max-hold=1m").run((context) -> {
+			LockOperationsLockRegistry registry = context.getBean(LockOperationsLockRegistry.class);
+			LeaseLock lock = (LeaseLock) registry.obtain("order:7");
+			lock.lock();
+			try {
+				assertThat(lock.lease()).isInstanceOf(HeldLock.class);
+				HeldLock held = (HeldLock) lock.lease();
+				assertThat(held.options().getTtl()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(held.options().getMaxHold()).isNull();
+				assertThat(held.name()).isEqualTo(LockRegistryAutoConfiguration.LOCK_NAME);
+			}
+			finally {
+				lock.unlock();
+			}
 		});
 	}
 
