@@ -29,6 +29,8 @@ final class AcquisitionAttempt {
 
 	private final LockEngine engine;
 
+	private final StoreCapabilities store;
+
 	private final List<String> keys;
 
 	private final List<String> storeKeys;
@@ -58,14 +60,22 @@ final class AcquisitionAttempt {
 
 	private volatile boolean stopped;
 
-	AcquisitionAttempt(LockEngine engine, List<String> keys, List<String> storeKeys, LockOptions options,
-			KeyAcquirer acquirer, LeaseKind leaseKind) {
+	AcquisitionAttempt(LockEngine engine, StoreCapabilities store, List<String> keys, List<String> storeKeys,
+			LockOptions options, KeyAcquirer acquirer, LeaseKind leaseKind) {
 		this.engine = engine;
+		this.store = store;
 		this.keys = keys;
 		this.storeKeys = storeKeys;
 		this.options = options;
 		this.acquirer = acquirer;
 		this.leaseKind = leaseKind;
+	}
+
+	/**
+	 * The store this attempt's locks are kept in: the mutex store, or its shared view.
+	 */
+	StoreCapabilities store() {
+		return this.store;
 	}
 
 	List<String> keys() {
@@ -141,7 +151,7 @@ final class AcquisitionAttempt {
 		if (this.keys.size() == 1) {
 			return tryKey(0);
 		}
-		MultiKeyLockStore multiKey = this.engine.store().multiKey();
+		MultiKeyLockStore multiKey = this.store.multiKey();
 		return (multiKey != null) ? tryAll(multiKey) : tryEach();
 	}
 
@@ -198,7 +208,7 @@ final class AcquisitionAttempt {
 	private void rollBack(int count) {
 		for (int i = count - 1; i >= 0; i--) {
 			try {
-				this.engine.store().store().release(this.storeKeys.get(i), this.token);
+				this.store.store().release(this.storeKeys.get(i), this.token);
 			}
 			catch (RuntimeException ex) {
 				orphaned(i);
@@ -259,7 +269,7 @@ final class AcquisitionAttempt {
 	 */
 	RuntimeException failed(LockStoreException failure, int count) {
 		if (Thread.interrupted() || StoreCallInterruption.isInterruption(failure)) {
-			return StoreCallInterruption.releaseAfterInterrupt(this, failure, count, this.engine.store().store());
+			return StoreCallInterruption.releaseAfterInterrupt(this, failure, count, this.store.store());
 		}
 		for (int i = 0; i < count; i++) {
 			orphaned(i);
@@ -274,7 +284,8 @@ final class AcquisitionAttempt {
 	 */
 	void orphaned(int index) {
 		this.engine.cleaner()
-			.cleanUp(this.keys.get(index), this.storeKeys.get(index), this.token, this.sentAt, this.options.getTtl());
+			.cleanUp(this.store.store(), this.keys.get(index), this.storeKeys.get(index), this.token, this.sentAt,
+					this.options.getTtl());
 	}
 
 	/**

@@ -46,7 +46,7 @@ final class BlockingWaiter {
 
 	private LockAttempt await(AcquisitionAttempt attempt, @Nullable BooleanSupplier stopWaiting)
 			throws InterruptedException {
-		StoreCapabilities store = this.engine.store();
+		StoreCapabilities store = attempt.store();
 		WaitSchedule schedule = WaitSchedule.start(attempt.options(), store.notifiesReleases());
 		Semaphore released = new Semaphore(0);
 		ReleaseHandoff handoff = null;

@@ -9,6 +9,7 @@ import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.FencingOnDemandLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 
 /**
  * How an {@link AcquisitionAttempt} asks the store for one key: the plain acquisition,
@@ -72,6 +73,37 @@ interface KeyAcquirer {
 			public AcquireReply tryAcquire(String storeKey, String token, Duration ttl) {
 				return (onDemand != null) ? onDemand.tryAcquireFenced(storeKey, token, ttl)
 						: plain.tryAcquire(storeKey, token, ttl);
+			}
+
+			@Override
+			public boolean handsOff() {
+				return false;
+			}
+
+		};
+	}
+
+	/**
+	 * An acquisition of a shared lock's place, of the kind the options say. A writer
+	 * tells the store to hold new readers back for as long as it will still wait.
+	 * @param store the store
+	 * @param options the options, whose kind is not the mutex
+	 * @return the acquirer, for one attempt
+	 */
+	static KeyAcquirer shared(SharedLockStore store, LockOptions options) {
+		LockKind kind = options.getKind();
+		long waitsUntil = System.nanoTime() + WaitSchedule.longestWait(options).toNanos();
+		return new KeyAcquirer() {
+
+			@Override
+			public AcquireReply tryAcquire(String storeKey, String token, Duration ttl) {
+				return switch (kind.type()) {
+					case PERMITS -> store.tryAcquirePermit(storeKey, token, ttl, kind.getPermits());
+					case READ -> store.tryAcquireRead(storeKey, token, ttl);
+					case WRITE -> store.tryAcquireWrite(storeKey, token, ttl,
+							Duration.ofNanos(Math.max(0, waitsUntil - System.nanoTime())));
+					case MUTEX -> throw new IllegalArgumentException("A mutex is not a shared lock");
+				};
 			}
 
 			@Override

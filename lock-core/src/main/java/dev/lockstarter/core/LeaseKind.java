@@ -21,7 +21,7 @@ enum LeaseKind {
 			List<String> keys = attempt.keys();
 			List<StoreLease> parts = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
-				parts.add(new StoreLease(engine.events(), engine.store(), keys.get(i), attempt.storeKeys().get(i),
+				parts.add(new StoreLease(engine.events(), attempt.store(), keys.get(i), attempt.storeKeys().get(i),
 						attempt.token(), attempt.fencingToken(i), attempt.options(), attempt.sentAt()));
 			}
 			for (StoreLease part : parts) {
@@ -30,7 +30,7 @@ enum LeaseKind {
 			if (attempt.options().isRenew()) {
 				parts.forEach((part) -> part.renewWith(engine.renewer()));
 			}
-			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(engine.store(), parts);
+			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(attempt.store(), parts);
 		}
 
 	},

@@ -24,11 +24,12 @@ import dev.lockstarter.store.LogSafe;
  * {@link LockTemplate}.
  * <p>
  * A single timer is armed for the earliest renewal due. When it fires, every lease due
- * within a tenth of its time-to-live is extended, grouped by time-to-live into
- * {@link LockStore#extendAll} calls of at most {@value #BATCH_SIZE} locks. A lease whose
- * extension finds the lock gone is marked lost; a store failure is retried until the
- * lock's time-to-live passes, and then the lease is lost too. A lease held longer than
- * its maximum hold time is no longer renewed. No task outlives the last registered lease.
+ * within a tenth of its time-to-live is extended, grouped by store (the mutexes, and the
+ * places of shared locks) and time-to-live into {@link LockStore#extendAll} calls of at
+ * most {@value #BATCH_SIZE} locks. A lease whose extension finds the lock gone is marked
+ * lost; a store failure is retried until the lock's time-to-live passes, and then the
+ * lease is lost too. A lease held longer than its maximum hold time is no longer renewed.
+ * No task outlives the last registered lease.
  * <p>
  * The leases are those the template lists as held: registering one adds nothing to a
  * second collection, and a registration finds the timer already armed for an earlier time
@@ -44,8 +45,6 @@ final class LeaseRenewer {
 	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	private final LockStore store;
 
 	private final Collection<StoreLease> leases;
 
@@ -69,12 +68,10 @@ final class LeaseRenewer {
 
 	/**
 	 * Create a renewer.
-	 * @param store the store that extends the locks
 	 * @param leases the held leases, concurrent, to which a lease is added before it is
 	 * {@linkplain #register registered}
 	 */
-	LeaseRenewer(LockStore store, Collection<StoreLease> leases) {
-		this.store = store;
+	LeaseRenewer(Collection<StoreLease> leases) {
 		this.leases = leases;
 	}
 
@@ -168,7 +165,7 @@ final class LeaseRenewer {
 	private void renewDue() {
 		try {
 			long now = System.nanoTime();
-			Map<Duration, List<StoreLease>> due = new LinkedHashMap<>();
+			Map<Batch, List<StoreLease>> due = new LinkedHashMap<>();
 			for (StoreLease lease : this.leases) {
 				if (!isRenewed(lease)) {
 					continue;
@@ -180,12 +177,12 @@ final class LeaseRenewer {
 							+ lease.ttl());
 				}
 				else if (lease.renewAt - now <= lease.ttl().toNanos() / 10) {
-					due.computeIfAbsent(lease.ttl(), (ttl) -> new ArrayList<>()).add(lease);
+					due.computeIfAbsent(new Batch(lease.store(), lease.ttl()), (batch) -> new ArrayList<>()).add(lease);
 				}
 			}
-			due.forEach((ttl, group) -> {
+			due.forEach((batch, group) -> {
 				for (int from = 0; from < group.size(); from += BATCH_SIZE) {
-					extend(ttl, group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
+					extend(batch, group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
 				}
 			});
 		}
@@ -219,7 +216,7 @@ final class LeaseRenewer {
 		}
 	}
 
-	private void extend(Duration ttl, List<StoreLease> candidates) {
+	private void extend(Batch batch, List<StoreLease> candidates) {
 		List<StoreLease> locked = new ArrayList<>(candidates.size());
 		try {
 			for (StoreLease lease : candidates) {
@@ -246,7 +243,7 @@ final class LeaseRenewer {
 			long sentAt = System.nanoTime();
 			boolean[] extended;
 			try {
-				extended = this.store.extendAll(keys, tokens, ttl);
+				extended = batch.store().extendAll(keys, tokens, batch.ttl());
 			}
 			catch (LockStoreException ex) {
 				retryLater(locked, sentAt, ex);
@@ -278,6 +275,11 @@ final class LeaseRenewer {
 				lease.renewAt = System.nanoTime() + retry;
 			}
 		}
+	}
+
+	/** Leases extended in one call: those of one store with one time-to-live. */
+	private record Batch(LockStore store, Duration ttl) {
+
 	}
 
 }

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
+import dev.lockstarter.store.SharedLockStore;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
@@ -33,17 +34,32 @@ final class LockEngine {
 
 	private final KeyAcquirer plain;
 
+	/** The places of the store's shared locks, if it keeps such locks. */
+	private final @Nullable StoreCapabilities shared;
+
 	LockEngine(LockStore store, String keyPrefix, String storeName) {
 		this.store = new StoreCapabilities(store);
 		this.storeKeys = new StoreKeys(keyPrefix);
 		this.events = new LockEvents(storeName);
-		this.renewer = new LeaseRenewer(store, this.events.held());
-		this.cleaner = new OrphanCleaner(store);
+		this.renewer = new LeaseRenewer(this.events.held());
+		this.cleaner = new OrphanCleaner();
 		this.plain = KeyAcquirer.plain(store);
+		this.shared = (store instanceof SharedLockStore sharedStore)
+				? new StoreCapabilities(SharedLockView.of(sharedStore)) : null;
 	}
 
 	StoreCapabilities store() {
 		return this.store;
+	}
+
+	/**
+	 * Whether the store keeps locks of this kind: every store keeps mutexes, a
+	 * {@link SharedLockStore} permits and read/write locks too.
+	 * @param kind the kind
+	 * @return whether an attempt of that kind can be made
+	 */
+	boolean supports(LockKind kind) {
+		return kind.isMutex() || this.shared != null;
 	}
 
 	StoreKeys storeKeys() {
@@ -69,7 +85,19 @@ final class LockEngine {
 	 * @return the attempt
 	 */
 	AcquisitionAttempt attempt(String key, LockOptions options) {
-		return attempt(key, options, this.plain, LeaseKind.HELD);
+		Assert.notNull(options, "'options' must not be null");
+		LockKind kind = options.getKind();
+		if (kind.isMutex()) {
+			return attempt(key, options, this.plain, LeaseKind.HELD);
+		}
+		StoreCapabilities shared = this.shared;
+		if (shared == null) {
+			throw new UnsupportedOperationException("Lock store " + this.store.store().getClass().getName()
+					+ " keeps no permits or read/write locks: it cannot take a lock of kind " + kind);
+		}
+		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
+		return new AcquisitionAttempt(this, shared, List.of(key), List.of(this.storeKeys.storeKey(key)), options,
+				KeyAcquirer.shared((SharedLockStore) this.store.store(), options), LeaseKind.HELD);
 	}
 
 	/**
@@ -83,8 +111,10 @@ final class LockEngine {
 	AcquisitionAttempt attempt(String key, LockOptions options, KeyAcquirer acquirer, LeaseKind leaseKind) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.notNull(options, "'options' must not be null");
-		return new AcquisitionAttempt(this, List.of(key), List.of(this.storeKeys.storeKey(key)), options, acquirer,
-				leaseKind);
+		Assert.isTrue(options.getKind().isMutex(), () -> "A lock of kind " + options.getKind() + " cannot be "
+				+ ((leaseKind == LeaseKind.DETACHED) ? "detached" : "taken with a kept result"));
+		return new AcquisitionAttempt(this, this.store, List.of(key), List.of(this.storeKeys.storeKey(key)), options,
+				acquirer, leaseKind);
 	}
 
 	/**
@@ -111,13 +141,15 @@ final class LockEngine {
 	AcquisitionAttempt attempt(Collection<String> keys, LockOptions options) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		Assert.notNull(options, "'options' must not be null");
+		Assert.isTrue(options.getKind().isMutex(),
+				() -> "A lock of kind " + options.getKind() + " takes one key; several keys take mutexes only");
 		SortedMap<String, String> byStoreKey = new TreeMap<>();
 		for (String key : keys) {
 			Assert.isTrue(StringUtils.hasText(key), "'keys' must not contain a blank key");
 			byStoreKey.putIfAbsent(this.storeKeys.storeKey(key), key);
 		}
-		return new AcquisitionAttempt(this, List.copyOf(byStoreKey.values()), List.copyOf(byStoreKey.keySet()), options,
-				this.plain, LeaseKind.HELD);
+		return new AcquisitionAttempt(this, this.store, List.copyOf(byStoreKey.values()),
+				List.copyOf(byStoreKey.keySet()), options, this.plain, LeaseKind.HELD);
 	}
 
 	/**
@@ -137,7 +169,7 @@ final class LockEngine {
 		String token = attempt.token();
 		Duration ttl = attempt.options().getTtl();
 		return new ReleaseHandoff(handoffs, storeKey, token, ttl, wake,
-				(sentAt) -> this.cleaner.cleanUp(key, storeKey, token, sentAt, ttl));
+				(sentAt) -> this.cleaner.cleanUp(this.store.store(), key, storeKey, token, sentAt, ttl));
 	}
 
 	/** Stop renewing and cleaning up. */

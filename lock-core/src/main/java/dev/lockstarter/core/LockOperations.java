@@ -286,6 +286,16 @@ public interface LockOperations {
 	}
 
 	/**
+	 * Return whether the lock store keeps locks of this kind, for
+	 * {@link LockOptions#withKind}. Every store keeps mutexes.
+	 * @param kind the kind
+	 * @return {@code true} if locks of that kind can be taken
+	 */
+	default boolean supports(LockKind kind) {
+		return kind.isMutex();
+	}
+
+	/**
 	 * Return whether the lock store can keep results next to locks, for
 	 * {@link Lease#putResult} and {@link #findResult}.
 	 * @return {@code true} if results are supported

@@ -38,8 +38,10 @@ public final class LockOptions {
 
 	private final @Nullable String name;
 
+	private final LockKind kind;
+
 	private LockOptions(Duration ttl, Duration waitTime, int retries, Duration retryInterval, Duration holdAtLeast,
-			boolean renew, @Nullable Duration maxHold, @Nullable String name) {
+			boolean renew, @Nullable Duration maxHold, @Nullable String name, LockKind kind) {
 		this.ttl = ttl;
 		this.waitTime = waitTime;
 		this.retries = retries;
@@ -48,6 +50,7 @@ public final class LockOptions {
 		this.renew = renew;
 		this.maxHold = maxHold;
 		this.name = name;
+		this.kind = kind;
 	}
 
 	/**
@@ -57,7 +60,8 @@ public final class LockOptions {
 	 * @return the options
 	 */
 	public static LockOptions ttl(Duration ttl) {
-		return new LockOptions(positive(ttl, "ttl"), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null, null);
+		return new LockOptions(positive(ttl, "ttl"), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null, null,
+				LockKind.MUTEX);
 	}
 
 	/**
@@ -68,7 +72,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withTtl(Duration ttl) {
 		return new LockOptions(positive(ttl, "ttl"), this.waitTime, this.retries, this.retryInterval, this.holdAtLeast,
-				this.renew, this.maxHold, this.name);
+				this.renew, this.maxHold, this.name, this.kind);
 	}
 
 	/**
@@ -80,7 +84,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withWaitTime(Duration waitTime) {
 		return new LockOptions(this.ttl, notNegative(waitTime, "waitTime"), 0, Duration.ZERO, this.holdAtLeast,
-				this.renew, this.maxHold, this.name);
+				this.renew, this.maxHold, this.name, this.kind);
 	}
 
 	/**
@@ -94,7 +98,7 @@ public final class LockOptions {
 	public LockOptions withRetries(int retries, Duration interval) {
 		Assert.isTrue(retries >= 0, () -> "'retries' must not be negative, was " + retries);
 		return new LockOptions(this.ttl, Duration.ZERO, retries, positive(interval, "interval"), this.holdAtLeast,
-				this.renew, this.maxHold, this.name);
+				this.renew, this.maxHold, this.name, this.kind);
 	}
 
 	/**
@@ -106,7 +110,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withHoldAtLeast(Duration holdAtLeast) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval,
-				notNegative(holdAtLeast, "holdAtLeast"), this.renew, this.maxHold, this.name);
+				notNegative(holdAtLeast, "holdAtLeast"), this.renew, this.maxHold, this.name, this.kind);
 	}
 
 	/**
@@ -116,7 +120,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withRenewal(boolean renew) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, renew,
-				this.maxHold, this.name);
+				this.maxHold, this.name, this.kind);
 	}
 
 	/**
@@ -127,7 +131,7 @@ public final class LockOptions {
 	 */
 	public LockOptions withMaxHold(@Nullable Duration maxHold) {
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
-				(maxHold != null) ? positive(maxHold, "maxHold") : null, this.name);
+				(maxHold != null) ? positive(maxHold, "maxHold") : null, this.name, this.kind);
 	}
 
 	/**
@@ -140,7 +144,28 @@ public final class LockOptions {
 	public LockOptions withName(@Nullable String name) {
 		Assert.isTrue(name == null || !name.isBlank(), "'name' must not be blank");
 		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
-				this.maxHold, name);
+				this.maxHold, name, this.kind);
+	}
+
+	/**
+	 * Set the kind of lock: {@link LockKind#MUTEX} (the default), permits, or a side of a
+	 * read/write lock. Every kind but the mutex needs a store that keeps such locks, and
+	 * takes one key.
+	 * @param kind the kind
+	 * @return new options
+	 */
+	public LockOptions withKind(LockKind kind) {
+		Assert.notNull(kind, "'kind' must not be null");
+		return new LockOptions(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
+				this.maxHold, this.name, kind);
+	}
+
+	/**
+	 * Return the kind of lock.
+	 * @return the kind, {@link LockKind#MUTEX} unless set
+	 */
+	public LockKind getKind() {
+		return this.kind;
 	}
 
 	/**
@@ -213,20 +238,21 @@ public final class LockOptions {
 				&& this.waitTime.equals(that.waitTime) && this.retries == that.retries
 				&& this.retryInterval.equals(that.retryInterval) && this.holdAtLeast.equals(that.holdAtLeast)
 				&& this.renew == that.renew && Objects.equals(this.maxHold, that.maxHold)
-				&& Objects.equals(this.name, that.name));
+				&& Objects.equals(this.name, that.name) && this.kind.equals(that.kind));
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.ttl, this.waitTime, this.retries, this.retryInterval, this.holdAtLeast, this.renew,
-				this.maxHold, this.name);
+				this.maxHold, this.name, this.kind);
 	}
 
 	@Override
 	public String toString() {
 		return "LockOptions[" + ((this.name != null) ? "name=" + this.name + ", " : "") + "ttl=" + this.ttl
 				+ ", waitTime=" + this.waitTime + ", retries=" + this.retries + "x" + this.retryInterval
-				+ ", holdAtLeast=" + this.holdAtLeast + ", renew=" + this.renew + ", maxHold=" + this.maxHold + "]";
+				+ ", holdAtLeast=" + this.holdAtLeast + ", renew=" + this.renew + ", maxHold=" + this.maxHold
+				+ (this.kind.isMutex() ? "" : ", kind=" + this.kind) + "]";
 	}
 
 	private static Duration positive(Duration duration, String name) {

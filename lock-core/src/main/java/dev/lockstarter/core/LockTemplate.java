@@ -237,6 +237,12 @@ public class LockTemplate
 	}
 
 	@Override
+	public boolean supports(LockKind kind) {
+		Assert.notNull(kind, "'kind' must not be null");
+		return this.engine.supports(kind);
+	}
+
+	@Override
 	public boolean supportsResults() {
 		return this.engine.store().keepsResults();
 	}

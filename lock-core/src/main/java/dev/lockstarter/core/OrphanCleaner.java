@@ -38,8 +38,6 @@ final class OrphanCleaner {
 
 	private static final BackOff RETRIES = retries();
 
-	private final LockStore store;
-
 	private final AtomicInteger pending = new AtomicInteger();
 
 	private final ReentrantLock executorLock = new ReentrantLock();
@@ -48,26 +46,26 @@ final class OrphanCleaner {
 
 	private boolean shutdown;
 
-	OrphanCleaner(LockStore store) {
-		this.store = store;
+	OrphanCleaner() {
 	}
 
 	/**
 	 * Release the lock {@code token} may hold on {@code storeKey}, in the background.
+	 * @param store the store that releases it: the mutex store, or its shared view
 	 * @param key the key, for logs
 	 * @param storeKey the store key
 	 * @param token the owner token of the failed acquisition
 	 * @param sentAt when the acquisition was sent, from {@link System#nanoTime()}
 	 * @param ttl the time-to-live it asked for
 	 */
-	void cleanUp(String key, String storeKey, String token, long sentAt, Duration ttl) {
+	void cleanUp(LockStore store, String key, String storeKey, String token, long sentAt, Duration ttl) {
 		if (this.pending.incrementAndGet() > MAX_PENDING) {
 			this.pending.decrementAndGet();
 			logger.warn("Too many acquisitions with an unknown outcome are being cleaned up; lock '" + LogSafe.key(key)
 					+ "', if it was granted, stays until its time-to-live passes");
 			return;
 		}
-		Orphan orphan = new Orphan(key, storeKey, token, sentAt + ttl.toNanos());
+		Orphan orphan = new Orphan(store, key, storeKey, token, sentAt + ttl.toNanos());
 		if (!schedule(orphan, 0)) {
 			this.pending.decrementAndGet();
 		}
@@ -127,7 +125,7 @@ final class OrphanCleaner {
 			return;
 		}
 		try {
-			if (this.store.release(orphan.storeKey, orphan.token)) {
+			if (orphan.store.release(orphan.storeKey, orphan.token)) {
 				logger.info("Released lock '" + LogSafe.key(orphan.key)
 						+ "', which the store had granted to an acquisition reported as failed");
 			}
@@ -163,6 +161,8 @@ final class OrphanCleaner {
 
 	private static final class Orphan {
 
+		final LockStore store;
+
 		final String key;
 
 		final String storeKey;
@@ -173,7 +173,8 @@ final class OrphanCleaner {
 
 		final BackOffExecution retries = RETRIES.start();
 
-		Orphan(String key, String storeKey, String token, long expiresAt) {
+		Orphan(LockStore store, String key, String storeKey, String token, long expiresAt) {
+			this.store = store;
 			this.key = key;
 			this.storeKey = storeKey;
 			this.token = token;

@@ -89,13 +89,13 @@ final class ReactiveAcquisition {
 		if (!WaitSchedule.waits(options)) {
 			return tryOnce();
 		}
-		WaitSchedule schedule = WaitSchedule.start(options, this.engine.store().notifiesReleases());
+		WaitSchedule schedule = WaitSchedule.start(options, this.attempt.store().notifiesReleases());
 		if (!schedule.untilDeadline()) {
 			return tryOnce().flatMap((first) -> afterTry(first, schedule, wakeup()));
 		}
 		ReleaseHandoff handoff = this.engine.handoff(this.attempt, this::wake);
 		this.handoff = handoff;
-		this.subscriptions = this.engine.store()
+		this.subscriptions = this.attempt.store()
 			.subscribe(this.attempt.storeKeys(), (handoff != null) ? handoff : this::wake);
 		// Armed before the try: a release announced while it is in flight wakes the next
 		// one at once
@@ -209,7 +209,7 @@ final class ReactiveAcquisition {
 					this.attempt.tryOnce();
 					tried = this.attempt.outcome();
 					if (tried.isAcquired() && this.attempt.keys().size() > 1
-							&& this.engine.store().fencingOnDemand() != null) {
+							&& this.attempt.store().fencingOnDemand() != null) {
 						drawFencingTokens(tried.lease());
 					}
 				}

@@ -168,7 +168,9 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	public Mono<Boolean> release(Lease lease) {
 		Assert.notNull(lease, "'lease' must not be null");
 		ReactiveLockStore reactive = this.reactiveStore;
-		if (lease instanceof StoreLease part && reactive != null) {
+		// A lease on the store's mutex; one on a shared lock is released by the blocking
+		// call
+		if (lease instanceof StoreLease part && reactive != null && part.store() == reactive) {
 			return Mono.defer(() -> releaseReactive(part, reactive));
 		}
 		return Mono.fromCallable(lease::release).subscribeOn(this.blockingScheduler);

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.FencingOnDemandLockStore;
+import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -423,6 +424,14 @@ final class StoreLease implements Lease, HeldLock {
 
 	Duration ttl() {
 		return this.options.getTtl();
+	}
+
+	/**
+	 * The store that releases and extends this lease: the mutex store, or its shared
+	 * view.
+	 */
+	LockStore store() {
+		return this.store.store();
 	}
 
 	State state() {

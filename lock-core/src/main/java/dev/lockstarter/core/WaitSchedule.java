@@ -53,6 +53,17 @@ final class WaitSchedule {
 	}
 
 	/**
+	 * The longest an acquisition with these options goes on trying after its first try:
+	 * the wait time, or the retries times their interval.
+	 * @param options the options
+	 * @return the duration, zero when it does not wait
+	 */
+	static Duration longestWait(LockOptions options) {
+		return (options.getRetries() > 0) ? options.getRetryInterval().multipliedBy(options.getRetries())
+				: options.getWaitTime();
+	}
+
+	/**
 	 * Start the schedule of one acquisition's wait, its deadline counted from now.
 	 * @param options the options
 	 * @param notified whether release notifications wake the waiter

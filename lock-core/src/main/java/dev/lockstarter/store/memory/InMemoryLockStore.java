@@ -19,6 +19,7 @@ import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 import org.springframework.util.Assert;
 
 /**
@@ -34,7 +35,8 @@ import org.springframework.util.Assert;
  * <p>
  * Fencing tokens come from one counter for all keys, so they strictly increase per key
  * for the life of the store. Releases are announced to waiters of the same store at once.
- * Results kept next to locks live in a second map with the same expiry rules and sweep.
+ * Results kept next to locks live in a second map with the same expiry rules and sweep,
+ * and permits and read/write locks ({@link SharedLockStore}) in a third.
  * <p>
  * Each map holds at most {@code maxEntries} unexpired entries
  * ({@value #DEFAULT_MAX_ENTRIES} by default): a lock or a result beyond it, after a
@@ -49,7 +51,7 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		ReactiveResultStoringLockStore {
+		ReactiveResultStoringLockStore, SharedLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -69,6 +71,8 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private final AtomicLong fencingTokens = new AtomicLong();
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
+
+	private final InMemorySharedLocks shared;
 
 	/**
 	 * Shared by the acquisitions and extensions of one key, exclusive for the operations
@@ -111,6 +115,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		this.nanoClock = nanoClock;
 		this.maxEntries = maxEntries;
 		this.nextSweep = new AtomicLong(nanoClock.getAsLong() + sweepInterval());
+		this.shared = new InMemorySharedLocks(this.fencingTokens, maxEntries);
 	}
 
 	@Override
@@ -293,6 +298,47 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		return result.value.clone();
 	}
 
+	@Override
+	public AcquireReply tryAcquirePermit(String key, String token, Duration ttl, int permits) {
+		return acquireShared(key, token, ttl, InMemorySharedLocks.Place.Kind.PERMIT, permits, Duration.ZERO);
+	}
+
+	@Override
+	public AcquireReply tryAcquireRead(String key, String token, Duration ttl) {
+		return acquireShared(key, token, ttl, InMemorySharedLocks.Place.Kind.READ, 0, Duration.ZERO);
+	}
+
+	@Override
+	public AcquireReply tryAcquireWrite(String key, String token, Duration ttl, Duration waitFor) {
+		return acquireShared(key, token, ttl, InMemorySharedLocks.Place.Kind.WRITE, 1, waitFor);
+	}
+
+	private AcquireReply acquireShared(String key, String token, Duration ttl, InMemorySharedLocks.Place.Kind kind,
+			int permits, Duration waitFor) {
+		long now = this.nanoClock.getAsLong();
+		sweepIfDue(now);
+		return this.shared.acquire(key, token, ttl.toNanos(), now, kind, permits, waitFor.toNanos());
+	}
+
+	@Override
+	public boolean releaseShared(String key, String token) {
+		boolean released = this.shared.release(key, token, this.nanoClock.getAsLong());
+		if (released) {
+			this.listeners.released(key);
+		}
+		return released;
+	}
+
+	@Override
+	public boolean extendShared(String key, String token, Duration ttl) {
+		return this.shared.extend(key, token, ttl.toNanos(), this.nanoClock.getAsLong());
+	}
+
+	@Override
+	public Duration sharedTimeToExpiry(String key) {
+		return this.shared.timeToExpiry(key, this.nanoClock.getAsLong());
+	}
+
 	/**
 	 * {@inheritDoc}
 	 * <p>
@@ -333,7 +379,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	 * @return the map's size
 	 */
 	int size() {
-		return this.locks.size() + this.results.size();
+		return this.locks.size() + this.results.size() + this.shared.size();
 	}
 
 	private void sweepIfDue(long now) {
@@ -346,6 +392,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private void sweep(long now) {
 		this.locks.values().removeIf((entry) -> entry.isExpired(now));
 		this.results.values().removeIf((result) -> now - result.expiresAt >= 0);
+		this.shared.sweep(now);
 	}
 
 	/**

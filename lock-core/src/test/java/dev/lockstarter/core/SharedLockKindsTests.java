@@ -1,0 +1,138 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.memory.InMemoryLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for permits and read/write locks through {@link LockTemplate} and
+ * {@link ReactiveLockTemplate}, on the in-memory store: leases, renewal and release of a
+ * place go through the store's shared locks, never its mutexes.
+ */
+class SharedLockKindsTests {
+
+	private static final LockOptions TTL = LockOptions.ttl(Duration.ofSeconds(10));
+
+	private final InMemoryLockStore store = new InMemoryLockStore();
+
+	private final LockTemplate locks = new LockTemplate(this.store, "app:");
+
+	@Test
+	void permitsAdmitThatManyHoldersAndARefusalReportsTheEarliestExpiry() {
+		LockOptions three = TTL.withKind(LockKind.permits(3));
+		List<Lease> held = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			LockAttempt attempt = this.locks.tryAcquire("export:tenant-1", three);
+			assertThat(attempt.isAcquired()).isTrue();
+			held.add(attempt.lease());
+		}
+		assertThat(held).extracting(Lease::fencingToken).doesNotHaveDuplicates().isSorted();
+		LockAttempt fourth = this.locks.tryAcquire("export:tenant-1", three);
+		assertThat(fourth.isAcquired()).isFalse();
+		assertThat(fourth.holderRemainingTtl()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+		assertThat(this.locks.getHeldLocks()).hasSize(3);
+		assertThat(held.get(1).release()).isTrue();
+		assertThat(this.locks.tryAcquire("export:tenant-1", three).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aPlaceIsNotTheMutexOfItsKey() {
+		try (Lease permit = this.locks.acquire("report", TTL.withKind(LockKind.permits(2)))) {
+			assertThat(permit.isHeld()).isTrue();
+			assertThat(this.locks.tryAcquire("report", TTL).isAcquired()).isTrue();
+		}
+	}
+
+	@Test
+	void readersShareAndAWriterExcludesEveryone() {
+		Lease first = this.locks.acquire("doc", TTL.withKind(LockKind.READ));
+		Lease second = this.locks.acquire("doc", TTL.withKind(LockKind.READ));
+		assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.WRITE)).isAcquired()).isFalse();
+		first.release();
+		second.release();
+		try (Lease writer = this.locks.acquire("doc", TTL.withKind(LockKind.WRITE))) {
+			assertThat(writer.isHeld()).isTrue();
+			assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ)).isAcquired()).isFalse();
+			assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.WRITE)).isAcquired()).isFalse();
+		}
+		assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aWaitingWriterHoldsBackNewReadersAndEntersWhenTheReadersLeave() throws Exception {
+		Lease reader = this.locks.acquire("doc", TTL.withKind(LockKind.READ));
+		CompletableFuture<Lease> writer = CompletableFuture.supplyAsync(
+				() -> this.locks.acquire("doc", TTL.withKind(LockKind.WRITE).withWaitTime(Duration.ofSeconds(10))));
+		// Until the writer's refusal is recorded, a reader may still enter: wait for it
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+		while (probe.isAcquired()) {
+			probe.lease().release();
+			assertThat(System.nanoTime() - deadline).as("the writer's wait is recorded").isNegative();
+			Thread.onSpinWait();
+			probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+		}
+		assertThat(writer).isNotDone();
+		reader.release();
+		Lease written = writer.get(10, TimeUnit.SECONDS);
+		assertThat(written.isHeld()).isTrue();
+		written.release();
+		assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ)).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aWriterThatDoesNotWaitHoldsNoReaderBack() {
+		try (Lease reader = this.locks.acquire("doc", TTL.withKind(LockKind.READ))) {
+			assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.WRITE)).isAcquired()).isFalse();
+			assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ)).isAcquired()).isTrue();
+		}
+	}
+
+	@Test
+	void aPlaceIsRenewedAndExtendedThroughTheSharedLocks() {
+		LockOptions shortLived = LockOptions.ttl(Duration.ofMillis(300)).withKind(LockKind.permits(1 + 1));
+		try (Lease lease = this.locks.acquire("renewed", shortLived)) {
+			assertThat(lease.extend(Duration.ofSeconds(5))).isTrue();
+			assertThat(this.store.sharedTimeToExpiry("app:renewed")).isGreaterThan(Duration.ofSeconds(4));
+		}
+		assertThat(this.store.sharedTimeToExpiry("app:renewed")).isZero();
+	}
+
+	@Test
+	void aReactivePlaceIsTakenAndReleasedThroughTheSharedLocks() {
+		ReactiveLockTemplate reactive = new ReactiveLockTemplate(this.locks);
+		LockOptions one = TTL.withKind(LockKind.permits(2));
+		List<Boolean> acquired = reactive
+			.execute("reactive", one,
+					(lease) -> reactive.tryAcquire("reactive", one)
+						.map(LockAttempt::isAcquired)
+						.zipWith(reactive.tryAcquire("reactive", one).map(LockAttempt::isAcquired),
+								(second, third) -> List.of(lease.isHeld(), second, third)))
+			.blockFirst(Duration.ofSeconds(10));
+		assertThat(acquired).containsExactly(true, true, false);
+		assertThat(this.store.sharedTimeToExpiry("app:reactive")).as("the second place, never released").isPositive();
+	}
+
+	@Test
+	void aSharedKindTakesOneKeyAndNeedsAStoreThatKeepsIt() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> this.locks.tryAcquire(List.of("a", "b"), TTL.withKind(LockKind.READ)));
+		assertThat(this.locks.supports(LockKind.WRITE)).isTrue();
+		LockTemplate mutexOnly = new LockTemplate(new MultiKeyLockTests.CallRecordingStore(this.store), "app:");
+		assertThat(mutexOnly.supports(LockKind.MUTEX)).isTrue();
+		assertThat(mutexOnly.supports(LockKind.permits(2))).isFalse();
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> mutexOnly.tryAcquire("a", TTL.withKind(LockKind.permits(2))))
+			.withMessageContaining("CallRecordingStore");
+	}
+
+}
