@@ -93,4 +93,13 @@ public @interface ExclusiveJob {
 	 */
 	String maxHold() default "";
 
+	/**
+	 * How many instances may run the job at once: 1 (the default) for one. With more,
+	 * each run holds a permit of its own. Needs a lock store that keeps permits (redis,
+	 * jdbc, memory).
+	 * @return the number of permits, positive
+	 * @since 0.1.0
+	 */
+	int permits() default 1;
+
 }

@@ -196,4 +196,28 @@ public @interface ExclusiveRequest {
 	 */
 	OnHolderFailure onHolderFailure() default OnHolderFailure.SHARE_FAILURE;
 
+	/**
+	 * How many calls may hold a key at once across all instances: 1 (the default) for one
+	 * at a time. With more, each call holds a permit of its own, with its own
+	 * time-to-live, renewal and fencing token; a call that finds every permit held is
+	 * rejected or waits like a call that finds a mutex held, and its {@code Retry-After}
+	 * is the time until the first permit expires. Needs a lock store that keeps permits
+	 * (redis, jdbc, memory); cannot be combined with {@link #mode()} {@code READ} or
+	 * {@code WRITE}, {@link #eachKey()} or {@link OnConflict#SHARE_RESULT}.
+	 * @return the number of permits, positive
+	 * @since 0.1.0
+	 */
+	int permits() default 1;
+
+	/**
+	 * Whether the call takes its key whole ({@link LockMode#EXCLUSIVE}, the default), or
+	 * the read or write side of a read/write lock: readers run together, a writer alone.
+	 * Needs a lock store that keeps read/write locks (redis, jdbc, memory); cannot be
+	 * combined with {@link #permits()}, {@link #eachKey()} or
+	 * {@link OnConflict#SHARE_RESULT}.
+	 * @return the lock mode
+	 * @since 0.1.0
+	 */
+	LockMode mode() default LockMode.EXCLUSIVE;
+
 }

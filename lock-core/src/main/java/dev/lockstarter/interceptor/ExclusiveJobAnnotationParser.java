@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.ExclusiveJob;
 import dev.lockstarter.annotation.ExclusiveRequest;
+import dev.lockstarter.annotation.LockMode;
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.interceptor.ExclusiveJobAttribute.SkippedResult;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -69,7 +71,8 @@ final class ExclusiveJobAnnotationParser implements LockAnnotationParser<Exclusi
 					+ "method's @Scheduled (" + period + "), or each tick finds the lock of the previous one still "
 					+ "held and is skipped on every instance");
 		}
-		return new ExclusiveJobAttribute(declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult);
+		LockKind kind = LockKinds.of(declared, annotation.permits(), LockMode.EXCLUSIVE);
+		return new ExclusiveJobAttribute(kind, declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult);
 	}
 
 	private static void checkMethod(DeclaredMethod declared) {

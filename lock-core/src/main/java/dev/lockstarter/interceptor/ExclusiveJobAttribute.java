@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 
 /**
@@ -30,8 +31,9 @@ public final class ExclusiveJobAttribute extends LockAttribute {
 
 	private final SkippedResult skippedResult;
 
-	ExclusiveJobAttribute(String name, Duration holdAtLeast, @Nullable Duration schedulePeriod, @Nullable Duration ttl,
-			@Nullable Duration maxHold, SkippedResult skippedResult) {
+	ExclusiveJobAttribute(LockKind kind, String name, Duration holdAtLeast, @Nullable Duration schedulePeriod,
+			@Nullable Duration ttl, @Nullable Duration maxHold, SkippedResult skippedResult) {
+		super(kind);
 		this.name = name;
 		this.holdAtLeast = holdAtLeast;
 		this.schedulePeriod = schedulePeriod;

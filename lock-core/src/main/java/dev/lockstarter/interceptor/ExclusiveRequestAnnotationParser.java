@@ -24,6 +24,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
@@ -99,6 +100,12 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 			throw declared.invalid("conflictStatus must be a 4xx status such as 409 or 422, was " + conflictStatus);
 		}
 		Duration resultTtl = declared.duration("resultTtl", annotation.resultTtl(), false);
+		LockKind kind = LockKinds.of(declared, annotation.permits(), annotation.mode());
+		if (!kind.isMutex() && (annotation.eachKey() || annotation.onConflict() == OnConflict.SHARE_RESULT)) {
+			throw declared.invalid(LockKinds.describe(annotation.permits(), annotation.mode())
+					+ " cannot be combined with eachKey = true or onConflict = SHARE_RESULT: permits and read/write "
+					+ "locks take one key, and have several holders whose results differ");
+		}
 		if (annotation.eachKey()) {
 			checkEachKey(declared, annotation);
 		}
@@ -124,9 +131,9 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
 			throw declared.invalid("resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT");
 		}
-		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
-				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), annotation.eachKey(),
-				reactiveAdapter, sharing);
+		return new ExclusiveRequestAttribute(kind, keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast,
+				maxHold, conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()),
+				annotation.eachKey(), reactiveAdapter, sharing);
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.core.ReactiveAdapter;
@@ -40,10 +41,11 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final @Nullable ResultSharing sharing;
 
-	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
-			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
-			int conflictStatus, boolean completionStage, boolean eachKey, @Nullable ReactiveAdapter reactiveAdapter,
-			@Nullable ResultSharing sharing) {
+	ExclusiveRequestAttribute(LockKind kind, MethodKeyResolver keyResolver, @Nullable Duration ttl,
+			@Nullable Duration waitTime, int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast,
+			@Nullable Duration maxHold, int conflictStatus, boolean completionStage, boolean eachKey,
+			@Nullable ReactiveAdapter reactiveAdapter, @Nullable ResultSharing sharing) {
+		super(kind);
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
 		this.waitTime = waitTime;

@@ -2,6 +2,7 @@ package dev.lockstarter.interceptor;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 
 /**
@@ -13,9 +14,12 @@ import dev.lockstarter.core.LockOptions;
  */
 public abstract class LockAttribute {
 
+	private final LockKind kind;
+
 	private volatile @Nullable Resolved resolved;
 
-	LockAttribute() {
+	LockAttribute(LockKind kind) {
+		this.kind = kind;
 	}
 
 	/**
@@ -23,6 +27,16 @@ public abstract class LockAttribute {
 	 * @return the lock name
 	 */
 	public abstract String name();
+
+	/**
+	 * Return the kind of lock the method takes: a mutex, permits, or a side of a
+	 * read/write lock.
+	 * @return the kind
+	 * @since 0.1.0
+	 */
+	public LockKind kind() {
+		return this.kind;
+	}
 
 	/**
 	 * Return whether the method returns a {@link java.util.concurrent.CompletionStage},
@@ -41,7 +55,7 @@ public abstract class LockAttribute {
 	public LockOptions options(LockOptions defaults) {
 		Resolved cached = this.resolved;
 		if (cached == null || cached.defaults != defaults) {
-			cached = new Resolved(defaults, resolve(defaults));
+			cached = new Resolved(defaults, resolve(defaults).withKind(this.kind));
 			this.resolved = cached;
 		}
 		return cached.options;
