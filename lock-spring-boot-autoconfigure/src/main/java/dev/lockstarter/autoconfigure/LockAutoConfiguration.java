@@ -19,6 +19,7 @@ import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
 import dev.lockstarter.interceptor.ExclusiveRequestInterceptor;
 import dev.lockstarter.interceptor.ExclusiveRequestMethodValidator;
+import dev.lockstarter.interceptor.LockMethodValidator;
 import dev.lockstarter.interceptor.StoreFailurePolicy;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
@@ -163,6 +164,13 @@ public final class LockAutoConfiguration {
 			ObjectProvider<LockOperations> locks, ObjectProvider<LockStore> store, ObjectProvider<ResultCodec> codec,
 			ObjectProvider<LockProperties> properties) {
 		return new ResultSharingValidator(methods, locks, store, codec, properties);
+	}
+
+	@Bean
+	static LockKindsValidator lockKindsValidator(ObjectProvider<LockMethodValidator<?>> methods,
+			ObjectProvider<LockOperations> locks, ObjectProvider<LockStore> store,
+			ObjectProvider<LockProperties> properties) {
+		return new LockKindsValidator(methods.orderedStream().toList(), locks, store, properties);
 	}
 
 	/**
