@@ -162,10 +162,12 @@ public class LocksEndpoint {
 	 * @param conflictStatus the HTTP status of a rejected call
 	 * @param resultSharing how the result is shared, or {@code null} unless
 	 * {@code onConflict} is {@code SHARE_RESULT}
+	 * @param kind the kind of lock: {@code mutex}, {@code permits(N)}, {@code read} or
+	 * {@code write}
 	 */
 	public record ExclusiveRequestDescriptor(String name, String method, List<String> keys, String ttl, String waitTime,
 			int retries, @Nullable String retryInterval, String holdAtLeast, boolean renew, @Nullable String maxHold,
-			OnConflict onConflict, int conflictStatus, @Nullable ResultSharingDescriptor resultSharing) {
+			OnConflict onConflict, int conflictStatus, @Nullable ResultSharingDescriptor resultSharing, String kind) {
 
 		static ExclusiveRequestDescriptor of(LockDeclaration<ExclusiveRequestAttribute> declaration,
 				LockOptions defaults, int defaultConflictStatus, Duration defaultResultTtl) {
@@ -179,7 +181,8 @@ public class LocksEndpoint {
 					options.getRetries(), (options.getRetries() > 0) ? format(options.getRetryInterval()) : null,
 					format(options.getHoldAtLeast()), options.isRenew(), formatOrNull(options.getMaxHold()),
 					(sharing != null) ? OnConflict.SHARE_RESULT : OnConflict.REJECT, conflictStatus,
-					(sharing != null) ? ResultSharingDescriptor.of(sharing, defaultResultTtl) : null);
+					(sharing != null) ? ResultSharingDescriptor.of(sharing, defaultResultTtl) : null,
+					attribute.kind().toString());
 		}
 
 	}
@@ -238,16 +241,18 @@ public class LocksEndpoint {
 	 * @param ttl the lock's time-to-live
 	 * @param renew whether the lock is renewed while the job runs
 	 * @param maxHold the longest renewed hold, or {@code null} for no limit
+	 * @param kind the kind of lock: {@code mutex} or {@code permits(N)}
 	 */
 	public record ExclusiveJobDescriptor(String name, String method, @Nullable String schedulePeriod,
-			String holdAtLeast, String ttl, boolean renew, @Nullable String maxHold) {
+			String holdAtLeast, String ttl, boolean renew, @Nullable String maxHold, String kind) {
 
 		static ExclusiveJobDescriptor of(LockDeclaration<ExclusiveJobAttribute> declaration, LockOptions defaults) {
 			ExclusiveJobAttribute attribute = declaration.attribute();
 			LockOptions options = attribute.options(defaults);
 			return new ExclusiveJobDescriptor(attribute.name(), declaration.describeMethod(),
 					formatOrNull(attribute.schedulePeriod()), format(options.getHoldAtLeast()),
-					format(options.getTtl()), options.isRenew(), formatOrNull(options.getMaxHold()));
+					format(options.getTtl()), options.isRenew(), formatOrNull(options.getMaxHold()),
+					attribute.kind().toString());
 		}
 
 	}
@@ -261,13 +266,16 @@ public class LocksEndpoint {
 	 * @param acquiredAt when the lock was acquired, by this instance's clock
 	 * @param age how long the lock has been held
 	 * @param timeToExpiry the time left before the lock expires unless renewed
+	 * @param kind the kind of lock: {@code mutex}, {@code permits(N)}, {@code read} or
+	 * {@code write}
 	 */
 	public record LeaseDescriptor(String name, @Nullable String key, Instant acquiredAt, String age,
-			String timeToExpiry) {
+			String timeToExpiry, String kind) {
 
 		static LeaseDescriptor of(HeldLock lock, boolean showKey) {
 			return new LeaseDescriptor(lock.name(), showKey ? lock.key() : null,
-					lock.acquiredAt().truncatedTo(ChronoUnit.MILLIS), format(lock.age()), format(lock.timeToExpiry()));
+					lock.acquiredAt().truncatedTo(ChronoUnit.MILLIS), format(lock.age()), format(lock.timeToExpiry()),
+					lock.options().getKind().toString());
 		}
 
 	}

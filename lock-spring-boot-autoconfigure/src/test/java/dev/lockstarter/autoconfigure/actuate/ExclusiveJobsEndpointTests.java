@@ -31,9 +31,9 @@ class ExclusiveJobsEndpointTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(LocksEndpoint.class).locks().exclusiveJobs()).containsExactly(
 					new ExclusiveJobDescriptor("Reports.send", Reports.class.getName() + ".send()", "PT10S", "PT5S",
-							"PT20S", true, "PT5M"),
+							"PT20S", true, "PT5M", "mutex"),
 					new ExclusiveJobDescriptor("nightly-export", Reports.class.getName() + ".export()", null, "PT1M",
-							"PT30S", true, "PT2H"));
+							"PT30S", true, "PT2H", "mutex"));
 		});
 	}
 

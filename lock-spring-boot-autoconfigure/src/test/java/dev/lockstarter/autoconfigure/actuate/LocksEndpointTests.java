@@ -20,6 +20,7 @@ import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.LeaseDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.LocksDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ResultSharingDescriptor;
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.idempotency.IdempotentRequest;
@@ -70,19 +71,19 @@ class LocksEndpointTests {
 			List<ExclusiveRequestDescriptor> methods = context.getBean(LocksEndpoint.class).locks().exclusiveRequests();
 			assertThat(methods).extracting(ExclusiveRequestDescriptor::name)
 				.containsExactly("Services.unnamed", "orders", "sum", "users");
-			assertThat(methods.get(0))
-				.isEqualTo(new ExclusiveRequestDescriptor("Services.unnamed", Services.class.getName() + ".unnamed()",
-						List.of(), "PT20S", "PT0S", 0, null, "PT0S", true, "PT5M", OnConflict.REJECT, 409, null));
+			assertThat(methods.get(0)).isEqualTo(new ExclusiveRequestDescriptor("Services.unnamed",
+					Services.class.getName() + ".unnamed()", List.of(), "PT20S", "PT0S", 0, null, "PT0S", true, "PT5M",
+					OnConflict.REJECT, 409, null, "mutex"));
 			assertThat(methods.get(1)).isEqualTo(new ExclusiveRequestDescriptor("orders",
 					Services.class.getName() + ".order(String, int)", List.of("#customer", "#number"), "PT20S", "PT0S",
-					3, "PT0.2S", "PT0S", true, "PT5M", OnConflict.REJECT, 409, null));
-			assertThat(methods.get(2))
-				.isEqualTo(new ExclusiveRequestDescriptor("sum", Services.class.getName() + ".sum(List)",
-						List.of("#values"), "PT20S", "PT40S", 0, null, "PT0S", true, "PT5M", OnConflict.SHARE_RESULT,
-						409, new ResultSharingDescriptor("PT30S", OnHolderFailure.TAKE_OVER, "java.lang.Integer")));
+					3, "PT0.2S", "PT0S", true, "PT5M", OnConflict.REJECT, 409, null, "mutex"));
+			assertThat(methods.get(2)).isEqualTo(new ExclusiveRequestDescriptor("sum",
+					Services.class.getName() + ".sum(List)", List.of("#values"), "PT20S", "PT40S", 0, null, "PT0S",
+					true, "PT5M", OnConflict.SHARE_RESULT, 409,
+					new ResultSharingDescriptor("PT30S", OnHolderFailure.TAKE_OVER, "java.lang.Integer"), "mutex"));
 			assertThat(methods.get(3)).isEqualTo(new ExclusiveRequestDescriptor("users",
 					Services.class.getName() + ".register(String)", List.of("#userName"), "PT5S", "PT1S", 0, null,
-					"PT2S", true, "PT1M", OnConflict.REJECT, 422, null));
+					"PT2S", true, "PT1M", OnConflict.REJECT, 422, null, "mutex"));
 		});
 	}
 
@@ -97,7 +98,7 @@ class LocksEndpointTests {
 					.exclusiveRequests();
 				assertThat(methods.get(0)).isEqualTo(new ExclusiveRequestDescriptor("Services.unnamed",
 						Services.class.getName() + ".unnamed()", List.of(), "PT7S", "PT0.5S", 0, null, "PT0S", false,
-						null, OnConflict.REJECT, 423, null));
+						null, OnConflict.REJECT, 423, null, "mutex"));
 				assertThat(methods.get(3).conflictStatus()).isEqualTo(422);
 				assertThat(methods.get(2).resultSharing().resultTtl()).isEqualTo("PT30S");
 			});
@@ -118,8 +119,15 @@ class LocksEndpointTests {
 				});
 				JsonNode json = toJson(context);
 				assertThat(json.get("leases").get(0).propertyNames()).containsExactlyInAnyOrder("name", "acquiredAt",
-						"age", "timeToExpiry");
+						"age", "timeToExpiry", "kind");
+				assertThat(json.get("leases").get(0).get("kind").asString()).isEqualTo("mutex");
 				assertThat(json.toString()).doesNotContain("alice");
+			}
+			try (Lease permit = context.getBean(LockOperations.class)
+				.acquire("exports:t1", LockOptions.ttl(Duration.ofSeconds(30)).withKind(LockKind.permits(2)))) {
+				assertThat(endpoint.locks().leases()).singleElement()
+					.extracting(LeaseDescriptor::kind)
+					.isEqualTo("permits(2)");
 			}
 			assertThat(endpoint.locks().leases()).isEmpty();
 		});
