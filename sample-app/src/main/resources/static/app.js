@@ -6,6 +6,7 @@
 	const MASH_CLICKS = 10;
 	// About the pace of a person mashing a button as fast as they can
 	const MASH_INTERVAL_MS = 30;
+	const EXPORTS = 6;
 
 	const byId = (id) => document.getElementById(id);
 	const responses = byId('responses');
@@ -13,7 +14,7 @@
 	const storedUsers = byId('stored-users');
 	const storedSummary = byId('stored-summary');
 
-	let run = { name: null, pending: 0 };
+	let run = { name: null, pending: 0, users: true };
 	let formToken = newFormToken();
 	byId('form-token').textContent = formToken;
 
@@ -33,12 +34,12 @@
 	}
 
 	// A new run clears the lists: a mash, or a submission of another name
-	function startRun(name, clear) {
+	function startRun(name, clear, users = true) {
 		if (clear || run.name !== name) {
-			run = { name, pending: 0 };
+			run = { name, pending: 0, users };
 			responses.replaceChildren();
 			storedUsers.replaceChildren();
-			storedSummary.textContent = 'Waiting for the responses…';
+			storedSummary.textContent = users ? 'Waiting for the responses…' : 'Exports store no users.';
 		}
 	}
 
@@ -69,6 +70,10 @@
 			return { title: 'No response', detail: result.error };
 		}
 		const json = result.json;
+		if (result.status >= 200 && result.status < 300 && json && json.exportId) {
+			const seconds = (Date.parse(json.finishedAt) - Date.parse(json.startedAt)) / 1000;
+			return { title: 'Exported', detail: `Exported the report of ${json.tenant} in ${seconds} s, from ${json.startedAt}.` };
+		}
 		if (result.status >= 200 && result.status < 300 && json && json.userId) {
 			return { title: 'Created', detail: `Registered ${json.userName} as ${json.userId} with ${json.points} points.` };
 		}
@@ -147,7 +152,9 @@
 		show(result, form, number);
 		summarize();
 		if (--run.pending === 0) {
-			await lookUp(run.name);
+			if (run.users) {
+				await lookUp(run.name);
+			}
 			if (current === run && run.pending === 0) {
 				document.body.dataset.settled = 'true';
 			}
@@ -189,6 +196,19 @@
 		startRun(name, false);
 		count(1);
 		submit('guarded', '/api/form/users', { userName: name, formToken }, '', responses.children.length + run.pending);
+	});
+
+	byId('exports-form').addEventListener('submit', (event) => {
+		event.preventDefault();
+		const tenant = byId('tenant').value.trim();
+		startRun(`exports of ${tenant}`, true, false);
+		const targets = instances();
+		const path = `/api/tenants/${encodeURIComponent(tenant)}/exports${byId('exports-wait').checked ? '?wait=true' : ''}`;
+		summary.textContent = `Starting ${EXPORTS} exports…`;
+		count(EXPORTS);
+		for (let i = 0; i < EXPORTS; i++) {
+			submit('export', path, {}, targets[i % targets.length], i + 1);
+		}
 	});
 
 	byId('new-form').addEventListener('click', () => {

@@ -301,6 +301,18 @@ final class AcquisitionAttempt {
 				this.engine.events().holdTimes().retryAfter(name(), remaining));
 	}
 
+	/**
+	 * The wait ended: without the lock, a writer's wait, which holds new readers of a
+	 * read/write lock back, is ended in the background by its token, rather than at the
+	 * end of its wait time (it stopped sooner when interrupted, cancelled or told to
+	 * stop).
+	 */
+	void waitEnded() {
+		if (!this.reply.isAcquired() && this.options.getKind().equals(LockKind.WRITE)) {
+			orphaned(0);
+		}
+	}
+
 	/** The acquisition is going to wait for another try. */
 	void waiting() {
 		this.waited = true;

@@ -85,6 +85,7 @@ final class BlockingWaiter {
 			if (handoff != null) {
 				handoff.close();
 			}
+			attempt.waitEnded();
 		}
 	}
 

@@ -301,6 +301,7 @@ final class ReactiveAcquisition {
 		if (handoff != null) {
 			handoff.close();
 		}
+		this.attempt.waitEnded();
 	}
 
 }

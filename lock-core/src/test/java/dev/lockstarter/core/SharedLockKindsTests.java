@@ -90,6 +90,42 @@ class SharedLockKindsTests {
 	}
 
 	@Test
+	void aWriterThatStopsWaitingLetsReadersInAgain() throws Exception {
+		Lease reader = this.locks.acquire("doc", TTL.withKind(LockKind.READ));
+		Thread writer = new Thread(() -> {
+			try {
+				this.locks.acquire("doc", TTL.withKind(LockKind.WRITE).withWaitTime(Duration.ofSeconds(60)));
+			}
+			catch (LockWaitInterruptedException ex) {
+				// Expected: the writer gives up
+			}
+		});
+		writer.start();
+		awaitRead(false);
+		writer.interrupt();
+		writer.join(TimeUnit.SECONDS.toMillis(10));
+		// Within seconds, not at the end of the writer's minute
+		awaitRead(true);
+		reader.release();
+	}
+
+	private void awaitRead(boolean granted) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+		while (probe.isAcquired() != granted) {
+			if (probe.isAcquired()) {
+				probe.lease().release();
+			}
+			assertThat(System.nanoTime() - deadline).as("a reader %s", granted ? "granted" : "refused").isNegative();
+			Thread.sleep(5);
+			probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+		}
+		if (probe.isAcquired()) {
+			probe.lease().release();
+		}
+	}
+
+	@Test
 	void aWriterThatDoesNotWaitHoldsNoReaderBack() {
 		try (Lease reader = this.locks.acquire("doc", TTL.withKind(LockKind.READ))) {
 			assertThat(this.locks.tryAcquire("doc", TTL.withKind(LockKind.WRITE)).isAcquired()).isFalse();

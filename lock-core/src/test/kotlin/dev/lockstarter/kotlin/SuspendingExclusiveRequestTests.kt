@@ -69,6 +69,12 @@ class SuspendingExclusiveRequestTests {
 	fun `concurrent call for the same key gets a conflict and does not run`(): Unit = runBlocking {
 		val first = async { registrations.register("bob", 500) }
 		awaitHeld("registration:bob")
+		// The holder counts its run once inside, which may be just after the lock is seen held
+		withTimeout(10_000) {
+			while (target.runs.get() == 0) {
+				delay(5)
+			}
+		}
 		val runs = target.runs.get()
 		assertThatExceptionOfType(LockConflictException::class.java)
 			.isThrownBy { runBlocking { registrations.register("bob", 0) } }

@@ -126,6 +126,20 @@ final class DemoPage implements AutoCloseable {
 	}
 
 	/**
+	 * Start the exports of a tenant, six at once.
+	 */
+	void startExports(String tenant, boolean wait) {
+		WebElement field = this.driver.findElement(By.id("tenant"));
+		field.clear();
+		field.sendKeys(tenant);
+		WebElement waiting = this.driver.findElement(By.id("exports-wait"));
+		if (waiting.isSelected() != wait) {
+			waiting.click();
+		}
+		this.driver.findElement(By.id("exports-start")).click();
+	}
+
+	/**
 	 * Wait until the page shows the given number of responses and has looked up the users
 	 * stored under the name.
 	 */

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The demo page at {@code /}, in a real headless Chromium against a running sample app
  * with its defaults (in-memory locks and users): ten clicks on the unsafe path register a
- * name several times, ten on the locked path once, and a double click on the guarded form
- * is accepted once.
+ * name several times, ten on the locked path once, a double click on the guarded form is
+ * accepted once, and six exports at once run three at a time.
  */
 class DemoPageBrowserTests {
 
@@ -47,7 +47,9 @@ class DemoPageBrowserTests {
 				"--sample.points-service.latency=" + POINTS_LATENCY.toMillis() + "ms",
 				// The page's two seconds, stretched so that the click after the first
 				// submission finished lands inside it on a slow machine too
-				"--sample.form.hold-at-least=6s");
+				"--sample.form.hold-at-least=6s",
+				// Six exports sent at once all arrive while the first three run
+				"--sample.exports.latency=3s");
 		base = SampleClient.base(app);
 		page = DemoPage.open(1000, 1800);
 	}
@@ -121,6 +123,20 @@ class DemoPageBrowserTests {
 		assertThat(page.responses().get(2).status()).isEqualTo(409);
 		assertThat(page.storedCount()).isEqualTo(1);
 		assertThat(this.client.findByName(base, userName)).hasSize(1);
+	}
+
+	@Test
+	void sixExportsAtOnceRunThreeAndRejectThreeOrAllRunWhenTheyWait() {
+		String tenant = uniqueName();
+		page.load(base);
+		page.startExports(tenant, false);
+		page.awaitResponses(6);
+		assertThat(page.statusCounts()).containsEntry(201, 3L).containsEntry(409, 3L).hasSize(2);
+		assertThat(page.responses()).filteredOn((response) -> response.status() == 201)
+			.allSatisfy((response) -> assertThat(response.title()).isEqualTo("Exported"));
+		page.startExports(tenant, true);
+		page.awaitResponses(6);
+		assertThat(page.statusCounts()).containsEntry(201, 6L).hasSize(1);
 	}
 
 	@Test

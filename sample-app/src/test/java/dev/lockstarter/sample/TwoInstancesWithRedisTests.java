@@ -1,8 +1,12 @@
 package dev.lockstarter.sample;
 
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
 
 import dev.lockstarter.sample.user.RedisUserRepository;
 import dev.lockstarter.sample.user.User;
@@ -28,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances of the sample app with the {@code redis} profile, sharing one real Redis
- * server for their locks and their users, driven over HTTP.
+ * server for their locks and their users, driven over HTTP: registrations, counters,
+ * single-flight sums, and exports with three permits per tenant.
  */
 class TwoInstancesWithRedisTests {
 
@@ -39,6 +45,11 @@ class TwoInstancesWithRedisTests {
 	 * machine.
 	 */
 	private static final Duration POINTS_LATENCY = Duration.ofMillis(500);
+
+	/**
+	 * Long enough for 20 simultaneous exports to arrive while the first three run.
+	 */
+	private static final Duration EXPORT_LATENCY = Duration.ofSeconds(2);
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -204,6 +215,77 @@ class TwoInstancesWithRedisTests {
 		assertThat(sumCalls(first)).isEqualTo(callsBefore + 1);
 	}
 
+	@Test
+	void twentySimultaneousExportsOverBothInstancesRunThreeAndRejectTheRest() {
+		List<HttpResponse<String>> responses = exportTogether("/api/tenants/" + uniqueName() + "/exports");
+		assertThat(statusCounts(responses))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(201, 3L, 409, (long) CONCURRENT_REQUESTS - 3));
+		assertThat(responses).filteredOn((response) -> response.statusCode() == 409)
+			.allSatisfy((response) -> assertThat(response.headers().firstValue("Retry-After")).isPresent());
+		assertThat(mostAtOnce(exportsIn(responses))).isEqualTo(3);
+	}
+
+	@Test
+	void twentyExportsThatWaitOverBothInstancesAllRunWithAtMostThreeAtOnce() {
+		List<HttpResponse<String>> responses = exportTogether("/api/tenants/" + uniqueName() + "/exports?wait=true");
+		assertThat(statusCounts(responses)).containsExactlyInAnyOrderEntriesOf(Map.of(201, (long) CONCURRENT_REQUESTS));
+		assertThat(mostAtOnce(exportsIn(responses))).isEqualTo(3);
+	}
+
+	@Test
+	void theExportCheckerCountsExportsThatOverlap() {
+		Instant start = Instant.parse("2026-01-01T00:00:00Z");
+		List<Instant[]> four = List.of(new Instant[] { start, start.plusSeconds(4) },
+				new Instant[] { start.plusSeconds(1), start.plusSeconds(5) },
+				new Instant[] { start.plusSeconds(2), start.plusSeconds(6) },
+				new Instant[] { start.plusSeconds(3), start.plusSeconds(7) },
+				new Instant[] { start.plusSeconds(7), start.plusSeconds(8) });
+		assertThat(mostAtOnce(four)).isEqualTo(4);
+	}
+
+	private List<HttpResponse<String>> exportTogether(String path) {
+		// Twenty exports that wait run seven rounds of three: longer than the client's
+		// usual timeout
+		return this.client.sendTogether(CONCURRENT_REQUESTS,
+				(i) -> HttpRequest.newBuilder(SampleClient.base((i % 2 == 0) ? first : second).resolve(path))
+					.timeout(Duration.ofSeconds(90))
+					.POST(HttpRequest.BodyPublishers.noBody())
+					.build());
+	}
+
+	private List<Instant[]> exportsIn(List<HttpResponse<String>> responses) {
+		return responses.stream().filter((response) -> response.statusCode() == 201).map((response) -> {
+			JsonNode export = this.client.tree(response);
+			return new Instant[] { Instant.parse(export.get("startedAt").asString()),
+					Instant.parse(export.get("finishedAt").asString()) };
+		}).toList();
+	}
+
+	/**
+	 * The most exports running at one moment, from when each started and finished (on one
+	 * machine, so one clock): an export that finished at the moment another started does
+	 * not overlap it.
+	 */
+	private static int mostAtOnce(List<Instant[]> exports) {
+		List<long[]> events = new ArrayList<>();
+		for (Instant[] export : exports) {
+			events.add(new long[] { toMicros(export[0]), 1 });
+			events.add(new long[] { toMicros(export[1]), -1 });
+		}
+		events.sort(Comparator.<long[]>comparingLong((event) -> event[0]).thenComparingLong((event) -> event[1]));
+		int running = 0;
+		int most = 0;
+		for (long[] event : events) {
+			running += (int) event[1];
+			most = Math.max(most, running);
+		}
+		return most;
+	}
+
+	private static long toMicros(Instant instant) {
+		return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1_000;
+	}
+
 	private long sumCalls(ConfigurableApplicationContext instance) {
 		HttpResponse<String> response = this.client.get(SampleClient.base(instance).resolve("/api/sum/calls"));
 		assertThat(response.statusCode()).isEqualTo(200);
@@ -240,7 +322,8 @@ class TwoInstancesWithRedisTests {
 		return new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
 			.run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
 					"--spring.data.redis.port=" + redis.port(),
-					"--sample.points-service.latency=" + POINTS_LATENCY.toMillis() + "ms");
+					"--sample.points-service.latency=" + POINTS_LATENCY.toMillis() + "ms",
+					"--sample.exports.latency=" + EXPORT_LATENCY.toMillis() + "ms");
 	}
 
 	/**
