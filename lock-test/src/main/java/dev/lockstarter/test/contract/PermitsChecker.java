@@ -78,7 +78,8 @@ public final class PermitsChecker {
 	public void exit(String key) {
 		Assert.notNull(key, "'key' must not be null");
 		AtomicInteger count = this.inside.get(key);
-		if (count == null || count.getAndDecrement() <= 0) {
+		int before = (count != null) ? count.getAndUpdate((n) -> (n > 0) ? n - 1 : n) : 0;
+		if (before <= 0) {
 			throw new IllegalStateException("No holder inside " + key + " to exit");
 		}
 	}

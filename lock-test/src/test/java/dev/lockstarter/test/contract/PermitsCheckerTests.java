@@ -97,9 +97,15 @@ class PermitsCheckerTests {
 	void anExitWithoutAnEntryIsRefused() {
 		PermitsChecker checker = new PermitsChecker(2);
 		assertThatIllegalStateException().isThrownBy(() -> checker.exit("a")).withMessageContaining("a");
-		checker.inside("a", () -> {
-		});
+		checker.enter("a");
+		checker.enter("a");
+		checker.exit("a");
+		checker.exit("a");
 		assertThatIllegalStateException().isThrownBy(() -> checker.exit("a"));
+		assertThat(checker.result().maxInside()).as("a refused exit leaves the count alone").isEqualTo(2);
+		checker.enter("a");
+		checker.enter("a");
+		assertThat(checker.result().violations()).as("two holders of two permits after a refused exit").isZero();
 	}
 
 	@Test
