@@ -21,16 +21,22 @@ import dev.lockstarter.store.MultiKeyLockStore;
  * {@link MultiKeyLockStore} ability, once more through the template's generic path
  * (ordered acquisition with rollback), which every other store takes.
  * <p>
+ * Permits and read/write locks, for a store that keeps them, are taken through several
+ * templates on the store at once, as several application instances take them: a
+ * {@link PermitsChecker} and a {@link ReadersWriterChecker} count who is inside, and a
+ * waiting writer must get in among a stream of overlapping readers.
+ * <p>
  * The tests are grouped by topic in package-private interfaces that this class
- * implements: waiting, renewal and hold times, fencing, and multi-key leases.
+ * implements: waiting, renewal and hold times, fencing, multi-key leases and shared
+ * leases.
  * <p>
  * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a
  * few hundred milliseconds and take a few seconds in all.
  *
  * @since 0.1.0
  */
-public abstract class LockOperationsContractTests
-		implements WaitingContract, LeaseRenewalContract, LeaseFencingContract, MultiKeyLeaseContract {
+public abstract class LockOperationsContractTests implements WaitingContract, LeaseRenewalContract,
+		LeaseFencingContract, MultiKeyLeaseContract, SharedLeaseContract {
 
 	private @Nullable TemplateUnderTest templateUnderTest;
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 
 /**
  * The contract every {@link LockStore} must pass: acquisition and conflict, expiry,
@@ -40,6 +41,12 @@ import dev.lockstarter.store.ResultStoringLockStore;
  * are taken by {@link dev.lockstarter.core.LockTemplate}, which
  * {@link LockOperationsContractTests} checks.
  * <p>
+ * A store that keeps permits and read/write locks ({@link SharedLockStore}) is checked
+ * for every guarantee its Javadoc states: permits up to their number, readers beside
+ * readers only, a waiting writer that holds back new readers until its wait ends,
+ * owner-only release and extension, expiry, fencing and the time to expiry of a shared
+ * key. Other stores skip those tests.
+ * <p>
  * A store backed by a server implements {@link #restartServer()}, and the suite checks
  * that the store answers again after the restart without being recreated, and that the
  * locks held before are gone, or, if {@link #locksSurviveServerRestart()} says so, still
@@ -58,15 +65,16 @@ import dev.lockstarter.store.ResultStoringLockStore;
  *
  * The tests are grouped by topic in package-private interfaces that this class
  * implements: acquisition and release, expiry, time to expiry, keys, contention and
- * fencing, server restart, kept results and multi-key acquisition.
+ * fencing, server restart, kept results, multi-key acquisition and shared locks.
  * <p>
  * The suite takes a few seconds: expiry is tested with time-to-lives of a few hundred
  * milliseconds, so a store must expire locks with a precision of tens of milliseconds.
  *
  * @since 0.1.0
  */
-public abstract class LockStoreContractTests implements AcquisitionContract, ExpiryContract, TimeToExpiryContract,
-		KeyContract, ContentionContract, ServerRestartContract, ResultContract, MultiKeyStoreContract {
+public abstract class LockStoreContractTests
+		implements AcquisitionContract, ExpiryContract, TimeToExpiryContract, KeyContract, ContentionContract,
+		ServerRestartContract, ResultContract, MultiKeyStoreContract, SharedLockStoreContract {
 
 	private @Nullable StoreUnderTest storeUnderTest;
 

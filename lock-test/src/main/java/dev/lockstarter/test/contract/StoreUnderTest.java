@@ -8,6 +8,7 @@ import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -83,6 +84,15 @@ final class StoreUnderTest {
 		Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore, () -> this.store.getClass().getSimpleName()
 				+ " has no multi-key acquisition; " + "LockOperationsContractTests covers its generic path");
 		return (MultiKeyLockStore) this.store;
+	}
+
+	/**
+	 * The store as a {@link SharedLockStore}; the test is skipped if it is not one.
+	 */
+	SharedLockStore sharedStore() {
+		Assumptions.assumeTrue(this.store instanceof SharedLockStore,
+				() -> this.store.getClass().getSimpleName() + " keeps no permits or read/write locks");
+		return (SharedLockStore) this.store;
 	}
 
 	/** Another owner cannot take the key, and its holder has time left. */

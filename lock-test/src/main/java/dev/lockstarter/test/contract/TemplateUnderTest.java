@@ -1,6 +1,7 @@
 package dev.lockstarter.test.contract;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,6 +10,7 @@ import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.Assumptions;
 
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockLostEvent;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
@@ -42,6 +44,8 @@ final class TemplateUnderTest {
 	private final TokenRecordingStore genericRecording;
 
 	private final LockTemplate genericLocks;
+
+	private final List<LockTemplate> otherInstances = new CopyOnWriteArrayList<>();
 
 	TemplateUnderTest(LockStore store) {
 		this.store = store;
@@ -119,6 +123,25 @@ final class TemplateUnderTest {
 		return (locks == this.genericLocks) ? this.genericRecording : this.recording;
 	}
 
+	/**
+	 * Return {@code count} templates on the store with the same key prefix, as that many
+	 * application instances sharing the store have: the first is {@link #locks()}, the
+	 * others are new and destroyed after the test. The test is skipped if the store does
+	 * not keep locks of {@code kind}.
+	 */
+	List<LockTemplate> instances(LockKind kind, int count) {
+		Assumptions.assumeTrue(this.locks.supports(kind),
+				() -> this.store.getClass().getSimpleName() + " keeps no locks of kind " + kind);
+		List<LockTemplate> instances = new ArrayList<>(count);
+		instances.add(this.locks);
+		for (int i = 1; i < count; i++) {
+			LockTemplate instance = template(TokenRecordingStore.of(this.store));
+			this.otherInstances.add(instance);
+			instances.add(instance);
+		}
+		return instances;
+	}
+
 	/** The last owner token with which a template took a key. */
 	String ownerToken(LockTemplate locks, String key) {
 		TokenRecordingStore recording = (locks == this.genericLocks) ? this.genericRecording : this.recording;
@@ -131,6 +154,7 @@ final class TemplateUnderTest {
 		this.executor.shutdownNow();
 		this.locks.destroy();
 		this.genericLocks.destroy();
+		this.otherInstances.forEach(LockTemplate::destroy);
 	}
 
 	/** The path a multi-key test takes. */

@@ -26,19 +26,22 @@ import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.SharedLockStore;
 
 /**
  * Remembers the owner tokens with which a template took keys and counts its extensions,
  * so that tests can act as the store would behind a lease's back. The recording
  * {@link #store() store} passes every call on to the store it wraps and has the same
- * abilities a template looks for: release notifications and handoffs, fencing on demand
- * and, unless {@link #withoutMultiKey hidden}, multi-key acquisition.
+ * abilities a template looks for: release notifications and handoffs, fencing on demand,
+ * permits and read/write locks and, unless {@link #withoutMultiKey hidden}, multi-key
+ * acquisition.
  */
 final class TokenRecordingStore implements InvocationHandler {
 
 	/** The abilities the recording store keeps, if the wrapped store has them. */
 	private static final List<Class<? extends LockStore>> ABILITIES = List.of(ReleaseNotifyingLockStore.class,
-			ReleaseHandoffLockStore.class, FencingOnDemandLockStore.class, MultiKeyLockStore.class);
+			ReleaseHandoffLockStore.class, FencingOnDemandLockStore.class, MultiKeyLockStore.class,
+			SharedLockStore.class);
 
 	private final LockStore delegate;
 
@@ -164,7 +167,7 @@ final class TokenRecordingStore implements InvocationHandler {
 	private @Nullable Object record(String method, @Nullable Object[] args, @Nullable Object reply) {
 		String token = (args.length > 1 && args[1] instanceof String string) ? string : "";
 		switch (method) {
-			case "tryAcquire", "tryAcquireFenced" -> {
+			case "tryAcquire", "tryAcquireFenced", "tryAcquirePermit", "tryAcquireRead", "tryAcquireWrite" -> {
 				if (reply instanceof AcquireReply granted && granted.isAcquired()) {
 					record((String) Objects.requireNonNull(args[0]), token);
 				}

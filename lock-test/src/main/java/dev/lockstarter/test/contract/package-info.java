@@ -5,7 +5,9 @@
  * {@link dev.lockstarter.test.contract.ReactiveLockOperationsContractTests} for the
  * templates on it, and the reusable
  * {@link dev.lockstarter.test.contract.ExclusionChecker} for mutual exclusion under
- * contention. The suites' tests live in package-private interfaces, one per topic, that
+ * contention, {@link dev.lockstarter.test.contract.PermitsChecker} for the holders of
+ * permits and {@link dev.lockstarter.test.contract.ReadersWriterChecker} for readers and
+ * writers. The suites' tests live in package-private interfaces, one per topic, that
  * reach the store or the templates through a fixture created before each test.
  */
 @NullMarked
