@@ -165,12 +165,12 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 	}
 
 	/**
-	 * Create the table, its index and its sequence if they do not exist, with the DDL of
-	 * {@link #schemaScript(String, String)} for this database. Instances that start
-	 * together may all call it: PostgreSQL's {@code IF NOT EXISTS} is not safe against a
-	 * concurrent creation of the same object (it may fail on a unique index of its
-	 * catalog), so a statement that fails is run again, up to 3 times, and then finds the
-	 * object there.
+	 * Create the table, its index and its sequence, and the tables of shared locks, if
+	 * they do not exist, with the DDL of {@link #schemaScript(String, String)} for this
+	 * database. Instances that start together may all call it: PostgreSQL's
+	 * {@code IF NOT EXISTS} is not safe against a concurrent creation of the same object
+	 * (it may fail on a unique index of its catalog), so a statement that fails is run
+	 * again, up to 3 times, and then finds the object there.
 	 * @throws LockStoreException if the database cannot be reached or refuses the DDL
 	 */
 	public void createSchema() {
@@ -178,8 +178,8 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 	}
 
 	/**
-	 * Return the DDL that creates the store's table, index and sequence, as a script of
-	 * statements ended by {@code ;}. The scripts {@code schema-postgresql.sql} and
+	 * Return the DDL that creates the store's tables, indexes and sequence, as a script
+	 * of statements ended by {@code ;}. The scripts {@code schema-postgresql.sql} and
 	 * {@code schema-h2.sql} in this package are these scripts for the default table name.
 	 * @param platform {@code postgresql} or {@code h2}
 	 * @param tableName the table, optionally qualified by its schema
@@ -193,10 +193,11 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 
 	/**
 	 * Delete rows whose lock and result have been expired for a minute or more, in
-	 * batches of 100, at most 5,000 rows a call. Each batch is one short statement that
-	 * skips rows locked by lock operations (on PostgreSQL), so the clean-up never makes
-	 * them wait. Fencing tokens stay increasing after a row is deleted: they come from a
-	 * sequence.
+	 * batches of 100, at most 5,000 rows a call; then, alike, the places and writers'
+	 * waits of shared locks that ended a minute ago or more. Each batch is one short
+	 * statement that skips rows locked by lock operations (on PostgreSQL), so the
+	 * clean-up never makes them wait. Fencing tokens stay increasing after a row is
+	 * deleted: they come from a sequence.
 	 * @return the number of rows deleted
 	 * @throws LockStoreException if the database cannot be reached
 	 */
