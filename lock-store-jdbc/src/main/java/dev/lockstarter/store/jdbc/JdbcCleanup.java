@@ -2,6 +2,7 @@ package dev.lockstarter.store.jdbc;
 
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +38,33 @@ final class JdbcCleanup {
 		this.connections = connections;
 	}
 
-	/** Delete expired rows, batch after batch; the number of rows deleted. */
+	/**
+	 * Delete expired rows, batch after batch, of the lock table, then of each table of
+	 * shared locks; the number of rows deleted.
+	 */
 	int cleanUp() {
+		int deleted = cleanUpLocks();
+		List<String> statements = this.connections.call("clean up expired shared locks of", "",
+				(connection) -> this.connections.dialect(connection).sharedCleanUp(this.connections.tableName()));
+		for (String sql : statements) {
+			for (int batch = 0; batch < MAX_BATCHES; batch++) {
+				int rows = this.connections.call("clean up expired shared locks of", "", (connection) -> {
+					try (PreparedStatement statement = this.connections.prepare(connection, sql)) {
+						statement.setLong(1, DELAY.toNanos() / 1000);
+						statement.setInt(2, BATCH_SIZE);
+						return statement.executeUpdate();
+					}
+				});
+				deleted += rows;
+				if (rows < BATCH_SIZE) {
+					break;
+				}
+			}
+		}
+		return deleted;
+	}
+
+	private int cleanUpLocks() {
 		int deleted = 0;
 		for (int batch = 0; batch < MAX_BATCHES; batch++) {
 			int rows = this.connections.call("clean up expired rows of", "", (connection) -> {

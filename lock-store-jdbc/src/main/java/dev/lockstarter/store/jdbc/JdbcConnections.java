@@ -65,6 +65,10 @@ final class JdbcConnections {
 		return this.tableName;
 	}
 
+	Duration timeout() {
+		return this.timeout;
+	}
+
 	/** Prepare a statement, with a query timeout unless the dialect uses none. */
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
 		PreparedStatement statement = connection.prepareStatement(sql);
@@ -154,6 +158,70 @@ final class JdbcConnections {
 				restore(connection, false, networkTimeout);
 				DataSourceUtils.releaseConnection(connection, this.dataSource);
 			}
+		}
+	}
+
+	/**
+	 * Run in a transaction of its own on a connection of its own, at READ COMMITTED
+	 * (which the dialect sets in its first statement, or which is set here and restored),
+	 * committed if the action returns and rolled back if it fails.
+	 */
+	<T extends @Nullable Object> T callInOwnTransaction(String operation, String key, ConnectionCallback<T> action) {
+		Connection connection = null;
+		boolean autoCommit = false;
+		int isolation = -1;
+		int networkTimeout = -1;
+		try {
+			connection = this.dataSource.getConnection();
+			autoCommit = connection.getAutoCommit();
+			if (autoCommit) {
+				connection.setAutoCommit(false);
+			}
+			networkTimeout = setNetworkTimeout(connection);
+			if (!dialect(connection).setsIsolation()
+					&& connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+				isolation = connection.getTransactionIsolation();
+				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			}
+			T result = action.doInConnection(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException ex) {
+			rollback(connection);
+			throw failure(operation, key, ex);
+		}
+		catch (RuntimeException | Error ex) {
+			rollback(connection);
+			throw ex;
+		}
+		finally {
+			if (connection != null) {
+				restore(connection, false, networkTimeout);
+				try {
+					if (isolation >= 0 && !connection.isClosed()) {
+						connection.setTransactionIsolation(isolation);
+					}
+					if (autoCommit && !connection.isClosed()) {
+						connection.setAutoCommit(true);
+					}
+				}
+				catch (SQLException ex) {
+					logger.debug("Could not restore the settings of a connection of the JDBC lock store", ex);
+				}
+				JdbcUtils.closeConnection(connection);
+			}
+		}
+	}
+
+	private static void rollback(@Nullable Connection connection) {
+		try {
+			if (connection != null && !connection.isClosed()) {
+				connection.rollback();
+			}
+		}
+		catch (SQLException ex) {
+			logger.debug("Could not roll back a transaction of the JDBC lock store", ex);
 		}
 	}
 

@@ -121,6 +121,57 @@ abstract class JdbcDialect {
 	/** Parameters: delay in µs, delay in µs, batch size, delay in µs. */
 	abstract String cleanUp(String table);
 
+	/** The database's current time, in SQL. */
+	final String now() {
+		return this.now;
+	}
+
+	/** The database's current time plus a time-to-live parameter in µs, in SQL. */
+	final String plusTtl() {
+		return this.plusTtl;
+	}
+
+	/** The µs from the database's current time to {@code expires_at}, in SQL. */
+	final String remainingMicros() {
+		return this.remainingMicros;
+	}
+
+	/**
+	 * Return the DDL statements that create the tables of shared locks (holders and
+	 * waiting writers, see {@link JdbcSharedLocks}) if they do not exist.
+	 */
+	abstract List<String> sharedSchema(String table);
+
+	/**
+	 * Serialize the shared-lock operations on a key until the end of the connection's
+	 * transaction, which runs at READ COMMITTED, so that the statements that follow see
+	 * every place granted before.
+	 */
+	abstract void lockKey(JdbcConnections connections, Connection connection, String key) throws SQLException;
+
+	/**
+	 * Return whether {@link #lockKey} sets the transaction's isolation itself; if not,
+	 * the caller sets READ COMMITTED on the connection.
+	 */
+	abstract boolean setsIsolation();
+
+	/**
+	 * Parameters: key, token, kind, time-to-live in µs. Grants the place (again, should
+	 * the token hold an expired one) and returns one row and column, its fencing token.
+	 */
+	abstract String grantPlace(String table);
+
+	/**
+	 * Parameters: key, token, wait in µs. Records or prolongs a writer's wait.
+	 */
+	abstract String recordWait(String table);
+
+	/**
+	 * Return the clean-up statements of the shared-lock tables, each with the parameters:
+	 * delay in µs, batch size.
+	 */
+	abstract List<String> sharedCleanUp(String table);
+
 	static String sequence(String table) {
 		return table + "_fence_seq";
 	}

@@ -15,6 +15,7 @@ import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
@@ -45,6 +46,12 @@ import org.springframework.util.Assert;
  * <li><b>Transactions</b>: the store never joins the caller's transaction, except
  * {@link #putResult} when {@link #setJoinTransactionForResults(boolean)} asks for
  * it.</li>
+ * <li><b>Shared locks</b> (permits, read/write locks) are rows of two tables beside the
+ * lock table, {@code _holders} (a row per place) and {@code _writers} (a row per waiting
+ * writer); an acquisition is a short transaction of its own that first takes a lock on
+ * the key (a transaction-scoped advisory lock on PostgreSQL, a key row selected
+ * {@code FOR UPDATE} on H2), with the same expiry, fencing sequence, timeout and clean-up
+ * as the mutexes.</li>
  * <li><b>Not promised</b>: release notifications (waiters poll), and safety across a
  * failover to an asynchronous replica that lost an acquisition.</li>
  * </ul>
@@ -53,7 +60,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
+public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, AutoCloseable {
 
 	/** The default table name. */
 	public static final String DEFAULT_TABLE_NAME = "lock_store";
@@ -83,6 +90,8 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 
 	private final JdbcCleanup cleanup;
 
+	private final JdbcSharedLocks sharedLocks;
+
 	private volatile boolean joinTransactionForResults;
 
 	/**
@@ -111,6 +120,7 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 		this.timeout = timeout;
 		this.connections = new JdbcConnections(dataSource, tableName, timeout);
 		this.cleanup = new JdbcCleanup(this.connections);
+		this.sharedLocks = new JdbcSharedLocks(this.connections);
 	}
 
 	/**
@@ -155,12 +165,12 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	}
 
 	/**
-	 * Create the table, its index and its sequence if they do not exist, with the DDL of
-	 * {@link #schemaScript(String, String)} for this database. Instances that start
-	 * together may all call it: PostgreSQL's {@code IF NOT EXISTS} is not safe against a
-	 * concurrent creation of the same object (it may fail on a unique index of its
-	 * catalog), so a statement that fails is run again, up to 3 times, and then finds the
-	 * object there.
+	 * Create the table, its index and its sequence, and the tables of shared locks, if
+	 * they do not exist, with the DDL of {@link #schemaScript(String, String)} for this
+	 * database. Instances that start together may all call it: PostgreSQL's
+	 * {@code IF NOT EXISTS} is not safe against a concurrent creation of the same object
+	 * (it may fail on a unique index of its catalog), so a statement that fails is run
+	 * again, up to 3 times, and then finds the object there.
 	 * @throws LockStoreException if the database cannot be reached or refuses the DDL
 	 */
 	public void createSchema() {
@@ -168,8 +178,8 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 	}
 
 	/**
-	 * Return the DDL that creates the store's table, index and sequence, as a script of
-	 * statements ended by {@code ;}. The scripts {@code schema-postgresql.sql} and
+	 * Return the DDL that creates the store's tables, indexes and sequence, as a script
+	 * of statements ended by {@code ;}. The scripts {@code schema-postgresql.sql} and
 	 * {@code schema-h2.sql} in this package are these scripts for the default table name.
 	 * @param platform {@code postgresql} or {@code h2}
 	 * @param tableName the table, optionally qualified by its schema
@@ -183,10 +193,11 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 
 	/**
 	 * Delete rows whose lock and result have been expired for a minute or more, in
-	 * batches of 100, at most 5,000 rows a call. Each batch is one short statement that
-	 * skips rows locked by lock operations (on PostgreSQL), so the clean-up never makes
-	 * them wait. Fencing tokens stay increasing after a row is deleted: they come from a
-	 * sequence.
+	 * batches of 100, at most 5,000 rows a call; then, alike, the places and writers'
+	 * waits of shared locks that ended a minute ago or more. Each batch is one short
+	 * statement that skips rows locked by lock operations (on PostgreSQL), so the
+	 * clean-up never makes them wait. Fencing tokens stay increasing after a row is
+	 * deleted: they come from a sequence.
 	 * @return the number of rows deleted
 	 * @throws LockStoreException if the database cannot be reached
 	 */
@@ -351,6 +362,50 @@ public class JdbcLockStore implements ResultStoringLockStore, AutoCloseable {
 				}
 			}
 		});
+	}
+
+	@Override
+	public AcquireReply tryAcquirePermit(String key, String token, Duration ttl, int permits) {
+		Assert.isTrue(permits > 0, () -> "'permits' must be positive, was " + permits);
+		return acquireShared(key, token, ttl, JdbcSharedLocks.Kind.PERMIT, permits, Duration.ZERO);
+	}
+
+	@Override
+	public AcquireReply tryAcquireRead(String key, String token, Duration ttl) {
+		return acquireShared(key, token, ttl, JdbcSharedLocks.Kind.READ, 0, Duration.ZERO);
+	}
+
+	@Override
+	public AcquireReply tryAcquireWrite(String key, String token, Duration ttl, Duration waitFor) {
+		Assert.notNull(waitFor, "'waitFor' must not be null");
+		Assert.isTrue(!waitFor.isNegative(), () -> "'waitFor' must not be negative, was " + waitFor);
+		return acquireShared(key, token, ttl, JdbcSharedLocks.Kind.WRITE, 1, waitFor);
+	}
+
+	private AcquireReply acquireShared(String key, String token, Duration ttl, JdbcSharedLocks.Kind kind, int permits,
+			Duration waitFor) {
+		Assert.notNull(token, "'token' must not be null");
+		long ttlMicros = micros(ttl, "ttl");
+		long waitForMicros = waitFor.isZero() ? 0 : micros(waitFor, "waitFor");
+		return this.sharedLocks.acquire(key, storedKey(key), token, ttlMicros, kind, permits, waitForMicros);
+	}
+
+	@Override
+	public boolean releaseShared(String key, String token) {
+		Assert.notNull(token, "'token' must not be null");
+		return this.sharedLocks.release(key, storedKey(key), token);
+	}
+
+	@Override
+	public boolean extendShared(String key, String token, Duration ttl) {
+		Assert.notNull(token, "'token' must not be null");
+		long ttlMicros = micros(ttl, "ttl");
+		return this.sharedLocks.extend(key, storedKey(key), token, ttlMicros);
+	}
+
+	@Override
+	public Duration sharedTimeToExpiry(String key) {
+		return this.sharedLocks.timeToExpiry(key, storedKey(key));
 	}
 
 	/**

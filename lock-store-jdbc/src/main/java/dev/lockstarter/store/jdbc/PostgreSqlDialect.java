@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,10 @@ import dev.lockstarter.store.AcquireReply;
  * The SQL of the {@link JdbcLockStore} on PostgreSQL: an acquisition is one
  * {@code INSERT ... ON CONFLICT DO UPDATE} that returns the new fencing token or, when
  * the row is held, the holder's remaining time-to-live; expiry follows
- * {@code clock_timestamp()}. Statements get no query timeout.
+ * {@code clock_timestamp()}. Statements get no query timeout. The operations of a shared
+ * lock's key are serialized by a transaction-scoped advisory lock, in the two-integer
+ * space (the table's and the key's {@code hashtext}), which never meets an application's
+ * single-{@code bigint} advisory locks.
  */
 final class PostgreSqlDialect extends JdbcDialect {
 
@@ -42,6 +46,16 @@ final class PostgreSqlDialect extends JdbcDialect {
 			FROM %1$s h
 			WHERE h.lock_key = ? AND h.owner_token IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acquired)""";
 
+	/**
+	 * One round trip: READ COMMITTED for the transaction (whatever the pool's default), a
+	 * server-side bound on the wait for the key's lock and on a stalled client holding
+	 * it, then the lock.
+	 */
+	private static final String LOCK_KEY = """
+			SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+			SELECT set_config('lock_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true);
+			SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))""";
+
 	PostgreSqlDialect() {
 		super(NOW, PLUS_TTL, REMAINING_MICROS);
 	}
@@ -53,7 +67,9 @@ final class PostgreSqlDialect extends JdbcDialect {
 
 	@Override
 	List<String> schema(String table) {
-		return List.of(sql("CREATE SEQUENCE IF NOT EXISTS %2$s", table), sql("""
+		List<String> schema = new ArrayList<>();
+		schema.add(sql("CREATE SEQUENCE IF NOT EXISTS %2$s", table));
+		schema.add(sql("""
 				CREATE TABLE IF NOT EXISTS %1$s (
 					lock_key VARCHAR(255) COLLATE "C" NOT NULL PRIMARY KEY,
 					owner_token VARCHAR(255),
@@ -61,8 +77,82 @@ final class PostgreSqlDialect extends JdbcDialect {
 					fence BIGINT NOT NULL,
 					result_data BYTEA,
 					result_expires_at TIMESTAMP WITH TIME ZONE
+				)""", table));
+		schema
+			.add("CREATE INDEX IF NOT EXISTS " + unqualified(table) + "_expires_at_idx ON " + table + " (expires_at)");
+		schema.addAll(sharedSchema(table));
+		return schema;
+	}
+
+	@Override
+	List<String> sharedSchema(String table) {
+		return List.of(sql("""
+				CREATE TABLE IF NOT EXISTS %1$s_holders (
+					lock_key VARCHAR(255) COLLATE "C" NOT NULL,
+					owner_token VARCHAR(255) NOT NULL,
+					kind VARCHAR(6) NOT NULL,
+					expires_at TIMESTAMP WITH TIME ZONE NOT NULL,
+					fence BIGINT NOT NULL,
+					PRIMARY KEY (lock_key, owner_token)
 				)""", table),
-				"CREATE INDEX IF NOT EXISTS " + unqualified(table) + "_expires_at_idx ON " + table + " (expires_at)");
+				"CREATE INDEX IF NOT EXISTS " + unqualified(table) + "_holders_idx ON " + table
+						+ "_holders (expires_at)",
+				sql("""
+						CREATE TABLE IF NOT EXISTS %1$s_writers (
+							lock_key VARCHAR(255) COLLATE "C" NOT NULL,
+							owner_token VARCHAR(255) NOT NULL,
+							waits_until TIMESTAMP WITH TIME ZONE NOT NULL,
+							PRIMARY KEY (lock_key, owner_token)
+						)""", table), "CREATE INDEX IF NOT EXISTS " + unqualified(table) + "_writers_idx ON " + table
+						+ "_writers (waits_until)");
+	}
+
+	@Override
+	void lockKey(JdbcConnections connections, Connection connection, String key) throws SQLException {
+		String timeoutMillis = Long.toString(connections.timeout().toMillis());
+		try (PreparedStatement statement = connections.prepare(connection, LOCK_KEY)) {
+			statement.setString(1, timeoutMillis);
+			statement.setString(2, timeoutMillis);
+			statement.setString(3, connections.tableName());
+			statement.setString(4, key);
+			statement.execute();
+		}
+	}
+
+	@Override
+	boolean setsIsolation() {
+		return true;
+	}
+
+	@Override
+	String grantPlace(String table) {
+		return sql("""
+				INSERT INTO %1$s_holders AS h (lock_key, owner_token, kind, expires_at, fence)
+				VALUES (?, ?, ?, clock_timestamp() + ? * INTERVAL '1 microsecond', nextval('%2$s'))
+				ON CONFLICT (lock_key, owner_token) DO UPDATE
+				SET kind = EXCLUDED.kind, expires_at = EXCLUDED.expires_at, fence = EXCLUDED.fence
+				RETURNING h.fence""", table);
+	}
+
+	@Override
+	String recordWait(String table) {
+		return sql("""
+				INSERT INTO %1$s_writers (lock_key, owner_token, waits_until)
+				VALUES (?, ?, clock_timestamp() + ? * INTERVAL '1 microsecond')
+				ON CONFLICT (lock_key, owner_token) DO UPDATE SET waits_until = EXCLUDED.waits_until""", table);
+	}
+
+	@Override
+	List<String> sharedCleanUp(String table) {
+		return List.of(sql("""
+				DELETE FROM %1$s_holders WHERE (lock_key, owner_token) IN (
+					SELECT lock_key, owner_token FROM %1$s_holders
+					WHERE expires_at < clock_timestamp() - ? * INTERVAL '1 microsecond'
+					LIMIT ? FOR UPDATE SKIP LOCKED)""", table), sql("""
+				DELETE FROM %1$s_writers WHERE (lock_key, owner_token) IN (
+					SELECT lock_key, owner_token FROM %1$s_writers
+					WHERE waits_until < clock_timestamp() - ? * INTERVAL '1 microsecond'
+					LIMIT ? FOR UPDATE SKIP LOCKED)""", table));
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.postgres.PostgresServer;
 
@@ -27,7 +28,19 @@ final class TestDataSources {
 	}
 
 	static HikariDataSource postgres(PostgresServer server, Duration connectionTimeout, boolean autoCommit) {
+		return postgres(server, connectionTimeout, autoCommit, null);
+	}
+
+	/**
+	 * A pool whose connections start their transactions at an isolation level, such as
+	 * {@code TRANSACTION_REPEATABLE_READ}, or at the driver's default if {@code null}.
+	 */
+	static HikariDataSource postgres(PostgresServer server, Duration connectionTimeout, boolean autoCommit,
+			@Nullable String isolation) {
 		HikariConfig config = new HikariConfig();
+		if (isolation != null) {
+			config.setTransactionIsolation(isolation);
+		}
 		config.setJdbcUrl(server.jdbcUrl());
 		config.setUsername(server.username());
 		config.setMaximumPoolSize(12);
