@@ -69,7 +69,10 @@ final class ExclusiveJobAnnotationParser implements LockAnnotationParser<Exclusi
 					+ "method's @Scheduled (" + period + "), or each tick finds the lock of the previous one still "
 					+ "held and is skipped on every instance");
 		}
-		return new ExclusiveJobAttribute(declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult);
+		ExclusiveRequestAnnotationParser.checkOnLeaseLost(declared, annotation.onLeaseLost(),
+				skippedResult == SkippedResult.COMPLETED_STAGE, false);
+		return new ExclusiveJobAttribute(declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult,
+				annotation.onLeaseLost());
 	}
 
 	private static void checkMethod(DeclaredMethod declared) {
