@@ -124,6 +124,7 @@ public final class LockAutoConfiguration {
 					+ "store answers.");
 		}
 		interceptor.setStoreFailurePolicy(properties.getOnStoreFailure());
+		interceptor.setOnLeaseLost(properties.getOnLeaseLost());
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(properties.getOrder());
 		return advisor;
@@ -153,6 +154,7 @@ public final class LockAutoConfiguration {
 		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource,
 				SingletonSupplier.of(locks::getObject), new DefaultLockOptions(properties));
 		interceptor.setListeners(() -> listeners.orderedStream().toList());
+		interceptor.setOnLeaseLost(properties.getOnLeaseLost());
 		ExclusiveJobAdvisor advisor = new ExclusiveJobAdvisor(attributeSource, interceptor);
 		advisor.setOrder(properties.getOrder());
 		return advisor;
