@@ -16,6 +16,7 @@ import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -171,10 +172,16 @@ final class ReactiveLockingHandler {
 			return work;
 		}
 		return Flux.defer(() -> {
+			// The loss completes the other publisher, which cancels the method's
+			// publisher
+			// (an error of the other would not cancel it); the error follows it
 			Sinks.Empty<Object> loss = Sinks.empty();
 			LeaseLossCancellation watch = LeaseLossCancellation.watch(lease, cancelledAs,
-					(ex) -> Schedulers.parallel().schedule(() -> loss.tryEmitError(ex)));
-			return work.takeUntilOther(loss.asMono()).doFinally((signal) -> watch.finish());
+					(ex) -> Schedulers.parallel().schedule(loss::tryEmitEmpty));
+			return work.takeUntilOther(loss.asMono()).concatWith(Mono.defer(() -> {
+				LeaseLostException lost = watch.finish();
+				return (lost != null) ? Mono.error(lost) : Mono.empty();
+			})).doFinally((signal) -> watch.finish());
 		});
 	}
 
