@@ -102,4 +102,15 @@ public @interface ExclusiveJob {
 	 */
 	int permits() default 1;
 
+	/**
+	 * What happens when the lease is found lost while the job runs, overriding
+	 * {@code lock.on-lease-lost}: the loss is {@linkplain OnLeaseLost#REPORT reported}
+	 * and the job runs on, or the job's thread is interrupted
+	 * ({@link OnLeaseLost#CANCEL}) and the call fails with a
+	 * {@link dev.lockstarter.core.LeaseLostException}. {@code CANCEL} cannot be combined
+	 * with a {@code CompletionStage} return type.
+	 * @return the lease-lost policy, {@link OnLeaseLost#DEFAULT} for the configured one
+	 */
+	OnLeaseLost onLeaseLost() default OnLeaseLost.DEFAULT;
+
 }

@@ -220,4 +220,15 @@ public @interface ExclusiveRequest {
 	 */
 	LockMode mode() default LockMode.EXCLUSIVE;
 
+	/**
+	 * What happens when the lease is found lost while the method runs, overriding
+	 * {@code lock.on-lease-lost}: the loss is {@linkplain OnLeaseLost#REPORT reported}
+	 * and the method runs on, or the method is {@linkplain OnLeaseLost#CANCEL cancelled}
+	 * and the caller gets a {@link dev.lockstarter.core.LeaseLostException}.
+	 * {@code CANCEL} cannot be combined with a {@code CompletionStage} return type or
+	 * with {@link OnConflict#SHARE_RESULT}.
+	 * @return the lease-lost policy, {@link OnLeaseLost#DEFAULT} for the configured one
+	 */
+	OnLeaseLost onLeaseLost() default OnLeaseLost.DEFAULT;
+
 }

@@ -175,6 +175,7 @@ final class LeaseRenewer {
 					logger.warn("Stopped renewing lock '" + LogSafe.key(lease.key())
 							+ "': it has been held longer than its " + "maximum hold time; it expires within "
 							+ lease.ttl());
+					lease.pastMaxHold();
 				}
 				else if (lease.renewAt - now <= lease.ttl().toNanos() / 10) {
 					due.computeIfAbsent(new Batch(lease.store(), lease.ttl()), (batch) -> new ArrayList<>()).add(lease);

@@ -3,6 +3,8 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,7 +21,7 @@ import dev.lockstarter.store.MultiKeyLockStore;
  * {@link StoreLease#guard guard}, in key order, and frees all keys in one store call
  * where the store can ({@link MultiKeyLockStore#releaseAll}).
  */
-final class MultiStoreLease implements Lease {
+final class MultiStoreLease implements LossNotifyingLease {
 
 	private static final Log logger = LogFactory.getLog(MultiStoreLease.class);
 
@@ -58,6 +60,23 @@ final class MultiStoreLease implements Lease {
 			}
 		}
 		throw new IllegalArgumentException("Lease of " + this.keys + " does not hold key '" + key + "'");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Told once, of the first part found lost.
+	 */
+	@Override
+	public void whenLost(Consumer<String> action) {
+		AtomicBoolean told = new AtomicBoolean();
+		for (StoreLease part : this.parts) {
+			part.whenLost((reason) -> {
+				if (told.compareAndSet(false, true)) {
+					action.accept("key '" + part.key() + "': " + reason);
+				}
+			});
+		}
 	}
 
 	@Override

@@ -4,9 +4,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,7 +28,7 @@ import org.springframework.util.Assert;
  * released or lost. The renewer and the release take {@link #guard} around their store
  * calls, so a renewal never lengthens a lock after its release began.
  */
-final class StoreLease implements Lease, HeldLock {
+final class StoreLease implements LossNotifyingLease, HeldLock {
 
 	private static final Log logger = LogFactory.getLog(StoreLease.class);
 
@@ -120,6 +123,14 @@ final class StoreLease implements Lease, HeldLock {
 
 	/** The renewer that extends this lease, set when it is registered with one. */
 	private volatile @Nullable LeaseRenewer renewer;
+
+	/** The actions to tell of a loss, none until one is added; guarded by this lease. */
+	private @Nullable List<Consumer<String>> lossActions;
+
+	/**
+	 * Why this lease stopped guarding its work before its release; guarded by this lease.
+	 */
+	private @Nullable String lossReason;
 
 	StoreLease(LockEvents events, StoreCapabilities store, String key, String storeKey, String token, long fencingToken,
 			LockOptions options, long acquiredAt) {
@@ -466,6 +477,63 @@ final class StoreLease implements Lease, HeldLock {
 			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
 					+ "; the work it guards is no longer exclusive");
 			this.events.lost(this, reason);
+			tellLoss(reason);
+		}
+	}
+
+	/**
+	 * The renewer stopped renewing this lease at its maximum hold time: it expires within
+	 * its time-to-live, so the work it guards is told as of a loss.
+	 */
+	void pastMaxHold() {
+		tellLoss("it has been held longer than its maximum hold time and is no longer renewed");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Also told when the renewer stops renewing this lease at its maximum hold time.
+	 */
+	@Override
+	public void whenLost(Consumer<String> action) {
+		Assert.notNull(action, "'action' must not be null");
+		String reason;
+		synchronized (this) {
+			reason = this.lossReason;
+			if (reason == null) {
+				// A lease found lost but not told yet (state LOST) tells this action too
+				if (this.state != State.RELEASED) {
+					if (this.lossActions == null) {
+						this.lossActions = new ArrayList<>(1);
+					}
+					this.lossActions.add(action);
+				}
+				return;
+			}
+		}
+		action.accept(reason);
+	}
+
+	private void tellLoss(String reason) {
+		List<Consumer<String>> actions;
+		synchronized (this) {
+			if (this.lossReason != null) {
+				return;
+			}
+			this.lossReason = reason;
+			actions = this.lossActions;
+			this.lossActions = null;
+		}
+		if (actions == null) {
+			return;
+		}
+		for (Consumer<String> action : actions) {
+			try {
+				action.accept(reason);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("An action told of the loss of lock '" + LogSafe.key(this.key) + "' failed", ex);
+			}
 		}
 	}
 

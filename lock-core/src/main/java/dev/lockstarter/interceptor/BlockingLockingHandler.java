@@ -108,8 +108,9 @@ final class BlockingLockingHandler {
 			return this.support.storeFailures().proceedWithoutLock(invocation, attribute.name(), ex, observation);
 		}
 		Lease lease = RequestObservations.leaseOf(attribute, attempt, options, observation);
-		return LeaseScope.proceedAndRelease(invocation, lease, attribute.completionStage(), (failure) -> {
-		});
+		return LeaseScope.proceedAndRelease(invocation, lease, attribute.completionStage(),
+				this.support.cancelledAs(attribute), (failure) -> {
+				});
 	}
 
 }

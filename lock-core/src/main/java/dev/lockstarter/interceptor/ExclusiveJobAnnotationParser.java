@@ -72,7 +72,10 @@ final class ExclusiveJobAnnotationParser implements LockAnnotationParser<Exclusi
 					+ "held and is skipped on every instance");
 		}
 		LockKind kind = LockKinds.of(declared, annotation.permits(), LockMode.EXCLUSIVE);
-		return new ExclusiveJobAttribute(kind, declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult);
+		ExclusiveRequestAnnotationParser.checkOnLeaseLost(declared, annotation.onLeaseLost(),
+				skippedResult == SkippedResult.COMPLETED_STAGE, false);
+		return new ExclusiveJobAttribute(kind, declared.name(), holdAtLeast, period, ttl, maxHold, skippedResult,
+				annotation.onLeaseLost());
 	}
 
 	private static void checkMethod(DeclaredMethod declared) {

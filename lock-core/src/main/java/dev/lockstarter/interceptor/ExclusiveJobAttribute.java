@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 
@@ -31,8 +32,10 @@ public final class ExclusiveJobAttribute extends LockAttribute {
 
 	private final SkippedResult skippedResult;
 
+	private final OnLeaseLost onLeaseLost;
+
 	ExclusiveJobAttribute(LockKind kind, String name, Duration holdAtLeast, @Nullable Duration schedulePeriod,
-			@Nullable Duration ttl, @Nullable Duration maxHold, SkippedResult skippedResult) {
+			@Nullable Duration ttl, @Nullable Duration maxHold, SkippedResult skippedResult, OnLeaseLost onLeaseLost) {
 		super(kind);
 		this.name = name;
 		this.holdAtLeast = holdAtLeast;
@@ -40,6 +43,7 @@ public final class ExclusiveJobAttribute extends LockAttribute {
 		this.ttl = ttl;
 		this.maxHold = maxHold;
 		this.skippedResult = skippedResult;
+		this.onLeaseLost = onLeaseLost;
 	}
 
 	/**
@@ -89,6 +93,27 @@ public final class ExclusiveJobAttribute extends LockAttribute {
 			case EMPTY_OPTIONAL -> Optional.empty();
 			case COMPLETED_STAGE -> CompletableFuture.completedFuture(null);
 		};
+	}
+
+	/**
+	 * Return what happens when the lease is found lost while the job runs, as declared.
+	 * @return the declared policy, {@link OnLeaseLost#DEFAULT} for the configured one
+	 * @since 0.1.0
+	 */
+	public OnLeaseLost onLeaseLost() {
+		return this.onLeaseLost;
+	}
+
+	/**
+	 * Return whether the job is interrupted when its lease is found lost: declared
+	 * {@link OnLeaseLost#CANCEL}, or left to a configured {@code CANCEL} that applies to
+	 * it (not to an asynchronous job, which keeps reporting).
+	 */
+	boolean cancelsOnLeaseLost(OnLeaseLost configured) {
+		if (this.onLeaseLost == OnLeaseLost.DEFAULT) {
+			return configured == OnLeaseLost.CANCEL && !completionStage();
+		}
+		return this.onLeaseLost == OnLeaseLost.CANCEL;
 	}
 
 	@Override

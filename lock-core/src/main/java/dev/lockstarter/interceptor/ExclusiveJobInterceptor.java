@@ -10,6 +10,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -50,6 +51,8 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 
 	private Supplier<List<ExclusiveJobListener>> listeners = List::of;
 
+	private volatile OnLeaseLost onLeaseLost = OnLeaseLost.REPORT;
+
 	/**
 	 * Create a new interceptor. The suppliers are called once, on first use, so that the
 	 * interceptor can be created before the lock store.
@@ -75,6 +78,20 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 	public void setListeners(Supplier<List<ExclusiveJobListener>> listeners) {
 		Assert.notNull(listeners, "'listeners' must not be null");
 		this.listeners = SingletonSupplier.of(listeners);
+	}
+
+	/**
+	 * Set what happens to the jobs that declare no {@code onLeaseLost} when their lease
+	 * is found lost while they run. Default: {@link OnLeaseLost#REPORT}.
+	 * {@link OnLeaseLost#CANCEL} interrupts the job's thread; it does not apply to jobs
+	 * that return a {@link CompletionStage}, which keep reporting.
+	 * @param onLeaseLost {@link OnLeaseLost#REPORT} or {@link OnLeaseLost#CANCEL}
+	 * @since 0.1.0
+	 */
+	public void setOnLeaseLost(OnLeaseLost onLeaseLost) {
+		Assert.isTrue(onLeaseLost == OnLeaseLost.REPORT || onLeaseLost == OnLeaseLost.CANCEL,
+				"'onLeaseLost' must be REPORT or CANCEL");
+		this.onLeaseLost = onLeaseLost;
 	}
 
 	@Override
@@ -106,6 +123,7 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 			return attribute.skippedResult();
 		}
 		return LeaseScope.proceedAndRelease(invocation, attempt.lease(), attribute.completionStage(),
+				attribute.cancelsOnLeaseLost(this.onLeaseLost) ? name : null,
 				(failure) -> notify(name, (failure != null) ? Outcome.FAILED : Outcome.RAN));
 	}
 

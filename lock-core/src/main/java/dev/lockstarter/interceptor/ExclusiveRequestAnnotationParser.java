@@ -24,6 +24,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.key.MethodKeyResolver;
 import org.springframework.core.KotlinDetector;
@@ -131,9 +132,33 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
 			throw declared.invalid("resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT");
 		}
+		boolean completionStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
+		checkOnLeaseLost(declared, annotation.onLeaseLost(), completionStage, sharing != null);
 		return new ExclusiveRequestAttribute(kind, keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast,
-				maxHold, conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()),
-				annotation.eachKey(), reactiveAdapter, sharing);
+				maxHold, conflictStatus, completionStage, annotation.eachKey(), reactiveAdapter, sharing,
+				annotation.onLeaseLost());
+	}
+
+	/**
+	 * Reject {@code onLeaseLost = CANCEL} where the method cannot be cancelled: the work
+	 * of a {@code CompletionStage} runs on threads the interceptor does not know, and a
+	 * single-flight result is shared by callers that did not hold the lease.
+	 */
+	static void checkOnLeaseLost(DeclaredMethod declared, OnLeaseLost onLeaseLost, boolean completionStage,
+			boolean sharing) {
+		if (onLeaseLost != OnLeaseLost.CANCEL) {
+			return;
+		}
+		if (completionStage) {
+			throw declared.invalid("onLeaseLost = CANCEL is not supported for a method that returns a "
+					+ "CompletionStage: its work runs on a thread the lock does not know, so it cannot be stopped; "
+					+ "use onLeaseLost = REPORT, or do the work on the calling thread (or, for an @ExclusiveRequest, "
+					+ "in a Mono)");
+		}
+		if (sharing) {
+			throw declared.invalid("onLeaseLost = CANCEL cannot be combined with onConflict = SHARE_RESULT; "
+					+ "use onLeaseLost = REPORT, or onConflict = REJECT or a wait time");
+		}
 	}
 
 	/**

@@ -13,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -54,6 +55,8 @@ public abstract class ExclusiveRequestAspectSupport {
 	private Supplier<@Nullable LockListener> listener = () -> null;
 
 	private final StoreFailures storeFailures = new StoreFailures();
+
+	private volatile OnLeaseLost onLeaseLost = OnLeaseLost.REPORT;
 
 	private final RequestObservations observations;
 
@@ -115,6 +118,31 @@ public abstract class ExclusiveRequestAspectSupport {
 	 */
 	public StoreFailurePolicy getStoreFailurePolicy() {
 		return this.storeFailures.policy();
+	}
+
+	/**
+	 * Set what happens to the methods that declare no {@code onLeaseLost} when their
+	 * lease is found lost while they run. Default: {@link OnLeaseLost#REPORT}.
+	 * {@link OnLeaseLost#CANCEL} applies to the methods that can be cancelled: not to
+	 * those returning a {@link CompletionStage}, nor to single-flight ones, which keep
+	 * reporting.
+	 * @param onLeaseLost {@link OnLeaseLost#REPORT} or {@link OnLeaseLost#CANCEL}
+	 * @since 0.1.0
+	 */
+	public void setOnLeaseLost(OnLeaseLost onLeaseLost) {
+		Assert.isTrue(onLeaseLost == OnLeaseLost.REPORT || onLeaseLost == OnLeaseLost.CANCEL,
+				"'onLeaseLost' must be REPORT or CANCEL");
+		this.onLeaseLost = onLeaseLost;
+	}
+
+	/**
+	 * Return what happens to the methods that declare no {@code onLeaseLost} when their
+	 * lease is found lost.
+	 * @return the configured policy
+	 * @since 0.1.0
+	 */
+	public OnLeaseLost getOnLeaseLost() {
+		return this.onLeaseLost;
 	}
 
 	/**
@@ -220,6 +248,14 @@ public abstract class ExclusiveRequestAspectSupport {
 
 	RequestObservations observations() {
 		return this.observations;
+	}
+
+	/**
+	 * Return the lock's name if the method is cancelled when its lease is lost,
+	 * {@code null} if the loss is only reported.
+	 */
+	@Nullable String cancelledAs(ExclusiveRequestAttribute attribute) {
+		return attribute.cancelsOnLeaseLost(this.onLeaseLost) ? attribute.name() : null;
 	}
 
 	StoreFailures storeFailures() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
@@ -41,10 +42,12 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final @Nullable ResultSharing sharing;
 
+	private final OnLeaseLost onLeaseLost;
+
 	ExclusiveRequestAttribute(LockKind kind, MethodKeyResolver keyResolver, @Nullable Duration ttl,
 			@Nullable Duration waitTime, int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast,
 			@Nullable Duration maxHold, int conflictStatus, boolean completionStage, boolean eachKey,
-			@Nullable ReactiveAdapter reactiveAdapter, @Nullable ResultSharing sharing) {
+			@Nullable ReactiveAdapter reactiveAdapter, @Nullable ResultSharing sharing, OnLeaseLost onLeaseLost) {
 		super(kind);
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
@@ -58,6 +61,7 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 		this.eachKey = eachKey;
 		this.reactiveAdapter = reactiveAdapter;
 		this.sharing = sharing;
+		this.onLeaseLost = onLeaseLost;
 	}
 
 	/**
@@ -136,6 +140,28 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 	public LockOptions sharedResultOptions(LockOptions defaults) {
 		LockOptions options = options(defaults);
 		return (this.waitTime != null) ? options : options.withWaitTime(options.getTtl().multipliedBy(2));
+	}
+
+	/**
+	 * Return what happens when the lease is found lost while the method runs, as
+	 * declared.
+	 * @return the declared policy, {@link OnLeaseLost#DEFAULT} for the configured one
+	 * @since 0.1.0
+	 */
+	public OnLeaseLost onLeaseLost() {
+		return this.onLeaseLost;
+	}
+
+	/**
+	 * Return whether the method is cancelled when its lease is found lost: declared
+	 * {@link OnLeaseLost#CANCEL}, or left to a configured {@code CANCEL} that applies to
+	 * it (not to a {@code CompletionStage} nor to single-flight, which keep reporting).
+	 */
+	boolean cancelsOnLeaseLost(OnLeaseLost configured) {
+		if (this.onLeaseLost == OnLeaseLost.DEFAULT) {
+			return configured == OnLeaseLost.CANCEL && !this.completionStage && this.sharing == null;
+		}
+		return this.onLeaseLost == OnLeaseLost.CANCEL;
 	}
 
 	@Override

@@ -40,9 +40,22 @@ final class LeaseScope {
 	 */
 	static @Nullable Object proceedAndRelease(MethodInvocation invocation, Lease lease, boolean completionStage,
 			Consumer<@Nullable Throwable> done) throws Throwable {
+		return proceedAndRelease(invocation, lease, completionStage, null, done);
+	}
+
+	/**
+	 * Proceed as {@link #proceedAndRelease(MethodInvocation, Lease, boolean, Consumer)}
+	 * does, cancelling the method if its lease is found lost while it runs
+	 * ({@link LeaseLossCancellation}).
+	 * @param cancelledAs the lock's name if the method is cancelled on a loss,
+	 * {@code null} if the loss is only reported
+	 */
+	static @Nullable Object proceedAndRelease(MethodInvocation invocation, Lease lease, boolean completionStage,
+			@Nullable String cancelledAs, Consumer<@Nullable Throwable> done) throws Throwable {
 		Object result;
 		try {
-			result = proceedWithin(invocation, lease);
+			result = (cancelledAs != null) ? LeaseLossCancellation.proceed(invocation, lease, cancelledAs)
+					: proceedWithin(invocation, lease);
 		}
 		catch (Throwable ex) {
 			lease.close();

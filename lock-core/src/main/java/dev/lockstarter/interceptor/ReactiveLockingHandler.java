@@ -11,9 +11,12 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -31,7 +34,10 @@ import org.springframework.core.ReactiveAdapter;
  * without blocking a thread: on each subscription, the key is resolved and the lock
  * acquired, the method is invoked once the lock is held, and the lock is released when
  * its publisher completes, fails or is cancelled. Single-flight methods go to the
- * {@link ReactiveSingleFlight}.
+ * {@link ReactiveSingleFlight}. A method cancelled on a lost lease
+ * ({@link dev.lockstarter.annotation.OnLeaseLost#CANCEL}) has its publisher cancelled
+ * when the lease is found lost, and its subscriber gets a
+ * {@link dev.lockstarter.core.LeaseLostException}.
  * <p>
  * Only created when Reactor is present, as Spring's caching handles reactive methods.
  */
@@ -74,13 +80,13 @@ final class ReactiveLockingHandler {
 		if (adapter.isMultiValue()) {
 			return adapter
 				.fromPublisher(observing(attribute, (observation) -> acquire(invocation, attribute, observation)
-					.flatMapMany((acquired) -> proceedHolding(invocation, adapter, acquired))));
+					.flatMapMany((acquired) -> proceedHolding(invocation, attribute, adapter, acquired))));
 		}
 		ResultSharing sharing = attribute.resultSharing();
 		Function<Observation, Publisher<Object>> guarded = (sharing != null)
 				? (observation) -> this.singleFlight.invoke(invocation, attribute, adapter, sharing, observation)
 				: (observation) -> acquire(invocation, attribute, observation)
-					.flatMap((acquired) -> Mono.from(proceedHolding(invocation, adapter, acquired)));
+					.flatMap((acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)));
 		// One value: delivered once the lock is released, as a method's return value is
 		return adapter.fromPublisher(observing(attribute, guarded).next());
 	}
@@ -138,17 +144,45 @@ final class ReactiveLockingHandler {
 				? Mono.just(Optional.empty()) : Mono.error(failure);
 	}
 
-	private Publisher<Object> proceedHolding(MethodInvocation invocation, ReactiveAdapter adapter,
-			Optional<Lease> acquired) {
+	private Publisher<Object> proceedHolding(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			ReactiveAdapter adapter, Optional<Lease> acquired) {
 		if (acquired.isEmpty()) {
 			return proceed(invocation, adapter);
 		}
 		Lease lease = acquired.get();
+		String cancelledAs = this.support.cancelledAs(attribute);
 		if (adapter.isMultiValue()) {
-			return Flux.usingWhen(Mono.just(lease), (held) -> proceed(invocation, adapter), this::release,
+			return Flux.usingWhen(Mono.just(lease),
+					(held) -> cancelOnLoss(held, cancelledAs, proceed(invocation, adapter)), this::release,
 					(held, failure) -> release(held), this::release);
 		}
-		return holding(lease, (held) -> Mono.from(proceed(invocation, adapter)));
+		return holding(lease, (held) -> Mono.from(cancelOnLoss(held, cancelledAs, proceed(invocation, adapter))));
+	}
+
+	/**
+	 * Cancel the method's publisher when its lease is found lost while it is subscribed
+	 * to, with a {@link dev.lockstarter.core.LeaseLostException} as the error signal; the
+	 * values emitted before stay delivered. The error is signalled on a parallel
+	 * scheduler's thread, not on the thread that found the loss (the renewal thread), so
+	 * that the cancellation's work does not delay the renewal of other leases.
+	 * @param cancelledAs the lock's name, or {@code null} to leave the publisher as it is
+	 */
+	private static Flux<Object> cancelOnLoss(Lease lease, @Nullable String cancelledAs, Flux<Object> work) {
+		if (cancelledAs == null) {
+			return work;
+		}
+		return Flux.defer(() -> {
+			// The loss completes the other publisher, which cancels the method's
+			// publisher
+			// (an error of the other would not cancel it); the error follows it
+			Sinks.Empty<Object> loss = Sinks.empty();
+			LeaseLossCancellation watch = LeaseLossCancellation.watch(lease, cancelledAs,
+					(ex) -> Schedulers.parallel().schedule(loss::tryEmitEmpty));
+			return work.takeUntilOther(loss.asMono()).concatWith(Mono.defer(() -> {
+				LeaseLostException lost = watch.finish();
+				return (lost != null) ? Mono.error(lost) : Mono.empty();
+			})).doFinally((signal) -> watch.finish());
+		});
 	}
 
 	/**

@@ -125,6 +125,7 @@ public final class LockAutoConfiguration {
 					+ "store answers.");
 		}
 		interceptor.setStoreFailurePolicy(properties.getOnStoreFailure());
+		interceptor.setOnLeaseLost(properties.getOnLeaseLost());
 		ExclusiveRequestAdvisor advisor = new ExclusiveRequestAdvisor(attributeSource, interceptor);
 		advisor.setOrder(properties.getOrder());
 		return advisor;
@@ -154,6 +155,7 @@ public final class LockAutoConfiguration {
 		ExclusiveJobInterceptor interceptor = new ExclusiveJobInterceptor(attributeSource,
 				SingletonSupplier.of(locks::getObject), new DefaultLockOptions(properties));
 		interceptor.setListeners(() -> listeners.orderedStream().toList());
+		interceptor.setOnLeaseLost(properties.getOnLeaseLost());
 		ExclusiveJobAdvisor advisor = new ExclusiveJobAdvisor(attributeSource, interceptor);
 		advisor.setOrder(properties.getOrder());
 		return advisor;

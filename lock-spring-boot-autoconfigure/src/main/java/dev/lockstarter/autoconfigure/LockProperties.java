@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.StoreFailurePolicy;
 import org.springframework.beans.factory.InitializingBean;
@@ -77,6 +78,15 @@ public class LockProperties implements InitializingBean {
 	 * lock, giving up mutual exclusion while the store fails).
 	 */
 	private StoreFailurePolicy onStoreFailure = StoreFailurePolicy.FAIL_CLOSED;
+
+	/**
+	 * What an @ExclusiveRequest or @ExclusiveJob method that declares no onLeaseLost does
+	 * when its lease is found lost while it runs: report (a LockLostEvent and a WARN; the
+	 * method runs on) or cancel (its thread is interrupted or its subscription cancelled,
+	 * and the caller gets a LeaseLostException). Cancel does not apply to methods
+	 * returning a CompletionStage nor to single-flight methods.
+	 */
+	private OnLeaseLost onLeaseLost = OnLeaseLost.REPORT;
 
 	/**
 	 * Web error mapping settings.
@@ -174,6 +184,14 @@ public class LockProperties implements InitializingBean {
 		this.order = order;
 	}
 
+	public OnLeaseLost getOnLeaseLost() {
+		return this.onLeaseLost;
+	}
+
+	public void setOnLeaseLost(OnLeaseLost onLeaseLost) {
+		this.onLeaseLost = onLeaseLost;
+	}
+
 	public Web getWeb() {
 		return this.web;
 	}
@@ -191,6 +209,10 @@ public class LockProperties implements InitializingBean {
 		PropertyChecks.positive("lock.ttl", this.ttl, "The lock time-to-live must be positive.");
 		PropertyChecks.notNegative("lock.wait-time", this.waitTime, "The wait time must not be negative.");
 		PropertyChecks.positive("lock.result-ttl", this.resultTtl, "The result time-to-live must be positive.");
+		if (this.onLeaseLost == OnLeaseLost.DEFAULT) {
+			throw new InvalidConfigurationPropertyValueException("lock.on-lease-lost", this.onLeaseLost,
+					"The lease-lost policy must be report or cancel.");
+		}
 		this.web.validate();
 		if (this.keyPrefix.length() > 150) {
 			throw new InvalidConfigurationPropertyValueException("lock.key-prefix", this.keyPrefix,
@@ -245,6 +267,12 @@ public class LockProperties implements InitializingBean {
 		 */
 		private int conflictStatus = 409;
 
+		/**
+		 * HTTP status of the response to a request whose method was cancelled because its
+		 * lease was lost while it ran (onLeaseLost = cancel): 503, or 409.
+		 */
+		private int leaseLostStatus = 503;
+
 		public int getConflictStatus() {
 			return this.conflictStatus;
 		}
@@ -253,10 +281,22 @@ public class LockProperties implements InitializingBean {
 			this.conflictStatus = conflictStatus;
 		}
 
+		public int getLeaseLostStatus() {
+			return this.leaseLostStatus;
+		}
+
+		public void setLeaseLostStatus(int leaseLostStatus) {
+			this.leaseLostStatus = leaseLostStatus;
+		}
+
 		void validate() {
 			if (this.conflictStatus < 400 || this.conflictStatus > 499) {
 				throw new InvalidConfigurationPropertyValueException("lock.web.conflict-status", this.conflictStatus,
 						"The conflict status must be a 4xx client error status, such as 409 or 422.");
+			}
+			if (this.leaseLostStatus != 503 && this.leaseLostStatus != 409) {
+				throw new InvalidConfigurationPropertyValueException("lock.web.lease-lost-status", this.leaseLostStatus,
+						"The lease-lost status must be 503 or 409.");
 			}
 		}
 

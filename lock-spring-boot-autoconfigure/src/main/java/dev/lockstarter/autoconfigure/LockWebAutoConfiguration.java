@@ -30,7 +30,9 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 public final class LockWebAutoConfiguration {
 
 	static LockExceptionHandler lockExceptionHandler(LockProperties properties) {
-		return new LockExceptionHandler(properties.getWeb().getConflictStatus());
+		LockExceptionHandler handler = new LockExceptionHandler(properties.getWeb().getConflictStatus());
+		handler.setLeaseLostStatus(properties.getWeb().getLeaseLostStatus());
+		return handler;
 	}
 
 	@Configuration(proxyBeanMethods = false)

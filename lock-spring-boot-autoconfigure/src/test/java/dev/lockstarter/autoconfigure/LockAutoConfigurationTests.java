@@ -250,6 +250,39 @@ class LockAutoConfigurationTests {
 	}
 
 	@Test
+	void webApplicationAnswersALostLeaseWithTheConfiguredStatus() {
+		WebApplicationContextRunner runner = new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class));
+		dev.lockstarter.core.LeaseLostException lost = new dev.lockstarter.core.LeaseLostException("n", "n:k", "lost");
+		runner.run((context) -> assertThat(
+				context.getBean(LockExceptionHandler.class).handleLeaseLost(lost).getStatusCode().value())
+			.isEqualTo(503));
+		runner.withPropertyValues("lock.web.lease-lost-status=409")
+			.run((context) -> assertThat(
+					context.getBean(LockExceptionHandler.class).handleLeaseLost(lost).getStatusCode().value())
+				.isEqualTo(409));
+		runner.withPropertyValues("lock.web.lease-lost-status=500")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("lock.web.lease-lost-status"));
+	}
+
+	@Test
+	void onLeaseLostIsAppliedAndMustBeReportOrCancel() {
+		this.contextRunner.withPropertyValues("lock.on-lease-lost=cancel")
+			.run((context) -> assertThat(((dev.lockstarter.interceptor.ExclusiveRequestInterceptor) context
+				.getBean(ExclusiveRequestAdvisor.class)
+				.getAdvice()).getOnLeaseLost()).isEqualTo(dev.lockstarter.annotation.OnLeaseLost.CANCEL));
+		this.contextRunner.withPropertyValues("lock.on-lease-lost=default")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("lock.on-lease-lost"));
+	}
+
+	@Test
 	void nonWebApplicationGetsNoProblemHandler() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
 	}

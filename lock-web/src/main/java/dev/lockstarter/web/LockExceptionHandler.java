@@ -8,6 +8,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.InvalidLockKeyException;
+import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
@@ -36,6 +37,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * holder's remaining time-to-live;</li>
  * <li>{@link InvalidLockKeyException}: 400;</li>
  * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1};</li>
+ * <li>{@link LeaseLostException} (a method cancelled because its lease was lost while it
+ * ran): 503 by default, or 409 ({@link #setLeaseLostStatus(int)}), with
+ * {@code Retry-After: 1};</li>
  * <li>the {@link dev.lockstarter.idempotency.IdempotentRequest} rejections: 400 for a
  * missing or malformed {@code Idempotency-Key}, 409 with {@code Retry-After} while a
  * request with the same key is in progress, 422 for a key reused with a different
@@ -72,6 +76,8 @@ public class LockExceptionHandler implements Ordered {
 
 	private int order = DEFAULT_ORDER;
 
+	private HttpStatusCode leaseLostStatus = HttpStatus.SERVICE_UNAVAILABLE;
+
 	/**
 	 * Create a handler that answers conflicts with {@code 409 Conflict} by default.
 	 */
@@ -104,6 +110,19 @@ public class LockExceptionHandler implements Ordered {
 	}
 
 	/**
+	 * Set the status of a request whose method was cancelled because its lease was lost
+	 * while it ran: 503 (the default) says the service could not complete it now, 409
+	 * says it collided with another holder of the same lock.
+	 * @param leaseLostStatus 503 or 409
+	 * @since 0.1.0
+	 */
+	public void setLeaseLostStatus(int leaseLostStatus) {
+		Assert.isTrue(leaseLostStatus == 503 || leaseLostStatus == 409,
+				() -> "'leaseLostStatus' must be 503 or 409, was " + leaseLostStatus);
+		this.leaseLostStatus = HttpStatusCode.valueOf(leaseLostStatus);
+	}
+
+	/**
 	 * Answer any exception that this handler knows, through the same handler methods (so
 	 * that a subclass's overrides apply), for callers that are not exception handler
 	 * methods, such as {@link LockProblemWebExceptionHandler} for WebFlux functional
@@ -121,6 +140,9 @@ public class LockExceptionHandler implements Ordered {
 		}
 		if (ex instanceof LockStoreException storeFailure) {
 			return handleLockStoreFailure(storeFailure);
+		}
+		if (ex instanceof LeaseLostException leaseLost) {
+			return handleLeaseLost(leaseLost);
 		}
 		if (ex instanceof InvalidIdempotencyKeyException invalidIdempotencyKey) {
 			return handleInvalidIdempotencyKey(invalidIdempotencyKey);
@@ -184,6 +206,22 @@ public class LockExceptionHandler implements Ordered {
 		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_STORE_UNAVAILABLE, "Lock store unavailable",
 				"The request could not be locked and was not processed. Retry later.");
 		return respond(status, problem, 1);
+	}
+
+	/**
+	 * Answer a request whose method was cancelled because its lease was lost while it
+	 * ran.
+	 * @param ex the failure
+	 * @return the problem response
+	 * @since 0.1.0
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleLeaseLost(LeaseLostException ex) {
+		logger.warn("Request cancelled: " + ex.getMessage());
+		ProblemDetail problem = problem(this.leaseLostStatus, LockProblemTypes.LEASE_LOST, "Lock lost",
+				"The request's lock was lost while it ran, and its processing was stopped; "
+						+ "it may have been partly done. Retry later.");
+		return respond(this.leaseLostStatus, problem, 1);
 	}
 
 	/**

@@ -48,6 +48,12 @@ public final class LockProblemTypes {
 	 */
 	public static final URI SHARED_FAILURE = URI.create("urn:lockstarter:problem:shared-failure");
 
+	/**
+	 * The request's lease was lost while its method ran, and the method was cancelled
+	 * ({@code onLeaseLost = CANCEL}); 503 by default, or 409.
+	 */
+	public static final URI LEASE_LOST = URI.create("urn:lockstarter:problem:lease-lost");
+
 	private LockProblemTypes() {
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.InvalidLockKeyException;
+import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
@@ -92,6 +93,25 @@ class LockExceptionHandlerTests {
 		assertThat(response.getStatusCode().value()).isEqualTo(503);
 		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.LOCK_STORE_UNAVAILABLE);
 		assertThat(response.getBody().getDetail()).doesNotContain("alice").doesNotContain("refused");
+	}
+
+	@Test
+	void leaseLostIsServiceUnavailableByDefaultWithoutTheKey() {
+		ResponseEntity<ProblemDetail> response = this.handler
+			.handleLeaseLost(new LeaseLostException("users", "users:alice", "its renewal found the lock expired"));
+		assertThat(response.getStatusCode().value()).isEqualTo(503);
+		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.LEASE_LOST);
+		assertThat(response.getBody().getDetail()).doesNotContain("alice");
+	}
+
+	@Test
+	void leaseLostIsConflictWhenChosen() {
+		this.handler.setLeaseLostStatus(409);
+		LeaseLostException lost = new LeaseLostException("users", "users:alice", "expired");
+		assertThat(this.handler.handleException(lost).getStatusCode().value()).isEqualTo(409);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.handler.setLeaseLostStatus(500));
 	}
 
 	@Test
