@@ -59,19 +59,19 @@ final class RedisLockScripts {
 	private static final String HELD = HELD_VALUE + "return held\n";
 
 	/**
-	 * Draws the next fencing token from the counter KEYS[2], raised to the Redis server's
-	 * clock in microseconds if it is behind, and keeps the counter for the retention
-	 * given as {@code %s}; leaves the token in {@code fence}.
+	 * Draws the next fencing token from the counter given as the first {@code %1$s},
+	 * raised to the Redis server's clock in microseconds if it is behind, and keeps the
+	 * counter for the retention given as {@code %2$s}; leaves the token in {@code fence}.
 	 */
-	private static final String DRAW = """
-			local fence = redis.call('INCR', KEYS[2])
-			local now = redis.call('TIME')
-			local floor = tonumber(now[1] .. string.format('%%06d', tonumber(now[2])))
+	static final String DRAW = """
+			local fence = redis.call('INCR', %1$s)
+			local clock = redis.call('TIME')
+			local floor = tonumber(clock[1] .. string.format('%%06d', tonumber(clock[2])))
 			if fence < floor then
-			  redis.call('SET', KEYS[2], floor)
+			  redis.call('SET', %1$s, floor)
 			  fence = floor
 			end
-			redis.call('PEXPIRE', KEYS[2], %s)
+			redis.call('PEXPIRE', %1$s, %2$s)
 			""";
 
 	/**
@@ -90,7 +90,7 @@ final class RedisLockScripts {
 	 */
 	static final RedisScript<Long> ACQUIRE_FENCED = RedisScript.of("""
 			if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			""" + DRAW.formatted("ARGV[4]") + """
+			""" + DRAW.formatted("KEYS[2]", "ARGV[4]") + """
 			  return fence
 			end
 			""" + HELD, Long.class);
@@ -104,7 +104,7 @@ final class RedisLockScripts {
 			if holder ~= ARGV[1] and holder ~= ARGV[1] .. '!' then
 			  return 0
 			end
-			""" + DRAW.formatted("ARGV[2]") + """
+			""" + DRAW.formatted("KEYS[2]", "ARGV[2]") + """
 			return fence
 			""", Long.class);
 

@@ -17,6 +17,7 @@ import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -38,6 +39,10 @@ import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
  * {@link LettuceConnectionFactory} (the factory's own timeouts with any other), then
  * fails with a {@link LockStoreException}.
  * <p>
+ * Permits and read/write locks keep their places, each with its own expiry, in sorted
+ * sets beside the key's mutex, in its hash slot; each of their operations is one script
+ * too.
+ * <p>
  * Guarantees hold while Redis keeps its data: one primary, no failover that loses
  * acknowledged writes, and a {@code maxmemory-policy} of {@code noeviction}. The key
  * layout, the scripts, the client paths and the replica acknowledgements are described in
@@ -46,7 +51,7 @@ import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
  * @since 0.1.0
  */
 public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		FencingOnDemandLockStore, ReactiveResultStoringLockStore, DisposableBean {
+		FencingOnDemandLockStore, ReactiveResultStoringLockStore, SharedLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -68,6 +73,8 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	private final ScriptCalls calls;
 
 	private final MultiKeyLocks multiKey;
+
+	private final SharedLocks shared;
 
 	private volatile Duration timeout = DEFAULT_TIMEOUT;
 
@@ -109,6 +116,7 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 		this.notifications = new ReleaseNotifications(connectionFactory, this.executor, this.keys, channel);
 		this.calls = new ScriptCalls(this.keys, this.notifications);
 		this.multiKey = new MultiKeyLocks(this.keys, this.executor, this.notifications);
+		this.shared = new SharedLocks(this.keys, this.executor, this.notifications, this.replicaAcks);
 	}
 
 	/**
@@ -394,6 +402,36 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	@Override
 	public Mono<byte[]> getResultReactive(String key) {
 		return this.executor.getReactive(new RedisOperation("read the result of", key), this.calls.resultKey(key));
+	}
+
+	@Override
+	public AcquireReply tryAcquirePermit(String key, String token, Duration ttl, int permits) {
+		return this.shared.acquire(key, token, ttl, SharedLocks.Kind.PERMIT, permits);
+	}
+
+	@Override
+	public AcquireReply tryAcquireRead(String key, String token, Duration ttl) {
+		return this.shared.acquire(key, token, ttl, SharedLocks.Kind.READ, 0);
+	}
+
+	@Override
+	public AcquireReply tryAcquireWrite(String key, String token, Duration ttl, Duration waitFor) {
+		return this.shared.acquire(key, token, ttl, SharedLocks.Kind.WRITE, waitFor.toMillis());
+	}
+
+	@Override
+	public boolean releaseShared(String key, String token) {
+		return this.shared.release(key, token);
+	}
+
+	@Override
+	public boolean extendShared(String key, String token, Duration ttl) {
+		return this.shared.extend(key, token, ttl);
+	}
+
+	@Override
+	public Duration sharedTimeToExpiry(String key) {
+		return this.shared.timeToExpiry(key);
 	}
 
 	/**

@@ -91,6 +91,44 @@ class RedisSentinelLockStoreTests {
 	}
 
 	@Test
+	void permitsAndReadWriteLocksLiveOnThePrimaryAndSurviveAFailoverOnceReplicated() {
+		RedisLockStore store = new RedisLockStore(this.connectionFactory);
+		try {
+			String permits = "lock:permits-" + UUID.randomUUID();
+			String doc = "lock:doc-" + UUID.randomUUID();
+			Duration ttl = Duration.ofMinutes(1);
+			assertThat(awaitAnswer(() -> store.tryAcquirePermit(permits, "one", ttl, 2)).isAcquired()).isTrue();
+			assertThat(store.tryAcquirePermit(permits, "two", ttl, 2).isAcquired()).isTrue();
+			assertThat(store.tryAcquirePermit(permits, "three", ttl, 2).isAcquired()).isFalse();
+			assertThat(store.tryAcquireWrite(doc, "writer", ttl, Duration.ZERO).isAcquired()).isTrue();
+			assertThat(store.tryAcquireRead(doc, "reader", ttl).isAcquired()).isFalse();
+			RedisServer primary = this.sentinel.primary();
+			RedisServer replica = this.sentinel.replica();
+			String holders = redisKey(permits) + ":holders";
+			assertThat(primary.command("ZCARD", holders)).isEqualTo("2");
+			long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+			while (!"2".equals(replica.command("ZCARD", holders))
+					|| !"1".equals(replica.command("ZCARD", redisKey(doc) + ":holders"))) {
+				assertThat(System.nanoTime() - deadline).as("places replicated in time").isNegative();
+				sleep(10);
+			}
+			crash(primary);
+			assertThat(this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT)).isSameAs(replica);
+			assertThat(awaitAnswer(() -> store.tryAcquirePermit(permits, "three", ttl, 2)).isAcquired())
+				.as("both permits survived the failover")
+				.isFalse();
+			assertThat(store.tryAcquireRead(doc, "reader", ttl).isAcquired()).as("the writer survived").isFalse();
+			assertThat(store.releaseShared(permits, "one")).isTrue();
+			assertThat(store.tryAcquirePermit(permits, "three", ttl, 2).isAcquired()).isTrue();
+			assertThat(store.releaseShared(doc, "writer")).isTrue();
+			assertThat(store.tryAcquireRead(doc, "reader", ttl).isAcquired()).isTrue();
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
 	void severalKeysAreTakenAtomicallyOnThePrimaryByOneScript() {
 		RedisLockStore store = new RedisLockStore(this.connectionFactory);
 		try {

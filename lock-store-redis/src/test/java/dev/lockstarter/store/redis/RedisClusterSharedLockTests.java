@@ -1,0 +1,191 @@
+package dev.lockstarter.store.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.lockstarter.core.LockKind;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.test.redis.RedisCluster;
+import dev.lockstarter.test.redis.RedisClusterExtension;
+import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Permits and read/write locks of the {@link RedisLockStore} on a real Redis Cluster of
+ * three masters: every key of a shared lock lies in its lock's hash slot, locks of keys
+ * on different nodes each keep their limits under two instances, and a release is
+ * announced by sharded pub/sub.
+ */
+class RedisClusterSharedLockTests {
+
+	private static final Duration TTL = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	static final RedisClusterExtension cluster = new RedisClusterExtension();
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static LettuceConnectionFactory otherConnectionFactory;
+
+	@BeforeAll
+	static void createConnectionFactories() {
+		connectionFactory = RedisClusterLockStoreTests.connectionFactory(cluster.nodeAddresses());
+		otherConnectionFactory = RedisClusterLockStoreTests.connectionFactory(cluster.nodeAddresses());
+	}
+
+	@AfterAll
+	static void destroyConnectionFactories() {
+		if (connectionFactory != null) {
+			connectionFactory.destroy();
+		}
+		if (otherConnectionFactory != null) {
+			otherConnectionFactory.destroy();
+		}
+	}
+
+	@Test
+	void everyKeyOfASharedLockLiesInItsLocksHashSlot() {
+		RedisLockStore store = connected(new RedisLockStore(connectionFactory));
+		try {
+			RedisCluster redis = cluster.server();
+			Set<RedisServer> nodes = new HashSet<>();
+			for (String value : List.of("alice", "a}b", "}x", "{", "x{y}z", "ü 锁", "bob", "carol")) {
+				String key = "lock:Export.run:" + value;
+				String lockKey = "lock:{Export.run:" + value + "}";
+				RedisServer node = redis.nodeFor(lockKey);
+				nodes.add(node);
+				assertThat(store.tryAcquireWrite(key, "writer", TTL, Duration.ZERO).isAcquired()).isTrue();
+				assertRefusedWithTime(store.tryAcquireWrite(key, "waiting", TTL, TTL));
+				// A watched refusal
+				try (ReleaseNotifyingLockStore.Subscription subscription = store.subscribe(key, () -> {
+				})) {
+					assertRefusedWithTime(store.tryAcquireRead(key, "reader", TTL));
+				}
+				for (String suffix : List.of("holders", "writers", "fence", "watched")) {
+					String related = lockKey + ":" + suffix;
+					assertThat(redis.keySlot(related)).as(related).isEqualTo(redis.keySlot(lockKey));
+					assertThat(node.command("EXISTS", related)).as("%s on the lock's node", related).isEqualTo("1");
+				}
+				assertThat(store.releaseShared(key, "writer")).isTrue();
+				assertThat(store.releaseShared(key, "waiting")).isFalse();
+				assertThat(node.command("EXISTS", lockKey + ":holders", lockKey + ":watched")).isEqualTo("0");
+			}
+			assertThat(nodes).as("nodes that hold the locks").hasSizeGreaterThan(1);
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void locksOnDifferentNodesKeepTheirLimitsUnderTwoInstances() throws Exception {
+		RedisLockStore store = connected(new RedisLockStore(connectionFactory));
+		RedisLockStore otherStore = connected(new RedisLockStore(otherConnectionFactory));
+		LockTemplate locks = new LockTemplate(store);
+		LockTemplate otherLocks = new LockTemplate(otherStore);
+		try {
+			RedisCluster redis = cluster.server();
+			List<String> keys = new ArrayList<>();
+			Set<RedisServer> nodes = new HashSet<>();
+			for (int i = 0; keys.size() < 2; i++) {
+				String key = "spread-" + i + "-" + UUID.randomUUID();
+				if (nodes.add(redis.nodeFor("lock:{" + key + "}"))) {
+					keys.add(key);
+				}
+			}
+			SharedLockCheckers.Permits permits = SharedLockCheckers.permits(List.of(locks, otherLocks), keys.get(0),
+					LockKind.permits(3), 8, 10);
+			assertThat(permits.mostInside()).as("most holders inside at once").isEqualTo(3);
+			assertThat(permits.distinctFencingTokens()).isEqualTo(permits.grants()).isEqualTo(80);
+			SharedLockCheckers.ReadersAndWriters readWrite = SharedLockCheckers
+				.readersAndWriters(List.of(locks, otherLocks), keys.get(1), LockKind.WRITE, 8, 10);
+			assertThat(readWrite.overlaps()).as("a writer inside with another holder").isZero();
+			assertThat(readWrite.mostReaders()).as("readers inside together").isGreaterThan(1);
+		}
+		finally {
+			locks.destroy();
+			otherLocks.destroy();
+			store.destroy();
+			otherStore.destroy();
+		}
+	}
+
+	@Test
+	void aReleaseIsAnnouncedToAWaiterOfAnotherApplicationByShardedPubSub() throws Exception {
+		RedisLockStore holderStore = connected(new RedisLockStore(connectionFactory));
+		RedisLockStore waiterStore = connected(new RedisLockStore(otherConnectionFactory));
+		try {
+			String key = "lock:announced-" + UUID.randomUUID();
+			String channel = "lock:{" + key.substring("lock:".length()) + "}:released";
+			RedisServer node = cluster.server().nodeFor(channel);
+			assertThat(holderStore.tryAcquireRead(key, "reader", TTL).isAcquired()).isTrue();
+			CountDownLatch released = new CountDownLatch(1);
+			try (ReleaseNotifyingLockStore.Subscription subscription = waiterStore.subscribe(key,
+					released::countDown)) {
+				awaitShardSubscribers(node, channel);
+				// The waiter's refused attempt asks for the announcement
+				assertThat(waiterStore.tryAcquireWrite(key, "writer", TTL, TTL).isAcquired()).isFalse();
+				assertThat(holderStore.releaseShared(key, "reader")).isTrue();
+				// Only a notification calls the listener: nothing polls here
+				assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
+			}
+			assertThat(waiterStore.tryAcquireWrite(key, "writer", TTL, Duration.ZERO).isAcquired()).isTrue();
+		}
+		finally {
+			holderStore.destroy();
+			waiterStore.destroy();
+		}
+	}
+
+	private static void awaitShardSubscribers(RedisServer node, String channel) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (shardSubscribers(node, channel) != 1 && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+		}
+		assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel).isEqualTo(1);
+	}
+
+	private static int shardSubscribers(RedisServer node, String channel) {
+		String[] reply = node.command("PUBSUB", "SHARDNUMSUB", channel).split("\n");
+		return Integer.parseInt(reply[reply.length - 1].strip());
+	}
+
+	/**
+	 * Return the store once it answers: a busy machine may take more than the timeout to
+	 * open a store's first connections to the cluster.
+	 */
+	private static RedisLockStore connected(RedisLockStore store) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (true) {
+			try {
+				store.sharedTimeToExpiry("lock:connect-" + UUID.randomUUID());
+				return store;
+			}
+			catch (LockStoreException ex) {
+				assertThat(System.nanoTime() - deadline).as("connected within 30 s").isNegative();
+			}
+		}
+	}
+
+	private static void assertRefusedWithTime(AcquireReply reply) {
+		assertThat(reply.isAcquired()).isFalse();
+		assertThat(reply.holderRemainingTtl()).isPositive();
+	}
+
+}
