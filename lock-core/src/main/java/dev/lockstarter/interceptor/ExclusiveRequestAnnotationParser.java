@@ -32,6 +32,7 @@ import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -124,9 +125,15 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
 			throw declared.invalid("resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT");
 		}
+		if (sharing != null && StringUtils.hasText(annotation.fallback())) {
+			throw declared.invalid("fallback cannot be combined with onConflict = SHARE_RESULT: a conflicting call "
+					+ "is answered with the holder's result");
+		}
+		FallbackMethod fallback = FallbackMethod.resolve(declared, annotation.fallback(),
+				annotation.fallbackOnStoreFailure(), reactiveAdapter);
 		return new ExclusiveRequestAttribute(keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast, maxHold,
 				conflictStatus, CompletionStage.class.isAssignableFrom(method.getReturnType()), annotation.eachKey(),
-				reactiveAdapter, sharing);
+				reactiveAdapter, sharing, fallback);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.lockstarter.interceptor;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
@@ -40,10 +41,12 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final @Nullable ResultSharing sharing;
 
+	private final @Nullable FallbackMethod fallback;
+
 	ExclusiveRequestAttribute(MethodKeyResolver keyResolver, @Nullable Duration ttl, @Nullable Duration waitTime,
 			int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast, @Nullable Duration maxHold,
 			int conflictStatus, boolean completionStage, boolean eachKey, @Nullable ReactiveAdapter reactiveAdapter,
-			@Nullable ResultSharing sharing) {
+			@Nullable ResultSharing sharing, @Nullable FallbackMethod fallback) {
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
 		this.waitTime = waitTime;
@@ -56,6 +59,7 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 		this.eachKey = eachKey;
 		this.reactiveAdapter = reactiveAdapter;
 		this.sharing = sharing;
+		this.fallback = fallback;
 	}
 
 	/**
@@ -134,6 +138,20 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 	public LockOptions sharedResultOptions(LockOptions defaults) {
 		LockOptions options = options(defaults);
 		return (this.waitTime != null) ? options : options.withWaitTime(options.getTtl().multipliedBy(2));
+	}
+
+	/**
+	 * Return the method that answers instead of a conflict
+	 * ({@link dev.lockstarter.annotation.ExclusiveRequest#fallback()}).
+	 * @return the fallback method, or {@code null} if a conflict is signalled
+	 * @since 0.1.0
+	 */
+	public @Nullable Method fallbackMethod() {
+		return (this.fallback != null) ? this.fallback.method() : null;
+	}
+
+	@Nullable FallbackMethod fallback() {
+		return this.fallback;
 	}
 
 	@Override
