@@ -231,4 +231,31 @@ public @interface ExclusiveRequest {
 	 */
 	OnLeaseLost onLeaseLost() default OnLeaseLost.DEFAULT;
 
+	/**
+	 * Name of a method of the same class that answers instead of the
+	 * {@link dev.lockstarter.core.LockConflictException} when the key is held (after
+	 * waiting or retrying, if {@link #waitTime()} or {@link #retries()} say so). It takes
+	 * the same parameters, optionally followed by one that receives the conflict, and
+	 * returns a type assignable to this method's: for a reactive method, a reactive type
+	 * of a compatible value; for a Kotlin {@code suspend} function, a {@code suspend}
+	 * function. It is resolved when the application starts, and a missing, ambiguous or
+	 * incompatible method fails startup. It is called on the bean itself, not through its
+	 * proxy, and its result or failure is the call's. Cannot be combined with
+	 * {@link OnConflict#SHARE_RESULT}.
+	 * @return the fallback method's name, empty for none
+	 * @since 0.1.0
+	 */
+	String fallback() default "";
+
+	/**
+	 * Whether the {@link #fallback()} also answers when the lock store fails to answer
+	 * the acquisition ({@link dev.lockstarter.store.LockStoreException}), instead of the
+	 * application's store failure policy; its optional last parameter then receives
+	 * either failure, so it must accept both (a
+	 * {@link dev.lockstarter.store.LockException}).
+	 * @return whether the fallback answers store failures too
+	 * @since 0.1.0
+	 */
+	boolean fallbackOnStoreFailure() default false;
+
 }

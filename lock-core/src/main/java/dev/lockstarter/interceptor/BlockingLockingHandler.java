@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.LockStoreException;
@@ -105,9 +106,24 @@ final class BlockingLockingHandler {
 					: this.support.locks().tryAcquire(keys.get(0), options);
 		}
 		catch (LockStoreException ex) {
+			FallbackMethod fallback = attribute.fallback();
+			if (fallback != null && fallback.answers(ex)) {
+				RequestObservations.outcome(observation, Outcome.STORE_ERROR.tagValue());
+				return fallback.invoke(invocation, ex);
+			}
 			return this.support.storeFailures().proceedWithoutLock(invocation, attribute.name(), ex, observation);
 		}
-		Lease lease = RequestObservations.leaseOf(attribute, attempt, options, observation);
+		Lease lease;
+		try {
+			lease = RequestObservations.leaseOf(attribute, attempt, options, observation);
+		}
+		catch (LockConflictException ex) {
+			FallbackMethod fallback = attribute.fallback();
+			if (fallback == null) {
+				throw ex;
+			}
+			return fallback.invoke(invocation, ex);
+		}
 		return LeaseScope.proceedAndRelease(invocation, lease, attribute.completionStage(),
 				this.support.cancelledAs(attribute), (failure) -> {
 				});

@@ -34,6 +34,7 @@ import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -132,11 +133,17 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 		else if (resultTtl != null || annotation.onHolderFailure() != OnHolderFailure.SHARE_FAILURE) {
 			throw declared.invalid("resultTtl and onHolderFailure apply only with onConflict = SHARE_RESULT");
 		}
+		if (sharing != null && StringUtils.hasText(annotation.fallback())) {
+			throw declared.invalid("fallback cannot be combined with onConflict = SHARE_RESULT: a conflicting call "
+					+ "is answered with the holder's result");
+		}
+		FallbackMethod fallback = FallbackMethod.resolve(declared, annotation.fallback(),
+				annotation.fallbackOnStoreFailure(), reactiveAdapter);
 		boolean completionStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
 		checkOnLeaseLost(declared, annotation.onLeaseLost(), completionStage, sharing != null);
 		return new ExclusiveRequestAttribute(kind, keyResolver, ttl, waitTime, retries, retryInterval, holdAtLeast,
 				maxHold, conflictStatus, completionStage, annotation.eachKey(), reactiveAdapter, sharing,
-				annotation.onLeaseLost());
+				annotation.onLeaseLost(), fallback);
 	}
 
 	/**

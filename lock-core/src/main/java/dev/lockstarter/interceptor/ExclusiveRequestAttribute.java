@@ -1,5 +1,6 @@
 package dev.lockstarter.interceptor;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
@@ -44,10 +45,13 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final OnLeaseLost onLeaseLost;
 
+	private final @Nullable FallbackMethod fallback;
+
 	ExclusiveRequestAttribute(LockKind kind, MethodKeyResolver keyResolver, @Nullable Duration ttl,
 			@Nullable Duration waitTime, int retries, @Nullable Duration retryInterval, @Nullable Duration holdAtLeast,
 			@Nullable Duration maxHold, int conflictStatus, boolean completionStage, boolean eachKey,
-			@Nullable ReactiveAdapter reactiveAdapter, @Nullable ResultSharing sharing, OnLeaseLost onLeaseLost) {
+			@Nullable ReactiveAdapter reactiveAdapter, @Nullable ResultSharing sharing, OnLeaseLost onLeaseLost,
+			@Nullable FallbackMethod fallback) {
 		super(kind);
 		this.keyResolver = keyResolver;
 		this.ttl = ttl;
@@ -62,6 +66,7 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 		this.reactiveAdapter = reactiveAdapter;
 		this.sharing = sharing;
 		this.onLeaseLost = onLeaseLost;
+		this.fallback = fallback;
 	}
 
 	/**
@@ -162,6 +167,20 @@ public final class ExclusiveRequestAttribute extends LockAttribute {
 			return configured == OnLeaseLost.CANCEL && !this.completionStage && this.sharing == null;
 		}
 		return this.onLeaseLost == OnLeaseLost.CANCEL;
+	}
+
+	/**
+	 * Return the method that answers instead of a conflict
+	 * ({@link dev.lockstarter.annotation.ExclusiveRequest#fallback()}).
+	 * @return the fallback method, or {@code null} if a conflict is signalled
+	 * @since 0.1.0
+	 */
+	public @Nullable Method fallbackMethod() {
+		return (this.fallback != null) ? this.fallback.method() : null;
+	}
+
+	@Nullable FallbackMethod fallback() {
+		return this.fallback;
 	}
 
 	@Override

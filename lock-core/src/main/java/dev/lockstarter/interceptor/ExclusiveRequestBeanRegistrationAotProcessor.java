@@ -23,6 +23,8 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * AOT {@link BeanRegistrationAotProcessor} that registers the reflection hints that the
@@ -34,7 +36,9 @@ import org.springframework.core.annotation.AnnotationUtils;
  * <li>the {@code (String)} constructor of each exception such a method declares, through
  * which the holder's failure is created again for the callers that waited
  * ({@link OnHolderFailure#SHARE_FAILURE});</li>
- * <li>the getters and methods that the key expressions call on the arguments.</li>
+ * <li>the getters and methods that the key expressions call on the arguments;</li>
+ * <li>the {@link ExclusiveRequest#fallback() fallback method}, invoked instead of a
+ * conflict.</li>
  * </ul>
  * Methods are found as the {@link ExclusiveRequestMethodValidator} finds them at startup.
  */
@@ -67,6 +71,7 @@ class ExclusiveRequestBeanRegistrationAotProcessor implements BeanRegistrationAo
 			ReflectionHints hints = generationContext.getRuntimeHints().reflection();
 			this.methods.forEach((method, annotation) -> {
 				registerKeyHints(hints, method, annotation);
+				registerFallbackHints(hints, method, annotation);
 				if (annotation.onConflict() == OnConflict.SHARE_RESULT) {
 					registerResultHints(hints, method);
 					if (annotation.onHolderFailure() == OnHolderFailure.SHARE_FAILURE) {
@@ -86,6 +91,19 @@ class ExclusiveRequestBeanRegistrationAotProcessor implements BeanRegistrationAo
 				return;
 			}
 			keyResolver.registerReflectionHints(hints);
+		}
+
+		/**
+		 * The fallback is invoked reflectively: each method of its name, as the overloads
+		 * are told apart when the application starts.
+		 */
+		private void registerFallbackHints(ReflectionHints hints, Method method, ExclusiveRequest annotation) {
+			String fallback = annotation.fallback();
+			if (StringUtils.hasText(fallback)) {
+				ReflectionUtils.doWithMethods(method.getDeclaringClass(),
+						(candidate) -> hints.registerMethod(candidate, ExecutableMode.INVOKE),
+						(candidate) -> candidate.getName().equals(fallback));
+			}
 		}
 
 		private void registerResultHints(ReflectionHints hints, Method method) {

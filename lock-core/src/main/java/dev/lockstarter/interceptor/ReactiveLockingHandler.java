@@ -23,6 +23,7 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
+import dev.lockstarter.store.LockException;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import org.springframework.core.ReactiveAdapter;
@@ -78,15 +79,17 @@ final class ReactiveLockingHandler {
 
 	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
 		if (adapter.isMultiValue()) {
-			return adapter
-				.fromPublisher(observing(attribute, (observation) -> acquire(invocation, attribute, observation)
-					.flatMapMany((acquired) -> proceedHolding(invocation, attribute, adapter, acquired))));
+			return adapter.fromPublisher(observing(attribute,
+					(observation) -> acquire(invocation, attribute, observation).flatMapMany(
+							(acquired) -> proceedHolding(invocation, attribute, adapter, acquired),
+							(failure) -> fallbackOrError(invocation, attribute, adapter, failure), Flux::empty)));
 		}
 		ResultSharing sharing = attribute.resultSharing();
 		Function<Observation, Publisher<Object>> guarded = (sharing != null)
 				? (observation) -> this.singleFlight.invoke(invocation, attribute, adapter, sharing, observation)
-				: (observation) -> acquire(invocation, attribute, observation)
-					.flatMap((acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)));
+				: (observation) -> acquire(invocation, attribute, observation).flatMapMany(
+						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)),
+						(failure) -> fallbackOrError(invocation, attribute, adapter, failure), Flux::empty);
 		// One value: delivered once the lock is released, as a method's return value is
 		return adapter.fromPublisher(observing(attribute, guarded).next());
 	}
@@ -140,8 +143,34 @@ final class ReactiveLockingHandler {
 	 */
 	<T> Mono<Optional<T>> storeFailed(LockStoreException failure, ExclusiveRequestAttribute attribute,
 			Observation observation) {
+		FallbackMethod fallback = attribute.fallback();
+		if (fallback != null && fallback.answers(failure)) {
+			// Answered by the fallback, whatever the policy
+			RequestObservations.outcome(observation, Outcome.STORE_ERROR.tagValue());
+			return Mono.error(failure);
+		}
 		return this.support.storeFailures().runWithoutLock(attribute.name(), failure, observation)
 				? Mono.just(Optional.empty()) : Mono.error(failure);
+	}
+
+	/**
+	 * The acquisition failed: the method's fallback answers a failure that it takes
+	 * ({@link FallbackMethod#answers}); any other failure is signalled.
+	 */
+	private Publisher<Object> fallbackOrError(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+			ReactiveAdapter adapter, Throwable failure) {
+		FallbackMethod fallback = attribute.fallback();
+		if (fallback == null || !fallback.answers(failure)) {
+			return Flux.error(failure);
+		}
+		Object result;
+		try {
+			result = fallback.invoke(invocation, (LockException) failure);
+		}
+		catch (Throwable ex) {
+			return Flux.error(ex);
+		}
+		return (result != null) ? Flux.from(adapter.toPublisher(result)) : Flux.empty();
 	}
 
 	private Publisher<Object> proceedHolding(MethodInvocation invocation, ExclusiveRequestAttribute attribute,

@@ -87,6 +87,13 @@ class ExclusiveRequestBeanRegistrationAotProcessorTests {
 	}
 
 	@Test
+	void fallbackMethodIsRegisteredForInvocation() {
+		RuntimeHints hints = processAheadOfTime(FallbackService.class);
+		assertThat(reflection.onMethodInvocation(FallbackService.class, "queued")).accepts(hints);
+		assertThat(reflection.onMethodInvocation(FallbackService.class, "unrelated")).rejects(hints);
+	}
+
+	@Test
 	void beanWithoutAnnotatedMethodsGetsNoContribution() {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		beanFactory.registerBeanDefinition("plain", new RootBeanDefinition(PlainService.class));
@@ -129,6 +136,23 @@ class ExclusiveRequestBeanRegistrationAotProcessorTests {
 
 		public Receipt unlocked() {
 			return new Receipt("-");
+		}
+
+	}
+
+	static class FallbackService {
+
+		@ExclusiveRequest(key = "#tenant", fallback = "queued")
+		public String export(String tenant) {
+			return tenant;
+		}
+
+		String queued(String tenant) {
+			return "queued " + tenant;
+		}
+
+		String unrelated(String tenant) {
+			return tenant;
 		}
 
 	}
