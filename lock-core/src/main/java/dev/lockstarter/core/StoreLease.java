@@ -4,8 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
@@ -124,17 +122,12 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	/** The renewer that extends this lease, set when it is registered with one. */
 	private volatile @Nullable LeaseRenewer renewer;
 
-	/** The actions to tell of a loss, none until one is added; guarded by this lease. */
-	private @Nullable List<Consumer<String>> lossActions;
-
-	/**
-	 * Why this lease stopped guarding its work before its release; guarded by this lease.
-	 */
-	private @Nullable String lossReason;
+	private final LossSignal lossSignal;
 
 	StoreLease(LockEvents events, StoreCapabilities store, String key, String storeKey, String token, long fencingToken,
 			LockOptions options, long acquiredAt) {
 		this.events = events;
+		this.lossSignal = new LossSignal(key);
 		this.store = store;
 		this.key = key;
 		this.storeKey = storeKey;
@@ -497,44 +490,11 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	@Override
 	public void whenLost(Consumer<String> action) {
 		Assert.notNull(action, "'action' must not be null");
-		String reason;
-		synchronized (this) {
-			reason = this.lossReason;
-			if (reason == null) {
-				// A lease found lost but not told yet (state LOST) tells this action too
-				if (this.state != State.RELEASED) {
-					if (this.lossActions == null) {
-						this.lossActions = new ArrayList<>(1);
-					}
-					this.lossActions.add(action);
-				}
-				return;
-			}
-		}
-		action.accept(reason);
+		this.lossSignal.add(action, this.state == State.RELEASED);
 	}
 
 	private void tellLoss(String reason) {
-		List<Consumer<String>> actions;
-		synchronized (this) {
-			if (this.lossReason != null) {
-				return;
-			}
-			this.lossReason = reason;
-			actions = this.lossActions;
-			this.lossActions = null;
-		}
-		if (actions == null) {
-			return;
-		}
-		for (Consumer<String> action : actions) {
-			try {
-				action.accept(reason);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("An action told of the loss of lock '" + LogSafe.key(this.key) + "' failed", ex);
-			}
-		}
+		this.lossSignal.tell(reason);
 	}
 
 	@Override
