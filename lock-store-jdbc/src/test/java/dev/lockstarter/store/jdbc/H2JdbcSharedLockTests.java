@@ -1,21 +1,27 @@
 package dev.lockstarter.store.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.UUID;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.LockKind;
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.test.contract.PermitsChecker;
+import dev.lockstarter.test.contract.ReadersWriterChecker;
 
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.TTL;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.count;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.token;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.uniqueKey;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.update;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.waiting;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,8 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whose acquisitions are serialized by a key row selected {@code FOR UPDATE}.
  */
 class H2JdbcSharedLockTests {
-
-	private static final Duration TTL = Duration.ofSeconds(30);
 
 	private static HikariDataSource dataSource;
 
@@ -49,18 +53,19 @@ class H2JdbcSharedLockTests {
 
 	@Test
 	void permitsNeverAdmitMoreHoldersThanTheirNumberFromTwoStores() throws Exception {
-		SharedLockChecker.Result result = SharedLockChecker.permits(new LockTemplate(store, "a:"),
-				new LockTemplate(otherStore, "a:"), uniqueKey("permits"), 3);
-		assertThat(result.maxInside()).as("most holders inside at once").isEqualTo(3);
+		PermitsChecker.Result result = workload(store, otherStore).permits(uniqueKey("permits"),
+				waiting(LockKind.permits(3)), 3);
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.maxInside()).as("most holders inside at once, in %s", result).isEqualTo(3);
 	}
 
 	@Test
 	void readersAndWritersNeverMeetFromTwoStores() throws Exception {
-		SharedLockChecker.Result result = SharedLockChecker.readersAndWriters(new LockTemplate(store, "a:"),
-				new LockTemplate(otherStore, "a:"), uniqueKey("read-write"));
-		assertThat(result.maxInside()).as("most readers inside at once").isGreaterThan(1);
-		assertThat(result.writerMetOthers()).as("a writer met another holder").isFalse();
-		assertThat(result.writes()).isPositive();
+		ReadersWriterChecker.Result result = workload(store, otherStore).readersAndWriter(uniqueKey("read-write"),
+				waiting(LockKind.READ), waiting(LockKind.WRITE), (thread) -> thread < 2);
+		assertThat(result.maxReaders()).as("most readers inside at once, in %s", result).isGreaterThan(1);
+		assertThat(result.violations()).as("a writer met another holder, in %s", result).isZero();
+		assertThat(result.writes()).as(result.toString()).isPositive();
 	}
 
 	@Test
@@ -91,15 +96,16 @@ class H2JdbcSharedLockTests {
 		assertThat(store.tryAcquirePermit(key, first, TTL, 1 + 1).isAcquired()).isTrue();
 		assertThat(store.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).isTrue();
 		assertThat(store.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).isFalse();
-		update("UPDATE lock_store_holders SET expires_at = DATEADD(MINUTE, -2, CURRENT_TIMESTAMP) "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = DATEADD(MINUTE, -2, CURRENT_TIMESTAMP) "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, first);
 		assertThat(store.releaseShared(key, first)).as("release by the expired holder").isFalse();
 		assertThat(store.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).isTrue();
-		update("UPDATE lock_store_holders SET expires_at = DATEADD(MINUTE, -2, CURRENT_TIMESTAMP) WHERE lock_key = ?",
+		update(dataSource,
+				"UPDATE lock_store_holders SET expires_at = DATEADD(MINUTE, -2, CURRENT_TIMESTAMP) WHERE lock_key = ?",
 				key);
 		store.cleanUp();
-		assertThat(count("SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isZero();
-		assertThat(count("SELECT COUNT(*) FROM lock_store_keys WHERE lock_key = ?", key)).isZero();
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isZero();
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_keys WHERE lock_key = ?", key)).isZero();
 		assertThat(store.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).as("acquire after the clean-up").isTrue();
 	}
 
@@ -112,36 +118,7 @@ class H2JdbcSharedLockTests {
 		qualified.createSchema();
 		String key = uniqueKey("qualified");
 		assertThat(qualified.tryAcquirePermit(key, token(), TTL, 1 + 1).isAcquired()).isTrue();
-		assertThat(count("SELECT COUNT(*) FROM shared.app_locks_holders WHERE lock_key = ?", key)).isOne();
-	}
-
-	private static long count(String sql, String key) throws SQLException {
-		try (Connection connection = dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			statement.setString(1, key);
-			try (ResultSet rows = statement.executeQuery()) {
-				rows.next();
-				return rows.getLong(1);
-			}
-		}
-	}
-
-	private static void update(String sql, String... parameters) throws SQLException {
-		try (Connection connection = dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < parameters.length; i++) {
-				statement.setString(i + 1, parameters[i]);
-			}
-			assertThat(statement.executeUpdate()).as("rows updated by " + sql).isPositive();
-		}
-	}
-
-	private static String uniqueKey(String name) {
-		return "shared:" + name + ":" + UUID.randomUUID();
-	}
-
-	private static String token() {
-		return UUID.randomUUID().toString();
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM shared.app_locks_holders WHERE lock_key = ?", key)).isOne();
 	}
 
 }

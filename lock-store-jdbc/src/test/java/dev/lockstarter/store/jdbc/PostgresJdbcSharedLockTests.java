@@ -2,10 +2,8 @@ package dev.lockstarter.store.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.UUID;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -18,8 +16,18 @@ import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.test.contract.PermitsChecker;
+import dev.lockstarter.test.contract.ReadersWriterChecker;
+import dev.lockstarter.test.contract.SharedLockWorkload;
 import dev.lockstarter.test.postgres.PostgresServerExtension;
 
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.TTL;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.count;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.token;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.uniqueKey;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.update;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.waiting;
+import static dev.lockstarter.store.jdbc.SharedLockTestSupport.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -30,8 +38,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * release, fencing, clean-up, and bounded failures.
  */
 class PostgresJdbcSharedLockTests {
-
-	private static final Duration TTL = Duration.ofSeconds(30);
 
 	@RegisterExtension
 	static final PostgresServerExtension postgres = new PostgresServerExtension();
@@ -65,10 +71,11 @@ class PostgresJdbcSharedLockTests {
 
 	@Test
 	void permitsNeverAdmitMoreHoldersThanTheirNumberFromTwoInstances() throws Exception {
-		SharedLockChecker.Result result = SharedLockChecker.permits(new LockTemplate(store, "a:"),
-				new LockTemplate(otherStore, "a:"), uniqueKey("permits"), 3);
-		assertThat(result.maxInside()).as("most holders inside at once").isEqualTo(3);
-		assertThat(result.entries()).isEqualTo(SharedLockChecker.ENTRIES);
+		SharedLockWorkload workload = workload(store, otherStore);
+		PermitsChecker.Result result = workload.permits(uniqueKey("permits"), waiting(LockKind.permits(3)), 3);
+		assertThat(result.violations()).as(result.toString()).isZero();
+		assertThat(result.maxInside()).as("most holders inside at once, in %s", result).isEqualTo(3);
+		assertThat(result.entries()).as(result.toString()).isEqualTo(workload.entries());
 	}
 
 	@Test
@@ -81,9 +88,11 @@ class PostgresJdbcSharedLockTests {
 			}
 
 		};
-		SharedLockChecker.Result result = SharedLockChecker.permits(new LockTemplate(generous, "a:"),
-				new LockTemplate(otherStore, "a:"), uniqueKey("generous"), 3);
-		assertThat(result.maxInside()).as("most holders inside at once, with two permits too many").isGreaterThan(3);
+		PermitsChecker.Result result = workload(generous, otherStore).permits(uniqueKey("generous"),
+				waiting(LockKind.permits(3)), 3);
+		assertThat(result.maxInside()).as("most holders inside at once, with two permits too many, in %s", result)
+			.isGreaterThan(3);
+		assertThat(result.violations()).as("entries over three, in %s", result).isPositive();
 	}
 
 	@Test
@@ -92,10 +101,10 @@ class PostgresJdbcSharedLockTests {
 			try (Connection connection = repeatable.getConnection()) {
 				assertThat(connection.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
 			}
-			SharedLockChecker.Result result = SharedLockChecker.permits(
-					new LockTemplate(new JdbcLockStore(repeatable), "a:"),
-					new LockTemplate(new JdbcLockStore(otherRepeatable), "a:"), uniqueKey("repeatable"), 2);
-			assertThat(result.maxInside()).as("most holders inside at once").isEqualTo(2);
+			PermitsChecker.Result result = workload(new JdbcLockStore(repeatable), new JdbcLockStore(otherRepeatable))
+				.permits(uniqueKey("repeatable"), waiting(LockKind.permits(2)), 2);
+			assertThat(result.violations()).as(result.toString()).isZero();
+			assertThat(result.maxInside()).as("most holders inside at once, in %s", result).isEqualTo(2);
 		}
 	}
 
@@ -105,11 +114,11 @@ class PostgresJdbcSharedLockTests {
 
 	@Test
 	void readersAndWritersNeverMeetFromTwoInstances() throws Exception {
-		SharedLockChecker.Result result = SharedLockChecker.readersAndWriters(new LockTemplate(store, "a:"),
-				new LockTemplate(otherStore, "a:"), uniqueKey("read-write"));
-		assertThat(result.maxInside()).as("most readers inside at once").isGreaterThan(1);
-		assertThat(result.writerMetOthers()).as("a writer met another holder").isFalse();
-		assertThat(result.writes()).as("writes done").isPositive();
+		ReadersWriterChecker.Result result = workload(store, otherStore).readersAndWriter(uniqueKey("read-write"),
+				waiting(LockKind.READ), waiting(LockKind.WRITE), (thread) -> thread < 2);
+		assertThat(result.maxReaders()).as("most readers inside at once, in %s", result).isGreaterThan(1);
+		assertThat(result.violations()).as("a writer met another holder, in %s", result).isZero();
+		assertThat(result.writes()).as("writes done, in %s", result).isPositive();
 	}
 
 	@Test
@@ -161,7 +170,7 @@ class PostgresJdbcSharedLockTests {
 	@Test
 	void aWriterWithAWaitGetsInWhileReadersKeepArriving() throws Exception {
 		String key = uniqueKey("starving");
-		try (SharedLockChecker.ReaderStream readers = SharedLockChecker.readerStream(store, otherStore, key, 3)) {
+		try (ReaderStream readers = new ReaderStream(store, otherStore, key, 3)) {
 			readers.awaitOverlapping();
 			// Control: a writer that records no wait never finds the key free
 			long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
@@ -192,7 +201,7 @@ class PostgresJdbcSharedLockTests {
 		assertThat(store.tryAcquirePermit(key, second, TTL, 2).isAcquired()).isTrue();
 		assertThat(otherStore.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).isFalse();
 		// Time passes for the database only
-		update("UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '1 millisecond' "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '1 millisecond' "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, first);
 		String third = token();
 		assertThat(otherStore.tryAcquirePermit(key, third, TTL, 2).isAcquired()).as("acquire of the expired place")
@@ -221,10 +230,10 @@ class PostgresJdbcSharedLockTests {
 		String writer = token();
 		long third = otherStore.tryAcquireWrite(key, writer, TTL, Duration.ZERO).fencingToken();
 		assertThat(third).isGreaterThan(second);
-		update("UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '2 minutes' "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '2 minutes' "
 				+ "WHERE lock_key = ?", key);
 		store.cleanUp();
-		assertThat(count("SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key))
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key))
 			.as("rows after the clean-up")
 			.isZero();
 		long fourth = store.tryAcquirePermit(key, token(), TTL, 3).fencingToken();
@@ -242,15 +251,15 @@ class PostgresJdbcSharedLockTests {
 			assertThat(store.tryAcquireRead(key, holder, TTL).isAcquired()).isTrue();
 		}
 		assertThat(store.tryAcquireWrite(key, waiting, TTL, Duration.ofSeconds(1)).isAcquired()).isFalse();
-		update("UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '2 minutes' "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '2 minutes' "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, old);
-		update("UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '1 second' "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = clock_timestamp() - INTERVAL '1 second' "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, recent);
-		update("UPDATE lock_store_writers SET waits_until = clock_timestamp() - INTERVAL '2 minutes' "
+		update(dataSource, "UPDATE lock_store_writers SET waits_until = clock_timestamp() - INTERVAL '2 minutes' "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, waiting);
 		store.cleanUp();
-		assertThat(count("SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isEqualTo(2);
-		assertThat(count("SELECT COUNT(*) FROM lock_store_writers WHERE lock_key = ?", key)).isZero();
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isEqualTo(2);
+		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_writers WHERE lock_key = ?", key)).isZero();
 		assertThat(store.releaseShared(key, live)).isTrue();
 	}
 
@@ -308,37 +317,8 @@ class PostgresJdbcSharedLockTests {
 	}
 
 	private static long holders(String key) throws SQLException {
-		return count("SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ? AND expires_at > clock_timestamp()",
-				key);
-	}
-
-	private static long count(String sql, String key) throws SQLException {
-		try (Connection connection = dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			statement.setString(1, key);
-			try (ResultSet rows = statement.executeQuery()) {
-				rows.next();
-				return rows.getLong(1);
-			}
-		}
-	}
-
-	private static void update(String sql, String... parameters) throws SQLException {
-		try (Connection connection = dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < parameters.length; i++) {
-				statement.setString(i + 1, parameters[i]);
-			}
-			assertThat(statement.executeUpdate()).as("rows updated by " + sql).isPositive();
-		}
-	}
-
-	private static String uniqueKey(String name) {
-		return "shared:" + name + ":" + UUID.randomUUID();
-	}
-
-	private static String token() {
-		return UUID.randomUUID().toString();
+		return count(dataSource,
+				"SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ? AND expires_at > clock_timestamp()", key);
 	}
 
 }

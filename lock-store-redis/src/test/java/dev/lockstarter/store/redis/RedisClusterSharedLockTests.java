@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -15,10 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.core.LockKind;
+import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.test.contract.PermitsChecker;
+import dev.lockstarter.test.contract.ReadersWriterChecker;
+import dev.lockstarter.test.contract.SharedLockWorkload;
 import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisClusterExtension;
 import dev.lockstarter.test.redis.RedisServer;
@@ -109,14 +114,19 @@ class RedisClusterSharedLockTests {
 					keys.add(key);
 				}
 			}
-			SharedLockCheckers.Permits permits = SharedLockCheckers.permits(List.of(locks, otherLocks), keys.get(0),
-					LockKind.permits(3), 8, 10);
-			assertThat(permits.mostInside()).as("most holders inside at once").isEqualTo(3);
-			assertThat(permits.distinctFencingTokens()).isEqualTo(permits.grants()).isEqualTo(80);
-			SharedLockCheckers.ReadersAndWriters readWrite = SharedLockCheckers
-				.readersAndWriters(List.of(locks, otherLocks), keys.get(1), LockKind.WRITE, 8, 10);
-			assertThat(readWrite.overlaps()).as("a writer inside with another holder").isZero();
-			assertThat(readWrite.mostReaders()).as("readers inside together").isGreaterThan(1);
+			SharedLockWorkload workload = new SharedLockWorkload(List.of(locks, otherLocks), 8, 10,
+					Duration.ofMillis(3));
+			LockOptions waiting = LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(60));
+			Set<Long> fencingTokens = ConcurrentHashMap.newKeySet();
+			PermitsChecker.Result permits = workload.permits(keys.get(0), waiting.withKind(LockKind.permits(3)), 3,
+					(lease) -> fencingTokens.add(lease.fencingToken()));
+			assertThat(permits.violations()).as(permits.toString()).isZero();
+			assertThat(permits.maxInside()).as("most holders inside at once, in %s", permits).isEqualTo(3);
+			assertThat(fencingTokens).hasSize((int) permits.entries()).hasSize(80);
+			ReadersWriterChecker.Result readWrite = workload.readersAndWriter(keys.get(1),
+					waiting.withKind(LockKind.READ), waiting.withKind(LockKind.WRITE), (thread) -> thread % 4 == 0);
+			assertThat(readWrite.violations()).as("a writer inside with another holder, in %s", readWrite).isZero();
+			assertThat(readWrite.maxReaders()).as("readers inside together, in %s", readWrite).isGreaterThan(1);
 		}
 		finally {
 			locks.destroy();

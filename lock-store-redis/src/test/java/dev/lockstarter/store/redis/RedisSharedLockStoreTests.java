@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,6 +35,9 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.test.contract.PermitsChecker;
+import dev.lockstarter.test.contract.ReadersWriterChecker;
+import dev.lockstarter.test.contract.SharedLockWorkload;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -85,20 +90,22 @@ class RedisSharedLockStoreTests {
 
 	@Test
 	void permitsNeverHaveMoreHoldersThanTheirNumberAcrossTwoInstances() throws Exception {
-		SharedLockCheckers.Permits seen = SharedLockCheckers.permits(List.of(this.locks, this.otherLocks),
-				"export:tenant-1", LockKind.permits(3), 12, 15);
-		assertThat(seen.mostInside()).as("most holders inside at once").isEqualTo(3);
-		assertThat(seen.distinctFencingTokens()).as("a fencing token of its own for every grant")
-			.isEqualTo(seen.grants())
-			.isEqualTo(12 * 15);
+		Set<Long> fencingTokens = ConcurrentHashMap.newKeySet();
+		PermitsChecker.Result seen = workload().permits("export:tenant-1", waiting(LockKind.permits(3)), 3,
+				(lease) -> fencingTokens.add(lease.fencingToken()));
+		assertThat(seen.violations()).as(seen.toString()).isZero();
+		assertThat(seen.maxInside()).as("most holders inside at once, in %s", seen).isEqualTo(3);
+		assertThat(fencingTokens).as("a fencing token of its own for every grant")
+			.hasSize((int) seen.entries())
+			.hasSize(12 * 15);
 	}
 
 	@Test
 	void thePermitsCheckerCatchesMoreHoldersThanItExpects() throws Exception {
 		// Negative control: six permits, taken by a checker that expects at most three
-		SharedLockCheckers.Permits seen = SharedLockCheckers.permits(List.of(this.locks, this.otherLocks),
-				"export:tenant-2", LockKind.permits(6), 12, 15);
-		assertThat(seen.mostInside()).as("most holders inside at once").isGreaterThan(3);
+		PermitsChecker.Result seen = workload().permits("export:tenant-2", waiting(LockKind.permits(6)), 3);
+		assertThat(seen.maxInside()).as("most holders inside at once, in %s", seen).isGreaterThan(3);
+		assertThat(seen.violations()).as("entries over three, in %s", seen).isPositive();
 	}
 
 	@Test
@@ -143,18 +150,28 @@ class RedisSharedLockStoreTests {
 
 	@Test
 	void readersShareAndAWriterExcludesReadersAndWritersAcrossTwoInstances() throws Exception {
-		SharedLockCheckers.ReadersAndWriters seen = SharedLockCheckers
-			.readersAndWriters(List.of(this.locks, this.otherLocks), "doc-1", LockKind.WRITE, 12, 15);
-		assertThat(seen.overlaps()).as("a writer inside with another holder").isZero();
-		assertThat(seen.mostReaders()).as("readers inside together").isGreaterThan(1);
+		ReadersWriterChecker.Result seen = workload().readersAndWriter("doc-1", waiting(LockKind.READ),
+				waiting(LockKind.WRITE), (thread) -> thread % 4 == 0);
+		assertThat(seen.violations()).as("a writer inside with another holder, in %s", seen).isZero();
+		assertThat(seen.maxReaders()).as("readers inside together, in %s", seen).isGreaterThan(1);
+		assertThat(seen.writes()).as("writes, in %s", seen).isPositive();
 	}
 
 	@Test
 	void theReadersAndWriterCheckerCatchesAWriterThatDoesNotExclude() throws Exception {
 		// Negative control: the "writers" take read places
-		SharedLockCheckers.ReadersAndWriters seen = SharedLockCheckers
-			.readersAndWriters(List.of(this.locks, this.otherLocks), "doc-2", LockKind.READ, 12, 15);
-		assertThat(seen.overlaps()).as("a writer inside with another holder").isPositive();
+		ReadersWriterChecker.Result seen = workload().readersAndWriter("doc-2", waiting(LockKind.READ),
+				waiting(LockKind.READ), (thread) -> thread % 4 == 0);
+		assertThat(seen.violations()).as("a writer inside with another holder, in %s", seen).isPositive();
+	}
+
+	/** Twelve threads on the two instances, each taking the lock 15 times. */
+	private SharedLockWorkload workload() {
+		return new SharedLockWorkload(List.of(this.locks, this.otherLocks), 12, 15, Duration.ofMillis(3));
+	}
+
+	private static LockOptions waiting(LockKind kind) {
+		return LockOptions.ttl(TTL).withKind(kind).withWaitTime(Duration.ofSeconds(60));
 	}
 
 	@Test

@@ -45,23 +45,14 @@ interface SharedLeaseContract extends TemplateContract {
 		List<String> keys = List.of(fixture.uniqueKey("permits-a"), fixture.uniqueKey("permits-b"));
 		LockOptions options = LockOptions.ttl(LONG_TTL).withKind(kind).withWaitTime(Duration.ofSeconds(30));
 		PermitsChecker checker = new PermitsChecker(permits);
-		int threads = 12;
-		int rounds = 15;
-		List<Future<?>> runs = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			LockTemplate locks = instances.get(t % instances.size());
-			runs.add(fixture.executor().submit(() -> {
-				for (int i = 0; i < rounds; i++) {
-					String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
-					holding(locks, key, options, () -> checker.inside(key, SharedLeaseContract::work));
-				}
-				return null;
-			}));
-		}
-		awaitAll(runs);
+		SharedLockWorkload workload = new SharedLockWorkload(instances, 12, 15, WORK);
+		workload.run((locks, thread) -> {
+			String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
+			SharedLockWorkload.holding(locks, key, options, () -> checker.inside(key, workload::hold));
+		});
 		PermitsChecker.Result result = checker.result();
 		assertThat(result.violations()).as(result.toString()).isZero();
-		assertThat(result.entries()).as(result.toString()).isEqualTo(threads * rounds);
+		assertThat(result.entries()).as(result.toString()).isEqualTo(workload.entries());
 		assertThat(result.maxInside()).as("most holders inside a key at once, in " + result).isEqualTo(permits);
 	}
 
@@ -118,27 +109,18 @@ interface SharedLeaseContract extends TemplateContract {
 		LockOptions read = LockOptions.ttl(LONG_TTL).withKind(LockKind.READ).withWaitTime(Duration.ofSeconds(30));
 		LockOptions write = read.withKind(LockKind.WRITE);
 		ReadersWriterChecker checker = new ReadersWriterChecker();
-		int threads = 10;
-		int rounds = 20;
-		List<Future<?>> runs = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			LockTemplate locks = instances.get(t % instances.size());
-			runs.add(fixture.executor().submit(() -> {
-				for (int i = 0; i < rounds; i++) {
-					if (ThreadLocalRandom.current().nextInt(5) == 0) {
-						holding(locks, key, write, () -> checker.writing(key, SharedLeaseContract::work));
-					}
-					else {
-						holding(locks, key, read, () -> checker.reading(key, SharedLeaseContract::work));
-					}
-				}
-				return null;
-			}));
-		}
-		awaitAll(runs);
+		SharedLockWorkload workload = new SharedLockWorkload(instances, 10, 20, WORK);
+		workload.run((locks, thread) -> {
+			if (ThreadLocalRandom.current().nextInt(5) == 0) {
+				SharedLockWorkload.holding(locks, key, write, () -> checker.writing(key, workload::hold));
+			}
+			else {
+				SharedLockWorkload.holding(locks, key, read, () -> checker.reading(key, workload::hold));
+			}
+		});
 		ReadersWriterChecker.Result result = checker.result();
 		assertThat(result.violations()).as(result.toString()).isZero();
-		assertThat(result.reads() + result.writes()).as(result.toString()).isEqualTo(threads * rounds);
+		assertThat(result.reads() + result.writes()).as(result.toString()).isEqualTo(workload.entries());
 		assertThat(result.writes()).as("writes in " + result).isPositive();
 		assertThat(result.maxReaders()).as("most readers inside at once, in " + result).isGreaterThanOrEqualTo(2);
 	}
@@ -208,13 +190,6 @@ interface SharedLeaseContract extends TemplateContract {
 		ReadersWriterChecker.Result result = checker.result();
 		assertThat(result.violations()).as(result.toString()).isZero();
 		assertThat(result.maxReaders()).as("readers inside at once, in " + result).isGreaterThanOrEqualTo(2);
-	}
-
-	/** Take the lock, waiting as the options say, run the work inside and release. */
-	private static void holding(LockTemplate locks, String key, LockOptions options, Runnable work) {
-		try (Lease lease = locks.acquire(key, options)) {
-			work.run();
-		}
 	}
 
 	private static void work() {
