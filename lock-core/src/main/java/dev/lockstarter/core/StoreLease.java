@@ -470,7 +470,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
 					+ "; the work it guards is no longer exclusive");
 			this.events.lost(this, reason);
-			tellLoss(reason);
+			this.lossSignal.tell(reason);
 		}
 	}
 
@@ -479,7 +479,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	 * its time-to-live, so the work it guards is told as of a loss.
 	 */
 	void pastMaxHold() {
-		tellLoss("it has been held longer than its maximum hold time and is no longer renewed");
+		this.lossSignal.tell("it has been held longer than its maximum hold time and is no longer renewed");
 	}
 
 	/**
@@ -491,10 +491,6 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	public void whenLost(Consumer<String> action) {
 		Assert.notNull(action, "'action' must not be null");
 		this.lossSignal.add(action, this.state == State.RELEASED);
-	}
-
-	private void tellLoss(String reason) {
-		this.lossSignal.tell(reason);
 	}
 
 	@Override
