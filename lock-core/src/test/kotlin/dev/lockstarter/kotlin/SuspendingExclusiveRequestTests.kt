@@ -4,16 +4,12 @@ import dev.lockstarter.annotation.ExclusiveJob
 import dev.lockstarter.annotation.ExclusiveRequest
 import dev.lockstarter.annotation.OnConflict
 import dev.lockstarter.core.LockConflictException
-import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
 import dev.lockstarter.interceptor.ExclusiveJobAttributeSource
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor
-import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
-import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
 import dev.lockstarter.interceptor.InvalidExclusiveJobException
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException
 import dev.lockstarter.result.JacksonResultCodec
-import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
@@ -28,7 +24,6 @@ import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
-import org.springframework.aop.framework.ProxyFactory
 import tools.jackson.databind.json.JsonMapper
 import org.springframework.aop.support.AopUtils
 import java.time.Duration
@@ -40,16 +35,17 @@ import java.util.concurrent.atomic.AtomicInteger
  */
 class SuspendingExclusiveRequestTests {
 
-	private val locks = LockTemplate(InMemoryLockStore())
+	private val intercepted = InterceptedLocks()
 
-	private val attributeSource = ExclusiveRequestAttributeSource()
+	private val locks = intercepted.locks
 
-	private val interceptor = ExclusiveRequestInterceptor(attributeSource, { locks },
-			{ LockOptions.ttl(Duration.ofSeconds(30)) })
+	private val attributeSource = intercepted.attributeSource
+
+	private val interceptor = intercepted.interceptor
 
 	private val target = Registrations(locks)
 
-	private val registrations = proxy(target)
+	private val registrations = intercepted.proxy(target)
 
 	init {
 		interceptor.setResultCodec { JacksonResultCodec(JsonMapper.builder().build()) }
@@ -200,14 +196,6 @@ class SuspendingExclusiveRequestTests {
 		while (isHeld(key)) {
 			delay(10)
 		}
-	}
-
-	private fun <T : Any> proxy(target: T): T {
-		val factory = ProxyFactory(target)
-		factory.isProxyTargetClass = true
-		factory.addAdvisor(ExclusiveRequestAdvisor(attributeSource, interceptor))
-		@Suppress("UNCHECKED_CAST")
-		return factory.proxy as T
 	}
 
 	open class Registrations(private val locks: LockTemplate) {

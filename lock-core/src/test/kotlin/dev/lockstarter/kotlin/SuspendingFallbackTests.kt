@@ -3,13 +3,8 @@ package dev.lockstarter.kotlin
 import dev.lockstarter.annotation.ExclusiveRequest
 import dev.lockstarter.core.Lease
 import dev.lockstarter.core.LockConflictException
-import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
-import dev.lockstarter.interceptor.ExclusiveRequestAdvisor
-import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
-import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
 import dev.lockstarter.interceptor.InvalidExclusiveRequestException
-import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
@@ -20,7 +15,6 @@ import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
-import org.springframework.aop.framework.ProxyFactory
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.atomic.AtomicInteger
@@ -32,16 +26,15 @@ import java.util.concurrent.atomic.AtomicInteger
  */
 class SuspendingFallbackTests {
 
-	private val locks = LockTemplate(InMemoryLockStore())
+	private val intercepted = InterceptedLocks()
 
-	private val attributeSource = ExclusiveRequestAttributeSource()
+	private val locks = intercepted.locks
 
-	private val interceptor = ExclusiveRequestInterceptor(attributeSource, { locks },
-			{ LockOptions.ttl(Duration.ofSeconds(30)) })
+	private val attributeSource = intercepted.attributeSource
 
 	private val target = Exports()
 
-	private val exports = proxy(target)
+	private val exports = intercepted.proxy(target)
 
 	@AfterEach
 	fun shutDown() = locks.destroy()
@@ -117,14 +110,6 @@ class SuspendingFallbackTests {
 		val attempt = locks.tryAcquire(key, Duration.ofSeconds(30))
 		assertThat(attempt.isAcquired).isTrue()
 		return attempt.lease()
-	}
-
-	private fun <T : Any> proxy(target: T): T {
-		val factory = ProxyFactory(target)
-		factory.isProxyTargetClass = true
-		factory.addAdvisor(ExclusiveRequestAdvisor(attributeSource, interceptor))
-		@Suppress("UNCHECKED_CAST")
-		return factory.proxy as T
 	}
 
 	open class Exports {

@@ -3,12 +3,6 @@ package dev.lockstarter.kotlin
 import dev.lockstarter.annotation.ExclusiveRequest
 import dev.lockstarter.annotation.OnLeaseLost
 import dev.lockstarter.core.LeaseLostException
-import dev.lockstarter.core.LockOptions
-import dev.lockstarter.core.LockTemplate
-import dev.lockstarter.interceptor.ExclusiveRequestAdvisor
-import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
-import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
-import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.delay
@@ -18,8 +12,6 @@ import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
-import org.springframework.aop.framework.ProxyFactory
-import java.time.Duration
 
 /**
  * `onLeaseLost = CANCEL` on a Kotlin `suspend` function: when renewal stops at the
@@ -28,16 +20,13 @@ import java.time.Duration
  */
 class SuspendingLeaseLostTests {
 
-	private val locks = LockTemplate(InMemoryLockStore())
+	private val intercepted = InterceptedLocks()
 
-	private val attributeSource = ExclusiveRequestAttributeSource()
-
-	private val interceptor = ExclusiveRequestInterceptor(attributeSource, { locks },
-			{ LockOptions.ttl(Duration.ofSeconds(30)) })
+	private val locks = intercepted.locks
 
 	private val target = Exports()
 
-	private val exports = proxy(target)
+	private val exports = intercepted.proxy(target)
 
 	@AfterEach
 	fun shutDown() = locks.destroy()
@@ -58,14 +47,6 @@ class SuspendingLeaseLostTests {
 	@Test
 	fun `report lets the coroutine run past the maximum hold time`(): Unit = runBlocking {
 		assertThat(withTimeout(30_000) { exports.reported(2_000) }).isEqualTo("exported")
-	}
-
-	private fun <T : Any> proxy(target: T): T {
-		val factory = ProxyFactory(target)
-		factory.isProxyTargetClass = true
-		factory.addAdvisor(ExclusiveRequestAdvisor(attributeSource, interceptor))
-		@Suppress("UNCHECKED_CAST")
-		return factory.proxy as T
 	}
 
 	open class Exports {

@@ -8,10 +8,6 @@ import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
 import dev.lockstarter.core.ReactiveLockTemplate
 import dev.lockstarter.core.withLock
-import dev.lockstarter.interceptor.ExclusiveRequestAdvisor
-import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource
-import dev.lockstarter.interceptor.ExclusiveRequestInterceptor
-import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
@@ -20,7 +16,6 @@ import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
-import org.springframework.aop.framework.ProxyFactory
 import java.time.Duration
 import java.util.concurrent.atomic.AtomicInteger
 
@@ -30,16 +25,13 @@ import java.util.concurrent.atomic.AtomicInteger
  */
 class SuspendingLockKindsTests {
 
-	private val locks = LockTemplate(InMemoryLockStore())
+	private val intercepted = InterceptedLocks()
 
-	private val attributeSource = ExclusiveRequestAttributeSource()
-
-	private val interceptor = ExclusiveRequestInterceptor(attributeSource, { locks },
-			{ LockOptions.ttl(Duration.ofSeconds(30)) })
+	private val locks = intercepted.locks
 
 	private val target = Exports()
 
-	private val exports = proxy(target)
+	private val exports = intercepted.proxy(target)
 
 	@AfterEach
 	fun shutDown() = locks.destroy()
@@ -68,14 +60,6 @@ class SuspendingLockKindsTests {
 		assertThat(both).isTrue()
 		assertThat(locks.tryAcquire("doc", LockOptions.ttl(Duration.ofSeconds(1)).withKind(LockKind.WRITE))
 			.isAcquired).isTrue()
-	}
-
-	private fun <T : Any> proxy(target: T): T {
-		val factory = ProxyFactory(target)
-		factory.isProxyTargetClass = true
-		factory.addAdvisor(ExclusiveRequestAdvisor(attributeSource, interceptor))
-		@Suppress("UNCHECKED_CAST")
-		return factory.proxy as T
 	}
 
 	open class Exports {
