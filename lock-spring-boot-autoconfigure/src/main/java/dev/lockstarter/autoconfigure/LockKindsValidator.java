@@ -52,11 +52,8 @@ class LockKindsValidator implements SmartInitializingSingleton {
 			return;
 		}
 		LockStore store = this.store.getIfAvailable();
-		String described = (store != null) ? "the lock store " + store.getClass().getName()
-				: "the configured lock operations";
-		LockProperties properties = this.properties.getIfAvailable();
-		Object value = (properties != null && properties.getStore() != null)
-				? properties.getStore().name().toLowerCase() : described;
+		String described = ResultSharingValidator.describe(store);
+		Object value = ResultSharingValidator.storeValue(this.properties.getIfAvailable(), store);
 		throw new InvalidConfigurationPropertyValueException("lock.store", value,
 				"Permits and read/write locks need a lock store that keeps them, such as redis, jdbc or memory, and "
 						+ described + " keeps only one holder per key. Methods: "

@@ -48,10 +48,8 @@ class ResultSharingValidator implements SmartInitializingSingleton {
 		LockOperations locks = this.locks.getIfAvailable();
 		if (locks != null && !locks.supportsResults()) {
 			LockStore store = this.store.getIfAvailable();
-			LockProperties properties = this.properties.getIfAvailable();
-			Object value = (properties != null && properties.getStore() != null)
-					? properties.getStore().name().toLowerCase() : describe(store);
-			throw new InvalidConfigurationPropertyValueException("lock.store", value,
+			throw new InvalidConfigurationPropertyValueException("lock.store",
+					storeValue(this.properties.getIfAvailable(), store),
 					"@ExclusiveRequest(onConflict = SHARE_RESULT) needs a lock store that keeps results next to "
 							+ "locks, such as redis or memory, and " + describe(store) + " keeps none. Methods: "
 							+ String.join(", ", sharing) + ".");
@@ -63,8 +61,21 @@ class ResultSharingValidator implements SmartInitializingSingleton {
 		}
 	}
 
-	private static String describe(@Nullable LockStore store) {
+	/**
+	 * Describe the store for a startup failure: its class, or the lock operations when no
+	 * store bean is known.
+	 */
+	static String describe(@Nullable LockStore store) {
 		return (store != null) ? "the lock store " + store.getClass().getName() : "the configured lock operations";
+	}
+
+	/**
+	 * The value of {@code lock.store} that a startup failure names: the configured one,
+	 * or the store's description when the store was not chosen by the property.
+	 */
+	static Object storeValue(@Nullable LockProperties properties, @Nullable LockStore store) {
+		return (properties != null && properties.getStore() != null) ? properties.getStore().name().toLowerCase()
+				: describe(store);
 	}
 
 }
