@@ -159,8 +159,11 @@ final class SampleClient {
 			CountDownLatch ready = new CountDownLatch(count);
 			CountDownLatch start = new CountDownLatch(1);
 			List<Future<HttpResponse<String>>> futures = new ArrayList<>(count);
+			Duration longest = TIMEOUT;
 			for (int i = 0; i < count; i++) {
 				HttpRequest request = requests.apply(i);
+				Duration timeout = request.timeout().orElse(TIMEOUT);
+				longest = (timeout.compareTo(longest) > 0) ? timeout : longest;
 				futures.add(executor.submit(() -> {
 					ready.countDown();
 					start.await();
@@ -171,9 +174,11 @@ final class SampleClient {
 				throw new IllegalStateException("Request threads did not start");
 			}
 			start.countDown();
+			// Every request ends within its own timeout, whichever order they answer in
+			long deadline = System.nanoTime() + longest.plus(TIMEOUT).toNanos();
 			List<HttpResponse<String>> responses = new ArrayList<>(count);
 			for (Future<HttpResponse<String>> future : futures) {
-				responses.add(future.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+				responses.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
 			}
 			return responses;
 		}
