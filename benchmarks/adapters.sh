@@ -42,30 +42,10 @@ echo "== Counting Redis commands per cycle of the adapters and of what they are 
 run java -cp "$JAR" dev.lockstarter.benchmarks.CommandsPerCycle "$OUT/commands.json" \
 	LOCK_TEMPLATE LOCK_REGISTRY_ADAPTER LOCK_PROVIDER_ADAPTER LEASE_LOCK SPRING_INTEGRATION SHEDLOCK SHEDLOCK_SAFE_UPDATE
 
-# Each benchmark runs once per pass, one fork each time, the passes taking the benchmarks in opposite
-# orders: a drift of the machine's load over the run then falls on every benchmark alike, where one
-# JMH run of two forks would measure the last benchmarks in another load than the first.
-mapfile -t benchmarks < <(java -jar "$JAR" -l 'AdapterCycleBenchmarks' | grep '^dev\.')
-[ "${#benchmarks[@]}" -gt 0 ] || { echo "No AdapterCycleBenchmarks in $JAR" >&2; exit 1; }
-echo "java -jar $JAR -f 1 -prof gc -rf json -rff $OUT/jmh-<pass>-<benchmark>.json ${ADAPTERS_JMH_ARGS:+$ADAPTERS_JMH_ARGS }'^<benchmark>\$'   # each of the ${#benchmarks[@]} AdapterCycleBenchmarks, in $PASSES passes taking them in opposite orders" \
-	>> "$OUT/commands-run.txt"
-for pass in $(seq 1 "$PASSES"); do
-	if [ $((pass % 2)) -eq 1 ]; then
-		order=("${benchmarks[@]}")
-	else
-		order=()
-		for ((i = ${#benchmarks[@]} - 1; i >= 0; i--)); do order+=("${benchmarks[i]}"); done
-	fi
-	for benchmark in "${order[@]}"; do
-		echo "== Pass $pass of $PASSES: $benchmark"
-		name=${benchmark#dev.lockstarter.benchmarks.AdapterCycleBenchmarks.}
-		# shellcheck disable=SC2086
-		java -jar "$JAR" -f 1 -prof gc -rf json -rff "$OUT/jmh-$pass-$name.json" ${ADAPTERS_JMH_ARGS:-} \
-			"^${benchmark//./\\.}\$" >> "$OUT/jmh.log" 2>&1 || { tail -n 40 "$OUT/jmh.log" >&2; exit 1; }
-		[ -s "$OUT/jmh-$pass-$name.json" ] || { echo "JMH wrote no results for $benchmark" >&2; exit 1; }
-		grep -E '^AdapterCycleBenchmarks\.[A-Za-z]+\.[A-Za-z]+ +thrpt' "$OUT/jmh.log" | tail -n 1
-	done
-done
+# shellcheck source=benchmarks/passes.sh
+. benchmarks/passes.sh
+# shellcheck disable=SC2086
+jmh_in_passes "$OUT" AdapterCycleBenchmarks "$PASSES" ${ADAPTERS_JMH_ARGS:-}
 
 echo "== JMH: AdapterOverheadBenchmark (the same cycles on the in-memory store: the adapters' own cost)"
 # shellcheck disable=SC2086

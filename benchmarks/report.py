@@ -4,6 +4,7 @@
     report.py machine                      print a JSON description of this machine (stdout)
     report.py wait-idle SECONDS            wait until the CPUs are mostly idle, at most SECONDS
     report.py render RESULTS_DIR OUT.md    write the Markdown report from RESULTS_DIR/*.json
+    report.py kinds KINDS_DIR              print the table of the lock kinds' cycles (benchmarks/kinds.sh)
 
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
 commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
@@ -120,12 +121,16 @@ def main():
     render_parser.add_argument("results")
     render_parser.add_argument("output")
     render_parser.add_argument("--elapsed", type=int, default=None, help="seconds the whole run took")
+    kinds_parser = sub.add_parser("kinds")
+    kinds_parser.add_argument("directory")
     args = parser.parse_args()
     if args.command == "machine":
         json.dump(machine(), sys.stdout, indent=2)
         print()
     elif args.command == "wait-idle":
         wait_idle(args.seconds)
+    elif args.command == "kinds":
+        kinds_table(args.directory, print)
     else:
         render(args.results, args.output, args.elapsed)
 
@@ -1014,6 +1019,38 @@ def load_adapters(directory):
         "loadavg_end": (text("loadavg-end.txt") or "").split()[0:3],
         "elapsed": int(text("elapsed-seconds.txt")) if text("elapsed-seconds.txt") else None,
     }
+
+
+# SharedLockCycleBenchmarks: (kind, this starter's method, the peer's method, the peer)
+KIND_ROWS = [
+    ("permit (1 of 3)", "permitLockTemplate", "permitRedisson", "Redisson `RPermitExpirableSemaphore`"),
+    ("read lock", "readLockTemplate", "readLockRedisson", "Redisson `RReadWriteLock`"),
+]
+
+
+def kinds_table(directory, w):
+    """The table of benchmarks/kinds.sh's results: each kind's cycle beside the peer's, merged over passes."""
+    runs = {}
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("jmh-") and name.endswith(".json"):
+            for entry in load(directory, name) or []:
+                runs.setdefault(entry["benchmark"].split(".")[-1], []).append(entry)
+    rows = {method: merge_forks(entries) for method, entries in runs.items()}
+    machine_info = load(directory, "machine.json") or {}
+    loadavg = open(os.path.join(directory, "loadavg-end.txt")).read().split()[0:3]
+    w("Measured by `benchmarks/kinds.sh` on %s (%s forks per benchmark; load average %s at the start, %s at "
+      "the end):" % (machine_info.get("date", "an unknown date"), max(len(e) for e in runs.values()),
+                     " ".join(machine_info.get("loadavg_start", [])) or "unknown", " ".join(loadavg)))
+    w("")
+    w("| cycle on one Redis | this starter (ops/s) | peer | peer (ops/s) | this starter ÷ peer |")
+    w("|---|---:|---|---:|---:|")
+    for label, ours, theirs, peer in KIND_ROWS:
+        if ours not in rows or theirs not in rows:
+            continue
+        a, b = rows[ours]["primaryMetric"], rows[theirs]["primaryMetric"]
+        value, err = ratio(a, b)
+        w("| %s | %s %s | %s | %s %s | %s (%s) |" % (label, number(a["score"]), error(a), peer, number(b["score"]),
+                                                    error(b), format_ratio((value, err)), verdict(value, err)))
 
 
 def allocated_per_cycle(entry):

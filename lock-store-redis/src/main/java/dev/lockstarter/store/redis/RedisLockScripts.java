@@ -62,17 +62,22 @@ final class RedisLockScripts {
 	 * Draws the next fencing token from the counter given as the first {@code %1$s},
 	 * raised to the Redis server's clock in microseconds if it is behind, and keeps the
 	 * counter for the retention given as {@code %2$s}; leaves the token in {@code fence}.
+	 * The clock is the reply of {@code TIME} in the variable named by {@code %3$s}: a
+	 * script that read the time already passes its own, others {@link #DRAW} it.
 	 */
-	static final String DRAW = """
+	static final String DRAW_AT = """
 			local fence = redis.call('INCR', %1$s)
-			local clock = redis.call('TIME')
-			local floor = tonumber(clock[1] .. string.format('%%06d', tonumber(clock[2])))
+			local floor = tonumber(%3$s[1] .. string.format('%%06d', tonumber(%3$s[2])))
 			if fence < floor then
-			  redis.call('SET', %1$s, floor)
+			  redis.call('SET', %1$s, floor, 'PX', %2$s)
 			  fence = floor
+			else
+			  redis.call('PEXPIRE', %1$s, %2$s)
 			end
-			redis.call('PEXPIRE', %1$s, %2$s)
 			""";
+
+	/** {@link #DRAW_AT}, reading the clock first. */
+	static final String DRAW = "local clock = redis.call('TIME')\n" + DRAW_AT.replace("%3$s", "clock");
 
 	/**
 	 * ARGV[1] is the token, ARGV[2] the TTL, ARGV[3] {@code 1} to watch a held lock.

@@ -15,17 +15,18 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <li>the watched mark, set when a waiter of some JVM listens for a release, kept as long
  * as the holders: a release is announced only while it exists.</li>
  * </ol>
- * Every script first drops the places (and waits) whose time is up, so an expired place
- * is free whether or not Redis has removed it yet. An acquire script answers as the
- * mutex's do: a positive fencing token when granted, {@code -(remaining) - 1} when
- * refused.
+ * Every script first drops the places whose time is up, and the waits before it reads
+ * them, so an expired place or wait counts for nothing whether or not Redis has removed
+ * it yet. An acquire script answers as the mutex's do: a positive fencing token when
+ * granted, {@code -(remaining) - 1} when refused.
  */
 final class SharedLockScripts {
 
 	/**
-	 * Leaves the Redis server's time in milliseconds in {@code now}, drops expired places
-	 * and waits, and defines {@code settle()}, which makes the holders (and the watched
-	 * mark) expire with the last place, or removes the mark with the last place.
+	 * Leaves the Redis server's time in milliseconds in {@code now}, drops expired
+	 * places, and defines {@code settle()}, which makes the holders (and the watched
+	 * mark) expire with the last place, or removes the mark with the last place, and
+	 * {@code dropEndedWaits()}, which drops the waits whose time is up.
 	 */
 	private static final String PRELUDE = """
 			local function settle()
@@ -39,8 +40,10 @@ final class SharedLockScripts {
 			end
 			local time = redis.call('TIME')
 			local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+			local function dropEndedWaits()
+			  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+			end
 			redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-			redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 			""";
 
 	/**
@@ -52,7 +55,8 @@ final class SharedLockScripts {
 	 * A permit is refused while there are as many places as permits (remaining: the
 	 * earliest expiry); a reader while a writer holds the key (the writer's expiry) or a
 	 * writer waits (the longest); a writer while anyone holds it (the longest). A granted
-	 * writer's wait ends.
+	 * writer's wait ends. Permits never read the waits. On an empty key the place's
+	 * expiry is the holders', and no mark can be left to keep alive.
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(PRELUDE + """
 			local kind = ARGV[5]
@@ -76,14 +80,22 @@ final class SharedLockScripts {
 			      remaining = tonumber(only[2]) - now
 			    end
 			  end
-			  if not remaining and redis.call('ZCARD', KEYS[2]) > 0 then
-			    remaining = longest()
+			  if not remaining then
+			    dropEndedWaits()
+			    if redis.call('ZCARD', KEYS[2]) > 0 then
+			      remaining = longest()
+			    end
 			  end
-			elseif count > 0 then
-			  remaining = longest()
-			  if tonumber(ARGV[6]) > 0 then
-			    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[1])
-			    redis.call('PEXPIREAT', KEYS[2], redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2])
+			else
+			  dropEndedWaits()
+			  if count > 0 then
+			    remaining = longest()
+			    if tonumber(ARGV[6]) > 0 then
+			      redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[1])
+			      redis.call('PEXPIREAT', KEYS[2], redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2])
+			    end
+			  else
+			    redis.call('ZREM', KEYS[2], ARGV[1])
 			  end
 			end
 			if remaining then
@@ -93,27 +105,32 @@ final class SharedLockScripts {
 			  end
 			  return -remaining - 1
 			end
-			redis.call('ZREM', KEYS[2], ARGV[1])
-			redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), kind .. ARGV[1])
-			settle()
-			""" + RedisLockScripts.DRAW.formatted("KEYS[3]", "ARGV[4]") + """
+			local expiry = now + tonumber(ARGV[2])
+			redis.call('ZADD', KEYS[1], expiry, kind .. ARGV[1])
+			if count == 0 then
+			  redis.call('PEXPIREAT', KEYS[1], expiry)
+			else
+			  settle()
+			end
+			""" + RedisLockScripts.DRAW_AT.formatted("KEYS[3]", "ARGV[4]", "time") + """
 			return fence
 			""", Long.class);
 
 	/**
-	 * Gives up the place of the token ARGV[1] and ends its wait as a writer; announces
-	 * the release of the lock key ARGV[4] on the channel ARGV[2] (by {@code SPUBLISH}
-	 * when ARGV[3] is {@code 1}, else {@code PUBLISH}) if the key is watched. Returns 1
-	 * when an unexpired place was given up, else 0.
+	 * Gives up the place of the token ARGV[1], or else ends its wait as a writer;
+	 * announces the release of the lock key ARGV[4] on the channel ARGV[2] (by
+	 * {@code SPUBLISH} when ARGV[3] is {@code 1}, else {@code PUBLISH}) if the key is
+	 * watched. Returns 1 when an unexpired place was given up, else 0. An unwatched key's
+	 * holders keep their expiry: every script drops the places whose time is up before it
+	 * reads them, and the set is gone when the last place's time is.
 	 */
 	static final RedisScript<Long> RELEASE = RedisScript.of(PRELUDE + """
-			redis.call('ZREM', KEYS[2], ARGV[1])
 			if redis.call('ZREM', KEYS[1], 'p' .. ARGV[1], 'r' .. ARGV[1], 'w' .. ARGV[1]) == 0 then
+			  redis.call('ZREM', KEYS[2], ARGV[1])
 			  return 0
 			end
-			local watched = redis.call('EXISTS', KEYS[4])
-			settle()
-			if watched == 1 then
+			if redis.call('EXISTS', KEYS[4]) == 1 then
+			  settle()
 			  if ARGV[3] == '1' then
 			    redis.pcall('SPUBLISH', ARGV[2], ARGV[4])
 			  else
@@ -136,6 +153,24 @@ final class SharedLockScripts {
 			  end
 			end
 			return 0
+			""", Long.class);
+
+	/**
+	 * Returns the longest remaining time-to-live of the unexpired places in milliseconds,
+	 * or 0 when there is none. Read from the places, not from the holders' expiry, which
+	 * an unwatched release leaves as it was.
+	 */
+	static final RedisScript<Long> TIME_TO_EXPIRY = RedisScript.of("""
+			local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+			if not last[2] then
+			  return 0
+			end
+			local time = redis.call('TIME')
+			local remaining = tonumber(last[2]) - (tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+			if remaining < 0 then
+			  return 0
+			end
+			return remaining
 			""", Long.class);
 
 	private SharedLockScripts() {

@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.AcquireReply;
 
 import static dev.lockstarter.store.redis.RedisLockScripts.FENCE_RETENTION_MILLIS;
-import static dev.lockstarter.store.redis.RedisLockScripts.TIME_TO_EXPIRY;
 import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
 import static dev.lockstarter.store.redis.RedisLockScripts.millis;
 
@@ -72,13 +71,13 @@ final class SharedLocks {
 	}
 
 	/**
-	 * Return the time to expiry of the holders' set, which expires with its last place.
+	 * Return the longest remaining time-to-live of the key's places.
 	 * @param key the store key
 	 * @return the longest remaining time-to-live, or zero
 	 */
 	Duration timeToExpiry(String key) {
 		Long answer = this.executor.eval(new RedisOperation("read the time to expiry of", key),
-				ScriptCall.of(TIME_TO_EXPIRY, List.of(this.keys.related(key, "holders"))));
+				ScriptCall.of(SharedLockScripts.TIME_TO_EXPIRY, List.of(this.keys.related(key, "holders"))));
 		return (answer != null && answer > 0) ? Duration.ofMillis(answer) : Duration.ZERO;
 	}
 
