@@ -1,7 +1,10 @@
 package dev.lockstarter.sample.payment;
 
+import javax.sql.DataSource;
+
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.lockstarter.sample.SampleDatabase;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,9 +33,9 @@ class PaymentRepositoryConfiguration {
 
 	@Bean
 	@ConditionalOnProperty(name = "sample.store", havingValue = "jdbc")
-	JdbcPaymentRepository jdbcPaymentRepository(JdbcClient jdbc) {
+	JdbcPaymentRepository jdbcPaymentRepository(JdbcClient jdbc, DataSource dataSource) {
 		JdbcPaymentRepository repository = new JdbcPaymentRepository(jdbc);
-		repository.createTableIfNotExists();
+		repository.createTableIfNotExists(SampleDatabase.of(dataSource));
 		return repository;
 	}
 

@@ -1,7 +1,10 @@
 package dev.lockstarter.sample.user;
 
+import javax.sql.DataSource;
+
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.lockstarter.sample.SampleDatabase;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,9 +32,9 @@ class UserRepositoryConfiguration {
 
 	@Bean
 	@ConditionalOnProperty(name = "sample.store", havingValue = "jdbc")
-	JdbcUserRepository jdbcUserRepository(JdbcClient jdbc) {
+	JdbcUserRepository jdbcUserRepository(JdbcClient jdbc, DataSource dataSource) {
 		JdbcUserRepository repository = new JdbcUserRepository(jdbc);
-		repository.createTableIfNotExists();
+		repository.createTableIfNotExists(SampleDatabase.of(dataSource));
 		return repository;
 	}
 
