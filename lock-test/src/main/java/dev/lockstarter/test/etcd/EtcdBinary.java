@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
@@ -27,19 +29,26 @@ final class EtcdBinary {
 	 * @throws IllegalStateException if there is none, naming what to install
 	 */
 	static Path find(String what) {
-		String configured = System.getProperty(EtcdServer.BIN_PROPERTY);
-		if (StringUtils.hasText(configured)) {
-			Path binary = Path.of(configured.strip(), "etcd");
-			Assert.state(Files.isRegularFile(binary) && Files.isExecutable(binary),
-					() -> "-D" + EtcdServer.BIN_PROPERTY + " names '" + configured.strip() + "', which holds no etcd");
-			return binary;
-		}
 		List<String> directories = new ArrayList<>();
 		String path = System.getenv("PATH");
 		if (path != null) {
 			directories.addAll(List.of(path.split(File.pathSeparator)));
 		}
 		directories.addAll(List.of("/usr/bin", "/usr/local/bin"));
+		return find(what, System.getProperty(EtcdServer.BIN_PROPERTY), directories);
+	}
+
+	/**
+	 * Return the binary in the configured directory, else in the first of the given
+	 * directories that holds one.
+	 */
+	static Path find(String what, @Nullable String configured, List<String> directories) {
+		if (StringUtils.hasText(configured)) {
+			Path binary = Path.of(configured.strip(), "etcd");
+			Assert.state(Files.isRegularFile(binary) && Files.isExecutable(binary),
+					() -> "-D" + EtcdServer.BIN_PROPERTY + " names '" + configured.strip() + "', which holds no etcd");
+			return binary;
+		}
 		for (String directory : directories) {
 			if (StringUtils.hasText(directory)) {
 				Path candidate = Path.of(directory, "etcd");

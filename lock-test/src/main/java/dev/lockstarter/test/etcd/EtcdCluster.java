@@ -153,6 +153,11 @@ public final class EtcdCluster implements AutoCloseable {
 		Map<EtcdMember, Object> answers = ask();
 		Map<Long, Integer> votes = new HashMap<>();
 		Set<Long> selfConfirmed = new LinkedHashSet<>();
+		answers.forEach((member, answer) -> {
+			if (answer instanceof EtcdGateway.Status status) {
+				member.remember(status.memberId());
+			}
+		});
 		for (Object answer : answers.values()) {
 			if (answer instanceof EtcdGateway.Status status && status.leaderId() != 0) {
 				votes.merge(status.leaderId(), 1, Integer::sum);

@@ -236,6 +236,13 @@ public final class EtcdGateway {
 			return this.memberId != 0 && this.memberId == this.leaderId;
 		}
 
+		@Override
+		public String toString() {
+			// In hexadecimal, as etcd writes them in its logs
+			return "member " + Long.toHexString(this.memberId) + ", leader " + Long.toHexString(this.leaderId)
+					+ ", term " + this.raftTerm + ", revision " + this.revision;
+		}
+
 	}
 
 }
