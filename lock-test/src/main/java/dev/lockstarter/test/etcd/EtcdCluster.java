@@ -218,7 +218,7 @@ public final class EtcdCluster implements AutoCloseable {
 		}
 		for (EtcdMember member : this.members) {
 			if (!member.isRunning()) {
-				member.restart();
+				member.relaunch();
 			}
 		}
 		awaitReady(EtcdMember.READY_TIMEOUT);

@@ -240,14 +240,23 @@ public final class EtcdMember {
 	 */
 	public void restart() {
 		long started = System.nanoTime();
-		this.process.restart();
-		this.paused = false;
-		this.stopped = false;
+		relaunch();
 		awaitHealthy(READY_TIMEOUT);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Restarted " + this + ", healthy in "
 					+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 		}
+	}
+
+	/**
+	 * Start the member again with the same ports and data, stopping it first if it runs,
+	 * without waiting until it has rejoined: with a majority down, it can only once
+	 * another is back.
+	 */
+	void relaunch() {
+		this.process.restart();
+		this.paused = false;
+		this.stopped = false;
 	}
 
 	/**

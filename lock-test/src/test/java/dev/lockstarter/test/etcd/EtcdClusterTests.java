@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link EtcdCluster}: one cluster for the class, healed by the extension
@@ -99,6 +100,27 @@ class EtcdClusterTests {
 		EtcdMember current = this.cluster.awaitLeader(ELECTION_BOUND);
 		assertThat(current).as("the resumed member follows instead of leading again").isSameAs(next);
 		assertThat(leader.gateway().status().leaderId()).isEqualTo(next.id());
+	}
+
+	@Test
+	void clusterWithoutAMajorityHasNoLeaderAndHealsWithEveryMemberBack() {
+		this.cluster.member(0).gateway().put("before-the-outage", "kept");
+		EtcdMember survivor = this.cluster.member(2);
+		this.cluster.member(0).kill();
+		this.cluster.member(1).kill();
+		// The survivor answers, and may still call itself leader: one vote is no majority
+		assertThatIllegalStateException().isThrownBy(this.cluster::leader)
+			.withMessageContaining("no leader")
+			.withMessageContaining(survivor.name() + " (" + Long.toHexString(survivor.id()) + "): member "
+					+ Long.toHexString(survivor.id()));
+		survivor.pause();
+		this.cluster.heal();
+		assertThat(this.cluster.members()).allMatch(EtcdMember::isHealthy);
+		assertThat(this.cluster.awaitLeader(ELECTION_BOUND)).isIn(this.cluster.members());
+		for (EtcdMember member : this.cluster.members()) {
+			assertThat(member.gateway().get("before-the-outage")).as("read through %s", member.name())
+				.isEqualTo("kept");
+		}
 	}
 
 	private EtcdMember other(EtcdMember first, EtcdMember second) {
