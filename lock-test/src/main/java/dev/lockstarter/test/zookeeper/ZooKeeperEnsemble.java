@@ -21,14 +21,15 @@ import org.springframework.util.Assert;
  * a client, a quorum and an election port on free loopback ports, for failover tests.
  * <p>
  * {@link #start()} starts the servers (see {@link ZooKeeperServer} for where ZooKeeper is
- * found and how it is configured) and waits until one reports itself the leader and the
- * other two followers. A leader that dies is noticed by its followers at once, as its
- * connections close; one that is {@linkplain ZooKeeperServer#pause() paused} after
- * {@link #LEADER_TIMEOUT}, the {@code syncLimit} of 5 ticks of 200 ms. The two others
- * then elect a new leader among themselves; {@link #awaitLeader(Duration)} waits for it.
- * A killed server {@linkplain ZooKeeperServer#restart() restarted}, or a paused one
- * resumed, rejoins as a follower; {@link #awaitFormed(Duration)} waits for that, and
- * {@link #heal(Duration)} undoes every fault and waits too.
+ * found and how it is configured) one after the other and waits until one reports itself
+ * the leader and the other two followers, about two seconds in all. A leader that dies is
+ * noticed by its followers at once, as its connections close; one that is
+ * {@linkplain ZooKeeperServer#pause() paused} after {@link #LEADER_TIMEOUT}, the
+ * {@code syncLimit} of 5 ticks of 200 ms. The two others then elect a new leader among
+ * themselves; {@link #awaitLeader(Duration)} waits for it. A killed server
+ * {@linkplain ZooKeeperServer#restart() restarted}, or a paused one resumed, rejoins as a
+ * follower; {@link #awaitFormed(Duration)} waits for that, and {@link #heal(Duration)}
+ * undoes every fault and waits too.
  * <p>
  * {@link #close()} kills every server and deletes their directories.
  *

@@ -36,6 +36,18 @@ class ZooKeeperServerTests {
 	}
 
 	@Test
+	void ttlNodesAreAcceptedAndReapedOnceExpired(ZooKeeperServer server) throws Exception {
+		ZooKeeperCli.Result created = ZooKeeperCli.run(server, "create", "-t", "500", "/ttl", "short-lived");
+		assertThat(created.lines()).as(created.output()).contains("Created /ttl");
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		ZooKeeperCli.Result read = ZooKeeperCli.run(server, "get", "/ttl");
+		while (read.exitCode() == 0 && System.nanoTime() - deadline < 0) {
+			read = ZooKeeperCli.run(server, "get", "/ttl");
+		}
+		assertThat(read.lines()).as(read.output()).contains("Node does not exist: /ttl");
+	}
+
+	@Test
 	void killedServerRestartsOnTheSamePortWithItsData() throws Exception {
 		try (ZooKeeperServer server = ZooKeeperServer.start()) {
 			assertThat(ZooKeeperCli.run(server, "create", "/kept", "before the kill").exitCode()).isZero();
