@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project. The tests start real servers (redis-server, memcached, PostgreSQL,
-# MariaDB, etcd) on free loopback ports, make TLS certificates with openssl, drive the sample's page in a
-# headless Chromium and run the lock server's Python client with python3, so this installs them first
-# when they are missing and apt-get is available.
+# MariaDB, etcd, ZooKeeper) on free loopback ports, make TLS certificates with openssl, drive the
+# sample's page in a headless Chromium and run the lock server's Python client with python3, so this
+# installs them first when they are missing and apt-get is available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,7 @@ command -v memcached >/dev/null 2>&1 || packages+=(memcached)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1 || packages+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || packages+=(mariadb-server)
 command -v etcd >/dev/null 2>&1 || [ -x /usr/bin/etcd ] || packages+=(etcd-server)
+[ -f /usr/share/java/zookeeper.jar ] || packages+=(zookeeper)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 command -v python3 >/dev/null 2>&1 || packages+=(python3)
