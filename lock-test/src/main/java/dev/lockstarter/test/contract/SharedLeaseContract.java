@@ -74,16 +74,18 @@ interface SharedLeaseContract extends TemplateContract {
 			calls.add(fixture.executor().submit(() -> {
 				go.await();
 				LockAttempt attempt = locks.tryAcquire(key, options);
-				attempted.countDown();
 				if (!attempt.isAcquired()) {
+					attempted.countDown();
 					assertThat(attempt.holderRemainingTtl()).as("the earliest permit's remaining time-to-live")
 						.isPositive();
 					return false;
 				}
 				try (Lease lease = attempt.lease()) {
+					// Inside before this caller counts as having tried, and held until
+					// every caller has: all of them meet the holders, and every holder
+					// is inside at once
 					checker.enter(key);
-					// Hold until every caller has tried, so that all of them meet the
-					// holders
+					attempted.countDown();
 					assertThat(attempted.await(30, TimeUnit.SECONDS)).isTrue();
 					checker.exit(key);
 				}
