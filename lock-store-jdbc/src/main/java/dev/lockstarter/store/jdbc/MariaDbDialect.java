@@ -65,10 +65,12 @@ final class MariaDbDialect extends JdbcDialect {
 	 * MariaDB's driver (Connector/J 3) enforces a query timeout on the server, by running
 	 * the statement as {@code SET STATEMENT max_statement_time=n FOR ...}: it never opens
 	 * another connection to cancel it, so a server that does not answer cannot make it
-	 * wait. The server ends a statement waiting for a row lock at the timeout and the
-	 * connection stays usable; the connection's network timeout still bounds every call
-	 * when the server does not answer at all. (On a MySQL server the driver ignores the
-	 * query timeout, but MySQL is not supported.)
+	 * wait. The server ends a statement waiting for a row lock at the timeout (in whole
+	 * seconds, rounded up) and the connection stays usable, and it also ends a statement
+	 * whose client gave up on it, which would otherwise wait for the row lock up to
+	 * {@code innodb_lock_wait_timeout} (50 s). The connection's network timeout still
+	 * bounds every call when the server does not answer at all. (On a MySQL server the
+	 * driver ignores the query timeout, but MySQL is not supported.)
 	 */
 	@Override
 	boolean usesQueryTimeout() {
@@ -190,6 +192,14 @@ final class MariaDbDialect extends JdbcDialect {
 				long remaining = rows.getLong(3);
 				return (remaining > 0) ? AcquireReply.held(Duration.ofNanos(remaining * 1000)) : null;
 			}
+		}
+		catch (SQLException ex) {
+			// Concurrent first insertions of a key may deadlock: the statement was rolled
+			// back, so it is tried again
+			if (ex.getErrorCode() == DEADLOCK) {
+				return null;
+			}
+			throw ex;
 		}
 	}
 
