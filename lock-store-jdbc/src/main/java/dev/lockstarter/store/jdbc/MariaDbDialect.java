@@ -34,18 +34,20 @@ final class MariaDbDialect extends JdbcDialect {
 
 	/**
 	 * MariaDB assigns the columns of {@code ON DUPLICATE KEY UPDATE} from left to right,
-	 * each seeing the ones assigned before it: the fence decides on the old row, and the
-	 * other columns follow it, as it holds the value drawn by this statement only when it
-	 * was taken. The sequence's value is drawn whether or not the row is taken (as on
-	 * PostgreSQL); {@code LASTVAL} is this session's last draw, this statement's.
+	 * each seeing the ones assigned before it: the fence decides on the old row and, when
+	 * the row is taken, draws its token from the sequence there, once the statement holds
+	 * the row's lock (a token drawn in {@code VALUES}, before the lock, could be lower
+	 * than the one of an owner that took the row meanwhile). The other columns follow the
+	 * fence: it equals {@code LASTVAL}, this session's last draw, only when it was just
+	 * drawn, as the value drawn in {@code VALUES} (for a new row) is stored nowhere else.
 	 */
 	private static final String ACQUIRE = """
 			INSERT INTO %1$s (lock_key, owner_token, expires_at, fence)
 			VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, NEXTVAL(%2$s))
 			ON DUPLICATE KEY UPDATE
-				fence = IF(owner_token IS NULL OR expires_at <= UTC_TIMESTAMP(6), VALUE(fence), fence),
-				owner_token = IF(fence = VALUE(fence), VALUE(owner_token), owner_token),
-				expires_at = IF(fence = VALUE(fence), VALUE(expires_at), expires_at)
+				fence = IF(owner_token IS NULL OR expires_at <= UTC_TIMESTAMP(6), NEXTVAL(%2$s), fence),
+				owner_token = IF(fence = LASTVAL(%2$s), VALUE(owner_token), owner_token),
+				expires_at = IF(fence = LASTVAL(%2$s), VALUE(expires_at), expires_at)
 			RETURNING fence, fence = LASTVAL(%2$s),
 				TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at)""";
 

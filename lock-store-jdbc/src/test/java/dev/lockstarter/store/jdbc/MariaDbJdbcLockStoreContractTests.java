@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -193,6 +194,55 @@ class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests {
 			.isZero();
 		long fourthToken = store().tryAcquire(key, uniqueToken(), TTL).fencingToken();
 		assertThat(fourthToken).as("token after the row was deleted").isGreaterThan(thirdToken);
+	}
+
+	@Test
+	void takeoverDrawsItsFencingTokenOnceItHoldsTheRow() throws Exception {
+		String key = uniqueKey("fence-order");
+		String first = uniqueToken();
+		assertThat(store().tryAcquire(key, first, TTL).isAcquired()).isTrue();
+		assertThat(store().release(key, first)).isTrue();
+		JdbcLockStore patient = new JdbcLockStore(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME, Duration.ofSeconds(20));
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try (Connection blocker = dataSource.getConnection()) {
+			blocker.setAutoCommit(false);
+			try (PreparedStatement statement = blocker
+				.prepareStatement("SELECT fence FROM lock_store WHERE lock_key = ? FOR UPDATE")) {
+				statement.setString(1, JdbcLockStore.storedKey(key));
+				statement.executeQuery().close();
+			}
+			// The acquisition starts, and waits for the row
+			Future<AcquireReply> waiting = executor.submit(() -> patient.tryAcquire(key, uniqueToken(), TTL));
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (queryLong("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'") == 0) {
+				assertThat(System.nanoTime() - deadline).as("time left for the acquisition to wait").isNegative();
+				Thread.sleep(5);
+			}
+			// Meanwhile another owner takes and frees the row with a later token
+			long later;
+			try (PreparedStatement statement = blocker.prepareStatement("UPDATE lock_store SET "
+					+ "fence = NEXTVAL(lock_store_fence_seq), owner_token = NULL, expires_at = UTC_TIMESTAMP(6) "
+					+ "WHERE lock_key = ?")) {
+				statement.setString(1, JdbcLockStore.storedKey(key));
+				assertThat(statement.executeUpdate()).isOne();
+			}
+			try (PreparedStatement statement = blocker
+				.prepareStatement("SELECT fence FROM lock_store WHERE lock_key = ?")) {
+				statement.setString(1, JdbcLockStore.storedKey(key));
+				try (ResultSet rows = statement.executeQuery()) {
+					assertThat(rows.next()).isTrue();
+					later = rows.getLong(1);
+				}
+			}
+			blocker.commit();
+			blocker.setAutoCommit(true);
+			AcquireReply taken = waiting.get(20, TimeUnit.SECONDS);
+			assertThat(taken.isAcquired()).as("acquisition once the row was free").isTrue();
+			assertThat(taken.fencingToken()).as("token of the takeover, after the token " + later).isGreaterThan(later);
+		}
+		finally {
+			executor.shutdownNow();
+		}
 	}
 
 	@Test
