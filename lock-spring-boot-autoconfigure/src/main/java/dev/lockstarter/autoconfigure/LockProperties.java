@@ -249,8 +249,8 @@ public class LockProperties implements InitializingBean {
 		DYNAMODB,
 
 		/**
-		 * A relational database (PostgreSQL or H2), through the application's DataSource:
-		 * expiry is decided by the database's clock.
+		 * A relational database (PostgreSQL, MariaDB or H2), through the application's
+		 * DataSource: expiry is decided by the database's clock.
 		 */
 		JDBC
 

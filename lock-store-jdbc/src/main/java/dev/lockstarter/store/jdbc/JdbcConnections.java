@@ -102,8 +102,9 @@ final class JdbcConnections {
 			DatabaseMetaData metaData = connection.getMetaData();
 			dialect = JdbcDialect.forProduct(metaData.getDatabaseProductName());
 			if (dialect == null) {
-				throw new SQLFeatureNotSupportedException("The JDBC lock store supports PostgreSQL and H2, not "
-						+ metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion());
+				throw new SQLFeatureNotSupportedException(
+						"The JDBC lock store supports PostgreSQL, MariaDB and H2, not "
+								+ metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion());
 			}
 			this.dialect = dialect;
 		}
@@ -116,11 +117,12 @@ final class JdbcConnections {
 		int networkTimeout = -1;
 		try {
 			connection = this.dataSource.getConnection();
+			// First: some drivers (MariaDB's) change auto-commit with a round trip
+			networkTimeout = setNetworkTimeout(connection);
 			if (!connection.getAutoCommit()) {
 				connection.setAutoCommit(true);
 				restoreAutoCommit = true;
 			}
-			networkTimeout = setNetworkTimeout(connection);
 			return action.doInConnection(connection);
 		}
 		catch (SQLException ex) {
@@ -173,11 +175,13 @@ final class JdbcConnections {
 		int networkTimeout = -1;
 		try {
 			connection = this.dataSource.getConnection();
+			// First: some drivers (MariaDB's) change auto-commit and isolation with a
+			// round trip
+			networkTimeout = setNetworkTimeout(connection);
 			autoCommit = connection.getAutoCommit();
 			if (autoCommit) {
 				connection.setAutoCommit(false);
 			}
-			networkTimeout = setNetworkTimeout(connection);
 			if (!dialect(connection).setsIsolation()
 					&& connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
 				isolation = connection.getTransactionIsolation();
@@ -197,7 +201,6 @@ final class JdbcConnections {
 		}
 		finally {
 			if (connection != null) {
-				restore(connection, false, networkTimeout);
 				try {
 					if (isolation >= 0 && !connection.isClosed()) {
 						connection.setTransactionIsolation(isolation);
@@ -209,6 +212,7 @@ final class JdbcConnections {
 				catch (SQLException ex) {
 					logger.debug("Could not restore the settings of a connection of the JDBC lock store", ex);
 				}
+				restore(connection, false, networkTimeout);
 				JdbcUtils.closeConnection(connection);
 			}
 		}
@@ -238,11 +242,12 @@ final class JdbcConnections {
 
 	private void restore(Connection connection, boolean autoCommit, int networkTimeout) {
 		try {
-			if (networkTimeout >= 0 && !connection.isClosed()) {
-				connection.setNetworkTimeout(DIRECT, networkTimeout);
-			}
+			// Auto-commit first, while the store's network timeout still bounds it
 			if (autoCommit && !connection.isClosed()) {
 				connection.setAutoCommit(false);
+			}
+			if (networkTimeout >= 0 && !connection.isClosed()) {
+				connection.setNetworkTimeout(DIRECT, networkTimeout);
 			}
 		}
 		catch (SQLException | RuntimeException ex) {

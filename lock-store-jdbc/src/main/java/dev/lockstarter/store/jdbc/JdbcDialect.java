@@ -22,6 +22,8 @@ abstract class JdbcDialect {
 
 	static final JdbcDialect H2 = new H2Dialect();
 
+	static final JdbcDialect MARIADB = new MariaDbDialect();
+
 	private static final Map<Statement, String> STATEMENTS = new ConcurrentHashMap<>();
 
 	private final String now;
@@ -52,6 +54,7 @@ abstract class JdbcDialect {
 	static @Nullable JdbcDialect forProduct(String productName) {
 		return switch (String.valueOf(productName).toLowerCase(Locale.ROOT)) {
 			case "postgresql" -> POSTGRESQL;
+			case "mariadb" -> MARIADB;
 			case "h2" -> H2;
 			default -> null;
 		};
@@ -63,7 +66,7 @@ abstract class JdbcDialect {
 	static JdbcDialect forPlatform(String platform) {
 		JdbcDialect dialect = forProduct(platform);
 		if (dialect == null) {
-			throw new IllegalArgumentException("Unknown platform '" + platform + "': postgresql or h2");
+			throw new IllegalArgumentException("Unknown platform '" + platform + "': postgresql, mariadb or h2");
 		}
 		return dialect;
 	}
@@ -72,7 +75,8 @@ abstract class JdbcDialect {
 	 * Return whether statements get a query timeout. PostgreSQL's driver enforces one by
 	 * sending a cancel request on a new connection, and waits for it (up to its
 	 * {@code cancelSignalTimeout}, 10 s) even when the server does not answer: there the
-	 * connection's network timeout bounds every call instead.
+	 * connection's network timeout bounds every call instead. MariaDB's driver has the
+	 * server enforce it, without another connection.
 	 */
 	abstract boolean usesQueryTimeout();
 

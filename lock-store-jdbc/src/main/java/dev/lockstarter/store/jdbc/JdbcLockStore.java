@@ -22,7 +22,7 @@ import org.springframework.util.Assert;
 
 /**
  * {@link LockStore} on a relational database through JDBC: PostgreSQL (the primary
- * target) and H2.
+ * target), MariaDB (10.5 or later) and H2.
  * <p>
  * A lock is a row of one table ({@value #DEFAULT_TABLE_NAME} by default): its key, the
  * owner token ({@code NULL} when free), its expiry time, its fencing token, and the
@@ -40,7 +40,7 @@ import org.springframework.util.Assert;
  * unpaired surrogates are stored as they are; any other key, and any key starting with
  * {@code "#sha256:"}, as {@code "#sha256:"} and its SHA-256.</li>
  * <li><b>Bounds</b>: each call sets its connection's network timeout to the store's
- * timeout (on H2, statements get a query timeout instead) and fails with
+ * timeout (on MariaDB and H2, statements also get a query timeout) and fails with
  * {@link LockStoreException} when the database does not answer in time. A call whose
  * answer is lost may still have been applied: it is reported as a failure.</li>
  * <li><b>Transactions</b>: the store never joins the caller's transaction, except
@@ -49,9 +49,9 @@ import org.springframework.util.Assert;
  * <li><b>Shared locks</b> (permits, read/write locks) are rows of two tables beside the
  * lock table, {@code _holders} (a row per place) and {@code _writers} (a row per waiting
  * writer); an acquisition is a short transaction of its own that first takes a lock on
- * the key (a transaction-scoped advisory lock on PostgreSQL, a key row selected
- * {@code FOR UPDATE} on H2), with the same expiry, fencing sequence, timeout and clean-up
- * as the mutexes.</li>
+ * the key (a transaction-scoped advisory lock on PostgreSQL, a row lock on the key's row
+ * of a table of keys on MariaDB and H2), with the same expiry, fencing sequence, timeout
+ * and clean-up as the mutexes.</li>
  * <li><b>Not promised</b>: release notifications (waiters poll), and safety across a
  * failover to an asynchronous replica that lost an acquisition.</li>
  * </ul>
@@ -179,9 +179,10 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 
 	/**
 	 * Return the DDL that creates the store's tables, indexes and sequence, as a script
-	 * of statements ended by {@code ;}. The scripts {@code schema-postgresql.sql} and
-	 * {@code schema-h2.sql} in this package are these scripts for the default table name.
-	 * @param platform {@code postgresql} or {@code h2}
+	 * of statements ended by {@code ;}. The scripts {@code schema-postgresql.sql},
+	 * {@code schema-mariadb.sql} and {@code schema-h2.sql} in this package are these
+	 * scripts for the default table name.
+	 * @param platform {@code postgresql}, {@code mariadb} or {@code h2}
 	 * @param tableName the table, optionally qualified by its schema
 	 * @return the script
 	 */

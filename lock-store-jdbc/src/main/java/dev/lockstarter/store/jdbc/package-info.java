@@ -1,7 +1,8 @@
 /**
- * The JDBC lock store, for PostgreSQL and H2:
+ * The JDBC lock store, for PostgreSQL, MariaDB and H2:
  * {@link dev.lockstarter.store.jdbc.JdbcLockStore}, with the DDL of its table in
- * {@code schema-postgresql.sql} and {@code schema-h2.sql} next to it.
+ * {@code schema-postgresql.sql}, {@code schema-mariadb.sql} and {@code schema-h2.sql}
+ * next to it.
  */
 @NullMarked
 package dev.lockstarter.store.jdbc;

@@ -382,7 +382,7 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 
 	@Test
 	void schemaScriptsInTheJarAreTheStoresDdl() throws IOException {
-		for (String platform : new String[] { "postgresql", "h2" }) {
+		for (String platform : new String[] { "postgresql", "mariadb", "h2" }) {
 			String resource = "schema-" + platform + ".sql";
 			try (InputStream script = JdbcLockStore.class.getResourceAsStream(resource)) {
 				assertThat(script).as(resource).isNotNull();

@@ -13,6 +13,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.mariadb.MariaDbServer;
 import dev.lockstarter.test.postgres.PostgresServer;
 
 /**
@@ -48,6 +49,32 @@ final class TestDataSources {
 		config.setValidationTimeout(Math.min(connectionTimeout.toMillis(), 1000));
 		config.setAutoCommit(autoCommit);
 		config.addDataSourceProperty("connectTimeout", "2");
+		return new HikariDataSource(config);
+	}
+
+	static HikariDataSource mariadb(MariaDbServer server) {
+		return mariadb(server, Duration.ofSeconds(2), true, null);
+	}
+
+	/**
+	 * A pool on MariaDB whose connections start their transactions at an isolation level,
+	 * such as {@code TRANSACTION_REPEATABLE_READ}, or at the server's default (repeatable
+	 * read) if {@code null}.
+	 */
+	static HikariDataSource mariadb(MariaDbServer server, Duration connectionTimeout, boolean autoCommit,
+			@Nullable String isolation) {
+		HikariConfig config = new HikariConfig();
+		if (isolation != null) {
+			config.setTransactionIsolation(isolation);
+		}
+		config.setJdbcUrl(server.jdbcUrl());
+		config.setUsername(server.username());
+		config.setPassword(server.password());
+		config.setMaximumPoolSize(12);
+		config.setConnectionTimeout(connectionTimeout.toMillis());
+		config.setValidationTimeout(Math.min(connectionTimeout.toMillis(), 1000));
+		config.setAutoCommit(autoCommit);
+		config.addDataSourceProperty("connectTimeout", "2000");
 		return new HikariDataSource(config);
 	}
 
