@@ -28,8 +28,8 @@ public class JdbcLockStoreProperties implements InitializingBean {
 
 	/**
 	 * Longest time a lock operation waits for the database before it fails. Bounds each
-	 * statement through the connection's network timeout (a query timeout on H2); waiting
-	 * for a pooled connection is bounded by the pool.
+	 * statement through the connection's network timeout (and a query timeout on MariaDB
+	 * and H2); waiting for a pooled connection is bounded by the pool.
 	 */
 	private Duration timeout = Duration.ofSeconds(2);
 
