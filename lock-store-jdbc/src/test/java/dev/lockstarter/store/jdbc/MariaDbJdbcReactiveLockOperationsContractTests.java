@@ -1,8 +1,6 @@
 package dev.lockstarter.store.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
@@ -17,29 +15,16 @@ import dev.lockstarter.test.mariadb.MariaDbServerExtension;
 class MariaDbJdbcReactiveLockOperationsContractTests extends ReactiveLockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final MariaDbServerExtension mariadb = new MariaDbServerExtension();
 
-	private static HikariDataSource dataSource;
-
-	private static JdbcLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		dataSource = TestDataSources.mariadb(mariadb.server());
-		sharedStore = new JdbcLockStore(dataSource);
-		sharedStore.createSchema();
-	}
-
-	@AfterAll
-	static void closeDataSource() {
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedJdbcStore jdbc = new SharedJdbcStore(() -> TestDataSources.mariadb(mariadb.server()));
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 }

@@ -1,9 +1,7 @@
 package dev.lockstarter.store.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.core.LockOperations;
@@ -23,29 +21,16 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 class PostgresJdbcAdapterContractTests extends AdapterContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final PostgresServerExtension postgres = new PostgresServerExtension();
 
-	private static HikariDataSource dataSource;
-
-	private static JdbcLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		dataSource = TestDataSources.postgres(postgres.server());
-		sharedStore = new JdbcLockStore(dataSource);
-		sharedStore.createSchema();
-	}
-
-	@AfterAll
-	static void closeDataSource() {
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedJdbcStore jdbc = new SharedJdbcStore(() -> TestDataSources.postgres(postgres.server()));
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 	@Override

@@ -1,8 +1,6 @@
 package dev.lockstarter.store.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
@@ -17,29 +15,16 @@ import dev.lockstarter.test.postgres.PostgresServerExtension;
 class PostgresJdbcReactiveLockOperationsContractTests extends ReactiveLockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final PostgresServerExtension postgres = new PostgresServerExtension();
 
-	private static HikariDataSource dataSource;
-
-	private static JdbcLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		dataSource = TestDataSources.postgres(postgres.server());
-		sharedStore = new JdbcLockStore(dataSource);
-		sharedStore.createSchema();
-	}
-
-	@AfterAll
-	static void closeDataSource() {
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedJdbcStore jdbc = new SharedJdbcStore(() -> TestDataSources.postgres(postgres.server()));
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 }

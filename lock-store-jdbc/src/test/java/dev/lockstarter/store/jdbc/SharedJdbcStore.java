@@ -1,0 +1,54 @@
+package dev.lockstarter.store.jdbc;
+
+import java.util.function.Supplier;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One {@link JdbcLockStore} for a test class, on a pool that this extension opens before
+ * the class's tests (once the server's extension has started the server: register it
+ * after, with a higher {@code @Order}) and closes after them. The store's schema is
+ * created.
+ */
+final class SharedJdbcStore implements BeforeAllCallback, AfterAllCallback {
+
+	private final Supplier<HikariDataSource> dataSources;
+
+	private @Nullable HikariDataSource dataSource;
+
+	private @Nullable JdbcLockStore store;
+
+	SharedJdbcStore(Supplier<HikariDataSource> dataSources) {
+		this.dataSources = dataSources;
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		HikariDataSource dataSource = this.dataSources.get();
+		this.dataSource = dataSource;
+		JdbcLockStore store = new JdbcLockStore(dataSource);
+		store.createSchema();
+		this.store = store;
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		HikariDataSource dataSource = this.dataSource;
+		if (dataSource != null) {
+			dataSource.close();
+		}
+	}
+
+	JdbcLockStore store() {
+		JdbcLockStore store = this.store;
+		if (store == null) {
+			throw new IllegalStateException("No store outside of the test class's tests");
+		}
+		return store;
+	}
+
+}
