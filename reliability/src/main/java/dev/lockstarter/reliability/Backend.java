@@ -1,5 +1,8 @@
 package dev.lockstarter.reliability;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /**
  * The lock stores the harness runs this starter's lock on, each with the fault of the
  * store that applies to it.
@@ -56,12 +59,32 @@ enum Backend {
 
 	private final boolean redis;
 
+	private final boolean quorum;
+
 	Backend(String description, String fault, String faultsRow, boolean faultLosesLocks, boolean redis) {
+		this(description, fault, faultsRow, faultLosesLocks, redis, false);
+	}
+
+	/**
+	 * A store on a three-member consensus cluster, whose faults are {@link QuorumFaults}'
+	 * and keep every granted lock.
+	 */
+	Backend(String description, String faultsRow) {
+		this(description,
+				"in turn " + Arrays.stream(QuorumFaults.Kind.values())
+					.map(QuorumFaults.Kind::description)
+					.collect(Collectors.joining("; ")),
+				faultsRow, false, false, true);
+	}
+
+	private Backend(String description, String fault, String faultsRow, boolean faultLosesLocks, boolean redis,
+			boolean quorum) {
 		this.description = description;
 		this.fault = fault;
 		this.faultsRow = faultsRow;
 		this.faultLosesLocks = faultLosesLocks;
 		this.redis = redis;
+		this.quorum = quorum;
 	}
 
 	/** What runs the lock, for the report. */
@@ -72,6 +95,33 @@ enum Backend {
 	/** The fault of the store, for the report's list of nemeses. */
 	String fault() {
 		return this.fault;
+	}
+
+	/**
+	 * The faults inflicted, for the report: the number and {@link #fault()}, or for a
+	 * consensus cluster the number of each kind of fault.
+	 * @param faults the number of faults inflicted
+	 * @return the faults, in words
+	 */
+	String faults(long faults) {
+		if (!this.quorum) {
+			return ReliabilityReport.n(faults) + " × " + this.fault;
+		}
+		StringBuilder kinds = new StringBuilder();
+		for (QuorumFaults.Kind kind : QuorumFaults.Kind.values()) {
+			kinds.append((kinds.length() > 0) ? ", " : "")
+				.append(ReliabilityReport.n(kind.countIn(faults)))
+				.append(" × ")
+				.append(kind.description());
+		}
+		return kinds.toString();
+	}
+
+	/**
+	 * Whether the store runs on a three-member consensus cluster ({@link QuorumFaults}).
+	 */
+	boolean isQuorum() {
+		return this.quorum;
 	}
 
 	/** The report's name for the number of faults of the store. */

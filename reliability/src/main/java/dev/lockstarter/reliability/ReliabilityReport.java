@@ -73,9 +73,7 @@ final class ReliabilityReport {
 				.append(" pauses past the TTL, ")
 				.append(n(ours.kills))
 				.append(" `kill -9` of holders and ")
-				.append(n(ours.restarts))
-				.append(" × ")
-				.append(scenario.backend().fault())
+				.append(scenario.backend().faults(ours.restarts))
 				.append(": **")
 				.append(n(ours.overlaps(Checker.Cause.REAL)))
 				.append(" overlaps while the lock was held as promised**, ")
@@ -157,8 +155,8 @@ final class ReliabilityReport {
 						? n(r.findings().staleRejected) : "no tokens");
 		row(md, results, "pauses (SIGSTOP for 2 × TTL)", (r) -> n(r.findings().pauses));
 		row(md, results, "`kill -9` of workers", (r) -> n(r.findings().kills));
-		row(md, results, "faults of the store (restarts, failovers)", (r) -> r.scenario().restarts()
-				? n(r.findings().restarts) + " × " + r.scenario().backend().fault() : "0");
+		row(md, results, "faults of the store (restarts, failovers)",
+				(r) -> r.scenario().restarts() ? r.scenario().backend().faults(r.findings().restarts) : "0");
 		row(md, results, "crashes of every worker", (r) -> n(r.findings().crashes));
 		row(md, results, "longest wait for a killed holder's key (TTL " + ttl + " ms)",
 				(r) -> r.findings().killBlocks.isEmpty() ? "–"

@@ -45,6 +45,10 @@ class ReliabilityHarnessTests {
 			assertThat(ours.pauses).as("%s: pauses: %s", name, ours).isPositive();
 			assertThat(ours.kills).as("%s: kills: %s", name, ours).isPositive();
 			assertThat(ours.restarts).as("%s: faults of the store: %s", name, ours).isPositive();
+			if (result.scenario().backend().isQuorum()) {
+				assertThat(ours.restarts).as("%s: faults of the cluster, each kind at least once: %s", name, ours)
+					.isGreaterThanOrEqualTo(QuorumFaults.Kind.values().length);
+			}
 			if (!result.scenario().faultLosesLocks()) {
 				assertThat(ours.overlaps(Cause.STORE_LOST)).as("%s: overlaps across a fault that keeps data", name)
 					.isZero();
