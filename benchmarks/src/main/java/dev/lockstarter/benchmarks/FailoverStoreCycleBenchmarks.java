@@ -18,7 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.lockstarter.benchmarks.LockCycleBenchmarks.Keys;
 import dev.lockstarter.benchmarks.LockCycleBenchmarks.Outcomes;
+import dev.lockstarter.test.etcd.EtcdServer;
 import dev.lockstarter.test.postgres.PostgresServer;
+import dev.lockstarter.test.zookeeper.ZooKeeperServer;
 
 /**
  * The uncontended acquire + release cycle of this starter's stores that keep a lock
@@ -51,6 +53,21 @@ public class FailoverStoreCycleBenchmarks {
 
 	@Benchmark
 	public boolean postgresShedLock(PostgresShedLock lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean etcdJetcdLock(EtcdJetcdLock lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean zooKeeperCuratorMutex(ZooKeeperCuratorMutex lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean zooKeeperSpringIntegration(ZooKeeperSpringIntegration lock, Keys keys, Outcomes outcomes) {
 		return outcomes.count(lock.cycle(keys.next()));
 	}
 
@@ -111,6 +128,101 @@ public class FailoverStoreCycleBenchmarks {
 		@Override
 		LockCycle open(PostgresServer server) {
 			return PostgresPeerCycles.shedLock(server);
+		}
+
+	}
+
+	/**
+	 * A single-member etcd server and one lock's client on it, for one trial.
+	 */
+	@State(Scope.Benchmark)
+	public abstract static class EtcdLock {
+
+		private EtcdServer server;
+
+		private LockCycle cycle;
+
+		@Setup(Level.Trial)
+		public void start() {
+			this.server = EtcdServer.start();
+			this.cycle = open(this.server);
+		}
+
+		@TearDown(Level.Trial)
+		public void stop() {
+			try {
+				this.cycle.close();
+			}
+			finally {
+				this.server.close();
+			}
+		}
+
+		abstract LockCycle open(EtcdServer server);
+
+		final boolean cycle(String key) {
+			return this.cycle.cycle(key);
+		}
+
+	}
+
+	public static class EtcdJetcdLock extends EtcdLock {
+
+		@Override
+		LockCycle open(EtcdServer server) {
+			return EtcdPeerCycles.jetcdLock(server);
+		}
+
+	}
+
+	/**
+	 * A standalone ZooKeeper server and one lock's client on it, for one trial.
+	 */
+	@State(Scope.Benchmark)
+	public abstract static class ZooKeeperLock {
+
+		private ZooKeeperServer server;
+
+		private LockCycle cycle;
+
+		@Setup(Level.Trial)
+		public void start() {
+			this.server = ZooKeeperServer.start();
+			this.cycle = open(this.server);
+		}
+
+		@TearDown(Level.Trial)
+		public void stop() {
+			try {
+				this.cycle.close();
+			}
+			finally {
+				this.server.close();
+			}
+		}
+
+		abstract LockCycle open(ZooKeeperServer server);
+
+		final boolean cycle(String key) {
+			return this.cycle.cycle(key);
+		}
+
+	}
+
+	public static class ZooKeeperCuratorMutex extends ZooKeeperLock {
+
+		@Override
+		LockCycle open(ZooKeeperServer server) {
+			return ZooKeeperPeerCycles.curatorMutex(server);
+		}
+
+	}
+
+	public static class ZooKeeperSpringIntegration extends ZooKeeperLock {
+
+		@Override
+		LockCycle open(ZooKeeperServer server) {
+			return ZooKeeperPeerCycles.springIntegration(server);
 		}
 
 	}

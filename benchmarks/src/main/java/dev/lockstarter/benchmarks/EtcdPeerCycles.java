@@ -1,0 +1,90 @@
+package dev.lockstarter.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Lock;
+import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
+import io.etcd.jetcd.support.CloseableClient;
+import io.grpc.stub.StreamObserver;
+
+import dev.lockstarter.test.etcd.EtcdServer;
+
+/**
+ * The locks on etcd that {@link FailoverStoreCycleBenchmarks} measures side by side, each
+ * with its own jetcd client to the same kind of fresh single-member server:
+ * <ul>
+ * <li>jetcd's client of etcd's own lock service ({@code v3lock}), used the way etcd's
+ * concurrency package uses it: one session lease of {@link #SESSION_TTL}, granted once
+ * and kept alive by the client, to which every lock is bound; a cycle is one {@code Lock}
+ * and one {@code Unlock} call. The lock service waits for a held lock rather than
+ * failing, which an uncontended cycle never meets.</li>
+ * </ul>
+ */
+final class EtcdPeerCycles {
+
+	/** The session lease's time-to-live, etcd's concurrency package's default. */
+	static final Duration SESSION_TTL = Duration.ofSeconds(60);
+
+	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+
+	private EtcdPeerCycles() {
+	}
+
+	static LockCycle jetcdLock(EtcdServer server) {
+		Client client = Client.builder().endpoints(server.endpoint()).build();
+		long lease = await(client.getLeaseClient().grant(SESSION_TTL.toSeconds())).getID();
+		CloseableClient keepAlive = client.getLeaseClient().keepAlive(lease, new StreamObserver<>() {
+
+			@Override
+			public void onNext(LeaseKeepAliveResponse response) {
+			}
+
+			@Override
+			public void onError(Throwable error) {
+			}
+
+			@Override
+			public void onCompleted() {
+			}
+
+		});
+		Lock locks = client.getLockClient();
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				ByteSequence owned = await(locks.lock(ByteSequence.from(key, StandardCharsets.UTF_8), lease)).getKey();
+				await(locks.unlock(owned));
+				return true;
+			}
+
+			@Override
+			public void close() {
+				keepAlive.close();
+				client.close();
+			}
+
+		};
+	}
+
+	static <T> T await(CompletableFuture<T> call) {
+		try {
+			return call.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("etcd call failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+	}
+
+}

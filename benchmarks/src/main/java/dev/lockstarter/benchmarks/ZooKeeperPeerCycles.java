@@ -1,0 +1,100 @@
+package dev.lockstarter.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import dev.lockstarter.test.zookeeper.ZooKeeperServer;
+import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
+
+/**
+ * The locks on ZooKeeper that {@link FailoverStoreCycleBenchmarks} measures side by side,
+ * each with its own Curator client (Curator's default session and retry settings) to the
+ * same kind of fresh standalone server:
+ * <ul>
+ * <li>Curator's {@code InterProcessMutex}, one per key as its recipe is meant to be used
+ * (an ephemeral sequential node under the key's path, the children read to see whose turn
+ * it is, the node deleted on release), with a zero wait;</li>
+ * <li>Spring Integration's {@code ZookeeperLockRegistry}, which runs the same recipe
+ * behind a {@code Lock} and caches one mutex per key, with its {@code tryLock()}.</li>
+ * </ul>
+ */
+final class ZooKeeperPeerCycles {
+
+	private static final String ROOT = "/benchmark-peers";
+
+	private ZooKeeperPeerCycles() {
+	}
+
+	static LockCycle curatorMutex(ZooKeeperServer server) {
+		CuratorFramework curator = curator(server);
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				InterProcessMutex mutex = new InterProcessMutex(curator, ROOT + "/" + key);
+				try {
+					if (!mutex.acquire(0, TimeUnit.MILLISECONDS)) {
+						return false;
+					}
+					mutex.release();
+					return true;
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException("Curator lock failed", ex);
+				}
+			}
+
+			@Override
+			public void close() {
+				curator.close();
+			}
+
+		};
+	}
+
+	static LockCycle springIntegration(ZooKeeperServer server) {
+		CuratorFramework curator = curator(server);
+		ZookeeperLockRegistry registry = new ZookeeperLockRegistry(curator, ROOT);
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				Lock lock = registry.obtain(key);
+				if (!lock.tryLock()) {
+					return false;
+				}
+				lock.unlock();
+				return true;
+			}
+
+			@Override
+			public void close() {
+				registry.destroy();
+				curator.close();
+			}
+
+		};
+	}
+
+	private static CuratorFramework curator(ZooKeeperServer server) {
+		CuratorFramework curator = CuratorFrameworkFactory.newClient(server.connectString(),
+				new ExponentialBackoffRetry(100, 3));
+		curator.start();
+		try {
+			if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("No connection to " + server.connectString());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+		return curator;
+	}
+
+}
