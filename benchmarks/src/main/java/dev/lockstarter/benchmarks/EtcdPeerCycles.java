@@ -39,35 +39,21 @@ final class EtcdPeerCycles {
 
 	static LockCycle jetcdLock(EtcdServer server) {
 		Client client = Client.builder().endpoints(server.endpoint()).build();
-		long lease = await(client.getLeaseClient().grant(SESSION_TTL.toSeconds())).getID();
-		CloseableClient keepAlive = client.getLeaseClient().keepAlive(lease, new StreamObserver<>() {
-
-			@Override
-			public void onNext(LeaseKeepAliveResponse response) {
-			}
-
-			@Override
-			public void onError(Throwable error) {
-			}
-
-			@Override
-			public void onCompleted() {
-			}
-
-		});
+		SessionLease lease = SessionLease.grant(client);
 		Lock locks = client.getLockClient();
 		return new LockCycle() {
 
 			@Override
 			public boolean cycle(String key) {
-				ByteSequence owned = await(locks.lock(ByteSequence.from(key, StandardCharsets.UTF_8), lease)).getKey();
+				ByteSequence owned = await(locks.lock(ByteSequence.from(key, StandardCharsets.UTF_8), lease.id()))
+					.getKey();
 				await(locks.unlock(owned));
 				return true;
 			}
 
 			@Override
 			public void close() {
-				keepAlive.close();
+				lease.keepAlive().close();
 				client.close();
 			}
 
@@ -85,6 +71,36 @@ final class EtcdPeerCycles {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted", ex);
 		}
+	}
+
+	/**
+	 * A lease of {@link #SESSION_TTL} that the client keeps alive until it is closed, as
+	 * etcd's concurrency package's session does.
+	 *
+	 * @param id the lease's id
+	 * @param keepAlive the keep-alive stream, to close
+	 */
+	record SessionLease(long id, CloseableClient keepAlive) {
+
+		static SessionLease grant(Client client) {
+			long id = await(client.getLeaseClient().grant(SESSION_TTL.toSeconds())).getID();
+			return new SessionLease(id, client.getLeaseClient().keepAlive(id, new StreamObserver<>() {
+
+				@Override
+				public void onNext(LeaseKeepAliveResponse response) {
+				}
+
+				@Override
+				public void onError(Throwable error) {
+				}
+
+				@Override
+				public void onCompleted() {
+				}
+
+			}));
+		}
+
 	}
 
 }

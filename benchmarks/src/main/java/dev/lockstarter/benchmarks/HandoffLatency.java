@@ -6,23 +6,30 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.lockstarter.test.etcd.EtcdServer;
 import dev.lockstarter.test.redis.RedisServer;
+import dev.lockstarter.test.zookeeper.ZooKeeperServer;
 
 /**
  * Measures the handoff latency of waiting locks across JVMs: the time from the moment a
  * holder starts its release until a waiter in another JVM, blocked on the same key, has
  * acquired it. The holder runs in this JVM; each waiter runs in a child JVM of its own
  * ({@link HandoffWaiter}), as another application instance would, and every lock
- * implementation of {@link HandoffLock} is measured in turn on one real Redis server.
+ * implementation named (by default those of {@link HandoffLock} on Redis) is measured in
+ * turn on one real server of its kind.
  * <p>
  * Both timestamps are {@link System#nanoTime()}, which on Linux reads the system-wide
  * monotonic clock, so times taken in two processes on one machine compare. Each handoff
@@ -74,17 +81,19 @@ public final class HandoffLatency {
 			locks.add(HandoffLock.valueOf(args[i]));
 		}
 		if (locks.isEmpty()) {
-			locks.addAll(List.of(HandoffLock.values()));
+			Arrays.stream(HandoffLock.values())
+				.filter((lock) -> lock.server() == HandoffLock.Server.REDIS)
+				.forEach(locks::add);
 		}
 		if (ROUNDS < 1 || HANDOFFS % ROUNDS != 0) {
 			throw new IllegalArgumentException(
 					"handoff.rounds must divide the " + HANDOFFS + " handoffs evenly, was " + ROUNDS);
 		}
-		try (RedisServer redis = RedisServer.start()) {
+		try (Servers servers = new Servers()) {
 			List<Session> sessions = new ArrayList<>();
 			try {
 				for (HandoffLock lock : locks) {
-					sessions.add(Session.open(redis, lock));
+					sessions.add(Session.open(servers.address(lock.server()), lock));
 				}
 				for (Session session : sessions) {
 					session.warmUp();
@@ -154,14 +163,15 @@ public final class HandoffLatency {
 					new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8));
 		}
 
-		static Session open(RedisServer redis, HandoffLock lock) throws Exception {
+		static Session open(InetSocketAddress server, HandoffLock lock) throws Exception {
 			Process waiter = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
-					HandoffWaiter.class.getName(), lock.name(), redis.host(), Integer.toString(redis.port()))
+					HandoffWaiter.class.getName(), lock.name(), server.getHostString(),
+					Integer.toString(server.getPort()))
 				.redirectError(ProcessBuilder.Redirect.INHERIT)
 				.start();
 			Session session;
 			try {
-				HandoffLock.Client holder = lock.open(redis.host(), redis.port());
+				HandoffLock.Client holder = lock.open(server.getHostString(), server.getPort());
 				connect(holder, lock);
 				session = new Session(lock, waiter, holder);
 			}
@@ -240,6 +250,45 @@ public final class HandoffLatency {
 						this.waiter.destroyForcibly();
 					}
 				}
+			}
+		}
+
+	}
+
+	/**
+	 * The servers of a run, one of each kind its locks need, started on first use.
+	 */
+	private static final class Servers implements AutoCloseable {
+
+		private final Map<HandoffLock.Server, AutoCloseable> started = new EnumMap<>(HandoffLock.Server.class);
+
+		private final Map<HandoffLock.Server, InetSocketAddress> addresses = new EnumMap<>(HandoffLock.Server.class);
+
+		InetSocketAddress address(HandoffLock.Server kind) {
+			return this.addresses.computeIfAbsent(kind, (k) -> switch (k) {
+				case REDIS -> {
+					RedisServer redis = RedisServer.start();
+					this.started.put(k, redis);
+					yield new InetSocketAddress(redis.host(), redis.port());
+				}
+				case ETCD -> {
+					EtcdServer etcd = EtcdServer.start();
+					this.started.put(k, etcd);
+					URI endpoint = URI.create(etcd.endpoint());
+					yield new InetSocketAddress(endpoint.getHost(), endpoint.getPort());
+				}
+				case ZOOKEEPER -> {
+					ZooKeeperServer zooKeeper = ZooKeeperServer.start();
+					this.started.put(k, zooKeeper);
+					yield new InetSocketAddress(zooKeeper.host(), zooKeeper.port());
+				}
+			});
+		}
+
+		@Override
+		public void close() throws Exception {
+			for (AutoCloseable server : this.started.values()) {
+				server.close();
 			}
 		}
 

@@ -112,6 +112,30 @@ enum HandoffLock {
 		Client open(String host, int port) {
 			return new RawLettucePubSubClient(host, port, true);
 		}
+	},
+
+	/** jetcd's client of etcd's lock service, on a kept-alive session lease. */
+	ETCD_JETCD_LOCK("jetcd lock service (session lease)", Server.ETCD) {
+		@Override
+		Client open(String host, int port) {
+			return new FailoverHandoffClients.JetcdLock(host, port);
+		}
+	},
+
+	/** Curator's {@code InterProcessMutex}. */
+	ZOOKEEPER_CURATOR_MUTEX("Curator InterProcessMutex", Server.ZOOKEEPER) {
+		@Override
+		Client open(String host, int port) {
+			return new FailoverHandoffClients.CuratorMutex(host, port);
+		}
+	},
+
+	/** Spring Integration's {@code ZookeeperLockRegistry}. */
+	ZOOKEEPER_SPRING_INTEGRATION("Spring Integration ZookeeperLockRegistry", Server.ZOOKEEPER) {
+		@Override
+		Client open(String host, int port) {
+			return new FailoverHandoffClients.SpringIntegrationZooKeeper(host, port);
+		}
 	};
 
 	/** The time-to-live of every lock. */
@@ -122,12 +146,41 @@ enum HandoffLock {
 
 	private final String description;
 
+	private final Server server;
+
 	HandoffLock(String description) {
+		this(description, Server.REDIS);
+	}
+
+	HandoffLock(String description, Server server) {
 		this.description = description;
+		this.server = server;
 	}
 
 	String description() {
 		return this.description;
+	}
+
+	/** The kind of server the lock runs on. */
+	Server server() {
+		return this.server;
+	}
+
+	/**
+	 * The servers a lock can run on; {@link HandoffLatency} starts one of each kind that
+	 * its locks need.
+	 */
+	enum Server {
+
+		/** One {@code redis-server}. */
+		REDIS,
+
+		/** One etcd member. */
+		ETCD,
+
+		/** One standalone ZooKeeper server. */
+		ZOOKEEPER
+
 	}
 
 	abstract Client open(String host, int port);

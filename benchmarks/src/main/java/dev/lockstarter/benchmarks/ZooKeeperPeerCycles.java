@@ -31,7 +31,7 @@ final class ZooKeeperPeerCycles {
 	}
 
 	static LockCycle curatorMutex(ZooKeeperServer server) {
-		CuratorFramework curator = curator(server);
+		CuratorFramework curator = curator(server.connectString());
 		return new LockCycle() {
 
 			@Override
@@ -58,7 +58,7 @@ final class ZooKeeperPeerCycles {
 	}
 
 	static LockCycle springIntegration(ZooKeeperServer server) {
-		CuratorFramework curator = curator(server);
+		CuratorFramework curator = curator(server.connectString());
 		ZookeeperLockRegistry registry = new ZookeeperLockRegistry(curator, ROOT);
 		return new LockCycle() {
 
@@ -81,13 +81,18 @@ final class ZooKeeperPeerCycles {
 		};
 	}
 
-	private static CuratorFramework curator(ZooKeeperServer server) {
-		CuratorFramework curator = CuratorFrameworkFactory.newClient(server.connectString(),
+	/**
+	 * A started Curator client with Curator's default session settings, connected.
+	 * @param connectString the servers
+	 * @return the client
+	 */
+	static CuratorFramework curator(String connectString) {
+		CuratorFramework curator = CuratorFrameworkFactory.newClient(connectString,
 				new ExponentialBackoffRetry(100, 3));
 		curator.start();
 		try {
 			if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("No connection to " + server.connectString());
+				throw new IllegalStateException("No connection to " + connectString);
 			}
 		}
 		catch (InterruptedException ex) {

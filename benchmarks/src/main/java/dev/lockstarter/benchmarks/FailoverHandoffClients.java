@@ -1,0 +1,151 @@
+package dev.lockstarter.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
+
+/**
+ * The peers' waiting locks on etcd and ZooKeeper whose handoff {@link HandoffLatency}
+ * measures beside this starter's stores on the same servers, each set up as in
+ * {@link EtcdPeerCycles} and {@link ZooKeeperPeerCycles}.
+ */
+final class FailoverHandoffClients {
+
+	private static final String ZOOKEEPER_ROOT = "/handoff-peers";
+
+	private FailoverHandoffClients() {
+	}
+
+	/**
+	 * jetcd's client of etcd's lock service, every lock bound to one session lease kept
+	 * alive: a waiter's {@code Lock} call returns when the key before it is deleted,
+	 * which etcd's lock service watches for.
+	 */
+	static final class JetcdLock implements HandoffLock.Client {
+
+		private final Client client;
+
+		private final EtcdPeerCycles.SessionLease lease;
+
+		private final Map<String, ByteSequence> owned = new HashMap<>();
+
+		JetcdLock(String host, int port) {
+			this.client = Client.builder().endpoints("http://" + host + ":" + port).build();
+			this.lease = EtcdPeerCycles.SessionLease.grant(this.client);
+		}
+
+		@Override
+		public void lock(String key) throws Exception {
+			ByteSequence name = ByteSequence.from(key, StandardCharsets.UTF_8);
+			this.owned.put(key,
+					this.client.getLockClient()
+						.lock(name, this.lease.id())
+						.get(HandoffLock.MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+						.getKey());
+		}
+
+		@Override
+		public void unlock(String key) {
+			ByteSequence ownedKey = this.owned.remove(key);
+			if (ownedKey != null) {
+				EtcdPeerCycles.await(this.client.getLockClient().unlock(ownedKey));
+			}
+		}
+
+		@Override
+		public void close() {
+			this.lease.keepAlive().close();
+			this.client.close();
+		}
+
+	}
+
+	/**
+	 * Curator's {@code InterProcessMutex}, one per key: a waiter watches the node before
+	 * its own and is woken when it is deleted.
+	 */
+	static final class CuratorMutex implements HandoffLock.Client {
+
+		private final CuratorFramework curator;
+
+		private final Map<String, InterProcessMutex> held = new HashMap<>();
+
+		CuratorMutex(String host, int port) {
+			this.curator = ZooKeeperPeerCycles.curator(host + ":" + port);
+		}
+
+		@Override
+		public void lock(String key) throws Exception {
+			InterProcessMutex mutex = new InterProcessMutex(this.curator, ZOOKEEPER_ROOT + "/" + key);
+			if (!mutex.acquire(HandoffLock.MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("Not acquired within " + HandoffLock.MAX_WAIT + ": " + key);
+			}
+			this.held.put(key, mutex);
+		}
+
+		@Override
+		public void unlock(String key) {
+			InterProcessMutex mutex = this.held.remove(key);
+			if (mutex != null) {
+				try {
+					mutex.release();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException("Curator release failed", ex);
+				}
+			}
+		}
+
+		@Override
+		public void close() {
+			this.curator.close();
+		}
+
+	}
+
+	/**
+	 * Spring Integration's {@code ZookeeperLockRegistry}, Curator's mutex behind a
+	 * {@code Lock}: the same thread takes and releases each lock.
+	 */
+	static final class SpringIntegrationZooKeeper implements HandoffLock.Client {
+
+		private final CuratorFramework curator;
+
+		private final ZookeeperLockRegistry registry;
+
+		SpringIntegrationZooKeeper(String host, int port) {
+			this.curator = ZooKeeperPeerCycles.curator(host + ":" + port);
+			this.registry = new ZookeeperLockRegistry(this.curator, ZOOKEEPER_ROOT);
+		}
+
+		@Override
+		public void lock(String key) throws Exception {
+			Lock lock = this.registry.obtain(key);
+			if (!lock.tryLock(HandoffLock.MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("Not acquired within " + HandoffLock.MAX_WAIT + ": " + key);
+			}
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.registry.obtain(key).unlock();
+		}
+
+		@Override
+		public void close() {
+			this.registry.destroy();
+			this.curator.close();
+		}
+
+	}
+
+}
