@@ -10,7 +10,8 @@ Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's 
 commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
 quick warm-up, optional), scale.json (MillionKeys, optional),
 http.json (benchmarks/http/run.sh) and machine.json; the adapters' section from RESULTS_DIR/adapters/
-(benchmarks/adapters.sh, optional). The charts are written as SVG files into a
+(benchmarks/adapters.sh, optional), and the section of the stores that keep a lock across a failover from
+RESULTS_DIR/stores/ (benchmarks/stores.sh, optional; see report_stores.py). The charts are written as SVG files into a
 "performance" folder next to OUT.md, and linked from it.
 """
 
@@ -25,6 +26,10 @@ import re
 import statistics
 import subprocess
 import sys
+
+import report_stores
+
+this = sys.modules[__name__]
 
 PACKAGE = "dev.lockstarter.benchmarks."
 
@@ -443,6 +448,7 @@ def render(results, output, elapsed):
         w("")
 
     adapters_section(adapters, w, machine_info)
+    report_stores.section(report_stores.load(os.path.join(results, report_stores.DIRECTORY), this), w, this)
 
     # Commands per cycle
     w("## Commands per cycle")
@@ -722,6 +728,11 @@ def render(results, output, elapsed):
     w("The adapters beside `LockTemplate` and the peers alone: `benchmarks/adapters.sh` builds the benchmarks, "
       "runs `AdapterCycleBenchmarks` and rewrites this page with the new [Adapters](#adapters-spring-integration-"
       "shedlock-and-javautilconcurrentlockslock) section (the other sections keep their results).")
+    w("")
+    w("PostgreSQL, etcd and ZooKeeper, each store beside the peers' locks on the same kind of server: "
+      "`benchmarks/stores.sh` builds the benchmarks, runs `FailoverStoreCycleBenchmarks` and the handoff on etcd "
+      "and ZooKeeper, and rewrites this page with the new [stores](#stores-that-keep-a-lock-across-a-failover-"
+      "postgresql-etcd-zookeeper) section.")
     w("")
     w(VERSIONS)
     w("")

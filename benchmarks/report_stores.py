@@ -1,0 +1,121 @@
+"""The section of docs/PERFORMANCE.md on the stores that keep a lock across a server's failure, from the results
+of benchmarks/stores.sh (benchmarks/results/stores/): the lock cycle of each store beside the peers' on the same
+kind of server (FailoverStoreCycleBenchmarks, one JSON file per benchmark and pass) and the handoff to a waiter
+in another JVM (HandoffLatency's handoff.json). report.py renders it; `fmt` is report.py's module, whose number
+formatting, fork merging and ratio helpers this uses."""
+
+import os
+
+DIRECTORY = "stores"
+TITLE = "Stores that keep a lock across a failover: PostgreSQL, etcd, ZooKeeper"
+
+# (server, this starter's benchmark, the peer's benchmark, the peer)
+CYCLE_ROWS = [
+    ("PostgreSQL", "postgresLockTemplate", "postgresSpringIntegration", "Spring Integration `JdbcLockRegistry`"),
+    ("PostgreSQL", "postgresLockTemplate", "postgresShedLock", "ShedLock `JdbcTemplateLockProvider` (database time)"),
+    ("etcd", "etcdLockTemplate", "etcdJetcdLock", "jetcd lock service client (session lease)"),
+    ("ZooKeeper", "zooKeeperLockTemplate", "zooKeeperCuratorMutex", "Curator `InterProcessMutex`"),
+    ("ZooKeeper", "zooKeeperLockTemplate", "zooKeeperSpringIntegration", "Spring Integration `ZookeeperLockRegistry`"),
+]
+
+# (server, HandoffLock name): this starter's first on each server, then the peers'
+HANDOFF_ROWS = [
+    ("etcd", "ETCD_STARTER"),
+    ("etcd", "ETCD_JETCD_LOCK"),
+    ("ZooKeeper", "ZOOKEEPER_STARTER"),
+    ("ZooKeeper", "ZOOKEEPER_CURATOR_MUTEX"),
+    ("ZooKeeper", "ZOOKEEPER_SPRING_INTEGRATION"),
+]
+
+
+def load(directory, fmt):
+    """The results of benchmarks/stores.sh, or None when it has not run."""
+    if not os.path.isdir(directory):
+        return None
+    runs = {}
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("jmh-") and name.endswith(".json"):
+            for entry in fmt.load(directory, name) or []:
+                runs.setdefault(entry["benchmark"].split(".")[-1], []).append(entry)
+    if not runs:
+        return None
+    def text(name):
+        path = os.path.join(directory, name)
+        return open(path).read().strip() if os.path.exists(path) else None
+    commands_run = [line for line in (text("commands-run.txt") or "").splitlines() if line.strip()]
+    return {
+        "rows": {method: fmt.merge_forks(entries) for method, entries in runs.items()},
+        "passes": max(len(entries) for entries in runs.values()),
+        "handoff": fmt.load(directory, "handoff.json"),
+        "machine": fmt.load(directory, "machine.json") or {},
+        "loadavg_end": (text("loadavg-end.txt") or "").split()[0:3],
+        "elapsed": int(text("elapsed-seconds.txt")) if text("elapsed-seconds.txt") else None,
+        "commands_run": commands_run,
+    }
+
+
+def section(stores, w, fmt):
+    w("## " + TITLE)
+    w("")
+    if not stores:
+        w("Not run for this page: there are no results in `benchmarks/results/%s/` (`benchmarks/stores.sh`)." %
+          DIRECTORY)
+        w("")
+        return
+    machine = stores["machine"]
+    w("Measured by `benchmarks/stores.sh` on %s (load average %s at the start, %s at the end%s), one thread, "
+      "each benchmark in %d passes of one fork (3 × 2 s warm-up, 5 × 2 s measurement), the passes taking the "
+      "benchmarks in opposite orders. Every benchmark starts its own server of its kind (PostgreSQL with `fsync` "
+      "off; one etcd member; one standalone ZooKeeper server; both of these write their log to disk with "
+      "`fsync`), so that no table or cache of one lock warms another's. Each lock takes a key with a 30 s "
+      "time-to-live and releases it at once; keys rotate over 1,024 per thread." % (
+          machine.get("date", "an unknown date"), " ".join(machine.get("loadavg_start", [])) or "unknown",
+          " ".join(stores["loadavg_end"]) or "unknown",
+          "; %d min %02d s in all" % (stores["elapsed"] // 60, stores["elapsed"] % 60)
+          if stores["elapsed"] is not None else "", stores["passes"]))
+    w("")
+    busy = fmt.busy_note(machine, stores["loadavg_end"])
+    if busy:
+        w(busy.replace("adapters.sh", "stores.sh").replace("an adapter", "a store")
+              .replace("[in-memory store](#what-the-adapters-own-code-costs)", "in-memory store"))
+        w("")
+    rows = stores["rows"]
+    w("| server | this starter (ops/s) | peer | peer (ops/s) | this starter ÷ peer |")
+    w("|---|---:|---|---:|---:|")
+    for server, ours, theirs, peer in CYCLE_ROWS:
+        if theirs not in rows:
+            continue
+        b = rows[theirs]["primaryMetric"]
+        if ours in rows:
+            a = rows[ours]["primaryMetric"]
+            value, err = fmt.ratio(a, b)
+            w("| %s | %s %s | %s | %s %s | %s (%s) |" % (
+                server, fmt.number(a["score"]), fmt.error(a), peer, fmt.number(b["score"]), fmt.error(b),
+                fmt.format_ratio((value, err)), fmt.verdict(value, err)))
+        else:
+            w("| %s | not measured | %s | %s %s | – |" % (server, peer, fmt.number(b["score"]), fmt.error(b)))
+    w("")
+    handoff = stores["handoff"]
+    if handoff:
+        setups = handoff.get("setups", {})
+        w("The handoff to a waiter in another JVM (`HandoffLatency`: the time from the holder's release until the "
+          "waiter, blocked on the same key, has the lock; %s handoffs per lock in %s rounds taking turns):" % (
+              handoff.get("handoffs"), handoff.get("rounds")))
+        w("")
+        w("| server | lock | p50 | p90 | p99 | max |")
+        w("|---|---|---:|---:|---:|---:|")
+        for server, name in HANDOFF_ROWS:
+            setup = setups.get(name)
+            if setup:
+                w("| %s | %s | %s | %s | %s | %s |" % (
+                    server, setup["description"], *(("%.2f ms" % (setup[p] / 1000.0))
+                                                    for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+        w("")
+    if stores["commands_run"]:
+        w("The commands `benchmarks/stores.sh` ran:")
+        w("")
+        w("```")
+        for line in stores["commands_run"]:
+            w(line)
+        w("```")
+        w("")
