@@ -72,23 +72,29 @@ public class FailoverStoreCycleBenchmarks {
 	}
 
 	/**
-	 * A PostgreSQL server and one lock's client on it, for one trial.
+	 * A server and one lock's client on it, for one trial.
 	 */
 	@State(Scope.Benchmark)
-	public abstract static class PostgresLock {
+	public abstract static class ServerLock {
 
-		private PostgresServer server;
+		private AutoCloseable server;
 
 		private LockCycle cycle;
 
 		@Setup(Level.Trial)
-		public void start() {
-			this.server = PostgresServer.start();
-			this.cycle = open(this.server);
+		public void start() throws Exception {
+			this.server = startServer();
+			try {
+				this.cycle = open();
+			}
+			catch (RuntimeException ex) {
+				this.server.close();
+				throw ex;
+			}
 		}
 
 		@TearDown(Level.Trial)
-		public void stop() {
+		public void stop() throws Exception {
 			try {
 				this.cycle.close();
 			}
@@ -97,10 +103,29 @@ public class FailoverStoreCycleBenchmarks {
 			}
 		}
 
-		abstract LockCycle open(PostgresServer server);
+		/** Start the server, which the subclass keeps for {@link #open()}. */
+		abstract AutoCloseable startServer();
+
+		/** Open the lock's client on the server. */
+		abstract LockCycle open();
 
 		final boolean cycle(String key) {
 			return this.cycle.cycle(key);
+		}
+
+	}
+
+	/**
+	 * A fresh PostgreSQL server.
+	 */
+	public abstract static class PostgresLock extends ServerLock {
+
+		PostgresServer server;
+
+		@Override
+		AutoCloseable startServer() {
+			this.server = PostgresServer.start();
+			return this.server;
 		}
 
 	}
@@ -108,8 +133,8 @@ public class FailoverStoreCycleBenchmarks {
 	public static class PostgresLockTemplate extends PostgresLock {
 
 		@Override
-		LockCycle open(PostgresServer server) {
-			return PostgresPeerCycles.lockTemplate(server);
+		LockCycle open() {
+			return PostgresPeerCycles.lockTemplate(this.server);
 		}
 
 	}
@@ -117,8 +142,8 @@ public class FailoverStoreCycleBenchmarks {
 	public static class PostgresSpringIntegration extends PostgresLock {
 
 		@Override
-		LockCycle open(PostgresServer server) {
-			return PostgresPeerCycles.springIntegration(server);
+		LockCycle open() {
+			return PostgresPeerCycles.springIntegration(this.server);
 		}
 
 	}
@@ -126,42 +151,23 @@ public class FailoverStoreCycleBenchmarks {
 	public static class PostgresShedLock extends PostgresLock {
 
 		@Override
-		LockCycle open(PostgresServer server) {
-			return PostgresPeerCycles.shedLock(server);
+		LockCycle open() {
+			return PostgresPeerCycles.shedLock(this.server);
 		}
 
 	}
 
 	/**
-	 * A single-member etcd server and one lock's client on it, for one trial.
+	 * A fresh single-member etcd server.
 	 */
-	@State(Scope.Benchmark)
-	public abstract static class EtcdLock {
+	public abstract static class EtcdLock extends ServerLock {
 
-		private EtcdServer server;
+		EtcdServer server;
 
-		private LockCycle cycle;
-
-		@Setup(Level.Trial)
-		public void start() {
+		@Override
+		AutoCloseable startServer() {
 			this.server = EtcdServer.start();
-			this.cycle = open(this.server);
-		}
-
-		@TearDown(Level.Trial)
-		public void stop() {
-			try {
-				this.cycle.close();
-			}
-			finally {
-				this.server.close();
-			}
-		}
-
-		abstract LockCycle open(EtcdServer server);
-
-		final boolean cycle(String key) {
-			return this.cycle.cycle(key);
+			return this.server;
 		}
 
 	}
@@ -169,42 +175,23 @@ public class FailoverStoreCycleBenchmarks {
 	public static class EtcdJetcdLock extends EtcdLock {
 
 		@Override
-		LockCycle open(EtcdServer server) {
-			return EtcdPeerCycles.jetcdLock(server);
+		LockCycle open() {
+			return EtcdPeerCycles.jetcdLock(this.server);
 		}
 
 	}
 
 	/**
-	 * A standalone ZooKeeper server and one lock's client on it, for one trial.
+	 * A fresh standalone ZooKeeper server.
 	 */
-	@State(Scope.Benchmark)
-	public abstract static class ZooKeeperLock {
+	public abstract static class ZooKeeperLock extends ServerLock {
 
-		private ZooKeeperServer server;
+		ZooKeeperServer server;
 
-		private LockCycle cycle;
-
-		@Setup(Level.Trial)
-		public void start() {
+		@Override
+		AutoCloseable startServer() {
 			this.server = ZooKeeperServer.start();
-			this.cycle = open(this.server);
-		}
-
-		@TearDown(Level.Trial)
-		public void stop() {
-			try {
-				this.cycle.close();
-			}
-			finally {
-				this.server.close();
-			}
-		}
-
-		abstract LockCycle open(ZooKeeperServer server);
-
-		final boolean cycle(String key) {
-			return this.cycle.cycle(key);
+			return this.server;
 		}
 
 	}
@@ -212,8 +199,8 @@ public class FailoverStoreCycleBenchmarks {
 	public static class ZooKeeperCuratorMutex extends ZooKeeperLock {
 
 		@Override
-		LockCycle open(ZooKeeperServer server) {
-			return ZooKeeperPeerCycles.curatorMutex(server);
+		LockCycle open() {
+			return ZooKeeperPeerCycles.curatorMutex(this.server);
 		}
 
 	}
@@ -221,8 +208,8 @@ public class FailoverStoreCycleBenchmarks {
 	public static class ZooKeeperSpringIntegration extends ZooKeeperLock {
 
 		@Override
-		LockCycle open(ZooKeeperServer server) {
-			return ZooKeeperPeerCycles.springIntegration(server);
+		LockCycle open() {
+			return ZooKeeperPeerCycles.springIntegration(this.server);
 		}
 
 	}

@@ -1,9 +1,19 @@
 package dev.lockstarter.benchmarks;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+
 /**
- * One way of taking an uncontended lock on Redis and releasing it again: the operation
- * every lock benchmark measures. Implementations are thread-safe and own their client,
- * which {@link #close()} shuts down.
+ * One way of taking an uncontended lock and releasing it again: the operation every lock
+ * benchmark measures. Implementations are thread-safe and own their client, which
+ * {@link #close()} shuts down.
  */
 interface LockCycle extends AutoCloseable {
 
@@ -16,5 +26,63 @@ interface LockCycle extends AutoCloseable {
 
 	@Override
 	void close();
+
+	/**
+	 * The cycle of a registry of {@link Lock}s, such as Spring Integration's:
+	 * {@code obtain(key).tryLock()}, then {@code unlock()}.
+	 * @param registry the registry's {@code obtain}
+	 * @param close what closes the registry's client
+	 * @return the cycle
+	 */
+	static LockCycle tryLock(Function<String, Lock> registry, Runnable close) {
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				Lock lock = registry.apply(key);
+				if (!lock.tryLock()) {
+					return false;
+				}
+				lock.unlock();
+				return true;
+			}
+
+			@Override
+			public void close() {
+				close.run();
+			}
+
+		};
+	}
+
+	/**
+	 * The cycle of a ShedLock {@link LockProvider}: {@code lock(configuration)} with the
+	 * time-to-live as {@code lockAtMostFor}, then {@code unlock()}.
+	 * @param provider the provider
+	 * @param ttl the lock's time-to-live
+	 * @param close what closes the provider's client
+	 * @return the cycle
+	 */
+	static LockCycle shedLock(LockProvider provider, Duration ttl, Runnable close) {
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				Optional<SimpleLock> lock = provider
+					.lock(new LockConfiguration(Instant.now(), key, ttl, Duration.ZERO));
+				if (lock.isEmpty()) {
+					return false;
+				}
+				lock.get().unlock();
+				return true;
+			}
+
+			@Override
+			public void close() {
+				close.run();
+			}
+
+		};
+	}
 
 }

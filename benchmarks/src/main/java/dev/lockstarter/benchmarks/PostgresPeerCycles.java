@@ -8,14 +8,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.concurrent.locks.Lock;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 
 import dev.lockstarter.core.Lease;
@@ -88,25 +83,10 @@ final class PostgresPeerCycles {
 		repository.afterPropertiesSet();
 		repository.afterSingletonsInstantiated();
 		JdbcLockRegistry registry = new JdbcLockRegistry(repository, TTL);
-		return new LockCycle() {
-
-			@Override
-			public boolean cycle(String key) {
-				Lock lock = registry.obtain(key);
-				if (!lock.tryLock()) {
-					return false;
-				}
-				lock.unlock();
-				return true;
-			}
-
-			@Override
-			public void close() {
-				repository.close();
-				dataSource.close();
-			}
-
-		};
+		return LockCycle.tryLock(registry::obtain, () -> {
+			repository.close();
+			dataSource.close();
+		});
 	}
 
 	static LockCycle shedLock(PostgresServer server) {
@@ -118,25 +98,7 @@ final class PostgresPeerCycles {
 					.withJdbcTemplate(new JdbcTemplate(dataSource))
 					.usingDbTime()
 					.build());
-		return new LockCycle() {
-
-			@Override
-			public boolean cycle(String key) {
-				Optional<SimpleLock> lock = provider
-					.lock(new LockConfiguration(Instant.now(), key, TTL, Duration.ZERO));
-				if (lock.isEmpty()) {
-					return false;
-				}
-				lock.get().unlock();
-				return true;
-			}
-
-			@Override
-			public void close() {
-				dataSource.close();
-			}
-
-		};
+		return LockCycle.shedLock(provider, TTL, dataSource::close);
 	}
 
 	private static HikariDataSource dataSource(PostgresServer server) {

@@ -2,8 +2,6 @@ package dev.lockstarter.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -14,8 +12,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
@@ -136,7 +132,13 @@ enum Variant {
 	SPRING_INTEGRATION("Spring Integration RedisLockRegistry") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new SpringIntegrationCycle(host, port);
+			LettuceConnectionFactory connections = connectionFactory(host, port);
+			RedisLockRegistry registry = new RedisLockRegistry(connections, "bench-registry", TTL);
+			registry.setCacheCapacity(SPRING_INTEGRATION_CACHE_CAPACITY);
+			return LockCycle.tryLock(registry::obtain, () -> {
+				registry.destroy();
+				connections.destroy();
+			});
 		}
 	},
 
@@ -148,7 +150,7 @@ enum Variant {
 	SHEDLOCK("ShedLock RedisLockProvider (default: unlock = DEL)") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new ShedLockCycle(host, port, false);
+			return shedLock(host, port, false);
 		}
 	},
 
@@ -159,7 +161,7 @@ enum Variant {
 	SHEDLOCK_SAFE_UPDATE("ShedLock RedisLockProvider (safeUpdate: unlock = compare-and-delete)") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new ShedLockCycle(host, port, true);
+			return shedLock(host, port, true);
 		}
 	},
 
@@ -171,7 +173,9 @@ enum Variant {
 	LOCK_REGISTRY_ADAPTER("lock-starter LockOperationsLockRegistry (Spring Integration adapter)") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new LockRegistryAdapterCycle(host, port);
+			Starter starter = new Starter(host, port, null);
+			LockOperationsLockRegistry registry = new LockOperationsLockRegistry(starter.locks(), LockOptions.ttl(TTL));
+			return LockCycle.tryLock(registry::obtain, starter::close);
 		}
 	},
 
@@ -183,7 +187,8 @@ enum Variant {
 	LOCK_PROVIDER_ADAPTER("lock-starter LockOperationsLockProvider (ShedLock adapter)") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new LockProviderAdapterCycle(host, port);
+			Starter starter = new Starter(host, port, null);
+			return LockCycle.shedLock(new LockOperationsLockProvider(starter.locks()), TTL, starter::close);
 		}
 	},
 
@@ -236,6 +241,20 @@ enum Variant {
 	 * @return the lock cycle
 	 */
 	abstract LockCycle open(String host, int port);
+
+	/**
+	 * ShedLock's {@link RedisLockProvider} on a connection factory of its own.
+	 * @param host the server's host
+	 * @param port the server's port
+	 * @param safeUpdate whether the unlock is an owner-checked compare-and-delete
+	 * @return the lock cycle
+	 */
+	static LockCycle shedLock(String host, int port, boolean safeUpdate) {
+		LettuceConnectionFactory connections = connectionFactory(host, port);
+		RedisLockProvider provider = safeUpdate ? new RedisLockProvider.Builder(connections).safeUpdate(true).build()
+				: new RedisLockProvider(connections);
+		return LockCycle.shedLock(provider, TTL, connections::destroy);
+	}
 
 	static LettuceConnectionFactory connectionFactory(String host, int port) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
@@ -433,123 +452,6 @@ enum Variant {
 		@Override
 		public void close() {
 			this.redisson.shutdown();
-		}
-
-	}
-
-	private static final class SpringIntegrationCycle implements LockCycle {
-
-		private final LettuceConnectionFactory connectionFactory;
-
-		private final RedisLockRegistry registry;
-
-		SpringIntegrationCycle(String host, int port) {
-			this.connectionFactory = connectionFactory(host, port);
-			this.registry = new RedisLockRegistry(this.connectionFactory, "bench-registry", TTL);
-			this.registry.setCacheCapacity(SPRING_INTEGRATION_CACHE_CAPACITY);
-		}
-
-		@Override
-		public boolean cycle(String key) {
-			Lock lock = this.registry.obtain(key);
-			if (!lock.tryLock()) {
-				return false;
-			}
-			lock.unlock();
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.registry.destroy();
-			this.connectionFactory.destroy();
-		}
-
-	}
-
-	private static final class ShedLockCycle implements LockCycle {
-
-		private final LettuceConnectionFactory connectionFactory;
-
-		private final RedisLockProvider provider;
-
-		ShedLockCycle(String host, int port, boolean safeUpdate) {
-			this.connectionFactory = connectionFactory(host, port);
-			this.provider = safeUpdate ? new RedisLockProvider.Builder(this.connectionFactory).safeUpdate(true).build()
-					: new RedisLockProvider(this.connectionFactory);
-		}
-
-		@Override
-		public boolean cycle(String key) {
-			Optional<SimpleLock> lock = this.provider
-				.lock(new LockConfiguration(Instant.now(), key, TTL, Duration.ZERO));
-			if (lock.isEmpty()) {
-				return false;
-			}
-			lock.get().unlock();
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.connectionFactory.destroy();
-		}
-
-	}
-
-	private static final class LockRegistryAdapterCycle implements LockCycle {
-
-		private final Starter starter;
-
-		private final LockOperationsLockRegistry registry;
-
-		LockRegistryAdapterCycle(String host, int port) {
-			this.starter = new Starter(host, port, null);
-			this.registry = new LockOperationsLockRegistry(this.starter.locks(), LockOptions.ttl(TTL));
-		}
-
-		@Override
-		public boolean cycle(String key) {
-			Lock lock = this.registry.obtain(key);
-			if (!lock.tryLock()) {
-				return false;
-			}
-			lock.unlock();
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.starter.close();
-		}
-
-	}
-
-	private static final class LockProviderAdapterCycle implements LockCycle {
-
-		private final Starter starter;
-
-		private final LockOperationsLockProvider provider;
-
-		LockProviderAdapterCycle(String host, int port) {
-			this.starter = new Starter(host, port, null);
-			this.provider = new LockOperationsLockProvider(this.starter.locks());
-		}
-
-		@Override
-		public boolean cycle(String key) {
-			Optional<SimpleLock> lock = this.provider
-				.lock(new LockConfiguration(Instant.now(), key, TTL, Duration.ZERO));
-			if (lock.isEmpty()) {
-				return false;
-			}
-			lock.get().unlock();
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.starter.close();
 		}
 
 	}

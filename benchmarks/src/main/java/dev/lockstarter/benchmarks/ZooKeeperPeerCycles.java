@@ -1,7 +1,6 @@
 package dev.lockstarter.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -60,25 +59,10 @@ final class ZooKeeperPeerCycles {
 	static LockCycle springIntegration(ZooKeeperServer server) {
 		CuratorFramework curator = curator(server.connectString());
 		ZookeeperLockRegistry registry = new ZookeeperLockRegistry(curator, ROOT);
-		return new LockCycle() {
-
-			@Override
-			public boolean cycle(String key) {
-				Lock lock = registry.obtain(key);
-				if (!lock.tryLock()) {
-					return false;
-				}
-				lock.unlock();
-				return true;
-			}
-
-			@Override
-			public void close() {
-				registry.destroy();
-				curator.close();
-			}
-
-		};
+		return LockCycle.tryLock(registry::obtain, () -> {
+			registry.destroy();
+			curator.close();
+		});
 	}
 
 	/**
