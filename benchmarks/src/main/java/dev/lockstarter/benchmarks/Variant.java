@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -200,7 +199,9 @@ enum Variant {
 	LEASE_LOCK("lock-starter LeaseLock (java.util.concurrent.locks.Lock)") {
 		@Override
 		LockCycle open(String host, int port) {
-			return new LeaseLockCycle(host, port);
+			Starter starter = new Starter(host, port, null);
+			LockOptions options = LockOptions.ttl(TTL);
+			return LockCycle.tryLock((key) -> starter.locks().lock(key, options), starter::close);
 		}
 	};
 
@@ -452,33 +453,6 @@ enum Variant {
 		@Override
 		public void close() {
 			this.redisson.shutdown();
-		}
-
-	}
-
-	private static final class LeaseLockCycle implements LockCycle {
-
-		private final Starter starter;
-
-		private final LockOptions options = LockOptions.ttl(TTL);
-
-		LeaseLockCycle(String host, int port) {
-			this.starter = new Starter(host, port, null);
-		}
-
-		@Override
-		public boolean cycle(String key) {
-			Lock lock = this.starter.locks().lock(key, this.options);
-			if (!lock.tryLock()) {
-				return false;
-			}
-			lock.unlock();
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.starter.close();
 		}
 
 	}
