@@ -2,6 +2,7 @@ package dev.lockstarter.store.etcd;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -139,6 +140,53 @@ class EtcdLockStoreContractTests extends LockStoreContractTests {
 		long thirdToken = EtcdAwait.acquired(store(), key, uniqueToken(), TTL, Duration.ofSeconds(10)).fencingToken();
 		assertThat(thirdToken).as("token after a leader kill and the takeover of the expired lock")
 			.isGreaterThan(secondToken);
+	}
+
+	@Test
+	void everyCallFailsWithinTheTimeoutWhileAMajorityIsPausedAndWorksAgainAfterwards() {
+		Duration timeout = Duration.ofMillis(500);
+		try (Client impatientClient = EtcdClients.client(timeout, etcd.endpoints().toArray(String[]::new));
+				EtcdLockStore impatient = new EtcdLockStore(impatientClient, timeout)) {
+			String key = uniqueKey("paused");
+			String owner = uniqueToken();
+			assertThat(impatient.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+			EtcdMember leader = etcd.server().leader();
+			EtcdMember follower = etcd.server()
+				.members()
+				.stream()
+				.filter((member) -> member != leader)
+				.findFirst()
+				.get();
+			leader.pause();
+			follower.pause();
+			List<TimedCall> calls;
+			try {
+				calls = List.of(
+						TimedCall.of("acquire", () -> impatient.tryAcquire(uniqueKey("paused"), uniqueToken(), TTL)),
+						TimedCall.of("extend", () -> impatient.extend(key, owner, TTL)),
+						TimedCall.of("put a result", () -> impatient.putResult(key, owner, new byte[] { 1 }, TTL)),
+						TimedCall.of("read the time to expiry", () -> impatient.timeToExpiry(key)),
+						TimedCall.of("read the result", () -> impatient.getResult(key)),
+						TimedCall.of("release", () -> impatient.release(key, owner)));
+			}
+			finally {
+				leader.resume();
+				follower.resume();
+			}
+			for (TimedCall call : calls) {
+				assertThat(call.failure()).as("failure to %s with a majority paused", call.operation()).isNotNull();
+				assertThat(call.took()).as("time to %s", call.operation()).isLessThan(timeout.plusSeconds(1));
+			}
+			etcd.server().awaitLeader(Duration.ofSeconds(10));
+			String after = uniqueKey("resumed");
+			String afterOwner = uniqueToken();
+			EtcdAwait.acquired(impatient, after, afterOwner, TTL, Duration.ofSeconds(10));
+			assertThat(impatient.extend(after, afterOwner, TTL)).isTrue();
+			assertThat(impatient.putResult(after, afterOwner, new byte[] { 2 }, TTL)).isTrue();
+			assertThat(impatient.getResult(after)).containsExactly(2);
+			assertThat(impatient.timeToExpiry(after)).isPositive();
+			assertThat(impatient.release(after, afterOwner)).isTrue();
+		}
 	}
 
 	@Test
