@@ -249,6 +249,12 @@ public class LockProperties implements InitializingBean {
 		DYNAMODB,
 
 		/**
+		 * etcd v3, through jetcd: locks survive the loss of a minority of the members;
+		 * expiry is decided by the application instances' clocks.
+		 */
+		ETCD,
+
+		/**
 		 * A relational database (PostgreSQL, MariaDB or H2), through the application's
 		 * DataSource: expiry is decided by the database's clock.
 		 */

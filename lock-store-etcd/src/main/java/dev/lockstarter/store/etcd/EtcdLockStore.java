@@ -1,0 +1,387 @@
+package dev.lockstarter.store.etcd;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.Txn;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.AcquireReplyWithResult;
+import dev.lockstarter.store.HashedKeys;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} on etcd v3, through jetcd.
+ * <p>
+ * A lock is the key {@code <prefix><lock key>} whose value is the owner token and the
+ * expiry time in epoch milliseconds ({@link EtcdValues}), bound to a lease that lives
+ * longer than the lock ({@link EtcdLeases}). Every operation is one etcd transaction,
+ * which compares and writes atomically on the leader, committed by a majority:
+ * <ul>
+ * <li>acquire: {@code If(version(key) = 0) Then(Put(key, token+expiry, lease))
+ * Else(Get(key))}. A holder found expired is taken over by a second transaction
+ * conditioned on the {@code mod_revision} it was seen with, so that of several contenders
+ * exactly one wins; a holder not expired answers its remaining time.</li>
+ * <li>release: {@code If(held by token, not expired) Then(Delete(key))}; extend: the same
+ * condition, then {@code Put} of the new expiry time, bound to a lease that lives long
+ * enough. Ownership is a range of values ({@link EtcdValues#heldBy}), so neither reads
+ * first.</li>
+ * <li>a result: the key {@code <results prefix><lock key>}, written under the same
+ * condition on the lock key, with a lease of its own.</li>
+ * <li>several keys at once ({@link MultiKeyLockStore}): one transaction comparing every
+ * key, all or none.</li>
+ * </ul>
+ * <p>
+ * <b>Fencing tokens</b> are the revision of the write that took the lock: etcd's revision
+ * is one counter for the whole cluster, raised by every write and kept across leader
+ * changes and restarts, so a key's tokens strictly increase across owners.
+ * <p>
+ * <b>Expiry</b> is decided by the clients' wall clocks, in milliseconds, as etcd leases
+ * count whole seconds: a client whose clock runs ahead of the others can take their locks
+ * over early by its lead. The lease only makes etcd delete the key of a holder that never
+ * released it, after the lock expired.
+ * <p>
+ * Every call waits at most the given timeout for its requests, then fails with
+ * {@link LockStoreException}. The store does not own the client: close the client after
+ * the store.
+ *
+ * @since 0.1.0
+ */
+public class EtcdLockStore
+		implements ResultStoringLockStore, MultiKeyLockStore, ReleaseNotifyingLockStore, AutoCloseable {
+
+	/** The default prefix of the lock keys. */
+	public static final String DEFAULT_PREFIX = "/lock-starter/locks/";
+
+	/** The default prefix of the keys of the results kept next to locks. */
+	public static final String DEFAULT_RESULTS_PREFIX = "/lock-starter/results/";
+
+	/** The longest lock key, in bytes of UTF-8, kept as it is; longer keys are hashed. */
+	static final int MAX_KEY_BYTES = 512;
+
+	private static final int ACQUIRE_ATTEMPTS = 3;
+
+	private final KV kv;
+
+	private final ByteSequence prefix;
+
+	private final ByteSequence resultsPrefix;
+
+	private final EtcdCalls calls;
+
+	private final EtcdLeases leases;
+
+	private final EtcdReleaseWatch releaseWatch;
+
+	private final Clock clock;
+
+	/**
+	 * Create a store on the given client, with the default prefixes.
+	 * @param client the etcd client, whose endpoints, TLS and credentials are set
+	 * @param timeout the longest time a call waits for etcd, positive
+	 */
+	public EtcdLockStore(Client client, Duration timeout) {
+		this(client, DEFAULT_PREFIX, DEFAULT_RESULTS_PREFIX, timeout, Clock.systemUTC());
+	}
+
+	/**
+	 * Create a store on the given client.
+	 * @param client the etcd client, whose endpoints, TLS and credentials are set
+	 * @param prefix the prefix of the lock keys, not empty
+	 * @param resultsPrefix the prefix of the result keys, not empty, neither a prefix of
+	 * {@code prefix} nor starting with it
+	 * @param timeout the longest time a call waits for etcd, positive
+	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 */
+	public EtcdLockStore(Client client, String prefix, String resultsPrefix, Duration timeout, Clock clock) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.hasLength(prefix, "'prefix' must not be empty");
+		Assert.hasLength(resultsPrefix, "'resultsPrefix' must not be empty");
+		Assert.isTrue(!prefix.startsWith(resultsPrefix) && !resultsPrefix.startsWith(prefix),
+				() -> "'prefix' and 'resultsPrefix' must not start with one another: '" + prefix + "', '"
+						+ resultsPrefix + "'");
+		Assert.notNull(clock, "'clock' must not be null");
+		this.kv = client.getKVClient();
+		this.prefix = utf8(prefix);
+		this.resultsPrefix = utf8(resultsPrefix);
+		this.calls = new EtcdCalls(timeout);
+		this.leases = new EtcdLeases(client.getLeaseClient(), this.calls);
+		this.releaseWatch = new EtcdReleaseWatch(client.getWatchClient(), this.prefix);
+		this.clock = clock;
+	}
+
+	@Override
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+		return acquire(key, token, ttl, false).acquisition();
+	}
+
+	@Override
+	public AcquireReplyWithResult tryAcquireReadingResult(String key, String token, Duration ttl) {
+		return acquire(key, token, ttl, true);
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		ByteSequence lockKey = lockKey(key);
+		long deadline = this.calls.deadline();
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, this.clock.millis());
+		return commit(deadline, "release", key,
+				(lease) -> this.kv.txn().If(held).Then(Op.delete(lockKey, DeleteOption.DEFAULT)), null)
+			.isSucceeded();
+	}
+
+	@Override
+	public boolean extend(String key, String token, Duration ttl) {
+		ByteSequence lockKey = lockKey(key);
+		long millis = millis(ttl);
+		long deadline = this.calls.deadline();
+		long now = this.clock.millis();
+		ByteSequence value = EtcdValues.lockValue(token, now + millis);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
+		return commit(deadline, "extend", key,
+				(lease) -> this.kv.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl)
+			.isSucceeded();
+	}
+
+	@Override
+	public Duration timeToExpiry(String key) {
+		ByteSequence lockKey = lockKey(key);
+		GetResponse response = this.calls.await(this.kv.get(lockKey), this.calls.deadline(),
+				"read the time to expiry of", key);
+		if (response.getKvs().isEmpty()) {
+			return Duration.ZERO;
+		}
+		long remaining = EtcdValues.expiresAt(response.getKvs().get(0).getValue()) - this.clock.millis();
+		return (remaining > 0) ? Duration.ofMillis(remaining) : Duration.ZERO;
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		ByteSequence lockKey = lockKey(key);
+		ByteSequence resultKey = resultKey(key);
+		long millis = millis(ttl);
+		long deadline = this.calls.deadline();
+		long now = this.clock.millis();
+		ByteSequence value = EtcdValues.resultValue(result, now + millis);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
+		return commit(deadline, "store the result of", key,
+				(lease) -> this.kv.txn().If(held).Then(Op.put(resultKey, value, withLease(lease))), ttl)
+			.isSucceeded();
+	}
+
+	@Override
+	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
+		Assert.notNull(result, "'result' must not be null");
+		ByteSequence lockKey = lockKey(key);
+		ByteSequence resultKey = resultKey(key);
+		long millis = millis(ttl);
+		long deadline = this.calls.deadline();
+		long now = this.clock.millis();
+		ByteSequence value = EtcdValues.resultValue(result, now + millis);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
+		return commit(deadline, "store the result and release", key,
+				(lease) -> this.kv.txn()
+					.If(held)
+					.Then(Op.put(resultKey, value, withLease(lease)), Op.delete(lockKey, DeleteOption.DEFAULT)),
+				ttl)
+			.isSucceeded();
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		GetResponse response = this.calls.await(this.kv.get(resultKey(key)), this.calls.deadline(),
+				"read the result of", key);
+		return response.getKvs().isEmpty() ? null
+				: EtcdValues.result(response.getKvs().get(0).getValue(), this.clock.millis());
+	}
+
+	@Override
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		return new EtcdMultiKeyAcquisition(this, keys.stream().map(this::lockKey).toList(), keys, token, ttl).acquire();
+	}
+
+	@Override
+	public boolean[] releaseAll(List<String> keys, String token) {
+		Assert.notNull(keys, "'keys' must not be null");
+		boolean[] released = new boolean[keys.size()];
+		for (int i = 0; i < released.length; i++) {
+			released[i] = release(keys.get(i), token);
+		}
+		return released;
+	}
+
+	@Override
+	public Subscription subscribe(String key, Runnable listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		return this.releaseWatch.subscribe(lockKey(key), listener);
+	}
+
+	/**
+	 * Stop the release notifications. The client stays open.
+	 */
+	@Override
+	public void close() {
+		this.releaseWatch.close();
+	}
+
+	/**
+	 * Return the etcd key of a lock: the prefix and the key, or its hash if the key is
+	 * longer than 512 bytes of UTF-8.
+	 * @param key the store key
+	 * @return the etcd key
+	 */
+	public ByteSequence lockKey(String key) {
+		return this.prefix.concat(utf8(storedKey(key)));
+	}
+
+	/**
+	 * Return the etcd key of the result kept next to a lock.
+	 * @param key the store key
+	 * @return the etcd key
+	 */
+	public ByteSequence resultKey(String key) {
+		return this.resultsPrefix.concat(utf8(storedKey(key)));
+	}
+
+	private AcquireReplyWithResult acquire(String key, String token, Duration ttl, boolean readResult) {
+		ByteSequence lockKey = lockKey(key);
+		long millis = millis(ttl);
+		long deadline = this.calls.deadline();
+		Op[] reads = readResult
+				? new Op[] { Op.get(lockKey, GetOption.DEFAULT), Op.get(resultKey(key), GetOption.DEFAULT) }
+				: new Op[] { Op.get(lockKey, GetOption.DEFAULT) };
+		Cmp free = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.version(0));
+		byte @Nullable [] kept = null;
+		for (int attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt++) {
+			Cmp condition = free;
+			ByteSequence value = EtcdValues.lockValue(token, this.clock.millis() + millis);
+			TxnResponse response = commit(deadline, "acquire", key,
+					(lease) -> this.kv.txn()
+						.If(condition)
+						.Then(thenPut(lockKey, value, lease, readResult ? reads[1] : null))
+						.Else(reads),
+					ttl);
+			if (readResult && attempt == 0) {
+				kept = readResult(response);
+			}
+			if (response.isSucceeded()) {
+				return new AcquireReplyWithResult(AcquireReply.acquired(response.getHeader().getRevision()), kept);
+			}
+			KeyValue holder = first(response.getGetResponses().get(0));
+			if (holder != null) {
+				long remaining = EtcdValues.expiresAt(holder.getValue()) - this.clock.millis();
+				if (remaining >= 0) {
+					return new AcquireReplyWithResult(AcquireReply.held(Duration.ofMillis(remaining)), kept);
+				}
+				free = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.modRevision(holder.getModRevision()));
+			}
+		}
+		// Lost every race for a key that kept changing hands: held, for an unknown time
+		return new AcquireReplyWithResult(AcquireReply.held(Duration.ofMillis(-1)), kept);
+	}
+
+	private static Op[] thenPut(ByteSequence lockKey, ByteSequence value, long lease, @Nullable Op alsoRead) {
+		Op put = Op.put(lockKey, value, withLease(lease));
+		return (alsoRead != null) ? new Op[] { put, alsoRead } : new Op[] { put };
+	}
+
+	private byte @Nullable [] readResult(TxnResponse response) {
+		List<GetResponse> gets = response.getGetResponses();
+		KeyValue result = first(gets.get(gets.size() - 1));
+		return (result != null) ? EtcdValues.result(result.getValue(), this.clock.millis()) : null;
+	}
+
+	/**
+	 * Commit the transaction that {@code transaction} builds with a lease that lives
+	 * {@code lifetime} (none if {@code null}), within the deadline. A transaction
+	 * rejected because etcd no longer knows the lease (revoked by someone else, or ended
+	 * sooner than this JVM reckoned) is tried once more with a new one.
+	 */
+	TxnResponse commit(long deadline, String operation, String key, LongFunction<Txn> transaction,
+			@Nullable Duration lifetime) {
+		long lease = (lifetime != null) ? this.leases.leaseFor(lifetime, deadline, key) : 0;
+		CompletableFuture<TxnResponse> request = transaction.apply(lease).commit();
+		try {
+			return this.calls.await(request, deadline, operation, key);
+		}
+		catch (LockStoreException ex) {
+			if (lifetime == null || !isLeaseNotFound(ex)) {
+				throw ex;
+			}
+			this.leases.forget(lease);
+			long renewed = this.leases.leaseFor(lifetime, deadline, key);
+			return this.calls.await(transaction.apply(renewed).commit(), deadline, operation, key);
+		}
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	long commitDeadline() {
+		return this.calls.deadline();
+	}
+
+	Txn txn() {
+		return this.kv.txn();
+	}
+
+	static @Nullable KeyValue first(GetResponse response) {
+		return response.getKvs().isEmpty() ? null : response.getKvs().get(0);
+	}
+
+	static PutOption withLease(long lease) {
+		return PutOption.builder().withLeaseId(lease).build();
+	}
+
+	static long millis(Duration ttl) {
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.isTrue(!ttl.isZero() && !ttl.isNegative(), () -> "'ttl' must be positive, was " + ttl);
+		return Math.max(1, ttl.toMillis());
+	}
+
+	private static boolean isLeaseNotFound(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.contains("requested lease not found")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static String storedKey(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		return HashedKeys.limit(key, MAX_KEY_BYTES);
+	}
+
+	private static ByteSequence utf8(String text) {
+		return ByteSequence.from(text, StandardCharsets.UTF_8);
+	}
+
+}

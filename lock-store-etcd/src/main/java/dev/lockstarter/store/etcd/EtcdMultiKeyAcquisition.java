@@ -1,0 +1,96 @@
+package dev.lockstarter.store.etcd;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
+
+import dev.lockstarter.store.MultiKeyAcquireReply;
+
+/**
+ * One acquisition of several keys on the etcd store: a transaction that compares every
+ * key and writes all of them or none, so no other client ever sees part of the set held.
+ * The first transaction expects every key absent and reads them all otherwise; if the
+ * keys found are all expired, a second one expects each key absent or unchanged since it
+ * was read ({@code mod_revision}), as a single key's takeover does. A key found held and
+ * not expired ends the attempt with its remaining time.
+ */
+final class EtcdMultiKeyAcquisition {
+
+	private static final int ATTEMPTS = 3;
+
+	private final EtcdLockStore store;
+
+	private final List<ByteSequence> lockKeys;
+
+	private final List<String> keys;
+
+	private final String token;
+
+	private final Duration ttl;
+
+	EtcdMultiKeyAcquisition(EtcdLockStore store, List<ByteSequence> lockKeys, List<String> keys, String token,
+			Duration ttl) {
+		this.store = store;
+		this.lockKeys = lockKeys;
+		this.keys = keys;
+		this.token = token;
+		this.ttl = ttl;
+	}
+
+	MultiKeyAcquireReply acquire() {
+		long millis = EtcdLockStore.millis(this.ttl);
+		int size = this.lockKeys.size();
+		Cmp[] conditions = new Cmp[size];
+		Op[] reads = new Op[size];
+		for (int i = 0; i < size; i++) {
+			conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL, CmpTarget.version(0));
+			reads[i] = Op.get(this.lockKeys.get(i), GetOption.DEFAULT);
+		}
+		long deadline = this.store.commitDeadline();
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			Cmp[] expected = conditions.clone();
+			ByteSequence value = EtcdValues.lockValue(this.token, this.store.clock().millis() + millis);
+			TxnResponse response = this.store.commit(deadline, "acquire", this.keys.get(0),
+					(lease) -> this.store.txn().If(expected).Then(puts(value, lease)).Else(reads), this.ttl);
+			if (response.isSucceeded()) {
+				long revision = response.getHeader().getRevision();
+				long[] fencingTokens = new long[size];
+				Arrays.fill(fencingTokens, revision);
+				return MultiKeyAcquireReply.acquired(fencingTokens);
+			}
+			long now = this.store.clock().millis();
+			for (int i = 0; i < size; i++) {
+				KeyValue holder = EtcdLockStore.first(response.getGetResponses().get(i));
+				if (holder == null) {
+					conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL, CmpTarget.version(0));
+					continue;
+				}
+				long remaining = EtcdValues.expiresAt(holder.getValue()) - now;
+				if (remaining >= 0) {
+					return MultiKeyAcquireReply.held(i, Duration.ofMillis(remaining));
+				}
+				conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL,
+						CmpTarget.modRevision(holder.getModRevision()));
+			}
+		}
+		// Lost every race for keys that kept changing hands: held, for an unknown time
+		return MultiKeyAcquireReply.held(0, Duration.ofMillis(-1));
+	}
+
+	private Op[] puts(ByteSequence value, long lease) {
+		Op[] puts = new Op[this.lockKeys.size()];
+		for (int i = 0; i < puts.length; i++) {
+			puts[i] = Op.put(this.lockKeys.get(i), value, EtcdLockStore.withLease(lease));
+		}
+		return puts;
+	}
+
+}
