@@ -190,6 +190,20 @@ class EtcdLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void tokensThatStartWithTheOwnersOrThatItStartsWithCannotReleaseExtendOrKeepAResult() {
+		String key = uniqueKey("token-prefix");
+		String owner = "owner-abc";
+		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+		for (String other : List.of("owner-ab", "owner-abcd", "owner-abc~", "owner-abc-", "owner-abc_")) {
+			assertThat(store().release(key, other)).as("release by '%s'", other).isFalse();
+			assertThat(store().extend(key, other, TTL)).as("extend by '%s'", other).isFalse();
+			assertThat(sharedStore.putResult(key, other, new byte[] { 1 }, TTL)).as("result by '%s'", other).isFalse();
+		}
+		assertThat(sharedStore.getResult(key)).isNull();
+		assertThat(store().release(key, owner)).isTrue();
+	}
+
+	@Test
 	void releaseWakesSubscribersOfTheKeyOnly() throws InterruptedException {
 		String key = uniqueKey("notified");
 		String other = uniqueKey("other");
