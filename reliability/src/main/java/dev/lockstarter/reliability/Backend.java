@@ -47,7 +47,13 @@ enum Backend {
 	 * lock.
 	 */
 	JDBC("`JdbcLockStore` on PostgreSQL", "restart of PostgreSQL (`pg_ctl stop -m fast`, keeps its data)",
-			"PostgreSQL restarts", false, false);
+			"PostgreSQL restarts", false, false),
+
+	/**
+	 * {@code EtcdLockStore} on a three-member etcd cluster; the faults are
+	 * {@link QuorumFaults}', which keep every granted lock.
+	 */
+	ETCD("`EtcdLockStore` on a three-member etcd cluster", "etcd faults");
 
 	private final String description;
 

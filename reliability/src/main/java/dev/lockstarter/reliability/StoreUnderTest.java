@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
+import dev.lockstarter.test.etcd.EtcdCluster;
 import dev.lockstarter.test.memcached.MemcachedServer;
 import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisCluster;
@@ -48,6 +49,10 @@ abstract class StoreUnderTest implements AutoCloseable {
 			case MEMCACHED -> Restarted.memcached(MemcachedServer.start());
 			case DYNAMODB -> Restarted.dynamoDb(DynamoDbLocalServer.startPersistent());
 			case JDBC -> Restarted.postgres(PostgresServer.start());
+			case ETCD -> {
+				EtcdCluster cluster = EtcdCluster.start();
+				yield new Quorum(cluster.endpointsAsString(), QuorumFaults.of(cluster), cluster::close);
+			}
 		};
 	}
 
@@ -308,6 +313,40 @@ abstract class StoreUnderTest implements AutoCloseable {
 		@Override
 		void fault() {
 			this.restart.run();
+		}
+
+		@Override
+		public void close() {
+			this.close.run();
+		}
+
+	}
+
+	/**
+	 * A three-member consensus cluster, whose faults are {@link QuorumFaults}'.
+	 */
+	private static final class Quorum extends StoreUnderTest {
+
+		private final String address;
+
+		private final QuorumFaults faults;
+
+		private final Runnable close;
+
+		Quorum(String address, QuorumFaults.Cluster cluster, Runnable close) {
+			this.address = address;
+			this.faults = new QuorumFaults(cluster);
+			this.close = close;
+		}
+
+		@Override
+		String address() {
+			return this.address;
+		}
+
+		@Override
+		void fault() {
+			this.faults.next();
 		}
 
 		@Override

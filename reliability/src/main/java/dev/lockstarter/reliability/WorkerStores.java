@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.etcd.jetcd.Client;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
@@ -25,6 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
+import dev.lockstarter.store.etcd.EtcdClients;
+import dev.lockstarter.store.etcd.EtcdLockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -86,6 +89,14 @@ final class WorkerStores {
 				yield new Opened(store, () -> {
 					store.close();
 					dataSource.close();
+				});
+			}
+			case ETCD -> {
+				Client client = EtcdClients.client(timeout, address.split(","));
+				EtcdLockStore store = new EtcdLockStore(client, timeout);
+				yield new Opened(store, () -> {
+					store.close();
+					client.close();
 				});
 			}
 		};
