@@ -14,12 +14,17 @@ import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.support.CloseableClient;
 import io.grpc.stub.StreamObserver;
 
+import dev.lockstarter.store.etcd.EtcdClients;
+import dev.lockstarter.store.etcd.EtcdLockStore;
 import dev.lockstarter.test.etcd.EtcdServer;
 
 /**
  * The locks on etcd that {@link FailoverStoreCycleBenchmarks} measures side by side, each
  * with its own jetcd client to the same kind of fresh single-member server:
  * <ul>
+ * <li>{@link #lockTemplate this starter}: {@code LockTemplate} on {@code EtcdLockStore},
+ * one transaction to acquire and one to release (its leases, shared by keys of like
+ * time-to-lives, are granted once);</li>
  * <li>jetcd's client of etcd's own lock service ({@code v3lock}), used the way etcd's
  * concurrency package uses it: one session lease of {@link #SESSION_TTL}, granted once
  * and kept alive by the client, to which every lock is bound; a cycle is one {@code Lock}
@@ -34,7 +39,25 @@ final class EtcdPeerCycles {
 
 	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
+	/** The store's timeout: {@code lock.etcd.timeout}'s default. */
+	static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
+
 	private EtcdPeerCycles() {
+	}
+
+	/**
+	 * This starter: {@code LockTemplate} on {@code EtcdLockStore}, its client built by
+	 * {@code EtcdClients} with the store's default timeout.
+	 * @param server the server
+	 * @return the cycle
+	 */
+	static LockCycle lockTemplate(EtcdServer server) {
+		Client client = EtcdClients.client(STORE_TIMEOUT, server.endpoint());
+		EtcdLockStore store = new EtcdLockStore(client, STORE_TIMEOUT);
+		return LockCycle.lockTemplate(store, PostgresPeerCycles.TTL, () -> {
+			store.close();
+			client.close();
+		});
 	}
 
 	static LockCycle jetcdLock(EtcdServer server) {

@@ -11,11 +11,17 @@ import io.etcd.jetcd.Client;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.etcd.EtcdClients;
+import dev.lockstarter.store.etcd.EtcdLockStore;
 import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
 /**
- * The peers' waiting locks on etcd and ZooKeeper whose handoff {@link HandoffLatency}
- * measures beside this starter's stores on the same servers, each set up as in
+ * The waiting locks on etcd and ZooKeeper whose handoff {@link HandoffLatency} measures:
+ * this starter's stores and the peers' locks on the same servers, each set up as in
  * {@link EtcdPeerCycles} and {@link ZooKeeperPeerCycles}.
  */
 final class FailoverHandoffClients {
@@ -23,6 +29,59 @@ final class FailoverHandoffClients {
 	private static final String ZOOKEEPER_ROOT = "/handoff-peers";
 
 	private FailoverHandoffClients() {
+	}
+
+	/**
+	 * This starter's {@code LockTemplate} on a store, waiting up to
+	 * {@link HandoffLock#MAX_WAIT}: woken by the store's release notification, polling as
+	 * the safety net.
+	 */
+	static final class Starter implements HandoffLock.Client {
+
+		private final LockTemplate locks;
+
+		private final Runnable close;
+
+		private final Map<String, Lease> leases = new HashMap<>();
+
+		private final LockOptions options = LockOptions.ttl(HandoffLock.TTL).withWaitTime(HandoffLock.MAX_WAIT);
+
+		Starter(LockStore store, Runnable close) {
+			this.locks = new LockTemplate(store);
+			this.close = close;
+		}
+
+		/**
+		 * This starter on {@code EtcdLockStore}, its release notifications from a watch.
+		 * @param host the etcd member's host
+		 * @param port its client port
+		 * @return the client
+		 */
+		static Starter etcd(String host, int port) {
+			Client client = EtcdClients.client(EtcdPeerCycles.STORE_TIMEOUT, "http://" + host + ":" + port);
+			EtcdLockStore store = new EtcdLockStore(client, EtcdPeerCycles.STORE_TIMEOUT);
+			return new Starter(store, () -> {
+				store.close();
+				client.close();
+			});
+		}
+
+		@Override
+		public void lock(String key) {
+			this.leases.put(key, this.locks.acquire(key, this.options));
+		}
+
+		@Override
+		public void unlock(String key) {
+			this.leases.remove(key).release();
+		}
+
+		@Override
+		public void close() {
+			this.locks.destroy();
+			this.close.run();
+		}
+
 	}
 
 	/**

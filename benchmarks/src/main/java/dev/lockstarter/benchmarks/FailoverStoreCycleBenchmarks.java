@@ -26,8 +26,11 @@ import dev.lockstarter.test.zookeeper.ZooKeeperServer;
  * The uncontended acquire + release cycle of this starter's stores that keep a lock
  * across a server's failure, each beside the peers' locks on the same kind of server, one
  * thread: on PostgreSQL, Spring Integration's {@code JdbcLockRegistry} and ShedLock's
- * JDBC provider ({@link PostgresPeerCycles}). Run by {@code benchmarks/stores.sh}, which
- * takes the benchmarks in opposite orders over several passes of one fork each.
+ * JDBC provider ({@link PostgresPeerCycles}); on etcd, jetcd's client of etcd's lock
+ * service ({@link EtcdPeerCycles}); on ZooKeeper, Curator's {@code InterProcessMutex} and
+ * Spring Integration's {@code ZookeeperLockRegistry} ({@link ZooKeeperPeerCycles}). Run
+ * by {@code benchmarks/stores.sh}, which takes the benchmarks in opposite orders over
+ * several passes of one fork each.
  * <p>
  * Every benchmark starts its own server for its trial, so that no table or cache of one
  * lock warms another's. Keys rotate as in {@link LockCycleBenchmarks}: after the first
@@ -53,6 +56,11 @@ public class FailoverStoreCycleBenchmarks {
 
 	@Benchmark
 	public boolean postgresShedLock(PostgresShedLock lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean etcdLockTemplate(EtcdLockTemplate lock, Keys keys, Outcomes outcomes) {
 		return outcomes.count(lock.cycle(keys.next()));
 	}
 
@@ -168,6 +176,15 @@ public class FailoverStoreCycleBenchmarks {
 		AutoCloseable startServer() {
 			this.server = EtcdServer.start();
 			return this.server;
+		}
+
+	}
+
+	public static class EtcdLockTemplate extends EtcdLock {
+
+		@Override
+		LockCycle open() {
+			return EtcdPeerCycles.lockTemplate(this.server);
 		}
 
 	}

@@ -114,6 +114,16 @@ enum HandoffLock {
 		}
 	},
 
+	/**
+	 * This starter on {@code EtcdLockStore}, woken by its watch, polling as a safety net.
+	 */
+	ETCD_STARTER("lock-starter LockTemplate on EtcdLockStore (notified)", Server.ETCD) {
+		@Override
+		Client open(String host, int port) {
+			return FailoverHandoffClients.Starter.etcd(host, port);
+		}
+	},
+
 	/** jetcd's client of etcd's lock service, on a kept-alive session lease. */
 	ETCD_JETCD_LOCK("jetcd lock service (session lease)", Server.ETCD) {
 		@Override

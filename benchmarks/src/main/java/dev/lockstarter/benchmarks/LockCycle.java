@@ -10,6 +10,11 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
+import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.store.LockStore;
+
 /**
  * One way of taking an uncontended lock and releasing it again: the operation every lock
  * benchmark measures. Implementations are thread-safe and own their client, which
@@ -79,6 +84,37 @@ interface LockCycle extends AutoCloseable {
 
 			@Override
 			public void close() {
+				close.run();
+			}
+
+		};
+	}
+
+	/**
+	 * The cycle of this starter's {@link LockTemplate} on a store: {@code acquire(key,
+	 * ttl)}, then the lease's release.
+	 * @param store the store
+	 * @param ttl the lock's time-to-live
+	 * @param close what closes the store and its client, after the template
+	 * @return the cycle
+	 */
+	static LockCycle lockTemplate(LockStore store, Duration ttl, Runnable close) {
+		LockTemplate locks = new LockTemplate(store);
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				try (Lease lease = locks.acquire(key, ttl)) {
+					return true;
+				}
+				catch (LockConflictException ex) {
+					return false;
+				}
+			}
+
+			@Override
+			public void close() {
+				locks.destroy();
 				close.run();
 			}
 

@@ -13,9 +13,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 
-import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
 import dev.lockstarter.test.postgres.PostgresServer;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
@@ -52,27 +49,10 @@ final class PostgresPeerCycles {
 		HikariDataSource dataSource = dataSource(server);
 		JdbcLockStore store = new JdbcLockStore(dataSource);
 		store.createSchema();
-		LockTemplate locks = new LockTemplate(store);
-		return new LockCycle() {
-
-			@Override
-			public boolean cycle(String key) {
-				try (Lease lease = locks.acquire(key, TTL)) {
-					return true;
-				}
-				catch (LockConflictException ex) {
-					return false;
-				}
-			}
-
-			@Override
-			public void close() {
-				locks.destroy();
-				store.close();
-				dataSource.close();
-			}
-
-		};
+		return LockCycle.lockTemplate(store, TTL, () -> {
+			store.close();
+			dataSource.close();
+		});
 	}
 
 	static LockCycle springIntegration(PostgresServer server) {
