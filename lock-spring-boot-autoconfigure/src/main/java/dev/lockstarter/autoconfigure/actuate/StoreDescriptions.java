@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.autoconfigure.DynamoDbLockStoreProperties;
+import dev.lockstarter.autoconfigure.EtcdLockStoreProperties;
 import dev.lockstarter.autoconfigure.JdbcLockStoreProperties;
 import dev.lockstarter.autoconfigure.MemcachedLockStoreProperties;
 import dev.lockstarter.autoconfigure.RedisLockStoreProperties;
@@ -43,6 +44,11 @@ final class StoreDescriptions {
 	 * none.
 	 */
 	private static final String OWN_DYNAMODB_CLIENT = "lockDynamoDbClient";
+
+	/**
+	 * The bean name of the etcd client the store builds when the application has none.
+	 */
+	private static final String OWN_ETCD_CLIENT = "lockEtcdClient";
 
 	private StoreDescriptions() {
 	}
@@ -93,6 +99,22 @@ final class StoreDescriptions {
 			settings.put("timeout", LocksEndpoint.format(jdbc.getTimeout()));
 			settings.put("initializeSchema", jdbc.getInitializeSchema().name().toLowerCase(Locale.ROOT));
 			settings.put("cleanupInterval", LocksEndpoint.format(jdbc.getCleanupInterval()));
+		}
+		else if (autoConfigured && "etcd".equals(kind)) {
+			EtcdLockStoreProperties etcd = beanFactory.getBean(EtcdLockStoreProperties.class);
+			settings.put("prefix", etcd.getPrefix());
+			settings.put("resultsPrefix", etcd.getResultsPrefix());
+			settings.put("timeout", LocksEndpoint.format(etcd.getTimeout()));
+			if (beanFactory.containsBean(OWN_ETCD_CLIENT)) {
+				settings.put("client", "own");
+				settings.put("endpoints",
+						etcd.getEndpoints().stream().map(URI::create).map(StoreDescriptions::withoutUserInfo).toList());
+				settings.put("authentication", etcd.getUsername() != null);
+				settings.put("sslBundle", (etcd.getSsl().getBundle() != null) ? etcd.getSsl().getBundle() : "none");
+			}
+			else {
+				settings.put("client", "application");
+			}
 		}
 		return new StoreDescriptor(kind, store.getClass().getName(), settings);
 	}
