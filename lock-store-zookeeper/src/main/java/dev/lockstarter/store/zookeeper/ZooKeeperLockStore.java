@@ -1,0 +1,433 @@
+package dev.lockstarter.store.zookeeper;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.zookeeper.NodeData.Lock;
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} on Apache ZooKeeper 3.6 or later, through Apache Curator.
+ * <p>
+ * A lock is an <b>ephemeral</b> node {@code <base path>/locks/<key>}, owned by the
+ * session of the client that acquired it, whose data holds the owner token and the expiry
+ * time (epoch milliseconds of the acquiring client's clock). A lock therefore ends at the
+ * earlier of its time-to-live (unless extended) and the end of its holder's session: a
+ * crashed holder's lock is gone after the session timeout, and a holder cut off from the
+ * ensemble for longer than the session timeout loses its locks, which the next
+ * {@link #extend} reports. Any client may release or extend a lock by its token, whatever
+ * its session.
+ * <ul>
+ * <li>acquire: creates the node; if it exists and has expired, replaces it in one
+ * {@code multi} (delete at the version read, create), so that of several contenders
+ * exactly one wins. The fencing token is the creation zxid of the new node, which
+ * strictly increases across owners and leader elections.</li>
+ * <li>release: deletes the node at the version read, if the owner token matches and the
+ * lock has not expired; extend sets new data at that version.</li>
+ * <li>time to expiry: reads the node.</li>
+ * <li>results: a persistent node {@code <base path>/results/<key>} (expiry time and
+ * bytes), written in a {@code multi} that checks the lock node's version, so only the
+ * holder writes one; an expired result is deleted when read.</li>
+ * <li>release notifications: one persistent recursive watch on the lock nodes' parent;
+ * multi-key locks: one {@code multi} creating every node, all or none.</li>
+ * </ul>
+ * <p>
+ * Expiry is decided by the clients' wall clocks, which must be synchronised (NTP), with
+ * time-to-lives well above their skew. Every operation waits at most the store's timeout,
+ * including Curator's retries, and fails with {@link LockStoreException} past it. Keys
+ * are escaped into one path segment, long keys hashed (see the reference guide).
+ *
+ * @since 0.1.0
+ */
+public class ZooKeeperLockStore
+		implements ResultStoringLockStore, ReleaseNotifyingLockStore, MultiKeyLockStore, AutoCloseable {
+
+	/** The default base path of the store's nodes. */
+	public static final String DEFAULT_BASE_PATH = "/lock-starter";
+
+	/** The default timeout of every operation. */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final int MAX_ROUNDS = 8;
+
+	private final CuratorFramework client;
+
+	private final LockNodes nodes;
+
+	private final BoundedCalls calls;
+
+	private final Clock clock;
+
+	private final ReleaseWatch releaseWatch;
+
+	/**
+	 * Create a store on a started client, with the default base path and timeout. The
+	 * caller keeps ownership of the client and closes it.
+	 * @param client the Curator client, started
+	 */
+	public ZooKeeperLockStore(CuratorFramework client) {
+		this(client, DEFAULT_BASE_PATH, DEFAULT_TIMEOUT, Clock.systemUTC());
+	}
+
+	/**
+	 * Create a store on a started client.
+	 * @param client the Curator client, started
+	 * @param basePath the path under which the store keeps its nodes, starting with
+	 * {@code /}
+	 * @param timeout the longest time any operation waits, positive
+	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration timeout, Clock clock) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(basePath, "'basePath' must not be null");
+		Assert.notNull(timeout, "'timeout' must not be null");
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		Assert.notNull(clock, "'clock' must not be null");
+		this.client = client;
+		this.nodes = new LockNodes(basePath);
+		this.calls = new BoundedCalls(timeout);
+		this.clock = clock;
+		this.releaseWatch = new ReleaseWatch(client, this.nodes);
+	}
+
+	@Override
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+		checkArguments(key, token, ttl);
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			Stat created = new Stat();
+			CuratorEvent create = this.calls.call("acquire", key, deadline,
+					(callback) -> this.client.create()
+						.storingStatIn(created)
+						.withMode(CreateMode.EPHEMERAL)
+						.inBackground(callback)
+						.forPath(path, data),
+					Code.NODEEXISTS, Code.NONODE);
+			Code code = Code.get(create.getResultCode());
+			if (code == Code.OK) {
+				return AcquireReply.acquired(czxid(create.getStat(), created));
+			}
+			if (code == Code.NONODE) {
+				createParents(key, deadline);
+				continue;
+			}
+			CuratorEvent read = read("acquire", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				continue;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			long now = this.clock.millis();
+			if (lock != null && lock.isHeldBy(token, now)) {
+				// This acquisition's own node: a repeated create whose first answer was
+				// lost
+				return AcquireReply.acquired(read.getStat().getCzxid());
+			}
+			if (lock != null && now < lock.expiresAt()) {
+				return AcquireReply.held(Duration.ofMillis(lock.expiresAt() - now));
+			}
+			CuratorEvent takeover = this.calls.call("acquire", key, deadline, (callback) -> this.client.transaction()
+				.inBackground(callback)
+				.forOperations(
+						this.client.transactionOp().delete().withVersion(read.getStat().getVersion()).forPath(path),
+						this.client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, data),
+						this.client.transactionOp().setData().withVersion(0).forPath(path, data)),
+					Code.NODEEXISTS, Code.NONODE, Code.BADVERSION);
+			if (Code.get(takeover.getResultCode()) == Code.OK) {
+				// The node's creation zxid is that of the transaction, which the
+				// setData's
+				// answer carries (a create in a multi answers no Stat)
+				return AcquireReply.acquired(takeover.getOpResults().get(2).getResultStat().getCzxid());
+			}
+			// Another contender replaced or released the node first: look again
+		}
+		return AcquireReply.held(Duration.ZERO);
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(token, "'token' must not be null");
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			Stat held = heldStat("release", key, token, path, deadline);
+			if (held == null) {
+				return false;
+			}
+			CuratorEvent delete = this.calls.call("release", key, deadline,
+					(callback) -> this.client.delete()
+						.withVersion(held.getVersion())
+						.inBackground(callback)
+						.forPath(path),
+					Code.NONODE, Code.BADVERSION);
+			if (Code.get(delete.getResultCode()) != Code.BADVERSION) {
+				// NONODE: this delete, repeated after a lost answer, or the end of the
+				// holder's session removed the node held by the token; never a takeover,
+				// which replaces the node in one transaction
+				return true;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public boolean extend(String key, String token, Duration ttl) {
+		checkArguments(key, token, ttl);
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			CuratorEvent read = read("extend", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				return false;
+			}
+			if (Arrays.equals(read.getData(), data)) {
+				// This extend, repeated after a lost answer
+				return true;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
+				return false;
+			}
+			int version = read.getStat().getVersion();
+			CuratorEvent set = this.calls.call("extend", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
+					Code.NONODE, Code.BADVERSION);
+			Code code = Code.get(set.getResultCode());
+			if (code != Code.BADVERSION) {
+				return code == Code.OK;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public Duration timeToExpiry(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		CuratorEvent read = read("read the time to expiry", key, this.nodes.lockPath(key), this.calls.deadline());
+		Lock lock = (Code.get(read.getResultCode()) != Code.NONODE) ? NodeData.decodeLock(read.getData()) : null;
+		if (lock == null) {
+			return Duration.ZERO;
+		}
+		return Duration.ofMillis(Math.max(0, lock.expiresAt() - this.clock.millis()));
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		checkArguments(key, token, ttl);
+		Assert.notNull(result, "'result' must not be null");
+		return keepResult(key, token, result, ttl, false);
+	}
+
+	@Override
+	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
+		checkArguments(key, token, ttl);
+		Assert.notNull(result, "'result' must not be null");
+		return keepResult(key, token, result, ttl, true);
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		long deadline = this.calls.deadline();
+		String path = this.nodes.resultPath(key);
+		CuratorEvent read = read("read a result", key, path, deadline);
+		if (Code.get(read.getResultCode()) == Code.NONODE) {
+			return null;
+		}
+		NodeData.Result kept = NodeData.decodeResult(read.getData());
+		if (kept != null && this.clock.millis() < kept.expiresAt()) {
+			return kept.bytes();
+		}
+		// Expired: deleted by its first reader, unless it was replaced meanwhile
+		int version = read.getStat().getVersion();
+		this.calls.call("delete an expired result", key, deadline,
+				(callback) -> this.client.delete().withVersion(version).inBackground(callback).forPath(path),
+				Code.NONODE, Code.BADVERSION);
+		return null;
+	}
+
+	@Override
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		checkArguments(keys.get(0), token, ttl);
+		return new MultiKeyAcquisition(this, keys, token, ttl).run();
+	}
+
+	@Override
+	public boolean[] releaseAll(List<String> keys, String token) {
+		Assert.notNull(keys, "'keys' must not be null");
+		boolean[] released = new boolean[keys.size()];
+		for (int i = 0; i < released.length; i++) {
+			released[i] = release(keys.get(i), token);
+		}
+		return released;
+	}
+
+	@Override
+	public Subscription subscribe(String key, Runnable listener) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		return this.releaseWatch.subscribe(key, listener);
+	}
+
+	/**
+	 * Stop the release notifications. The client stays open: its owner closes it.
+	 */
+	@Override
+	public void close() {
+		this.releaseWatch.close();
+	}
+
+	@Override
+	public String toString() {
+		return "ZooKeeperLockStore[" + this.nodes.basePath() + "]";
+	}
+
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	LockNodes nodes() {
+		return this.nodes;
+	}
+
+	BoundedCalls calls() {
+		return this.calls;
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	/**
+	 * Read a node, answering {@link Code#OK} or {@link Code#NONODE}.
+	 */
+	CuratorEvent read(String operation, String key, String path, long deadline) {
+		return this.calls.call(operation, key, deadline,
+				(callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE);
+	}
+
+	/**
+	 * Create the persistent parents of the lock and result nodes, once, or again after a
+	 * create found them missing.
+	 */
+	void createParents(String key, long deadline) {
+		for (String path : List.of(this.nodes.locksPath(), this.nodes.resultsPath())) {
+			this.calls.call("create the base path", key, deadline,
+					(callback) -> this.client.create()
+						.creatingParentsIfNeeded()
+						.withMode(CreateMode.PERSISTENT)
+						.inBackground(callback)
+						.forPath(path),
+					Code.NODEEXISTS);
+		}
+	}
+
+	private boolean keepResult(String key, String token, byte[] result, Duration ttl, boolean release) {
+		long deadline = this.calls.deadline();
+		String operation = release ? "release keeping a result" : "keep a result";
+		String lockPath = this.nodes.lockPath(key);
+		String resultPath = this.nodes.resultPath(key);
+		byte[] data = NodeData.result(result, this.clock.millis() + ttl.toMillis());
+		boolean exists = false;
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			Stat held = heldStat(operation, key, token, lockPath, deadline);
+			if (held == null) {
+				return false;
+			}
+			boolean replace = exists;
+			CuratorEvent multi = this.calls.call(operation, key, deadline, (callback) -> {
+				CuratorOp lockOp = release
+						? this.client.transactionOp().delete().withVersion(held.getVersion()).forPath(lockPath)
+						: this.client.transactionOp().check().withVersion(held.getVersion()).forPath(lockPath);
+				CuratorOp resultOp = replace ? this.client.transactionOp().setData().forPath(resultPath, data)
+						: this.client.transactionOp()
+							.create()
+							.withMode(CreateMode.PERSISTENT)
+							.forPath(resultPath, data);
+				this.client.transaction().inBackground(callback).forOperations(lockOp, resultOp);
+			}, Code.NONODE, Code.BADVERSION, Code.NODEEXISTS);
+			if (Code.get(multi.getResultCode()) == Code.OK) {
+				return true;
+			}
+			int failed = failedOperation(multi.getOpResults());
+			Code code = Code.get(multi.getResultCode());
+			if (failed == 1) {
+				if (code == Code.NODEEXISTS) {
+					exists = true;
+				}
+				else if (!replace) {
+					createParents(key, deadline);
+				}
+				else {
+					exists = false;
+				}
+			}
+			// failed == 0: the lock changed since it was read; read it again
+		}
+		return false;
+	}
+
+	/**
+	 * Read a lock node and return its Stat if {@code token} holds it and it has not
+	 * expired.
+	 */
+	private @Nullable Stat heldStat(String operation, String key, String token, String path, long deadline) {
+		CuratorEvent read = read(operation, key, path, deadline);
+		if (Code.get(read.getResultCode()) == Code.NONODE) {
+			return null;
+		}
+		Lock lock = NodeData.decodeLock(read.getData());
+		return (lock != null && lock.isHeldBy(token, this.clock.millis())) ? read.getStat() : null;
+	}
+
+	/**
+	 * Return the index of the operation that made a {@code multi} fail: ZooKeeper answers
+	 * {@code OK} for the operations before it and {@code RUNTIMEINCONSISTENCY} for those
+	 * after.
+	 */
+	static int failedOperation(@Nullable List<CuratorTransactionResult> results) {
+		if (results != null) {
+			for (int i = 0; i < results.size(); i++) {
+				int error = results.get(i).getError();
+				if (error != Code.OK.intValue() && error != Code.RUNTIMEINCONSISTENCY.intValue()) {
+					return i;
+				}
+			}
+		}
+		return -1;
+	}
+
+	private static long czxid(@Nullable Stat answered, Stat stored) {
+		return (answered != null) ? answered.getCzxid() : stored.getCzxid();
+	}
+
+	private static void checkArguments(String key, String token, Duration ttl) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(token, "'token' must not be null");
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.isTrue(!ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+	}
+
+}
