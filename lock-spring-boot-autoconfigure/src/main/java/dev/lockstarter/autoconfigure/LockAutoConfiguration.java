@@ -56,7 +56,8 @@ import org.springframework.util.function.SingletonSupplier;
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ RedisLockStoreProperties.class, MemcachedLockStoreProperties.class,
-		DynamoDbLockStoreProperties.class, JdbcLockStoreProperties.class, InMemoryLockStoreProperties.class })
+		DynamoDbLockStoreProperties.class, JdbcLockStoreProperties.class, InMemoryLockStoreProperties.class,
+		ZooKeeperLockStoreProperties.class })
 @Import({ LockAutoProxyRegistrar.class, LockAutoConfiguration.LockStoreConfigurationImportSelector.class })
 public final class LockAutoConfiguration {
 
