@@ -7,7 +7,6 @@ import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
@@ -78,6 +77,8 @@ public class ZooKeeperLockStore
 
 	private final ReleaseWatch releaseWatch;
 
+	private final ResultNodes results;
+
 	/**
 	 * Create a store on a started client, with the default base path and timeout. The
 	 * caller keeps ownership of the client and closes it.
@@ -106,6 +107,7 @@ public class ZooKeeperLockStore
 		this.calls = new BoundedCalls(timeout);
 		this.clock = clock;
 		this.releaseWatch = new ReleaseWatch(client, this.nodes);
+		this.results = new ResultNodes(this);
 	}
 
 	@Override
@@ -236,35 +238,20 @@ public class ZooKeeperLockStore
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		checkArguments(key, token, ttl);
 		Assert.notNull(result, "'result' must not be null");
-		return keepResult(key, token, result, ttl, false);
+		return this.results.keep(key, token, result, ttl, false);
 	}
 
 	@Override
 	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
 		checkArguments(key, token, ttl);
 		Assert.notNull(result, "'result' must not be null");
-		return keepResult(key, token, result, ttl, true);
+		return this.results.keep(key, token, result, ttl, true);
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
 		Assert.notNull(key, "'key' must not be null");
-		long deadline = this.calls.deadline();
-		String path = this.nodes.resultPath(key);
-		CuratorEvent read = read("read a result", key, path, deadline);
-		if (Code.get(read.getResultCode()) == Code.NONODE) {
-			return null;
-		}
-		NodeData.Result kept = NodeData.decodeResult(read.getData());
-		if (kept != null && this.clock.millis() < kept.expiresAt()) {
-			return kept.bytes();
-		}
-		// Expired: deleted by its first reader, unless it was replaced meanwhile
-		int version = read.getStat().getVersion();
-		this.calls.call("delete an expired result", key, deadline,
-				(callback) -> this.client.delete().withVersion(version).inBackground(callback).forPath(path),
-				Code.NONODE, Code.BADVERSION);
-		return null;
+		return this.results.get(key);
 	}
 
 	@Override
@@ -344,56 +331,11 @@ public class ZooKeeperLockStore
 		}
 	}
 
-	private boolean keepResult(String key, String token, byte[] result, Duration ttl, boolean release) {
-		long deadline = this.calls.deadline();
-		String operation = release ? "release keeping a result" : "keep a result";
-		String lockPath = this.nodes.lockPath(key);
-		String resultPath = this.nodes.resultPath(key);
-		byte[] data = NodeData.result(result, this.clock.millis() + ttl.toMillis());
-		boolean exists = false;
-		for (int round = 0; round < MAX_ROUNDS; round++) {
-			Stat held = heldStat(operation, key, token, lockPath, deadline);
-			if (held == null) {
-				return false;
-			}
-			boolean replace = exists;
-			CuratorEvent multi = this.calls.call(operation, key, deadline, (callback) -> {
-				CuratorOp lockOp = release
-						? this.client.transactionOp().delete().withVersion(held.getVersion()).forPath(lockPath)
-						: this.client.transactionOp().check().withVersion(held.getVersion()).forPath(lockPath);
-				CuratorOp resultOp = replace ? this.client.transactionOp().setData().forPath(resultPath, data)
-						: this.client.transactionOp()
-							.create()
-							.withMode(CreateMode.PERSISTENT)
-							.forPath(resultPath, data);
-				this.client.transaction().inBackground(callback).forOperations(lockOp, resultOp);
-			}, Code.NONODE, Code.BADVERSION, Code.NODEEXISTS);
-			if (Code.get(multi.getResultCode()) == Code.OK) {
-				return true;
-			}
-			int failed = failedOperation(multi.getOpResults());
-			Code code = Code.get(multi.getResultCode());
-			if (failed == 1) {
-				if (code == Code.NODEEXISTS) {
-					exists = true;
-				}
-				else if (!replace) {
-					createParents(key, deadline);
-				}
-				else {
-					exists = false;
-				}
-			}
-			// failed == 0: the lock changed since it was read; read it again
-		}
-		return false;
-	}
-
 	/**
 	 * Read a lock node and return its Stat if {@code token} holds it and it has not
 	 * expired.
 	 */
-	private @Nullable Stat heldStat(String operation, String key, String token, String path, long deadline) {
+	@Nullable Stat heldStat(String operation, String key, String token, String path, long deadline) {
 		CuratorEvent read = read(operation, key, path, deadline);
 		if (Code.get(read.getResultCode()) == Code.NONODE) {
 			return null;
