@@ -10,13 +10,12 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 
 import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.zookeeper.ZooKeeperClients;
 import dev.lockstarter.store.zookeeper.ZooKeeperLockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -42,8 +41,6 @@ class ZooKeeperLockStoreConfiguration {
 
 	private static final String STORE_CLASS = "dev.lockstarter.store.zookeeper.ZooKeeperLockStore";
 
-	private static final int RETRY_PAUSE_MILLIS = 50;
-
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = STORE_CLASS)
 	static class StoreAvailable {
@@ -56,15 +53,8 @@ class ZooKeeperLockStoreConfiguration {
 		@Bean(destroyMethod = "close", defaultCandidate = false)
 		@ConditionalOnMissingBean(CuratorFramework.class)
 		CuratorFramework lockCuratorFramework(ZooKeeperLockStoreProperties zookeeper) {
-			int timeout = (int) zookeeper.getTimeout().toMillis();
-			ZKClientConfig config = new ZKClientConfig();
-			config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Integer.toString(timeout));
-			CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-				.connectString(zookeeper.getConnectString())
-				.sessionTimeoutMs((int) zookeeper.getSessionTimeout().toMillis())
-				.connectionTimeoutMs(timeout)
-				.retryPolicy(new RetryUntilElapsed(timeout, RETRY_PAUSE_MILLIS))
-				.zkClientConfig(config);
+			CuratorFrameworkFactory.Builder builder = ZooKeeperClients.bounded(zookeeper.getConnectString(),
+					zookeeper.getSessionTimeout(), zookeeper.getTimeout());
 			String username = zookeeper.getUsername();
 			String password = zookeeper.getPassword();
 			if (username != null && password != null) {
@@ -96,7 +86,8 @@ class ZooKeeperLockStoreConfiguration {
 			ZooKeeperLockStore store = new ZooKeeperLockStore(client, zookeeper.getBasePath(), zookeeper.getTimeout(),
 					Clock.systemUTC());
 			logger.info("Using the ZooKeeper lock store under '" + zookeeper.getBasePath() + "' through " + source
-					+ ", timeout " + zookeeper.getTimeout() + ". A lock ends at its time-to-live or with its holder's "
+					+ ", timeout " + zookeeper.getTimeout()
+					+ ". A lock ends at its time-to-live, whatever its holder's "
 					+ "session; expiry is decided by the application instances' clocks: keep them synchronized.");
 			return store;
 		}

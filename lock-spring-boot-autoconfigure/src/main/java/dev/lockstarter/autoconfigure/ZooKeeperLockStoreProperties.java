@@ -30,9 +30,10 @@ public class ZooKeeperLockStoreProperties implements InitializingBean {
 	private Duration timeout = Duration.ofSeconds(2);
 
 	/**
-	 * Session timeout the client asks for: how long a crashed or cut-off holder keeps its
-	 * locks. The servers clamp it to between 2 and 20 ticks. Ignored when the application
-	 * defines a CuratorFramework bean.
+	 * Session timeout the client asks for. It only concerns the connection (how long the
+	 * ensemble keeps a silent client's session); locks are not bound to sessions and last
+	 * their time-to-live. The servers clamp it to between 2 and 20 ticks. Ignored when
+	 * the application defines a CuratorFramework bean.
 	 */
 	private Duration sessionTimeout = Duration.ofSeconds(10);
 

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
@@ -17,17 +18,22 @@ import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.zookeeper.NodeData.Lock;
 
 /**
- * One {@link ZooKeeperLockStore#tryAcquireAll} call: a {@code multi} that creates the
- * ephemeral node of every key, all or none. When it fails on a node that exists, that
- * node is read: held, the answer names it; expired (or left by this acquisition's own
- * earlier attempt, whose answer was lost), the next {@code multi} replaces it (delete at
- * the version read, then create). The {@code multi} ends with a {@code setData} of the
- * first node, whose answer carries the transaction's zxid: the creation zxid of every
- * node, and so the fencing token of every key.
+ * One {@link ZooKeeperLockStore#tryAcquireAll} call: a {@code multi} with one operation
+ * per key, all or none: a {@code create} of a node not known to exist, a {@code setData}
+ * at the version read of a node found free or expired. When it fails, the node of the
+ * failing operation (and, after a {@code create} found a node, every node still to be
+ * created) is read: held by another owner, the answer names it; free, expired or this
+ * acquisition's own (an earlier attempt whose answer was lost), the next {@code multi}
+ * writes it at the version read. Nodes are never deleted, so a version read is never that
+ * of another incarnation. The fencing token of every key is the zxid of the transaction,
+ * which the answer of a {@code setData} carries; a {@code multi} made of creates only
+ * ends with a {@code setData} of the first node, created in it at version 0.
  */
 final class MultiKeyAcquisition {
 
 	private static final int MAX_ROUNDS = 8;
+
+	private static final int CREATE = -1;
 
 	private final ZooKeeperLockStore store;
 
@@ -41,7 +47,8 @@ final class MultiKeyAcquisition {
 
 	private final long deadline;
 
-	private final int[] replacedVersions;
+	/** The version at which each key's node is written, or {@link #CREATE}. */
+	private final int[] versions;
 
 	MultiKeyAcquisition(ZooKeeperLockStore store, List<String> keys, String token, Duration ttl) {
 		this.store = store;
@@ -50,15 +57,14 @@ final class MultiKeyAcquisition {
 		this.token = token;
 		this.data = NodeData.lock(token, store.clock().millis() + ttl.toMillis());
 		this.deadline = store.calls().deadline();
-		this.replacedVersions = new int[keys.size()];
-		Arrays.fill(this.replacedVersions, -1);
+		this.versions = new int[keys.size()];
+		Arrays.fill(this.versions, CREATE);
 	}
 
 	MultiKeyAcquireReply run() {
 		String firstKey = this.keys.get(0);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			List<Integer> keyOfOperation = new ArrayList<>();
-			List<CuratorOp> operations = operations(keyOfOperation);
+			List<CuratorOp> operations = operations();
 			CuratorEvent multi = this.store.calls()
 				.call("acquire several keys", firstKey, this.deadline,
 						(callback) -> this.client.transaction().inBackground(callback).forOperations(operations),
@@ -66,54 +72,71 @@ final class MultiKeyAcquisition {
 			Code code = Code.get(multi.getResultCode());
 			if (code == Code.OK) {
 				long[] fencingTokens = new long[this.keys.size()];
-				Arrays.fill(fencingTokens, multi.getOpResults().get(operations.size() - 1).getResultStat().getCzxid());
+				Arrays.fill(fencingTokens, transactionZxid(multi.getOpResults()));
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}
 			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
-			if (failed < 0 || failed == operations.size() - 1) {
-				// Unknown, or the first node changed between create and setData:
-				// impossible
-				// in one transaction, but never guessed at
+			if (failed < 0 || failed >= this.keys.size()) {
+				// Unknown, or the first node changed between its create and its setData:
+				// impossible in one transaction, but never guessed at
 				throw new LockStoreException(firstKey, "ZooKeeper refused to acquire several keys: " + code, null);
 			}
-			int index = keyOfOperation.get(failed);
-			String path = this.store.nodes().lockPath(this.keys.get(index));
 			if (code == Code.NODEEXISTS) {
-				MultiKeyAcquireReply held = readExisting(index, path);
+				// Read this node and every later one still to be created, which likely
+				// exist as well: keys used before keep their nodes
+				for (int index = failed; index < this.keys.size(); index++) {
+					if (index == failed || this.versions[index] == CREATE) {
+						MultiKeyAcquireReply held = readExisting(index);
+						if (held != null) {
+							return held;
+						}
+					}
+				}
+			}
+			else if (code == Code.BADVERSION) {
+				// Written by another client since it was read
+				MultiKeyAcquireReply held = readExisting(failed);
 				if (held != null) {
 					return held;
 				}
 			}
-			else if (this.replacedVersions[index] >= 0) {
-				// The node to replace was deleted or replaced meanwhile: look again
-				this.replacedVersions[index] = -1;
+			else if (this.versions[failed] != CREATE) {
+				// NONODE on a write: deleted by something other than the store
+				this.versions[failed] = CREATE;
 			}
 			else {
-				this.store.createParents(this.keys.get(index), this.deadline);
+				this.store.createParents(this.keys.get(failed), this.deadline);
 			}
 		}
 		return MultiKeyAcquireReply.held(0, Duration.ZERO);
 	}
 
-	private List<CuratorOp> operations(List<Integer> keyOfOperation) {
+	private List<CuratorOp> operations() {
 		List<CuratorOp> operations = new ArrayList<>();
 		try {
+			boolean written = false;
 			for (int i = 0; i < this.keys.size(); i++) {
 				String path = this.store.nodes().lockPath(this.keys.get(i));
-				if (this.replacedVersions[i] >= 0) {
-					operations
-						.add(this.client.transactionOp().delete().withVersion(this.replacedVersions[i]).forPath(path));
-					keyOfOperation.add(i);
+				if (this.versions[i] == CREATE) {
+					operations.add(this.client.transactionOp()
+						.create()
+						.withMode(CreateMode.PERSISTENT)
+						.forPath(path, this.data));
 				}
-				operations
-					.add(this.client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, this.data));
-				keyOfOperation.add(i);
+				else {
+					operations.add(this.client.transactionOp()
+						.setData()
+						.withVersion(this.versions[i])
+						.forPath(path, this.data));
+					written = true;
+				}
 			}
-			operations.add(this.client.transactionOp()
-				.setData()
-				.withVersion(0)
-				.forPath(this.store.nodes().lockPath(this.keys.get(0)), this.data));
-			keyOfOperation.add(0);
+			if (!written) {
+				operations.add(this.client.transactionOp()
+					.setData()
+					.withVersion(0)
+					.forPath(this.store.nodes().lockPath(this.keys.get(0)), this.data));
+			}
 			return operations;
 		}
 		catch (Exception ex) {
@@ -121,10 +144,21 @@ final class MultiKeyAcquisition {
 		}
 	}
 
-	private @Nullable MultiKeyAcquireReply readExisting(int index, String path) {
-		CuratorEvent read = this.store.read("acquire several keys", this.keys.get(index), path, this.deadline);
+	private static long transactionZxid(List<CuratorTransactionResult> results) {
+		for (CuratorTransactionResult result : results) {
+			if (result.getResultStat() != null) {
+				return result.getResultStat().getMzxid();
+			}
+		}
+		throw new IllegalStateException("No setData in the transaction");
+	}
+
+	private @Nullable MultiKeyAcquireReply readExisting(int index) {
+		String key = this.keys.get(index);
+		CuratorEvent read = this.store.read("acquire several keys", key, this.store.nodes().lockPath(key),
+				this.deadline);
 		if (Code.get(read.getResultCode()) == Code.NONODE) {
-			this.replacedVersions[index] = -1;
+			this.versions[index] = CREATE;
 			return null;
 		}
 		Lock lock = NodeData.decodeLock(read.getData());
@@ -132,7 +166,7 @@ final class MultiKeyAcquisition {
 		if (lock != null && now < lock.expiresAt() && !lock.token().equals(this.token)) {
 			return MultiKeyAcquireReply.held(index, Duration.ofMillis(lock.expiresAt() - now));
 		}
-		this.replacedVersions[index] = read.getStat().getVersion();
+		this.versions[index] = read.getStat().getVersion();
 		return null;
 	}
 

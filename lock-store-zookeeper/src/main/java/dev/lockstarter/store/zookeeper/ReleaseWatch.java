@@ -12,8 +12,10 @@ import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 /**
  * The release notifications of a ZooKeeper store: one persistent recursive watch
  * (ZooKeeper 3.6+) on the parent of the lock nodes, added at the first subscription,
- * whose {@code NodeDeleted} events (a release, or the end of the holder's session) are
- * dispatched to the listeners of the deleted node's key. Curator's
+ * whose {@code NodeDataChanged} events (a release writes "free" in the node) and
+ * {@code NodeDeleted} events (a node removed by something other than the store) are
+ * dispatched to the listeners of the node's key. An acquisition or an extend changes the
+ * data too: its waiters look, find the lock held, and wait again. Curator's
  * {@link PersistentWatcher} adds the watch again after a new session; while the client is
  * disconnected events are lost, which the waiters' polling covers.
  */
@@ -50,7 +52,8 @@ final class ReleaseWatch implements AutoCloseable {
 
 	private void process(WatchedEvent event) {
 		String path = event.getPath();
-		if (event.getType() == EventType.NodeDeleted && path != null) {
+		EventType type = event.getType();
+		if ((type == EventType.NodeDataChanged || type == EventType.NodeDeleted) && path != null) {
 			String name = this.nodes.lockName(path);
 			if (name != null) {
 				this.listeners.released(name);

@@ -14,9 +14,11 @@ import org.jspecify.annotations.Nullable;
  * The results a {@link ZooKeeperLockStore} keeps next to its locks: a persistent node
  * {@code <base path>/results/<key>} holding the result's expiry time and bytes, written
  * in a {@code multi} whose first operation checks (or, for a release that keeps a result,
- * deletes) the lock node at the version read with the holder's token, so that only the
+ * frees) the lock node at the version read with the holder's token, so that only the
  * current holder writes one. The node is created, or replaced when it exists; an expired
- * result is deleted by its first reader.
+ * result is emptied by its first reader, at the version read. Like lock nodes, result
+ * nodes are never deleted, so that a write at a version read never applies to another
+ * incarnation of the node.
  */
 final class ResultNodes {
 
@@ -42,12 +44,18 @@ final class ResultNodes {
 		if (kept != null && this.store.clock().millis() < kept.expiresAt()) {
 			return kept.bytes();
 		}
-		// Expired: deleted by its first reader, unless it was replaced meanwhile
-		int version = read.getStat().getVersion();
-		this.store.calls()
-			.call("delete an expired result", key, deadline,
-					(callback) -> this.client.delete().withVersion(version).inBackground(callback).forPath(path),
-					Code.NONODE, Code.BADVERSION);
+		byte[] data = read.getData();
+		if (data != null && data.length > 0) {
+			// Expired: emptied by its first reader, unless it was replaced meanwhile
+			int version = read.getStat().getVersion();
+			this.store.calls()
+				.call("empty an expired result", key, deadline,
+						(callback) -> this.client.setData()
+							.withVersion(version)
+							.inBackground(callback)
+							.forPath(path, new byte[0]),
+						Code.NONODE, Code.BADVERSION);
+		}
 		return null;
 	}
 
@@ -66,7 +74,10 @@ final class ResultNodes {
 			boolean replace = exists;
 			CuratorEvent multi = this.store.calls().call(operation, key, deadline, (callback) -> {
 				CuratorOp lockOp = release
-						? this.client.transactionOp().delete().withVersion(held.getVersion()).forPath(lockPath)
+						? this.client.transactionOp()
+							.setData()
+							.withVersion(held.getVersion())
+							.forPath(lockPath, NodeData.free(token))
 						: this.client.transactionOp().check().withVersion(held.getVersion()).forPath(lockPath);
 				CuratorOp resultOp = replace ? this.client.transactionOp().setData().forPath(resultPath, data)
 						: this.client.transactionOp()

@@ -26,27 +26,31 @@ import org.springframework.util.Assert;
 /**
  * {@link LockStore} on Apache ZooKeeper 3.6 or later, through Apache Curator.
  * <p>
- * A lock is an <b>ephemeral</b> node {@code <base path>/locks/<key>}, owned by the
- * session of the client that acquired it, whose data holds the owner token and the expiry
- * time (epoch milliseconds of the acquiring client's clock). A lock therefore ends at the
- * earlier of its time-to-live (unless extended) and the end of its holder's session: a
- * crashed holder's lock is gone after the session timeout, and a holder cut off from the
- * ensemble for longer than the session timeout loses its locks, which the next
- * {@link #extend} reports. Any client may release or extend a lock by its token, whatever
- * its session.
+ * A lock is a <b>persistent</b> node {@code <base path>/locks/<key>} whose data holds the
+ * owner token and the expiry time (epoch milliseconds of the acquiring client's clock). A
+ * lock lasts its time-to-live (unless extended) and is not bound to its holder's session:
+ * a crashed holder's lock is free again at its time-to-live, and a holder whose session
+ * ends keeps its lock until then. Any client may release or extend a lock by its token.
+ * <p>
+ * Lock nodes are never deleted by the store: a released lock is a node holding "free".
+ * Their data version thus only grows, so a write conditioned on the version read can
+ * never apply to another incarnation of the node (ZooKeeper conditions writes on versions
+ * only, which a deleted and re-created node would repeat). A free node stays in
+ * ZooKeeper: a few dozen bytes per key ever used.
  * <ul>
- * <li>acquire: creates the node; if it exists and has expired, replaces it in one
- * {@code multi} (delete at the version read, create), so that of several contenders
- * exactly one wins. The fencing token is the creation zxid of the new node, which
- * strictly increases across owners and leader elections.</li>
- * <li>release: deletes the node at the version read, if the owner token matches and the
- * lock has not expired; extend sets new data at that version.</li>
+ * <li>acquire: creates the node; if it exists and is free or expired, writes it at the
+ * version read, so that of several contenders exactly one wins. The fencing token is the
+ * zxid of the acquiring write (the node's {@code mzxid}), which strictly increases across
+ * owners and leader elections.</li>
+ * <li>release: writes "free" at the version read, if the owner token matches and the lock
+ * has not expired; extend writes new data at that version.</li>
  * <li>time to expiry: reads the node.</li>
  * <li>results: a persistent node {@code <base path>/results/<key>} (expiry time and
  * bytes), written in a {@code multi} that checks the lock node's version, so only the
- * holder writes one; an expired result is deleted when read.</li>
- * <li>release notifications: one persistent recursive watch on the lock nodes' parent;
- * multi-key locks: one {@code multi} creating every node, all or none.</li>
+ * holder writes one; an expired result is emptied when read.</li>
+ * <li>release notifications: one persistent recursive watch on the lock nodes' parent,
+ * whose data changes wake the waiters; multi-key locks: one {@code multi} creating or
+ * writing every node, all or none.</li>
  * </ul>
  * <p>
  * Expiry is decided by the clients' wall clocks, which must be synchronised (NTP), with
@@ -121,13 +125,13 @@ public class ZooKeeperLockStore
 			CuratorEvent create = this.calls.call("acquire", key, deadline,
 					(callback) -> this.client.create()
 						.storingStatIn(created)
-						.withMode(CreateMode.EPHEMERAL)
+						.withMode(CreateMode.PERSISTENT)
 						.inBackground(callback)
 						.forPath(path, data),
 					Code.NODEEXISTS, Code.NONODE);
 			Code code = Code.get(create.getResultCode());
 			if (code == Code.OK) {
-				return AcquireReply.acquired(czxid(create.getStat(), created));
+				return AcquireReply.acquired(mzxid(create.getStat(), created));
 			}
 			if (code == Code.NONODE) {
 				createParents(key, deadline);
@@ -135,32 +139,28 @@ public class ZooKeeperLockStore
 			}
 			CuratorEvent read = read("acquire", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				// Deleted by something other than the store: create it again
 				continue;
 			}
 			Lock lock = NodeData.decodeLock(read.getData());
 			long now = this.clock.millis();
 			if (lock != null && lock.isHeldBy(token, now)) {
-				// This acquisition's own node: a repeated create whose first answer was
-				// lost
-				return AcquireReply.acquired(read.getStat().getCzxid());
+				// This acquisition's own write, repeated after its answer was lost
+				return AcquireReply.acquired(read.getStat().getMzxid());
 			}
 			if (lock != null && now < lock.expiresAt()) {
 				return AcquireReply.held(Duration.ofMillis(lock.expiresAt() - now));
 			}
-			CuratorEvent takeover = this.calls.call("acquire", key, deadline, (callback) -> this.client.transaction()
-				.inBackground(callback)
-				.forOperations(
-						this.client.transactionOp().delete().withVersion(read.getStat().getVersion()).forPath(path),
-						this.client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, data),
-						this.client.transactionOp().setData().withVersion(0).forPath(path, data)),
-					Code.NODEEXISTS, Code.NONODE, Code.BADVERSION);
-			if (Code.get(takeover.getResultCode()) == Code.OK) {
-				// The node's creation zxid is that of the transaction, which the
-				// setData's
-				// answer carries (a create in a multi answers no Stat)
-				return AcquireReply.acquired(takeover.getOpResults().get(2).getResultStat().getCzxid());
+			// Free or expired: take it at the version read. The node is never deleted, so
+			// its version only grows and no other write can leave it at this version
+			int version = read.getStat().getVersion();
+			CuratorEvent take = this.calls.call("acquire", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
+					Code.NONODE, Code.BADVERSION);
+			if (Code.get(take.getResultCode()) == Code.OK) {
+				return AcquireReply.acquired(take.getStat().getMzxid());
 			}
-			// Another contender replaced or released the node first: look again
+			// Another contender took or released it first: look again
 		}
 		return AcquireReply.held(Duration.ZERO);
 	}
@@ -171,22 +171,27 @@ public class ZooKeeperLockStore
 		Assert.notNull(token, "'token' must not be null");
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
+		byte[] free = NodeData.free(token);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			Stat held = heldStat("release", key, token, path, deadline);
-			if (held == null) {
+			CuratorEvent read = read("release", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
 				return false;
 			}
-			CuratorEvent delete = this.calls.call("release", key, deadline,
-					(callback) -> this.client.delete()
-						.withVersion(held.getVersion())
-						.inBackground(callback)
-						.forPath(path),
-					Code.NONODE, Code.BADVERSION);
-			if (Code.get(delete.getResultCode()) != Code.BADVERSION) {
-				// NONODE: this delete, repeated after a lost answer, or the end of the
-				// holder's session removed the node held by the token; never a takeover,
-				// which replaces the node in one transaction
+			if (round > 0 && Arrays.equals(read.getData(), free)) {
+				// This release, repeated after its answer was lost
 				return true;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
+				return false;
+			}
+			int version = read.getStat().getVersion();
+			CuratorEvent set = this.calls.call("release", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, free),
+					Code.NONODE, Code.BADVERSION);
+			Code code = Code.get(set.getResultCode());
+			if (code != Code.BADVERSION) {
+				return code == Code.OK;
 			}
 		}
 		return false;
@@ -204,7 +209,7 @@ public class ZooKeeperLockStore
 				return false;
 			}
 			if (Arrays.equals(read.getData(), data)) {
-				// This extend, repeated after a lost answer
+				// This extend, repeated after its answer was lost
 				return true;
 			}
 			Lock lock = NodeData.decodeLock(read.getData());
@@ -361,8 +366,8 @@ public class ZooKeeperLockStore
 		return -1;
 	}
 
-	private static long czxid(@Nullable Stat answered, Stat stored) {
-		return (answered != null) ? answered.getCzxid() : stored.getCzxid();
+	private static long mzxid(@Nullable Stat answered, Stat stored) {
+		return (answered != null) ? answered.getMzxid() : stored.getMzxid();
 	}
 
 	private static void checkArguments(String key, String token, Duration ttl) {

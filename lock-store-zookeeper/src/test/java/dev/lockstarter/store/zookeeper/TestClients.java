@@ -4,13 +4,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryUntilElapsed;
-import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
- * Curator clients for the tests, configured as the auto-configuration does: calls and
- * connection attempts bounded by the store's timeout.
+ * Curator clients for the tests, built as the auto-configuration builds its own
+ * ({@link ZooKeeperClients#bounded}): calls and connection attempts bounded by the
+ * store's timeout.
  */
 final class TestClients {
 
@@ -26,15 +24,7 @@ final class TestClients {
 	}
 
 	static CuratorFramework start(String connectString, Duration timeout, Duration sessionTimeout) {
-		ZKClientConfig config = new ZKClientConfig();
-		config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(timeout.toMillis()));
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(connectString)
-			.sessionTimeoutMs((int) sessionTimeout.toMillis())
-			.connectionTimeoutMs((int) timeout.toMillis())
-			.retryPolicy(new RetryUntilElapsed((int) timeout.toMillis(), 50))
-			.zkClientConfig(config)
-			.build();
+		CuratorFramework client = ZooKeeperClients.bounded(connectString, sessionTimeout, timeout).build();
 		client.start();
 		try {
 			if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {

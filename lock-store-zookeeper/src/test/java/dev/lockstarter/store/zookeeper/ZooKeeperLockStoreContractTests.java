@@ -1,7 +1,14 @@
 package dev.lockstarter.store.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -16,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -28,12 +36,16 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@link LockStoreContractTests} for {@link ZooKeeperLockStore} on a real ensemble of
  * three servers (the client knows all three), and the ZooKeeper store's own promises: the
- * node layout, fencing tokens from the creation zxid, keys as one path segment, release
- * notifications from the recursive watch, and a lock bound to its holder's session.
+ * node layout (persistent nodes, never deleted), fencing tokens from the zxid of the
+ * acquiring write, exactly one winner among contenders taking an expired lock over, keys
+ * as one path segment, release notifications from the recursive watch, and a lock that
+ * outlives its holder's session until its time-to-live.
  */
 class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
+
+	private static final int CONTENDERS = 8;
 
 	@RegisterExtension
 	static final ZooKeeperEnsembleExtension ensemble = new ZooKeeperEnsembleExtension();
@@ -83,23 +95,129 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void lockIsAnEphemeralNodeOfTheAcquiringSessionHoldingTokenAndExpiry() throws Exception {
+	void lockIsAPersistentNodeHoldingTokenAndExpiryThatAReleaseFreesWithoutDeletingIt() throws Exception {
 		String key = uniqueKey("layout");
 		String owner = uniqueToken();
+		String path = ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key);
 		long before = System.currentTimeMillis();
 		AcquireReply acquired = store().tryAcquire(key, owner, TTL);
 		Stat stat = new Stat();
-		byte[] data = client.getData()
-			.storingStatIn(stat)
-			.forPath(ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key));
-		assertThat(stat.getEphemeralOwner()).isEqualTo(client.getZookeeperClient().getZooKeeper().getSessionId());
-		assertThat(acquired.fencingToken()).as("fencing token: the node's creation zxid").isEqualTo(stat.getCzxid());
+		byte[] data = client.getData().storingStatIn(stat).forPath(path);
+		assertThat(stat.getEphemeralOwner()).as("persistent, bound to no session").isZero();
+		assertThat(acquired.fencingToken()).as("fencing token: the zxid of the acquiring write")
+			.isEqualTo(stat.getMzxid());
 		NodeData.Lock lock = NodeData.decodeLock(data);
 		assertThat(lock.token()).isEqualTo(owner);
 		assertThat(lock.expiresAt()).isBetween(before + TTL.toMillis(), System.currentTimeMillis() + TTL.toMillis());
 		assertThat(store().release(key, owner)).isTrue();
-		assertThat(client.checkExists().forPath(ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key)))
-			.isNull();
+		Stat released = new Stat();
+		assertThat(client.getData().storingStatIn(released).forPath(path)).as("free").isEqualTo(NodeData.free(owner));
+		assertThat(released.getCzxid()).as("the same node").isEqualTo(stat.getCzxid());
+		assertThat(released.getVersion()).isGreaterThan(stat.getVersion());
+		AcquireReply next = store().tryAcquire(key, uniqueToken(), TTL);
+		assertThat(next.isAcquired()).isTrue();
+		assertThat(client.checkExists().forPath(path).getCzxid()).as("taken again in place").isEqualTo(stat.getCzxid());
+		assertThat(next.fencingToken()).isGreaterThan(acquired.fencingToken());
+	}
+
+	@Test
+	void contendersTakingOverAnExpiredLockHaveExactlyOneWinnerEveryRound() throws Exception {
+		// Every round takes over the lock the previous round's winner took over: in a
+		// design that deletes and re-creates the node, every such node has the same
+		// version, and a contender's write at the version it read may land on the node
+		// another contender has just created
+		String key = uniqueKey("takeover-race");
+		TestClock clock = TestClock.now();
+		CuratorFramework secondClient = TestClients.start(ensemble.connectString());
+		ExecutorService pool = Executors.newFixedThreadPool(CONTENDERS);
+		try {
+			List<ZooKeeperLockStore> contenders = new ArrayList<>();
+			for (int i = 0; i < CONTENDERS; i++) {
+				contenders.add(new ZooKeeperLockStore((i % 2 == 0) ? client : secondClient,
+						ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT, clock));
+			}
+			assertThat(contenders.get(0).tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
+			List<Integer> winners = new ArrayList<>();
+			for (int round = 0; round < 12; round++) {
+				clock.advance(TTL.plusSeconds(1));
+				CyclicBarrier start = new CyclicBarrier(CONTENDERS);
+				List<Future<AcquireReply>> replies = new ArrayList<>();
+				for (ZooKeeperLockStore contender : contenders) {
+					replies.add(pool.submit(() -> {
+						start.await(10, TimeUnit.SECONDS);
+						return contender.tryAcquire(key, UUID.randomUUID().toString(), TTL);
+					}));
+				}
+				int acquired = 0;
+				for (Future<AcquireReply> reply : replies) {
+					acquired += reply.get(30, TimeUnit.SECONDS).isAcquired() ? 1 : 0;
+				}
+				winners.add(acquired);
+			}
+			assertThat(winners).as("winners of every round").containsOnly(1);
+		}
+		finally {
+			pool.shutdownNow();
+			secondClient.close();
+		}
+	}
+
+	@Test
+	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut() throws Exception {
+		String key = uniqueKey("takeover-between");
+		TestClock clock = TestClock.now();
+		ZooKeeperLockStore plain = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock);
+		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
+		clock.advance(TTL.plusSeconds(1));
+		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).as("an expired lock taken over").isTrue();
+		clock.advance(TTL.plusSeconds(1));
+		CuratorFramework otherClient = TestClients.start(ensemble.connectString());
+		try {
+			ZooKeeperLockStore other = new ZooKeeperLockStore(otherClient, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+					TestClients.TIMEOUT, clock);
+			String otherToken = uniqueToken();
+			List<AcquireReply> otherReplies = new ArrayList<>();
+			// The contender reads its clock a second time right after reading the node,
+			// before it writes: the other client takes the lock over there
+			ZooKeeperLockStore contender = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+					TestClients.TIMEOUT,
+					clock.hookedAt(2, () -> otherReplies.add(other.tryAcquire(key, otherToken, TTL))));
+			AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
+			assertThat(otherReplies).as("the other client's takeover")
+				.singleElement()
+				.matches(AcquireReply::isAcquired);
+			assertThat(contended.isAcquired()).as("the contender, whose read predates the takeover").isFalse();
+			assertThat(other.release(key, otherToken)).as("still held by the other client").isTrue();
+		}
+		finally {
+			otherClient.close();
+		}
+	}
+
+	@Test
+	void releaseAndNewAcquisitionBetweenAContendersReadAndItsWriteKeepTheContenderOut() throws Exception {
+		// The contender's clock runs ahead: it sees the owner's lock expired while the
+		// owner still releases it, and a third client acquires it at once
+		String key = uniqueKey("release-between");
+		TestClock clock = TestClock.now();
+		ZooKeeperLockStore owner = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock);
+		String ownerToken = uniqueToken();
+		assertThat(owner.tryAcquire(key, ownerToken, Duration.ofSeconds(1)).isAcquired()).isTrue();
+		String thirdToken = uniqueToken();
+		List<Boolean> ownerReleased = new ArrayList<>();
+		List<AcquireReply> thirdReplies = new ArrayList<>();
+		ZooKeeperLockStore contender = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock.ahead(Duration.ofSeconds(5)).hookedAt(2, () -> {
+					ownerReleased.add(owner.release(key, ownerToken));
+					thirdReplies.add(owner.tryAcquire(key, thirdToken, TTL));
+				}));
+		AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
+		assertThat(ownerReleased).containsExactly(true);
+		assertThat(thirdReplies).singleElement().matches(AcquireReply::isAcquired);
+		assertThat(contended.isAcquired()).as("the contender, whose read predates the release").isFalse();
+		assertThat(owner.release(key, thirdToken)).as("still held by the third owner").isTrue();
 	}
 
 	@Test
@@ -146,7 +264,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void releaseAndEndOfTheHolderSessionNotifySubscribers() throws Exception {
+	void releaseNotifiesSubscribers() throws Exception {
 		String key = uniqueKey("notify");
 		String owner = uniqueToken();
 		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
@@ -155,44 +273,40 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 			assertThat(store().release(key, owner)).isTrue();
 			assertThat(released.await(5, TimeUnit.SECONDS)).as("notified of the release").isTrue();
 		}
-		CuratorFramework holderClient = TestClients.start(ensemble.connectString());
-		try {
-			ZooKeeperLockStore holder = new ZooKeeperLockStore(holderClient);
-			String holderToken = uniqueToken();
-			assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
-			CountDownLatch sessionEnded = new CountDownLatch(1);
-			try (Subscription subscription = sharedStore.subscribe(key, sessionEnded::countDown)) {
-				closeSession(holderClient);
-				assertThat(sessionEnded.await(10, TimeUnit.SECONDS)).as("notified of the end of the holder's session")
-					.isTrue();
-			}
-		}
-		finally {
-			holderClient.close();
-		}
 	}
 
 	@Test
-	void holderWhoseSessionEndsLosesItsLock() throws Exception {
+	void lockOutlivesItsHolderSessionAndEndsAtItsTimeToLive() throws Exception {
 		String key = uniqueKey("session");
+		Duration ttl = Duration.ofSeconds(4);
 		CuratorFramework holderClient = TestClients.start(ensemble.connectString());
+		String holderToken = uniqueToken();
+		long holderFence;
 		try {
 			ZooKeeperLockStore holder = new ZooKeeperLockStore(holderClient);
-			String holderToken = uniqueToken();
-			long holderFence = holder.tryAcquire(key, holderToken, TTL).fencingToken();
-			assertThat(store().tryAcquire(key, uniqueToken(), TTL).isAcquired()).isFalse();
+			holderFence = holder.tryAcquire(key, holderToken, ttl).fencingToken();
 			closeSession(holderClient);
-			String next = uniqueToken();
-			AcquireReply taken = await().atMost(Duration.ofSeconds(10))
-				.until(() -> store().tryAcquire(key, next, TTL), AcquireReply::isAcquired);
-			assertThat(taken.fencingToken()).isGreaterThan(holderFence);
-			assertThat(holder.extend(key, holderToken, TTL)).as("the extend that reports the lost lock").isFalse();
-			assertThat(holder.release(key, holderToken)).isFalse();
-			assertThat(store().release(key, next)).isTrue();
+			assertThat(store().tryAcquire(key, uniqueToken(), TTL).isAcquired())
+				.as("taken by another client after the holder's session ended")
+				.isFalse();
+			assertThat(await().atMost(Duration.ofSeconds(10))
+				.ignoreException(LockStoreException.class)
+				.until(() -> holder.extend(key, holderToken, ttl), (extended) -> extended))
+				.as("renewed by the holder from its next session")
+				.isTrue();
 		}
 		finally {
+			// The holder crashes
 			holderClient.close();
 		}
+		String next = uniqueToken();
+		assertThat(store().tryAcquire(key, next, TTL).isAcquired()).as("taken after the holder's crash, before its TTL")
+			.isFalse();
+		AcquireReply taken = await().atMost(Duration.ofSeconds(15))
+			.until(() -> store().tryAcquire(key, next, TTL), AcquireReply::isAcquired);
+		assertThat(taken.fencingToken()).isGreaterThan(holderFence);
+		assertThat(store().extend(key, holderToken, TTL)).as("the extend that reports the lost lock").isFalse();
+		assertThat(store().release(key, next)).isTrue();
 	}
 
 	@Test
