@@ -1,6 +1,7 @@
 package dev.lockstarter.store.zookeeper;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -67,10 +68,20 @@ final class ResultNodes {
 		byte[] data = NodeData.result(result, this.store.clock().millis() + ttl.toMillis());
 		boolean exists = false;
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			Stat held = this.store.heldStat(operation, key, token, lockPath, deadline);
-			if (held == null) {
+			CuratorEvent read = this.store.read(operation, key, lockPath, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
 				return false;
 			}
+			if (release && round > 0 && Arrays.equals(read.getData(), NodeData.free(token))) {
+				// This release, repeated after its answer was lost: the lock was freed in
+				// the same multi that wrote the result
+				return true;
+			}
+			NodeData.Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.store.clock().millis())) {
+				return false;
+			}
+			Stat held = read.getStat();
 			boolean replace = exists;
 			CuratorEvent multi = this.store.calls().call(operation, key, deadline, (callback) -> {
 				CuratorOp lockOp = release

@@ -337,19 +337,6 @@ public class ZooKeeperLockStore
 	}
 
 	/**
-	 * Read a lock node and return its Stat if {@code token} holds it and it has not
-	 * expired.
-	 */
-	@Nullable Stat heldStat(String operation, String key, String token, String path, long deadline) {
-		CuratorEvent read = read(operation, key, path, deadline);
-		if (Code.get(read.getResultCode()) == Code.NONODE) {
-			return null;
-		}
-		Lock lock = NodeData.decodeLock(read.getData());
-		return (lock != null && lock.isHeldBy(token, this.clock.millis())) ? read.getStat() : null;
-	}
-
-	/**
 	 * Return the index of the operation that made a {@code multi} fail: ZooKeeper answers
 	 * {@code OK} for the operations before it and {@code RUNTIMEINCONSISTENCY} for those
 	 * after.

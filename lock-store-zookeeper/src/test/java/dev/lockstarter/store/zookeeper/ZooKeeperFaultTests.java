@@ -42,7 +42,8 @@ class ZooKeeperFaultTests {
 
 	@BeforeAll
 	static void createStore() {
-		// A session that outlives the pause of the servers
+		// A session that outlives the pause of the servers, so that the client does not
+		// spend the test opening a new one (locks do not depend on it)
 		client = TestClients.start(ensemble.connectString(), TIMEOUT, Duration.ofSeconds(20));
 		store = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, TIMEOUT, Clock.systemUTC());
 	}
@@ -81,7 +82,7 @@ class ZooKeeperFaultTests {
 			.ignoreException(LockStoreException.class)
 			.until(() -> store.extend(key, owner, TTL));
 		assertThat(store.putResult(key, owner, new byte[] { 1 }, TTL)).isTrue();
-		assertThat(store.release(key, owner)).as("release by the holder whose session outlived the pause").isTrue();
+		assertThat(store.release(key, owner)).as("release by the holder after the pause").isTrue();
 	}
 
 	@Test
