@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -218,6 +219,38 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		assertThat(thirdReplies).singleElement().matches(AcquireReply::isAcquired);
 		assertThat(contended.isAcquired()).as("the contender, whose read predates the release").isFalse();
 		assertThat(owner.release(key, thirdToken)).as("still held by the third owner").isTrue();
+	}
+
+	@Test
+	void multiKeyAcquisitionTakesReleasedExpiredAndNewNodesInPlaceAllOrNone() throws Exception {
+		TestClock clock = TestClock.now();
+		ZooKeeperLockStore store = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock);
+		String released = uniqueKey("multi-released");
+		String expired = uniqueKey("multi-expired");
+		String unused = uniqueKey("multi-new");
+		String first = uniqueToken();
+		assertThat(store.tryAcquire(released, first, TTL).isAcquired()).isTrue();
+		assertThat(store.release(released, first)).isTrue();
+		long expiredToken = store.tryAcquire(expired, uniqueToken(), TTL).fencingToken();
+		long releasedCzxid = client.checkExists()
+			.forPath(ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(released))
+			.getCzxid();
+		clock.advance(TTL.plusSeconds(1));
+		String owner = uniqueToken();
+		MultiKeyAcquireReply all = store.tryAcquireAll(List.of(released, expired, unused), owner, TTL);
+		assertThat(all.isAcquired()).isTrue();
+		assertThat(all.fencingTokens()).as("one transaction: one zxid").containsOnly(all.fencingTokens()[0]);
+		assertThat(all.fencingTokens()[0]).isGreaterThan(expiredToken);
+		assertThat(client.checkExists()
+			.forPath(ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(released))
+			.getCzxid()).as("the released node, taken in place").isEqualTo(releasedCzxid);
+		String other = uniqueKey("multi-other");
+		MultiKeyAcquireReply refused = store.tryAcquireAll(List.of(other, expired), uniqueToken(), TTL);
+		assertThat(refused.isAcquired()).isFalse();
+		assertThat(refused.heldIndex()).isEqualTo(1);
+		assertThat(store.timeToExpiry(other)).as("nothing taken").isZero();
+		assertThat(store.releaseAll(List.of(released, expired, unused), owner)).containsExactly(true, true, true);
 	}
 
 	@Test
