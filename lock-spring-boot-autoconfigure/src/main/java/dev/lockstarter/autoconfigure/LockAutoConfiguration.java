@@ -57,7 +57,7 @@ import org.springframework.util.function.SingletonSupplier;
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({ RedisLockStoreProperties.class, MemcachedLockStoreProperties.class,
 		DynamoDbLockStoreProperties.class, JdbcLockStoreProperties.class, InMemoryLockStoreProperties.class,
-		EtcdLockStoreProperties.class })
+		EtcdLockStoreProperties.class, ZooKeeperLockStoreProperties.class })
 @Import({ LockAutoProxyRegistrar.class, LockAutoConfiguration.LockStoreConfigurationImportSelector.class })
 public final class LockAutoConfiguration {
 

@@ -258,7 +258,13 @@ public class LockProperties implements InitializingBean {
 		 * A relational database (PostgreSQL, MariaDB or H2), through the application's
 		 * DataSource: expiry is decided by the database's clock.
 		 */
-		JDBC
+		JDBC,
+
+		/**
+		 * Apache ZooKeeper 3.6+, through Apache Curator: a lock ends at its time-to-live,
+		 * decided by the application instances' clocks, or with its holder's session.
+		 */
+		ZOOKEEPER
 
 	}
 

@@ -28,6 +28,7 @@ final class LockStoreConfigurations {
 		mappings.put(Store.DYNAMODB, DynamoDbLockStoreConfiguration.class);
 		mappings.put(Store.ETCD, EtcdLockStoreConfiguration.class);
 		mappings.put(Store.JDBC, JdbcLockStoreConfiguration.class);
+		mappings.put(Store.ZOOKEEPER, ZooKeeperLockStoreConfiguration.class);
 		mappings.put(Store.MEMORY, InMemoryLockStoreConfiguration.class);
 		Assert.state(mappings.keySet().containsAll(List.of(Store.values())), "Every lock store needs a configuration");
 		MAPPINGS = Collections.unmodifiableMap(mappings);

@@ -1,0 +1,173 @@
+package dev.lockstarter.store.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.zookeeper.NodeData.Lock;
+
+/**
+ * One {@link ZooKeeperLockStore#tryAcquireAll} call: a {@code multi} with one operation
+ * per key, all or none: a {@code create} of a node not known to exist, a {@code setData}
+ * at the version read of a node found free or expired. When it fails, the node of the
+ * failing operation (and, after a {@code create} found a node, every node still to be
+ * created) is read: held by another owner, the answer names it; free, expired or this
+ * acquisition's own (an earlier attempt whose answer was lost), the next {@code multi}
+ * writes it at the version read. Nodes are never deleted, so a version read is never that
+ * of another incarnation. The fencing token of every key is the zxid of the transaction,
+ * which the answer of a {@code setData} carries; a {@code multi} made of creates only
+ * ends with a {@code setData} of the first node, created in it at version 0.
+ */
+final class MultiKeyAcquisition {
+
+	private static final int MAX_ROUNDS = 8;
+
+	private static final int CREATE = -1;
+
+	private final ZooKeeperLockStore store;
+
+	private final CuratorFramework client;
+
+	private final List<String> keys;
+
+	private final String token;
+
+	private final byte[] data;
+
+	private final long deadline;
+
+	/** The version at which each key's node is written, or {@link #CREATE}. */
+	private final int[] versions;
+
+	MultiKeyAcquisition(ZooKeeperLockStore store, List<String> keys, String token, Duration ttl) {
+		this.store = store;
+		this.client = store.client();
+		this.keys = keys;
+		this.token = token;
+		this.data = NodeData.lock(token, store.clock().millis() + ttl.toMillis());
+		this.deadline = store.calls().deadline();
+		this.versions = new int[keys.size()];
+		Arrays.fill(this.versions, CREATE);
+	}
+
+	MultiKeyAcquireReply run() {
+		String firstKey = this.keys.get(0);
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			List<CuratorOp> operations = operations();
+			CuratorEvent multi = this.store.calls()
+				.call("acquire several keys", firstKey, this.deadline,
+						(callback) -> this.client.transaction().inBackground(callback).forOperations(operations),
+						Code.NODEEXISTS, Code.NONODE, Code.BADVERSION);
+			Code code = Code.get(multi.getResultCode());
+			if (code == Code.OK) {
+				long[] fencingTokens = new long[this.keys.size()];
+				Arrays.fill(fencingTokens, transactionZxid(multi.getOpResults()));
+				return MultiKeyAcquireReply.acquired(fencingTokens);
+			}
+			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
+			if (failed < 0 || failed >= this.keys.size()) {
+				// Unknown, or the first node changed between its create and its setData:
+				// impossible in one transaction, but never guessed at
+				throw new LockStoreException(firstKey, "ZooKeeper refused to acquire several keys: " + code, null);
+			}
+			if (code == Code.NODEEXISTS) {
+				// Read this node and every later one still to be created, which likely
+				// exist as well: keys used before keep their nodes
+				for (int index = failed; index < this.keys.size(); index++) {
+					if (index == failed || this.versions[index] == CREATE) {
+						MultiKeyAcquireReply held = readExisting(index);
+						if (held != null) {
+							return held;
+						}
+					}
+				}
+			}
+			else if (code == Code.BADVERSION) {
+				// Written by another client since it was read
+				MultiKeyAcquireReply held = readExisting(failed);
+				if (held != null) {
+					return held;
+				}
+			}
+			else if (this.versions[failed] != CREATE) {
+				// NONODE on a write: deleted by something other than the store
+				this.versions[failed] = CREATE;
+			}
+			else {
+				this.store.createParents(this.keys.get(failed), this.deadline);
+			}
+		}
+		return MultiKeyAcquireReply.held(0, Duration.ZERO);
+	}
+
+	private List<CuratorOp> operations() {
+		List<CuratorOp> operations = new ArrayList<>();
+		try {
+			boolean written = false;
+			for (int i = 0; i < this.keys.size(); i++) {
+				String path = this.store.nodes().lockPath(this.keys.get(i));
+				if (this.versions[i] == CREATE) {
+					operations.add(this.client.transactionOp()
+						.create()
+						.withMode(CreateMode.PERSISTENT)
+						.forPath(path, this.data));
+				}
+				else {
+					operations.add(this.client.transactionOp()
+						.setData()
+						.withVersion(this.versions[i])
+						.forPath(path, this.data));
+					written = true;
+				}
+			}
+			if (!written) {
+				operations.add(this.client.transactionOp()
+					.setData()
+					.withVersion(0)
+					.forPath(this.store.nodes().lockPath(this.keys.get(0)), this.data));
+			}
+			return operations;
+		}
+		catch (Exception ex) {
+			throw new LockStoreException(this.keys.get(0), "Could not prepare the acquisition of several keys", ex);
+		}
+	}
+
+	private static long transactionZxid(List<CuratorTransactionResult> results) {
+		for (CuratorTransactionResult result : results) {
+			if (result.getResultStat() != null) {
+				return result.getResultStat().getMzxid();
+			}
+		}
+		throw new IllegalStateException("No setData in the transaction");
+	}
+
+	private @Nullable MultiKeyAcquireReply readExisting(int index) {
+		String key = this.keys.get(index);
+		CuratorEvent read = this.store.read("acquire several keys", key, this.store.nodes().lockPath(key),
+				this.deadline);
+		if (Code.get(read.getResultCode()) == Code.NONODE) {
+			this.versions[index] = CREATE;
+			return null;
+		}
+		Lock lock = NodeData.decodeLock(read.getData());
+		long now = this.store.clock().millis();
+		if (lock != null && now < lock.expiresAt() && !lock.token().equals(this.token)) {
+			return MultiKeyAcquireReply.held(index, Duration.ofMillis(lock.expiresAt() - now));
+		}
+		this.versions[index] = read.getStat().getVersion();
+		return null;
+	}
+
+}

@@ -1,0 +1,121 @@
+package dev.lockstarter.store.zookeeper;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The results a {@link ZooKeeperLockStore} keeps next to its locks: a persistent node
+ * {@code <base path>/results/<key>} holding the result's expiry time and bytes, written
+ * in a {@code multi} whose first operation checks (or, for a release that keeps a result,
+ * frees) the lock node at the version read with the holder's token, so that only the
+ * current holder writes one. The node is created, or replaced when it exists; an expired
+ * result is emptied by its first reader, at the version read. Like lock nodes, result
+ * nodes are never deleted, so that a write at a version read never applies to another
+ * incarnation of the node.
+ */
+final class ResultNodes {
+
+	private static final int MAX_ROUNDS = 8;
+
+	private final ZooKeeperLockStore store;
+
+	private final CuratorFramework client;
+
+	ResultNodes(ZooKeeperLockStore store) {
+		this.store = store;
+		this.client = store.client();
+	}
+
+	byte @Nullable [] get(String key) {
+		long deadline = this.store.calls().deadline();
+		String path = this.store.nodes().resultPath(key);
+		CuratorEvent read = this.store.read("read a result", key, path, deadline);
+		if (Code.get(read.getResultCode()) == Code.NONODE) {
+			return null;
+		}
+		NodeData.Result kept = NodeData.decodeResult(read.getData());
+		if (kept != null && this.store.clock().millis() < kept.expiresAt()) {
+			return kept.bytes();
+		}
+		byte[] data = read.getData();
+		if (data != null && data.length > 0) {
+			// Expired: emptied by its first reader, unless it was replaced meanwhile
+			int version = read.getStat().getVersion();
+			this.store.calls()
+				.call("empty an expired result", key, deadline,
+						(callback) -> this.client.setData()
+							.withVersion(version)
+							.inBackground(callback)
+							.forPath(path, new byte[0]),
+						Code.NONODE, Code.BADVERSION);
+		}
+		return null;
+	}
+
+	boolean keep(String key, String token, byte[] result, Duration ttl, boolean release) {
+		long deadline = this.store.calls().deadline();
+		String operation = release ? "release keeping a result" : "keep a result";
+		String lockPath = this.store.nodes().lockPath(key);
+		String resultPath = this.store.nodes().resultPath(key);
+		byte[] data = NodeData.result(result, this.store.clock().millis() + ttl.toMillis());
+		boolean exists = false;
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			CuratorEvent read = this.store.read(operation, key, lockPath, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				return false;
+			}
+			if (release && round > 0 && Arrays.equals(read.getData(), NodeData.free(token))) {
+				// This release, repeated after its answer was lost: the lock was freed in
+				// the same multi that wrote the result
+				return true;
+			}
+			NodeData.Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.store.clock().millis())) {
+				return false;
+			}
+			Stat held = read.getStat();
+			boolean replace = exists;
+			CuratorEvent multi = this.store.calls().call(operation, key, deadline, (callback) -> {
+				CuratorOp lockOp = release
+						? this.client.transactionOp()
+							.setData()
+							.withVersion(held.getVersion())
+							.forPath(lockPath, NodeData.free(token))
+						: this.client.transactionOp().check().withVersion(held.getVersion()).forPath(lockPath);
+				CuratorOp resultOp = replace ? this.client.transactionOp().setData().forPath(resultPath, data)
+						: this.client.transactionOp()
+							.create()
+							.withMode(CreateMode.PERSISTENT)
+							.forPath(resultPath, data);
+				this.client.transaction().inBackground(callback).forOperations(lockOp, resultOp);
+			}, Code.NONODE, Code.BADVERSION, Code.NODEEXISTS);
+			if (Code.get(multi.getResultCode()) == Code.OK) {
+				return true;
+			}
+			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
+			Code code = Code.get(multi.getResultCode());
+			if (failed == 1) {
+				if (code == Code.NODEEXISTS) {
+					exists = true;
+				}
+				else if (!replace) {
+					this.store.createParents(key, deadline);
+				}
+				else {
+					exists = false;
+				}
+			}
+			// failed == 0: the lock changed since it was read; read it again
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,367 @@
+package dev.lockstarter.store.zookeeper;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.zookeeper.NodeData.Lock;
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} on Apache ZooKeeper 3.6 or later, through Apache Curator.
+ * <p>
+ * A lock is a <b>persistent</b> node {@code <base path>/locks/<key>} whose data holds the
+ * owner token and the expiry time (epoch milliseconds of the acquiring client's clock). A
+ * lock lasts its time-to-live (unless extended) and is not bound to its holder's session:
+ * a crashed holder's lock is free again at its time-to-live, and a holder whose session
+ * ends keeps its lock until then. Any client may release or extend a lock by its token.
+ * <p>
+ * Lock nodes are never deleted by the store: a released lock is a node holding "free".
+ * Their data version thus only grows, so a write conditioned on the version read can
+ * never apply to another incarnation of the node (ZooKeeper conditions writes on versions
+ * only, which a deleted and re-created node would repeat). A free node stays in
+ * ZooKeeper: a few dozen bytes per key ever used.
+ * <ul>
+ * <li>acquire: creates the node; if it exists and is free or expired, writes it at the
+ * version read, so that of several contenders exactly one wins. The fencing token is the
+ * zxid of the acquiring write (the node's {@code mzxid}), which strictly increases across
+ * owners and leader elections.</li>
+ * <li>release: writes "free" at the version read, if the owner token matches and the lock
+ * has not expired; extend writes new data at that version.</li>
+ * <li>time to expiry: reads the node.</li>
+ * <li>results: a persistent node {@code <base path>/results/<key>} (expiry time and
+ * bytes), written in a {@code multi} that checks the lock node's version, so only the
+ * holder writes one; an expired result is emptied when read.</li>
+ * <li>release notifications: one persistent recursive watch on the lock nodes' parent,
+ * whose data changes wake the waiters; multi-key locks: one {@code multi} creating or
+ * writing every node, all or none.</li>
+ * </ul>
+ * <p>
+ * Expiry is decided by the clients' wall clocks, which must be synchronised (NTP), with
+ * time-to-lives well above their skew. Every operation waits at most the store's timeout,
+ * including Curator's retries, and fails with {@link LockStoreException} past it. Keys
+ * are escaped into one path segment, long keys hashed (see the reference guide).
+ *
+ * @since 0.1.0
+ */
+public class ZooKeeperLockStore
+		implements ResultStoringLockStore, ReleaseNotifyingLockStore, MultiKeyLockStore, AutoCloseable {
+
+	/** The default base path of the store's nodes. */
+	public static final String DEFAULT_BASE_PATH = "/lock-starter";
+
+	/** The default timeout of every operation. */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final int MAX_ROUNDS = 8;
+
+	private final CuratorFramework client;
+
+	private final LockNodes nodes;
+
+	private final BoundedCalls calls;
+
+	private final Clock clock;
+
+	private final ReleaseWatch releaseWatch;
+
+	private final ResultNodes results;
+
+	/**
+	 * Create a store on a started client, with the default base path and timeout. The
+	 * caller keeps ownership of the client and closes it.
+	 * @param client the Curator client, started
+	 */
+	public ZooKeeperLockStore(CuratorFramework client) {
+		this(client, DEFAULT_BASE_PATH, DEFAULT_TIMEOUT, Clock.systemUTC());
+	}
+
+	/**
+	 * Create a store on a started client.
+	 * @param client the Curator client, started
+	 * @param basePath the path under which the store keeps its nodes, starting with
+	 * {@code /}
+	 * @param timeout the longest time any operation waits, positive
+	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration timeout, Clock clock) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(basePath, "'basePath' must not be null");
+		Assert.notNull(timeout, "'timeout' must not be null");
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
+		Assert.notNull(clock, "'clock' must not be null");
+		this.client = client;
+		this.nodes = new LockNodes(basePath);
+		this.calls = new BoundedCalls(timeout);
+		this.clock = clock;
+		this.releaseWatch = new ReleaseWatch(client, this.nodes);
+		this.results = new ResultNodes(this);
+	}
+
+	@Override
+	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+		checkArguments(key, token, ttl);
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			Stat created = new Stat();
+			CuratorEvent create = this.calls.call("acquire", key, deadline,
+					(callback) -> this.client.create()
+						.storingStatIn(created)
+						.withMode(CreateMode.PERSISTENT)
+						.inBackground(callback)
+						.forPath(path, data),
+					Code.NODEEXISTS, Code.NONODE);
+			Code code = Code.get(create.getResultCode());
+			if (code == Code.OK) {
+				return AcquireReply.acquired(mzxid(create.getStat(), created));
+			}
+			if (code == Code.NONODE) {
+				createParents(key, deadline);
+				continue;
+			}
+			CuratorEvent read = read("acquire", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				// Deleted by something other than the store: create it again
+				continue;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			long now = this.clock.millis();
+			if (lock != null && lock.isHeldBy(token, now)) {
+				// This acquisition's own write, repeated after its answer was lost
+				return AcquireReply.acquired(read.getStat().getMzxid());
+			}
+			if (lock != null && now < lock.expiresAt()) {
+				return AcquireReply.held(Duration.ofMillis(lock.expiresAt() - now));
+			}
+			// Free or expired: take it at the version read. The node is never deleted, so
+			// its version only grows and no other write can leave it at this version
+			int version = read.getStat().getVersion();
+			CuratorEvent take = this.calls.call("acquire", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
+					Code.NONODE, Code.BADVERSION);
+			if (Code.get(take.getResultCode()) == Code.OK) {
+				return AcquireReply.acquired(take.getStat().getMzxid());
+			}
+			// Another contender took or released it first: look again
+		}
+		return AcquireReply.held(Duration.ZERO);
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(token, "'token' must not be null");
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		byte[] free = NodeData.free(token);
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			CuratorEvent read = read("release", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				return false;
+			}
+			if (round > 0 && Arrays.equals(read.getData(), free)) {
+				// This release, repeated after its answer was lost
+				return true;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
+				return false;
+			}
+			int version = read.getStat().getVersion();
+			CuratorEvent set = this.calls.call("release", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, free),
+					Code.NONODE, Code.BADVERSION);
+			Code code = Code.get(set.getResultCode());
+			if (code != Code.BADVERSION) {
+				return code == Code.OK;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public boolean extend(String key, String token, Duration ttl) {
+		checkArguments(key, token, ttl);
+		long deadline = this.calls.deadline();
+		String path = this.nodes.lockPath(key);
+		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			CuratorEvent read = read("extend", key, path, deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				return false;
+			}
+			if (Arrays.equals(read.getData(), data)) {
+				// This extend, repeated after its answer was lost
+				return true;
+			}
+			Lock lock = NodeData.decodeLock(read.getData());
+			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
+				return false;
+			}
+			int version = read.getStat().getVersion();
+			CuratorEvent set = this.calls.call("extend", key, deadline,
+					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
+					Code.NONODE, Code.BADVERSION);
+			Code code = Code.get(set.getResultCode());
+			if (code != Code.BADVERSION) {
+				return code == Code.OK;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public Duration timeToExpiry(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		CuratorEvent read = read("read the time to expiry", key, this.nodes.lockPath(key), this.calls.deadline());
+		Lock lock = (Code.get(read.getResultCode()) != Code.NONODE) ? NodeData.decodeLock(read.getData()) : null;
+		if (lock == null) {
+			return Duration.ZERO;
+		}
+		return Duration.ofMillis(Math.max(0, lock.expiresAt() - this.clock.millis()));
+	}
+
+	@Override
+	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
+		checkArguments(key, token, ttl);
+		Assert.notNull(result, "'result' must not be null");
+		return this.results.keep(key, token, result, ttl, false);
+	}
+
+	@Override
+	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
+		checkArguments(key, token, ttl);
+		Assert.notNull(result, "'result' must not be null");
+		return this.results.keep(key, token, result, ttl, true);
+	}
+
+	@Override
+	public byte @Nullable [] getResult(String key) {
+		Assert.notNull(key, "'key' must not be null");
+		return this.results.get(key);
+	}
+
+	@Override
+	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		checkArguments(keys.get(0), token, ttl);
+		return new MultiKeyAcquisition(this, keys, token, ttl).run();
+	}
+
+	@Override
+	public boolean[] releaseAll(List<String> keys, String token) {
+		Assert.notNull(keys, "'keys' must not be null");
+		boolean[] released = new boolean[keys.size()];
+		for (int i = 0; i < released.length; i++) {
+			released[i] = release(keys.get(i), token);
+		}
+		return released;
+	}
+
+	@Override
+	public Subscription subscribe(String key, Runnable listener) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
+		return this.releaseWatch.subscribe(key, listener);
+	}
+
+	/**
+	 * Stop the release notifications. The client stays open: its owner closes it.
+	 */
+	@Override
+	public void close() {
+		this.releaseWatch.close();
+	}
+
+	@Override
+	public String toString() {
+		return "ZooKeeperLockStore[" + this.nodes.basePath() + "]";
+	}
+
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	LockNodes nodes() {
+		return this.nodes;
+	}
+
+	BoundedCalls calls() {
+		return this.calls;
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	/**
+	 * Read a node, answering {@link Code#OK} or {@link Code#NONODE}.
+	 */
+	CuratorEvent read(String operation, String key, String path, long deadline) {
+		return this.calls.call(operation, key, deadline,
+				(callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE);
+	}
+
+	/**
+	 * Create the persistent parents of the lock and result nodes, once, or again after a
+	 * create found them missing.
+	 */
+	void createParents(String key, long deadline) {
+		for (String path : List.of(this.nodes.locksPath(), this.nodes.resultsPath())) {
+			this.calls.call("create the base path", key, deadline,
+					(callback) -> this.client.create()
+						.creatingParentsIfNeeded()
+						.withMode(CreateMode.PERSISTENT)
+						.inBackground(callback)
+						.forPath(path),
+					Code.NODEEXISTS);
+		}
+	}
+
+	/**
+	 * Return the index of the operation that made a {@code multi} fail: ZooKeeper answers
+	 * {@code OK} for the operations before it and {@code RUNTIMEINCONSISTENCY} for those
+	 * after.
+	 */
+	static int failedOperation(@Nullable List<CuratorTransactionResult> results) {
+		if (results != null) {
+			for (int i = 0; i < results.size(); i++) {
+				int error = results.get(i).getError();
+				if (error != Code.OK.intValue() && error != Code.RUNTIMEINCONSISTENCY.intValue()) {
+					return i;
+				}
+			}
+		}
+		return -1;
+	}
+
+	private static long mzxid(@Nullable Stat answered, Stat stored) {
+		return (answered != null) ? answered.getMzxid() : stored.getMzxid();
+	}
+
+	private static void checkArguments(String key, String token, Duration ttl) {
+		Assert.notNull(key, "'key' must not be null");
+		Assert.notNull(token, "'token' must not be null");
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.isTrue(!ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+	}
+
+}
