@@ -53,7 +53,13 @@ enum Backend {
 	 * {@code EtcdLockStore} on a three-member etcd cluster; the faults are
 	 * {@link QuorumFaults}', which keep every granted lock.
 	 */
-	ETCD("`EtcdLockStore` on a three-member etcd cluster", "etcd faults");
+	ETCD("`EtcdLockStore` on a three-member etcd cluster", "etcd faults"),
+
+	/**
+	 * {@code ZooKeeperLockStore} on a three-server ensemble; the faults are
+	 * {@link QuorumFaults}', which keep every granted lock.
+	 */
+	ZOOKEEPER("`ZooKeeperLockStore` on a three-server ZooKeeper ensemble", "ZooKeeper faults");
 
 	private final String description;
 

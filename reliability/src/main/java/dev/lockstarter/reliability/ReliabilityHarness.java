@@ -48,7 +48,7 @@ public final class ReliabilityHarness {
 	 * seconds; a fault that loses locks first waits for a long section).
 	 */
 	static final Map<Backend, Integer> SHORT_SECONDS = Map.of(Backend.REDIS, 22, Backend.SENTINEL, 25, Backend.CLUSTER,
-			20, Backend.MEMCACHED, 20, Backend.DYNAMODB, 14, Backend.JDBC, 10, Backend.ETCD, 30);
+			20, Backend.MEMCACHED, 20, Backend.DYNAMODB, 14, Backend.JDBC, 10, Backend.ETCD, 30, Backend.ZOOKEEPER, 30);
 
 	/**
 	 * The longest the short form runs a broken lock: it stops once the lock is caught.

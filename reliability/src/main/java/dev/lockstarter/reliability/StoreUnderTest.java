@@ -18,6 +18,7 @@ import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisCluster;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
+import dev.lockstarter.test.zookeeper.ZooKeeperEnsemble;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -52,6 +53,10 @@ abstract class StoreUnderTest implements AutoCloseable {
 			case ETCD -> {
 				EtcdCluster cluster = EtcdCluster.start();
 				yield new Quorum(cluster.endpointsAsString(), QuorumFaults.of(cluster), cluster::close);
+			}
+			case ZOOKEEPER -> {
+				ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start();
+				yield new Quorum(ensemble.connectString(), QuorumFaults.of(ensemble), ensemble::close);
 			}
 		};
 	}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.exception.MemcachedException;
+import org.apache.curator.framework.CuratorFramework;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -31,6 +33,8 @@ import dev.lockstarter.store.etcd.EtcdLockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
+import dev.lockstarter.store.zookeeper.ZooKeeperClients;
+import dev.lockstarter.store.zookeeper.ZooKeeperLockStore;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -48,6 +52,12 @@ final class WorkerStores {
 	 * and room for the renewals and releases of the lock template's scheduler.
 	 */
 	static final int JDBC_POOL_SIZE = 8;
+
+	/**
+	 * A worker's ZooKeeper session timeout. A lock does not depend on its holder's
+	 * session; the session only carries the connection.
+	 */
+	static final Duration ZOOKEEPER_SESSION_TIMEOUT = Duration.ofSeconds(10);
 
 	private WorkerStores() {
 	}
@@ -89,6 +99,16 @@ final class WorkerStores {
 				yield new Opened(store, () -> {
 					store.close();
 					dataSource.close();
+				});
+			}
+			case ZOOKEEPER -> {
+				CuratorFramework client = ZooKeeperClients.bounded(address, ZOOKEEPER_SESSION_TIMEOUT, timeout).build();
+				client.start();
+				ZooKeeperLockStore store = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, timeout,
+						Clock.systemUTC());
+				yield new Opened(store, () -> {
+					store.close();
+					client.close();
 				});
 			}
 			case ETCD -> {
