@@ -14,6 +14,7 @@ import dev.lockstarter.autoconfigure.EtcdLockStoreProperties;
 import dev.lockstarter.autoconfigure.JdbcLockStoreProperties;
 import dev.lockstarter.autoconfigure.MemcachedLockStoreProperties;
 import dev.lockstarter.autoconfigure.RedisLockStoreProperties;
+import dev.lockstarter.autoconfigure.ZooKeeperLockStoreProperties;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.StoreDescriptor;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -49,6 +50,11 @@ final class StoreDescriptions {
 	 * The bean name of the etcd client the store builds when the application has none.
 	 */
 	private static final String OWN_ETCD_CLIENT = "lockEtcdClient";
+
+	/**
+	 * The bean name of the Curator client the store builds when the application has none.
+	 */
+	private static final String OWN_CURATOR_CLIENT = "lockCuratorFramework";
 
 	private StoreDescriptions() {
 	}
@@ -111,6 +117,20 @@ final class StoreDescriptions {
 						etcd.getEndpoints().stream().map(URI::create).map(StoreDescriptions::withoutUserInfo).toList());
 				settings.put("authentication", etcd.getUsername() != null);
 				settings.put("sslBundle", (etcd.getSsl().getBundle() != null) ? etcd.getSsl().getBundle() : "none");
+			}
+			else {
+				settings.put("client", "application");
+			}
+		}
+		else if (autoConfigured && "zookeeper".equals(kind)) {
+			ZooKeeperLockStoreProperties zookeeper = beanFactory.getBean(ZooKeeperLockStoreProperties.class);
+			settings.put("basePath", zookeeper.getBasePath());
+			settings.put("timeout", LocksEndpoint.format(zookeeper.getTimeout()));
+			if (beanFactory.containsBean(OWN_CURATOR_CLIENT)) {
+				settings.put("client", "own");
+				settings.put("connectString", zookeeper.getConnectString());
+				settings.put("sessionTimeout", LocksEndpoint.format(zookeeper.getSessionTimeout()));
+				settings.put("authentication", zookeeper.getUsername() != null);
 			}
 			else {
 				settings.put("client", "application");
