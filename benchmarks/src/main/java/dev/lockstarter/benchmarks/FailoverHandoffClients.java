@@ -17,6 +17,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.etcd.EtcdClients;
 import dev.lockstarter.store.etcd.EtcdLockStore;
+import dev.lockstarter.store.zookeeper.ZooKeeperLockStore;
 import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
 /**
@@ -63,6 +64,22 @@ final class FailoverHandoffClients {
 			return new Starter(store, () -> {
 				store.close();
 				client.close();
+			});
+		}
+
+		/**
+		 * This starter on {@code ZooKeeperLockStore}, its release notifications from a
+		 * recursive watch.
+		 * @param host the server's host
+		 * @param port its client port
+		 * @return the client
+		 */
+		static Starter zooKeeper(String host, int port) {
+			CuratorFramework curator = ZooKeeperPeerCycles.starterClient(host + ":" + port);
+			ZooKeeperLockStore store = new ZooKeeperLockStore(curator);
+			return new Starter(store, () -> {
+				store.close();
+				curator.close();
 			});
 		}
 

@@ -70,6 +70,11 @@ public class FailoverStoreCycleBenchmarks {
 	}
 
 	@Benchmark
+	public boolean zooKeeperLockTemplate(ZooKeeperLockTemplate lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
 	public boolean zooKeeperCuratorMutex(ZooKeeperCuratorMutex lock, Keys keys, Outcomes outcomes) {
 		return outcomes.count(lock.cycle(keys.next()));
 	}
@@ -209,6 +214,15 @@ public class FailoverStoreCycleBenchmarks {
 		AutoCloseable startServer() {
 			this.server = ZooKeeperServer.start();
 			return this.server;
+		}
+
+	}
+
+	public static class ZooKeeperLockTemplate extends ZooKeeperLock {
+
+		@Override
+		LockCycle open() {
+			return ZooKeeperPeerCycles.lockTemplate(this.server);
 		}
 
 	}

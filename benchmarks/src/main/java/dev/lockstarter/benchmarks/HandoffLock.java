@@ -132,6 +132,17 @@ enum HandoffLock {
 		}
 	},
 
+	/**
+	 * This starter on {@code ZooKeeperLockStore}, woken by its recursive watch, polling
+	 * as a safety net.
+	 */
+	ZOOKEEPER_STARTER("lock-starter LockTemplate on ZooKeeperLockStore (notified)", Server.ZOOKEEPER) {
+		@Override
+		Client open(String host, int port) {
+			return FailoverHandoffClients.Starter.zooKeeper(host, port);
+		}
+	},
+
 	/** Curator's {@code InterProcessMutex}. */
 	ZOOKEEPER_CURATOR_MUTEX("Curator InterProcessMutex", Server.ZOOKEEPER) {
 		@Override
