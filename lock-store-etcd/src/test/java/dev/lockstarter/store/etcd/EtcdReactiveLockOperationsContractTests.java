@@ -1,8 +1,6 @@
 package dev.lockstarter.store.etcd;
 
-import io.etcd.jetcd.Client;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
@@ -17,31 +15,16 @@ import dev.lockstarter.test.etcd.EtcdClusterExtension;
 class EtcdReactiveLockOperationsContractTests extends ReactiveLockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final EtcdClusterExtension etcd = new EtcdClusterExtension();
 
-	private static Client client;
-
-	private static EtcdLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		client = EtcdTestClients.client(etcd.endpoints());
-		sharedStore = new EtcdLockStore(client, EtcdTestClients.TIMEOUT);
-	}
-
-	@AfterAll
-	static void closeClient() {
-		if (sharedStore != null) {
-			sharedStore.close();
-		}
-		if (client != null) {
-			client.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedEtcdStore shared = new SharedEtcdStore(etcd::endpoints);
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return shared.store();
 	}
 
 }

@@ -1,8 +1,6 @@
 package dev.lockstarter.store.zookeeper;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
@@ -17,31 +15,16 @@ import dev.lockstarter.test.zookeeper.ZooKeeperEnsembleExtension;
 class ZooKeeperReactiveLockOperationsContractTests extends ReactiveLockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final ZooKeeperEnsembleExtension ensemble = new ZooKeeperEnsembleExtension();
 
-	private static CuratorFramework client;
-
-	private static ZooKeeperLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		client = TestClients.start(ensemble.connectString());
-		sharedStore = new ZooKeeperLockStore(client);
-	}
-
-	@AfterAll
-	static void closeClient() {
-		if (sharedStore != null) {
-			sharedStore.close();
-		}
-		if (client != null) {
-			client.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedZooKeeperStore shared = new SharedZooKeeperStore(ensemble::connectString);
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return shared.store();
 	}
 
 }
