@@ -63,21 +63,25 @@ def section(stores, w, fmt):
         w("")
         return
     machine = stores["machine"]
+    first = next(iter(stores["rows"].values()))
     w("Measured by `benchmarks/stores.sh` on %s (load average %s at the start, %s at the end%s), one thread, "
-      "each benchmark in %d passes of one fork (3 × 2 s warm-up, 5 × 2 s measurement), the passes taking the "
-      "benchmarks in opposite orders. Every benchmark starts its own server of its kind (PostgreSQL with `fsync` "
-      "off; one etcd member; one standalone ZooKeeper server; both of these write their log to disk with "
-      "`fsync`), so that no table or cache of one lock warms another's. Each lock takes a key with a 30 s "
-      "time-to-live and releases it at once; keys rotate over 1,024 per thread." % (
+      "each benchmark in %d pass%s of one fork (%s × %s warm-up, %s × %s measurement)%s. Every benchmark "
+      "starts its own server of its kind, as the test kit starts them (PostgreSQL with `fsync` off; one standalone "
+      "ZooKeeper server with `forceSync=no`; one etcd member, which syncs its log to disk as etcd does by "
+      "default), so that no table or cache of one lock warms another's. Each lock takes a key with a 30 s time-to-live and releases it at once; keys rotate over 1,024 "
+      "per thread." % (
           machine.get("date", "an unknown date"), " ".join(machine.get("loadavg_start", [])) or "unknown",
           " ".join(stores["loadavg_end"]) or "unknown",
           "; %d min %02d s in all" % (stores["elapsed"] // 60, stores["elapsed"] % 60)
-          if stores["elapsed"] is not None else "", stores["passes"]))
+          if stores["elapsed"] is not None else "", stores["passes"], "" if stores["passes"] == 1 else "es",
+          first.get("warmupIterations"), first.get("warmupTime"), first.get("measurementIterations"),
+          first.get("measurementTime"),
+          ", the passes taking the benchmarks in opposite orders" if stores["passes"] > 1 else ""))
     w("")
-    busy = fmt.busy_note(machine, stores["loadavg_end"])
-    if busy:
-        w(busy.replace("adapters.sh", "stores.sh").replace("an adapter", "a store")
-              .replace("[in-memory store](#what-the-adapters-own-code-costs)", "in-memory store"))
+    if fmt.busy_note(machine, stores["loadavg_end"]):
+        w("**This run was made on a busy machine** (a load average above the number of processors at its start "
+          "or end): the servers, the clients and the benchmark waited for a core in turn, so a ratio within its "
+          "error decides nothing. The comparison needs `benchmarks/stores.sh` again on an idle machine.")
         w("")
     rows = stores["rows"]
     w("| server | this starter (ops/s) | peer | peer (ops/s) | this starter ÷ peer |")
