@@ -90,6 +90,7 @@ final class Checker {
 					if (f[3].equals("k")) {
 						findings.killedInside++;
 						section.valid = true;
+						section.killed = true;
 					}
 					else {
 						findings.completed++;
@@ -199,7 +200,7 @@ final class Checker {
 
 	/** Why two sections were inside at once. */
 	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses, List<long[]> storeLosses) {
-		if ((!one.valid && paused(one, pauses)) || (!other.valid && paused(other, pauses))) {
+		if (pausedPastItsLease(one, pauses) || pausedPastItsLease(other, pauses)) {
 			return Cause.PAUSE;
 		}
 		if (storeLostBetween(one, other, storeLosses)) {
@@ -223,6 +224,16 @@ final class Checker {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Whether the section's worker was paused during it while its lease did not hold the
+	 * lock: the lease said so at the exit, or the worker was killed inside after the
+	 * pause, so that no exit said anything, and the pause (twice the TTL, with no renewal
+	 * possible) outlasted the lock. A killed section that was not paused counts as valid.
+	 */
+	private static boolean pausedPastItsLease(Section section, Map<String, List<long[]>> pauses) {
+		return (!section.valid || section.killed) && paused(section, pauses);
 	}
 
 	/**
@@ -308,6 +319,9 @@ final class Checker {
 
 		/** Whether the lease held the lock until the exit; killed counts as valid. */
 		boolean valid;
+
+		/** Whether the worker was killed inside the section. */
+		boolean killed;
 
 		Section(String sid, String key, String worker, long entrySeq, long occupancy, long entryMillis,
 				long attemptMillis) {

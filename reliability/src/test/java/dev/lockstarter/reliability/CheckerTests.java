@@ -96,6 +96,20 @@ class CheckerTests {
 	}
 
 	@Test
+	void sectionPausedPastItsLockThenKilledInsideIsExplainedByThePause() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.mark("pause", "w1");
+		this.log.section("b", "k", "w2", 1, true);
+		this.log.mark("resume", "w1");
+		this.log.mark("kill", "w1");
+		this.log.add("X " + this.log.next() + " a k " + (1000 + this.log.next()));
+		Findings findings = check(0);
+		assertThat(findings.killedInside).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.PAUSE)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isZero();
+	}
+
+	@Test
 	void whileRunningASectionNotYetCheckedNeverMakesAnOverlapReal() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.enter("b", "k", "w2", 2);
