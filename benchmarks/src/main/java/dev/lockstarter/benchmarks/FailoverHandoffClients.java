@@ -11,10 +11,6 @@ import io.etcd.jetcd.Client;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
-import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.etcd.EtcdClients;
 import dev.lockstarter.store.etcd.EtcdLockStore;
 import dev.lockstarter.store.zookeeper.ZooKeeperLockStore;
@@ -33,72 +29,34 @@ final class FailoverHandoffClients {
 	}
 
 	/**
-	 * This starter's {@code LockTemplate} on a store, waiting up to
-	 * {@link HandoffLock#MAX_WAIT}: woken by the store's release notification, polling as
-	 * the safety net.
+	 * This starter on {@code EtcdLockStore}, its release notifications from a watch.
+	 * @param host the etcd member's host
+	 * @param port its client port
+	 * @return the client
 	 */
-	static final class Starter implements HandoffLock.Client {
+	static HandoffLock.StarterClient starterOnEtcd(String host, int port) {
+		Client client = EtcdClients.client(EtcdPeerCycles.STORE_TIMEOUT, "http://" + host + ":" + port);
+		EtcdLockStore store = new EtcdLockStore(client, EtcdPeerCycles.STORE_TIMEOUT);
+		return new HandoffLock.StarterClient(store, () -> {
+			store.close();
+			client.close();
+		});
+	}
 
-		private final LockTemplate locks;
-
-		private final Runnable close;
-
-		private final Map<String, Lease> leases = new HashMap<>();
-
-		private final LockOptions options = LockOptions.ttl(HandoffLock.TTL).withWaitTime(HandoffLock.MAX_WAIT);
-
-		Starter(LockStore store, Runnable close) {
-			this.locks = new LockTemplate(store);
-			this.close = close;
-		}
-
-		/**
-		 * This starter on {@code EtcdLockStore}, its release notifications from a watch.
-		 * @param host the etcd member's host
-		 * @param port its client port
-		 * @return the client
-		 */
-		static Starter etcd(String host, int port) {
-			Client client = EtcdClients.client(EtcdPeerCycles.STORE_TIMEOUT, "http://" + host + ":" + port);
-			EtcdLockStore store = new EtcdLockStore(client, EtcdPeerCycles.STORE_TIMEOUT);
-			return new Starter(store, () -> {
-				store.close();
-				client.close();
-			});
-		}
-
-		/**
-		 * This starter on {@code ZooKeeperLockStore}, its release notifications from a
-		 * recursive watch.
-		 * @param host the server's host
-		 * @param port its client port
-		 * @return the client
-		 */
-		static Starter zooKeeper(String host, int port) {
-			CuratorFramework curator = ZooKeeperPeerCycles.starterClient(host + ":" + port);
-			ZooKeeperLockStore store = new ZooKeeperLockStore(curator);
-			return new Starter(store, () -> {
-				store.close();
-				curator.close();
-			});
-		}
-
-		@Override
-		public void lock(String key) {
-			this.leases.put(key, this.locks.acquire(key, this.options));
-		}
-
-		@Override
-		public void unlock(String key) {
-			this.leases.remove(key).release();
-		}
-
-		@Override
-		public void close() {
-			this.locks.destroy();
-			this.close.run();
-		}
-
+	/**
+	 * This starter on {@code ZooKeeperLockStore}, its release notifications from a
+	 * recursive watch.
+	 * @param host the server's host
+	 * @param port its client port
+	 * @return the client
+	 */
+	static HandoffLock.StarterClient starterOnZooKeeper(String host, int port) {
+		CuratorFramework curator = ZooKeeperPeerCycles.starterClient(host + ":" + port);
+		ZooKeeperLockStore store = new ZooKeeperLockStore(curator);
+		return new HandoffLock.StarterClient(store, () -> {
+			store.close();
+			curator.close();
+		});
 	}
 
 	/**

@@ -38,7 +38,7 @@ enum HandoffLock {
 	STARTER("lock-starter LockTemplate (notified)") {
 		@Override
 		Client open(String host, int port) {
-			return new StarterClient(host, port, true);
+			return StarterClient.redis(host, port, true);
 		}
 	},
 
@@ -60,7 +60,7 @@ enum HandoffLock {
 	STARTER_POLLING("lock-starter LockTemplate (polling only)") {
 		@Override
 		Client open(String host, int port) {
-			return new StarterClient(host, port, false);
+			return StarterClient.redis(host, port, false);
 		}
 	},
 
@@ -120,7 +120,7 @@ enum HandoffLock {
 	ETCD_STARTER("lock-starter LockTemplate on EtcdLockStore (notified)", Server.ETCD) {
 		@Override
 		Client open(String host, int port) {
-			return FailoverHandoffClients.Starter.etcd(host, port);
+			return FailoverHandoffClients.starterOnEtcd(host, port);
 		}
 	},
 
@@ -139,7 +139,7 @@ enum HandoffLock {
 	ZOOKEEPER_STARTER("lock-starter LockTemplate on ZooKeeperLockStore (notified)", Server.ZOOKEEPER) {
 		@Override
 		Client open(String host, int port) {
-			return FailoverHandoffClients.Starter.zooKeeper(host, port);
+			return FailoverHandoffClients.starterOnZooKeeper(host, port);
 		}
 	},
 
@@ -231,22 +231,32 @@ enum HandoffLock {
 
 	}
 
-	private static final class StarterClient implements Client {
-
-		private final LettuceConnectionFactory connectionFactory;
-
-		private final RedisLockStore store;
+	/**
+	 * This starter's {@link LockTemplate} on a store, waiting up to {@link #MAX_WAIT}:
+	 * woken by the store's release notification if it has one, polling as the safety net.
+	 */
+	static final class StarterClient implements Client {
 
 		private final LockTemplate locks;
+
+		private final Runnable close;
 
 		private final Map<String, Lease> leases = new HashMap<>();
 
 		private final LockOptions options = LockOptions.ttl(TTL).withWaitTime(MAX_WAIT);
 
-		StarterClient(String host, int port, boolean notified) {
-			this.connectionFactory = Variant.connectionFactory(host, port);
-			this.store = new RedisLockStore(this.connectionFactory);
-			this.locks = new LockTemplate(notified ? this.store : new PollingOnly(this.store));
+		StarterClient(LockStore store, Runnable close) {
+			this.locks = new LockTemplate(store);
+			this.close = close;
+		}
+
+		static StarterClient redis(String host, int port, boolean notified) {
+			LettuceConnectionFactory connectionFactory = Variant.connectionFactory(host, port);
+			RedisLockStore store = new RedisLockStore(connectionFactory);
+			return new StarterClient(notified ? store : new PollingOnly(store), () -> {
+				store.destroy();
+				connectionFactory.destroy();
+			});
 		}
 
 		@Override
@@ -262,8 +272,7 @@ enum HandoffLock {
 		@Override
 		public void close() {
 			this.locks.destroy();
-			this.store.destroy();
-			this.connectionFactory.destroy();
+			this.close.run();
 		}
 
 	}
@@ -281,7 +290,7 @@ enum HandoffLock {
 		private final Map<String, Lease> leases = new HashMap<>();
 
 		ReactiveStarterClient(String host, int port) {
-			this.blocking = new StarterClient(host, port, true);
+			this.blocking = StarterClient.redis(host, port, true);
 			this.reactiveLocks = new ReactiveLockTemplate(this.blocking.locks);
 		}
 
