@@ -78,6 +78,21 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Wait until the instance's output contains {@code text}: a line that the application
+	 * logs on its own thread, after the state that a test observed through HTTP.
+	 * @return the output that contains it
+	 */
+	String awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String output = output();
+		while (!output.contains(text) && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+			output = output();
+		}
+		return output;
+	}
+
+	/**
 	 * Wait until the instance accepts connections on its port.
 	 */
 	void awaitListening() throws Exception {
