@@ -38,12 +38,13 @@ import org.springframework.util.Assert;
  * only, which a deleted and re-created node would repeat). A free node stays in
  * ZooKeeper: a few dozen bytes per key ever used.
  * <ul>
- * <li>acquire: creates the node; if it exists and is free or expired, writes it at the
- * version read, so that of several contenders exactly one wins. The fencing token is the
- * zxid of the acquiring write (the node's {@code mzxid}), which strictly increases across
- * owners and leader elections.</li>
+ * <li>acquire: reads the node; creates it if missing, or, free or expired, writes it at
+ * the version read, so that of several contenders exactly one wins. The fencing token is
+ * the zxid of the acquiring write (the node's {@code mzxid}), which strictly increases
+ * across owners and leader elections.</li>
  * <li>release: writes "free" at the version read, if the owner token matches and the lock
- * has not expired; extend writes new data at that version.</li>
+ * has not expired, or at once at the version of this store's own last write as the holder
+ * ({@link OwnWrites}); extend writes new data at the version read.</li>
  * <li>time to expiry: reads the node.</li>
  * <li>results: a persistent node {@code <base path>/results/<key>} (expiry time and
  * bytes), written in a {@code multi} that checks the lock node's version, so only the
@@ -83,6 +84,8 @@ public class ZooKeeperLockStore
 
 	private final ResultNodes results;
 
+	private final OwnWrites ownWrites = new OwnWrites();
+
 	/**
 	 * Create a store on a started client, with the default base path and timeout. The
 	 * caller keeps ownership of the client and closes it.
@@ -119,33 +122,37 @@ public class ZooKeeperLockStore
 		checkArguments(key, token, ttl);
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
-		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		long expiresAt = this.clock.millis() + ttl.toMillis();
+		byte[] data = NodeData.lock(token, expiresAt);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			Stat created = new Stat();
-			CuratorEvent create = this.calls.call("acquire", key, deadline,
-					(callback) -> this.client.create()
-						.storingStatIn(created)
-						.withMode(CreateMode.PERSISTENT)
-						.inBackground(callback)
-						.forPath(path, data),
-					Code.NODEEXISTS, Code.NONODE);
-			Code code = Code.get(create.getResultCode());
-			if (code == Code.OK) {
-				return AcquireReply.acquired(mzxid(create.getStat(), created));
-			}
-			if (code == Code.NONODE) {
-				createParents(key, deadline);
-				continue;
-			}
 			CuratorEvent read = read("acquire", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
-				// Deleted by something other than the store: create it again
+				Stat created = new Stat();
+				CuratorEvent create = this.calls.call("acquire", key, deadline,
+						(callback) -> this.client.create()
+							.storingStatIn(created)
+							.withMode(CreateMode.PERSISTENT)
+							.inBackground(callback)
+							.forPath(path, data),
+						Code.NODEEXISTS, Code.NONODE);
+				Code code = Code.get(create.getResultCode());
+				if (code == Code.OK) {
+					Stat stat = (create.getStat() != null) ? create.getStat() : created;
+					this.ownWrites.wrote(key, token, stat.getVersion(), expiresAt);
+					return AcquireReply.acquired(stat.getMzxid());
+				}
+				if (code == Code.NONODE) {
+					createParents(key, deadline);
+				}
+				// Created by another contender meanwhile (or by this call, repeated after
+				// its answer was lost): look again
 				continue;
 			}
 			Lock lock = NodeData.decodeLock(read.getData());
 			long now = this.clock.millis();
 			if (lock != null && lock.isHeldBy(token, now)) {
 				// This acquisition's own write, repeated after its answer was lost
+				this.ownWrites.wrote(key, token, read.getStat().getVersion(), lock.expiresAt());
 				return AcquireReply.acquired(read.getStat().getMzxid());
 			}
 			if (lock != null && now < lock.expiresAt()) {
@@ -158,6 +165,7 @@ public class ZooKeeperLockStore
 					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
 					Code.NONODE, Code.BADVERSION);
 			if (Code.get(take.getResultCode()) == Code.OK) {
+				this.ownWrites.wrote(key, token, take.getStat().getVersion(), expiresAt);
 				return AcquireReply.acquired(take.getStat().getMzxid());
 			}
 			// Another contender took or released it first: look again
@@ -172,12 +180,25 @@ public class ZooKeeperLockStore
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
 		byte[] free = NodeData.free(token);
+		OwnWrites.Write own = this.ownWrites.takeHeld(key, token, this.clock.millis());
+		boolean repeated = false;
+		if (own != null) {
+			// Still at the version this store wrote as the holder: nothing changed since
+			CuratorEvent set = setData("release", key, path, own.version(), free, deadline);
+			Code code = Code.get(set.getResultCode());
+			if (code != Code.BADVERSION) {
+				return code == Code.OK;
+			}
+			// Written since: by another holder after the lock expired, or by this very
+			// write, repeated after its answer was lost
+			repeated = true;
+		}
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			CuratorEvent read = read("release", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
 				return false;
 			}
-			if (round > 0 && Arrays.equals(read.getData(), free)) {
+			if ((repeated || round > 0) && Arrays.equals(read.getData(), free)) {
 				// This release, repeated after its answer was lost
 				return true;
 			}
@@ -185,10 +206,7 @@ public class ZooKeeperLockStore
 			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
 				return false;
 			}
-			int version = read.getStat().getVersion();
-			CuratorEvent set = this.calls.call("release", key, deadline,
-					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, free),
-					Code.NONODE, Code.BADVERSION);
+			CuratorEvent set = setData("release", key, path, read.getStat().getVersion(), free, deadline);
 			Code code = Code.get(set.getResultCode());
 			if (code != Code.BADVERSION) {
 				return code == Code.OK;
@@ -202,7 +220,8 @@ public class ZooKeeperLockStore
 		checkArguments(key, token, ttl);
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
-		byte[] data = NodeData.lock(token, this.clock.millis() + ttl.toMillis());
+		long expiresAt = this.clock.millis() + ttl.toMillis();
+		byte[] data = NodeData.lock(token, expiresAt);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			CuratorEvent read = read("extend", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
@@ -210,19 +229,23 @@ public class ZooKeeperLockStore
 			}
 			if (Arrays.equals(read.getData(), data)) {
 				// This extend, repeated after its answer was lost
+				this.ownWrites.wrote(key, token, read.getStat().getVersion(), expiresAt);
 				return true;
 			}
 			Lock lock = NodeData.decodeLock(read.getData());
 			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
+				this.ownWrites.forget(key, token);
 				return false;
 			}
-			int version = read.getStat().getVersion();
-			CuratorEvent set = this.calls.call("extend", key, deadline,
-					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
-					Code.NONODE, Code.BADVERSION);
+			CuratorEvent set = setData("extend", key, path, read.getStat().getVersion(), data, deadline);
 			Code code = Code.get(set.getResultCode());
+			if (code == Code.OK) {
+				this.ownWrites.wrote(key, token, set.getStat().getVersion(), expiresAt);
+				return true;
+			}
 			if (code != Code.BADVERSION) {
-				return code == Code.OK;
+				this.ownWrites.forget(key, token);
+				return false;
 			}
 		}
 		return false;
@@ -250,6 +273,8 @@ public class ZooKeeperLockStore
 	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
 		checkArguments(key, token, ttl);
 		Assert.notNull(result, "'result' must not be null");
+		// The lock node is written here, in a multi: a later release reads it first
+		this.ownWrites.forget(key, token);
 		return this.results.keep(key, token, result, ttl, true);
 	}
 
@@ -313,6 +338,16 @@ public class ZooKeeperLockStore
 	}
 
 	/**
+	 * Write a lock node at {@code version}, answering {@link Code#OK},
+	 * {@link Code#NONODE} or {@link Code#BADVERSION}.
+	 */
+	private CuratorEvent setData(String operation, String key, String path, int version, byte[] data, long deadline) {
+		return this.calls.call(operation, key, deadline,
+				(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
+				Code.NONODE, Code.BADVERSION);
+	}
+
+	/**
 	 * Read a node, answering {@link Code#OK} or {@link Code#NONODE}.
 	 */
 	CuratorEvent read(String operation, String key, String path, long deadline) {
@@ -351,10 +386,6 @@ public class ZooKeeperLockStore
 			}
 		}
 		return -1;
-	}
-
-	private static long mzxid(@Nullable Stat answered, Stat stored) {
-		return (answered != null) ? answered.getMzxid() : stored.getMzxid();
 	}
 
 	private static void checkArguments(String key, String token, Duration ttl) {

@@ -222,6 +222,39 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
+	void releaseAtTheVersionOfItsOwnWriteFailsOverToReadingWhenAnotherHolderWroteSince() throws Exception {
+		// The owner's clock says its lock still runs; the other client's, ahead, says it
+		// expired and takes it over. The owner's release, at the version it wrote, must
+		// find the node changed and leave the other holder's lock alone
+		String key = uniqueKey("own-write-overtaken");
+		TestClock clock = TestClock.now();
+		ZooKeeperLockStore owner = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock);
+		ZooKeeperLockStore other = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
+				TestClients.TIMEOUT, clock.ahead(TTL.plusSeconds(1)));
+		String ownerToken = uniqueToken();
+		String otherToken = uniqueToken();
+		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
+		assertThat(other.tryAcquire(key, otherToken, TTL).isAcquired()).as("taken over by the other client").isTrue();
+		assertThat(owner.release(key, ownerToken)).as("the overtaken owner's release").isFalse();
+		assertThat(other.timeToExpiry(key)).as("the other holder's lock").isPositive();
+		assertThat(other.release(key, otherToken)).isTrue();
+	}
+
+	@Test
+	void releaseAfterAReleaseThatKeptAResultAnswersFalse() throws Exception {
+		String key = uniqueKey("own-write-result");
+		String token = uniqueToken();
+		assertThat(sharedStore.tryAcquire(key, token, TTL).isAcquired()).isTrue();
+		assertThat(sharedStore.releaseKeepingResult(key, token, new byte[] { 1 }, TTL)).isTrue();
+		assertThat(sharedStore.release(key, token)).as("a second release").isFalse();
+		String next = uniqueToken();
+		assertThat(sharedStore.tryAcquire(key, next, TTL).isAcquired()).as("free for the next holder").isTrue();
+		assertThat(sharedStore.release(key, next)).isTrue();
+		assertThat(sharedStore.release(key, next)).as("a second release").isFalse();
+	}
+
+	@Test
 	void multiKeyAcquisitionTakesReleasedExpiredAndNewNodesInPlaceAllOrNone() throws Exception {
 		TestClock clock = TestClock.now();
 		ZooKeeperLockStore store = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
