@@ -27,6 +27,24 @@ HANDOFF_ROWS = [
     ("ZooKeeper", "ZOOKEEPER_SPRING_INTEGRATION"),
 ]
 
+READING = """\
+**Reading the results.** Every lock here makes two requests per uncontended cycle that write to the server's
+log, one to take the lock and one to free it; what differs is what each write must check, and what a waiter
+must still do once the lock is free.
+
+- **etcd, the cycle.** This starter takes a lock with a transaction that writes the key only if it does not
+  exist, and frees it with a transaction that deletes the key only if its value still names the caller's
+  owner token and an expiry time still to come: a lock has a time-to-live of its own, and any instance
+  holding the token may free it. etcd's lock service writes a key that only the caller's session writes
+  (the lock's name followed by the session's lease), so its unlock is a plain delete of that key, with
+  nothing to compare; its lock lasts as long as the client keeps the session's lease alive. Where this
+  starter's cycle falls behind the lock service's, that check is what it pays for.
+- **ZooKeeper, the handoff.** Curator's `InterProcessMutex` (and Spring Integration's registry, built on it)
+  queues a waiter as a node of its own before it waits: when the holder deletes its node, the next waiter is
+  told, reads the queue, finds itself first and holds the lock without writing. This starter's waiter is
+  woken by its watch and then writes the lock node at the version it read: one more write per handoff, the
+  cost of a lock with a time-to-live and a fencing token and without a queue of waiters."""
+
 
 def load(directory, fmt):
     """The results of benchmarks/stores.sh, or None when it has not run."""
@@ -115,6 +133,8 @@ def section(stores, w, fmt):
                     server, setup["description"], *(("%.2f ms" % (setup[p] / 1000.0))
                                                     for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
         w("")
+    w(READING)
+    w("")
     if stores["commands_run"]:
         w("The commands `benchmarks/stores.sh` ran:")
         w("")
