@@ -37,8 +37,9 @@ must still do once the lock is free.
   owner token and an expiry time still to come: a lock has a time-to-live of its own, and any instance
   holding the token may free it. etcd's lock service writes a key that only the caller's session writes
   (the lock's name followed by the session's lease), so its unlock is a plain delete of that key, with
-  nothing to compare; its lock lasts as long as the client keeps the session's lease alive. Where this
-  starter's cycle falls behind the lock service's, that check is what it pays for.
+  nothing to compare; its lock lasts as long as the client keeps the session's lease alive. This starter's
+  release thus asks more of the server; whether that costs anything beyond the error of the ratio above is
+  what the table shows.
 - **ZooKeeper, the handoff.** Curator's `InterProcessMutex` (and Spring Integration's registry, built on it)
   queues a waiter as a node of its own before it waits: when the holder deletes its node, the next waiter is
   told, reads the queue, finds itself first and holds the lock without writing. This starter's waiter is
