@@ -55,10 +55,6 @@ final class OwnWrites {
 		this.writes.computeIfPresent(key, (ignored, write) -> write.token().equals(token) ? null : write);
 	}
 
-	int size() {
-		return this.writes.size();
-	}
-
 	/**
 	 * A write of a lock node by its holder.
 	 *

@@ -160,10 +160,7 @@ public class ZooKeeperLockStore
 			}
 			// Free or expired: take it at the version read. The node is never deleted, so
 			// its version only grows and no other write can leave it at this version
-			int version = read.getStat().getVersion();
-			CuratorEvent take = this.calls.call("acquire", key, deadline,
-					(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
-					Code.NONODE, Code.BADVERSION);
+			CuratorEvent take = setData("acquire", key, path, read.getStat().getVersion(), data, deadline);
 			if (Code.get(take.getResultCode()) == Code.OK) {
 				this.ownWrites.wrote(key, token, take.getStat().getVersion(), expiresAt);
 				return AcquireReply.acquired(take.getStat().getMzxid());

@@ -79,9 +79,8 @@ class ZooKeeperFaultTests {
 		}
 		servers.awaitFormed(Duration.ofSeconds(30));
 		// The release that failed was sent at once (the store wrote the lock node last),
-		// and
-		// the servers may apply it when they resume: the owner then acquires the lock
-		// again
+		// and the servers may apply it when they resume: the owner then acquires the
+		// lock again
 		await().atMost(Duration.ofSeconds(20))
 			.ignoreException(LockStoreException.class)
 			.until(() -> store.extend(key, owner, TTL) || store.tryAcquire(key, owner, TTL).isAcquired());

@@ -1,5 +1,6 @@
 package dev.lockstarter.store.zookeeper;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,8 +135,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		try {
 			List<ZooKeeperLockStore> contenders = new ArrayList<>();
 			for (int i = 0; i < CONTENDERS; i++) {
-				contenders.add(new ZooKeeperLockStore((i % 2 == 0) ? client : secondClient,
-						ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT, clock));
+				contenders.add(storeOn((i % 2 == 0) ? client : secondClient, clock));
 			}
 			assertThat(contenders.get(0).tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 			List<Integer> winners = new ArrayList<>();
@@ -167,22 +167,19 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut() throws Exception {
 		String key = uniqueKey("takeover-between");
 		TestClock clock = TestClock.now();
-		ZooKeeperLockStore plain = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock);
+		ZooKeeperLockStore plain = storeOn(client, clock);
 		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 		clock.advance(TTL.plusSeconds(1));
 		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).as("an expired lock taken over").isTrue();
 		clock.advance(TTL.plusSeconds(1));
 		CuratorFramework otherClient = TestClients.start(ensemble.connectString());
 		try {
-			ZooKeeperLockStore other = new ZooKeeperLockStore(otherClient, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-					TestClients.TIMEOUT, clock);
+			ZooKeeperLockStore other = storeOn(otherClient, clock);
 			String otherToken = uniqueToken();
 			List<AcquireReply> otherReplies = new ArrayList<>();
 			// The contender reads its clock a second time right after reading the node,
 			// before it writes: the other client takes the lock over there
-			ZooKeeperLockStore contender = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-					TestClients.TIMEOUT,
+			ZooKeeperLockStore contender = storeOn(client,
 					clock.hookedAt(2, () -> otherReplies.add(other.tryAcquire(key, otherToken, TTL))));
 			AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
 			assertThat(otherReplies).as("the other client's takeover")
@@ -202,18 +199,16 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// owner still releases it, and a third client acquires it at once
 		String key = uniqueKey("release-between");
 		TestClock clock = TestClock.now();
-		ZooKeeperLockStore owner = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock);
+		ZooKeeperLockStore owner = storeOn(client, clock);
 		String ownerToken = uniqueToken();
 		assertThat(owner.tryAcquire(key, ownerToken, Duration.ofSeconds(1)).isAcquired()).isTrue();
 		String thirdToken = uniqueToken();
 		List<Boolean> ownerReleased = new ArrayList<>();
 		List<AcquireReply> thirdReplies = new ArrayList<>();
-		ZooKeeperLockStore contender = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock.ahead(Duration.ofSeconds(5)).hookedAt(2, () -> {
-					ownerReleased.add(owner.release(key, ownerToken));
-					thirdReplies.add(owner.tryAcquire(key, thirdToken, TTL));
-				}));
+		ZooKeeperLockStore contender = storeOn(client, clock.ahead(Duration.ofSeconds(5)).hookedAt(2, () -> {
+			ownerReleased.add(owner.release(key, ownerToken));
+			thirdReplies.add(owner.tryAcquire(key, thirdToken, TTL));
+		}));
 		AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
 		assertThat(ownerReleased).containsExactly(true);
 		assertThat(thirdReplies).singleElement().matches(AcquireReply::isAcquired);
@@ -228,10 +223,8 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// find the node changed and leave the other holder's lock alone
 		String key = uniqueKey("own-write-overtaken");
 		TestClock clock = TestClock.now();
-		ZooKeeperLockStore owner = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock);
-		ZooKeeperLockStore other = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock.ahead(TTL.plusSeconds(1)));
+		ZooKeeperLockStore owner = storeOn(client, clock);
+		ZooKeeperLockStore other = storeOn(client, clock.ahead(TTL.plusSeconds(1)));
 		String ownerToken = uniqueToken();
 		String otherToken = uniqueToken();
 		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
@@ -257,8 +250,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	@Test
 	void multiKeyAcquisitionTakesReleasedExpiredAndNewNodesInPlaceAllOrNone() throws Exception {
 		TestClock clock = TestClock.now();
-		ZooKeeperLockStore store = new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH,
-				TestClients.TIMEOUT, clock);
+		ZooKeeperLockStore store = storeOn(client, clock);
 		String released = uniqueKey("multi-released");
 		String expired = uniqueKey("multi-expired");
 		String unused = uniqueKey("multi-new");
@@ -416,6 +408,14 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		String owner = uniqueToken();
 		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
 		assertThat(store().release(key, owner)).isTrue();
+	}
+
+	/**
+	 * A store on {@code client} with the default base path and the tests' timeout, whose
+	 * expiry is decided by {@code clock}.
+	 */
+	private static ZooKeeperLockStore storeOn(CuratorFramework client, Clock clock) {
+		return new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT, clock);
 	}
 
 	/**
