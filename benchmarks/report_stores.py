@@ -28,9 +28,9 @@ HANDOFF_ROWS = [
 ]
 
 READING = """\
-**Reading the results.** Every lock here makes two requests per uncontended cycle that write to the server's
-log, one to take the lock and one to free it; what differs is what each write must check, and what a waiter
-must still do once the lock is free.
+**Reading the results.** On etcd and ZooKeeper, every lock here makes two writes to the server's log per
+uncontended cycle, one to take the lock and one to free it; what differs is what each write must check, and
+what a waiter must still do once the lock is free.
 
 - **etcd, the cycle.** This starter takes a lock with a transaction that writes the key only if it does not
   exist, and frees it with a transaction that deletes the key only if its value still names the caller's
