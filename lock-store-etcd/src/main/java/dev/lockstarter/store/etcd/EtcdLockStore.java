@@ -180,21 +180,19 @@ public class EtcdLockStore
 
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
-		Assert.notNull(result, "'result' must not be null");
-		ByteSequence lockKey = lockKey(key);
-		ByteSequence resultKey = resultKey(key);
-		long millis = millis(ttl);
-		long deadline = this.calls.deadline();
-		long now = this.clock.millis();
-		ByteSequence value = EtcdValues.resultValue(result, now + millis);
-		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
-		return commit(deadline, "store the result of", key,
-				(lease) -> this.kv.txn().If(held).Then(Op.put(resultKey, value, withLease(lease))), ttl)
-			.isSucceeded();
+		return keepResult(key, token, result, ttl, false);
 	}
 
 	@Override
 	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
+		return keepResult(key, token, result, ttl, true);
+	}
+
+	/**
+	 * Keep a result beside the lock, in one transaction that holds only while the lock is
+	 * held by {@code token}, and, if {@code release}, release the lock in it too.
+	 */
+	private boolean keepResult(String key, String token, byte[] result, Duration ttl, boolean release) {
 		Assert.notNull(result, "'result' must not be null");
 		ByteSequence lockKey = lockKey(key);
 		ByteSequence resultKey = resultKey(key);
@@ -203,12 +201,12 @@ public class EtcdLockStore
 		long now = this.clock.millis();
 		ByteSequence value = EtcdValues.resultValue(result, now + millis);
 		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
-		return commit(deadline, "store the result and release", key,
-				(lease) -> this.kv.txn()
-					.If(held)
-					.Then(Op.put(resultKey, value, withLease(lease)), Op.delete(lockKey, DeleteOption.DEFAULT)),
-				ttl)
-			.isSucceeded();
+		return commit(deadline, release ? "store the result and release" : "store the result of", key, (lease) -> {
+			Op put = Op.put(resultKey, value, withLease(lease));
+			return this.kv.txn()
+				.If(held)
+				.Then(release ? new Op[] { put, Op.delete(lockKey, DeleteOption.DEFAULT) } : new Op[] { put });
+		}, ttl).isSucceeded();
 	}
 
 	@Override
