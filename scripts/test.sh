@@ -2,7 +2,8 @@
 # Runs every test of the project. The tests start real servers (redis-server, memcached, PostgreSQL,
 # MariaDB, etcd, ZooKeeper) on free loopback ports, make TLS certificates with openssl, drive the
 # sample's page in a headless Chromium and run the lock server's Python client with python3, so this
-# installs them first when they are missing and apt-get is available.
+# installs them first when they are missing and apt-get is available. Run as root, the tests also cut
+# cluster members off from each other in network namespaces (ip, from iproute2); otherwise they skip that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || packages+=(mariadb-server)
 command -v etcd >/dev/null 2>&1 || [ -x /usr/bin/etcd ] || packages+=(etcd-server)
 [ -f /usr/share/java/zookeeper.jar ] || packages+=(zookeeper)
+[ -x /usr/sbin/ip ] || [ -x /sbin/ip ] || command -v ip >/dev/null 2>&1 || packages+=(iproute2)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 command -v python3 >/dev/null 2>&1 || packages+=(python3)

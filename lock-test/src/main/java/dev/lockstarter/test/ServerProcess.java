@@ -138,11 +138,12 @@ public final class ServerProcess implements ServerBackend {
 
 	/**
 	 * Return the host the server listens on.
-	 * @return {@value #HOST}
+	 * @return the {@linkplain Definition#host() definition's host}, {@value #HOST} unless
+	 * it says otherwise
 	 */
 	@Override
 	public String host() {
-		return HOST;
+		return this.definition.host();
 	}
 
 	/**
@@ -308,7 +309,7 @@ public final class ServerProcess implements ServerBackend {
 			throw ex;
 		}
 		if (logger.isDebugEnabled()) {
-			logger.debug("Started " + name + " (pid " + process.pid() + ") on " + HOST + ":" + this.port + " in "
+			logger.debug("Started " + name + " (pid " + process.pid() + ") on " + host() + ":" + this.port + " in "
 					+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 		}
 	}
@@ -335,7 +336,7 @@ public final class ServerProcess implements ServerBackend {
 				// Not listening yet
 			}
 			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException(name + " did not answer on " + HOST + ":" + this.port + " within "
+				throw new IllegalStateException(name + " did not answer on " + host() + ":" + this.port + " within "
 						+ STARTUP_TIMEOUT.toSeconds() + " s. Output:\n" + output(logOffset));
 			}
 			try {
@@ -391,7 +392,7 @@ public final class ServerProcess implements ServerBackend {
 	@Override
 	public String toString() {
 		Process process = this.process;
-		return HOST + ":" + this.port + ((process != null) ? ", pid " + process.pid() : ", stopped")
+		return host() + ":" + this.port + ((process != null) ? ", pid " + process.pid() : ", stopped")
 				+ (this.paused ? ", paused" : "");
 	}
 
@@ -406,6 +407,14 @@ public final class ServerProcess implements ServerBackend {
 		 * @return the name
 		 */
 		String name();
+
+		/**
+		 * Return the address the server listens on, and clients connect to.
+		 * @return the address, {@value ServerProcess#HOST} by default
+		 */
+		default String host() {
+			return HOST;
+		}
 
 		/**
 		 * Return the command line that starts the server on the given port. Called before

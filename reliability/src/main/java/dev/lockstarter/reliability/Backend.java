@@ -1,6 +1,5 @@
 package dev.lockstarter.reliability;
 
-import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
@@ -82,10 +81,8 @@ enum Backend {
 	 * and keep every granted lock.
 	 */
 	Backend(String description, String faultsRow) {
-		this(description,
-				"in turn " + Arrays.stream(QuorumFaults.Kind.values())
-					.map(QuorumFaults.Kind::description)
-					.collect(Collectors.joining("; ")),
+		this(description, "in turn "
+				+ QuorumFaults.kinds().stream().map(QuorumFaults.Kind::description).collect(Collectors.joining("; ")),
 				faultsRow, false, false, true);
 	}
 
@@ -120,11 +117,14 @@ enum Backend {
 			return ReliabilityReport.n(faults) + " × " + this.fault;
 		}
 		StringBuilder kinds = new StringBuilder();
-		for (QuorumFaults.Kind kind : QuorumFaults.Kind.values()) {
+		for (QuorumFaults.Kind kind : QuorumFaults.kinds()) {
 			kinds.append((kinds.length() > 0) ? ", " : "")
 				.append(ReliabilityReport.n(kind.countIn(faults)))
 				.append(" × ")
 				.append(kind.description());
+		}
+		if (!QuorumFaults.kinds().contains(QuorumFaults.Kind.PARTITION_LEADER)) {
+			kinds.append("; no network partition: this machine does not allow network namespaces");
 		}
 		return kinds.toString();
 	}

@@ -1,19 +1,32 @@
 package dev.lockstarter.reliability;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.etcd.EtcdCluster;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 import dev.lockstarter.test.zookeeper.ZooKeeperEnsemble;
+import org.springframework.util.Assert;
 
 /**
  * The faults of a three-member consensus cluster (etcd or ZooKeeper), one per
- * {@link #next()} and each kind in turn, see {@link Kind}. Every fault ends with the
- * cluster whole again: all members running and one leading.
+ * {@link #next()} and each {@linkplain #kinds() kind} in turn, see {@link Kind}. Every
+ * fault ends with the cluster whole again: all members running, connected, and one
+ * leading.
  */
 final class QuorumFaults {
 
 	/** The longest a fault waits for a leader, or for the cluster to be whole again. */
 	static final Duration ELECTION_DEADLINE = Duration.ofSeconds(30);
+
+	/**
+	 * How long a partition lasts once another member leads: as long as a worker's store
+	 * call may wait, so that the clients of the cut-off leader time out on it.
+	 */
+	static final Duration PARTITION_HOLD = StoreUnderTest.STORE_TIMEOUT;
 
 	/**
 	 * The kinds of fault, in the order they are inflicted.
@@ -30,7 +43,16 @@ final class QuorumFaults {
 		PAUSE_LEADER("`SIGSTOP` of the leader until another member leads, then `SIGCONT`"),
 
 		/** Restart of a follower ({@code SIGTERM}, then a start on the same data). */
-		RESTART_FOLLOWER("restart of a follower (`SIGTERM`, then a start on its data)");
+		RESTART_FOLLOWER("restart of a follower (`SIGTERM`, then a start on its data)"),
+
+		/**
+		 * The leader cut off from the two others by the network, its clients still
+		 * reaching it, until another member leads and {@link #PARTITION_HOLD} more; then
+		 * reconnected, after which it follows. Needs network namespaces (see
+		 * {@link NamespaceNetwork}).
+		 */
+		PARTITION_LEADER("the leader cut off from the two others by the network, its clients still reaching it, "
+				+ "until another member leads and " + PARTITION_HOLD.toSeconds() + " s more, then reconnected");
 
 		private final String description;
 
@@ -46,13 +68,38 @@ final class QuorumFaults {
 		/**
 		 * How many of the first {@code faults} faults were of this kind.
 		 * @param faults the number of faults inflicted
-		 * @return the number of this kind among them
+		 * @return the number of this kind among them; 0 if it is not among the
+		 * {@linkplain #kinds() kinds inflicted}
 		 */
 		long countIn(long faults) {
-			int kinds = values().length;
-			return faults / kinds + ((ordinal() < faults % kinds) ? 1 : 0);
+			List<Kind> kinds = kinds();
+			int index = kinds.indexOf(this);
+			if (index < 0) {
+				return 0;
+			}
+			return faults / kinds.size() + ((index < faults % kinds.size()) ? 1 : 0);
 		}
 
+	}
+
+	/**
+	 * Return the kinds of fault inflicted on this machine, in turn: every kind where the
+	 * machine allows network namespaces, else all but {@link Kind#PARTITION_LEADER}.
+	 * @return the kinds
+	 */
+	static List<Kind> kinds() {
+		return Arrays.stream(Kind.values())
+			.filter((kind) -> kind != Kind.PARTITION_LEADER || NamespaceNetwork.isSupported())
+			.toList();
+	}
+
+	/**
+	 * Return a network for a cluster's members where the machine allows network
+	 * namespaces, so that {@link Kind#PARTITION_LEADER} can be inflicted.
+	 * @return the network, or {@code null} for loopback
+	 */
+	static @Nullable NamespaceNetwork network() {
+		return NamespaceNetwork.isSupported() ? NamespaceNetwork.create(EtcdCluster.SIZE) : null;
 	}
 
 	/**
@@ -89,10 +136,22 @@ final class QuorumFaults {
 
 	private final Cluster cluster;
 
+	private final @Nullable NamespaceNetwork network;
+
+	private final List<Kind> kinds = kinds();
+
 	private int faults;
 
-	QuorumFaults(Cluster cluster) {
+	/**
+	 * Create the faults of a cluster.
+	 * @param cluster the cluster
+	 * @param network the network its members run on, which {@link #network()} gave
+	 */
+	QuorumFaults(Cluster cluster, @Nullable NamespaceNetwork network) {
+		Assert.isTrue((network != null) == this.kinds.contains(Kind.PARTITION_LEADER),
+				"A partition needs the cluster on a network of namespaces, where the machine allows them");
 		this.cluster = cluster;
+		this.network = network;
 	}
 
 	/**
@@ -100,7 +159,7 @@ final class QuorumFaults {
 	 * @return the kind of fault inflicted
 	 */
 	Kind next() {
-		Kind kind = Kind.values()[this.faults++ % Kind.values().length];
+		Kind kind = this.kinds.get(this.faults++ % this.kinds.size());
 		int leader = this.cluster.awaitLeader(ELECTION_DEADLINE);
 		switch (kind) {
 			case KILL_LEADER -> {
@@ -122,6 +181,18 @@ final class QuorumFaults {
 				this.cluster.stop(follower);
 				this.cluster.restart(follower);
 			}
+			case PARTITION_LEADER -> {
+				NamespaceNetwork network = this.network;
+				Assert.state(network != null, "No network to partition");
+				network.isolate(leader);
+				try {
+					awaitAnotherLeader(leader);
+					sleep(PARTITION_HOLD.toMillis());
+				}
+				finally {
+					network.reconnect(leader);
+				}
+			}
 		}
 		this.cluster.awaitWhole(ELECTION_DEADLINE);
 		return kind;
@@ -133,13 +204,17 @@ final class QuorumFaults {
 			if (System.nanoTime() - deadline > 0) {
 				throw new IllegalStateException("No other member was elected within " + ELECTION_DEADLINE);
 			}
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for an election", ex);
-			}
+			sleep(20);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while inflicting a fault", ex);
 		}
 	}
 

@@ -45,7 +45,9 @@ public final class ReliabilityHarness {
 	/**
 	 * How long the short form runs this starter's lock on each store: long enough for
 	 * every nemesis to act at least once (a Sentinel or Cluster failover takes a few
-	 * seconds; a fault that loses locks first waits for a long section).
+	 * seconds; a fault that loses locks first waits for a long section). A run goes on,
+	 * for at most a minute more, until the store has had its fault, or on a consensus
+	 * cluster every kind of fault.
 	 */
 	static final Map<Backend, Integer> SHORT_SECONDS = Map.of(Backend.REDIS, 22, Backend.SENTINEL, 25, Backend.CLUSTER,
 			20, Backend.MEMCACHED, 20, Backend.DYNAMODB, 14, Backend.JDBC, 10, Backend.ETCD, 30, Backend.ZOOKEEPER, 30);

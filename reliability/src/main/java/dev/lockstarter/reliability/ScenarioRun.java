@@ -57,6 +57,13 @@ final class ScenarioRun {
 
 	private static final long LONG_SECTION_WAIT_MILLIS = 15000;
 
+	/**
+	 * How long a scenario may go on past its duration until the store has had every kind
+	 * of fault it should (see {@link #requiredFaults()}): on a slow machine a short run
+	 * may end before the last.
+	 */
+	private static final long FAULTS_GRACE_MILLIS = 60000;
+
 	private final Scenario scenario;
 
 	private final Settings settings;
@@ -69,6 +76,8 @@ final class ScenarioRun {
 
 	/** The threads that start killed workers' replacements. */
 	private final List<Thread> replacements = new CopyOnWriteArrayList<>();
+
+	private final AtomicInteger storeFaults = new AtomicInteger();
 
 	private volatile boolean running = true;
 
@@ -116,8 +125,12 @@ final class ScenarioRun {
 				}
 			}, "lock-key-watcher");
 			long deadline = started + this.scenario.duration().toNanos();
-			while (System.nanoTime() - deadline < 0) {
-				Thread.sleep(Math.max(1, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+			long latest = deadline + TimeUnit.MILLISECONDS.toNanos(FAULTS_GRACE_MILLIS);
+			int requiredFaults = requiredFaults();
+			while (System.nanoTime() - deadline < 0
+					|| (this.storeFaults.get() < requiredFaults && System.nanoTime() - latest < 0)) {
+				Thread
+					.sleep(Math.max(100, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
 				if (this.scenario.stopWhenCaught() && analyze().caughtBroken()) {
 					break;
 				}
@@ -152,6 +165,18 @@ final class ScenarioRun {
 			}
 			lock.close();
 		}
+	}
+
+	/**
+	 * The faults of the store a scenario inflicts at the least: one of every
+	 * {@linkplain QuorumFaults#kinds() kind} on a consensus cluster, else one, if it
+	 * inflicts any.
+	 */
+	private int requiredFaults() {
+		if (!this.scenario.restarts()) {
+			return 0;
+		}
+		return this.scenario.backend().isQuorum() ? QuorumFaults.kinds().size() : 1;
 	}
 
 	private Findings analyze() {
@@ -258,6 +283,7 @@ final class ScenarioRun {
 		oracle().mark("restart", store);
 		lockServer().fault();
 		oracle().mark("restarted", store);
+		this.storeFaults.incrementAndGet();
 		if (this.scenario.faultLosesLocks()) {
 			// The next nemesis would pause or kill the holder caught by the fault, which
 			// is the likeliest holder to pick: let its section play out first

@@ -3,6 +3,7 @@ package dev.lockstarter.reliability;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.SocketOptions;
@@ -13,6 +14,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.etcd.EtcdCluster;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 import dev.lockstarter.test.memcached.MemcachedServer;
 import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisCluster;
@@ -50,14 +52,14 @@ abstract class StoreUnderTest implements AutoCloseable {
 			case MEMCACHED -> Restarted.memcached(MemcachedServer.start());
 			case DYNAMODB -> Restarted.dynamoDb(DynamoDbLocalServer.startPersistent());
 			case JDBC -> Restarted.postgres(PostgresServer.start());
-			case ETCD -> {
-				EtcdCluster cluster = EtcdCluster.start();
-				yield new Quorum(cluster.endpointsAsString(), QuorumFaults.of(cluster), cluster::close);
-			}
-			case ZOOKEEPER -> {
-				ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start();
-				yield new Quorum(ensemble.connectString(), QuorumFaults.of(ensemble), ensemble::close);
-			}
+			case ETCD -> Quorum.start((network) -> {
+				EtcdCluster cluster = EtcdCluster.start(network);
+				return new Quorum(cluster.endpointsAsString(), QuorumFaults.of(cluster), cluster::close, network);
+			});
+			case ZOOKEEPER -> Quorum.start((network) -> {
+				ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(network);
+				return new Quorum(ensemble.connectString(), QuorumFaults.of(ensemble), ensemble::close, network);
+			});
 		};
 	}
 
@@ -338,10 +340,31 @@ abstract class StoreUnderTest implements AutoCloseable {
 
 		private final Runnable close;
 
-		Quorum(String address, QuorumFaults.Cluster cluster, Runnable close) {
+		private final @Nullable NamespaceNetwork network;
+
+		Quorum(String address, QuorumFaults.Cluster cluster, Runnable close, @Nullable NamespaceNetwork network) {
 			this.address = address;
-			this.faults = new QuorumFaults(cluster);
+			this.faults = new QuorumFaults(cluster, network);
 			this.close = close;
+			this.network = network;
+		}
+
+		/**
+		 * Start a cluster on {@linkplain QuorumFaults#network() a network of its own}
+		 * where the machine allows it, deleting the network if the cluster does not
+		 * start.
+		 */
+		static Quorum start(Function<@Nullable NamespaceNetwork, Quorum> start) {
+			NamespaceNetwork network = QuorumFaults.network();
+			try {
+				return start.apply(network);
+			}
+			catch (RuntimeException ex) {
+				if (network != null) {
+					network.close();
+				}
+				throw ex;
+			}
 		}
 
 		@Override
@@ -357,6 +380,9 @@ abstract class StoreUnderTest implements AutoCloseable {
 		@Override
 		public void close() {
 			this.close.run();
+			if (this.network != null) {
+				this.network.close();
+			}
 		}
 
 	}

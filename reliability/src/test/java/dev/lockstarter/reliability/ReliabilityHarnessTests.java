@@ -47,7 +47,7 @@ class ReliabilityHarnessTests {
 			assertThat(ours.restarts).as("%s: faults of the store: %s", name, ours).isPositive();
 			if (result.scenario().backend().isQuorum()) {
 				assertThat(ours.restarts).as("%s: faults of the cluster, each kind at least once: %s", name, ours)
-					.isGreaterThanOrEqualTo(QuorumFaults.Kind.values().length);
+					.isGreaterThanOrEqualTo(QuorumFaults.kinds().size());
 			}
 			if (!result.scenario().faultLosesLocks()) {
 				assertThat(ours.overlaps(Cause.STORE_LOST)).as("%s: overlaps across a fault that keeps data", name)

@@ -15,8 +15,10 @@ import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 import org.springframework.util.Assert;
 
 /**
@@ -34,7 +36,9 @@ import org.springframework.util.Assert;
  * For failure tests, {@link #leader()} says which member leads, any
  * {@linkplain #member(int) member} can be paused, killed and restarted, after which it
  * rejoins, {@link #awaitLeader(Duration)} waits until a leader is elected (a new one if
- * the old one is paused or dead), and {@link #heal()} brings every member back.
+ * the old one is paused or dead), and {@link #heal()} brings every member back. Started
+ * {@linkplain #start(NamespaceNetwork) on a network of namespaces}, a member can also be
+ * cut off from the others by the network, see {@link NamespaceNetwork#isolate(int)}.
  * {@link #close()} kills every member and deletes their directories; members still
  * running when the JVM exits are killed by a shutdown hook.
  *
@@ -73,20 +77,37 @@ public final class EtcdCluster implements AutoCloseable {
 	 * or if the cluster is not ready within 30 seconds
 	 */
 	public static EtcdCluster start() {
+		return start(null);
+	}
+
+	/**
+	 * Start three members, each on the host of a network with the same index, and wait
+	 * until every one is healthy and they have a leader. Clients reach the members on the
+	 * hosts' client addresses; the members talk to each other on the peer addresses, so
+	 * that {@link NamespaceNetwork#isolate(int) isolating} a host cuts its member off
+	 * from the others and not from its clients.
+	 * @param network a network of at least three hosts, or {@code null} for loopback
+	 * @return the running cluster
+	 * @throws IllegalStateException if no {@code etcd} is found, naming what to install,
+	 * or if the cluster is not ready within 30 seconds
+	 */
+	public static EtcdCluster start(@Nullable NamespaceNetwork network) {
+		Assert.isTrue(network == null || network.size() >= SIZE,
+				() -> "An etcd cluster needs a network of at least " + SIZE + " hosts");
 		Path binary = EtcdBinary.find("an etcd cluster");
 		long started = System.nanoTime();
 		List<Integer> ports = distinctFreePorts(2 * SIZE);
 		String token = "lockstarter-" + UUID.randomUUID();
 		List<String> peers = new ArrayList<>();
 		for (int i = 0; i < SIZE; i++) {
-			peers.add(memberName(i) + "=" + EtcdMember.url(ports.get(SIZE + i)));
+			peers.add(memberName(i) + "=" + EtcdMember.url(EtcdMember.peerHost(network, i), ports.get(SIZE + i)));
 		}
 		String initialCluster = String.join(",", peers);
 		List<EtcdMember> members = new ArrayList<>();
 		try {
 			for (int i = 0; i < SIZE; i++) {
 				members.add(EtcdMember.startInCluster(binary, memberName(i), token, ports.get(i), ports.get(SIZE + i),
-						initialCluster));
+						initialCluster, network, i));
 			}
 			EtcdCluster cluster = new EtcdCluster(members);
 			cluster.awaitReady(EtcdMember.READY_TIMEOUT);

@@ -15,12 +15,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 
 /**
  * One {@code etcd} process: the only member of an {@link EtcdServer}, or one of the three
- * of an {@link EtcdCluster}. It listens on loopback for clients ({@linkplain #endpoint()
- * its client URL}, which also serves the v3 JSON gateway) and for its peers, and keeps
- * its data in its own temporary directory.
+ * of an {@link EtcdCluster}. It listens on loopback, or on its host's addresses in a
+ * {@link NamespaceNetwork}, for clients ({@linkplain #endpoint() its client URL}, which
+ * also serves the v3 JSON gateway) and for its peers, and keeps its data in its own
+ * temporary directory.
  * <p>
  * Every member runs with a heartbeat of {@link #HEARTBEAT_INTERVAL} and an election
  * timeout of {@link #ELECTION_TIMEOUT} (etcd waits a random time between one and two
@@ -68,7 +70,7 @@ public final class EtcdMember {
 	private EtcdMember(ServerProcess process, Definition definition) {
 		this.process = process;
 		this.definition = definition;
-		this.gateway = new EtcdGateway(url(process.port()));
+		this.gateway = new EtcdGateway(url(definition.clientHost(), process.port()));
 	}
 
 	/**
@@ -76,17 +78,18 @@ public final class EtcdMember {
 	 * healthy.
 	 */
 	static EtcdMember startAlone(Path binary, String token) {
-		Definition definition = new Definition(binary, "etcd", token, null);
+		Definition definition = new Definition(binary, "etcd", token, null, null, 0);
 		return new EtcdMember(ServerProcess.start(definition, ServerProcess::freePort), definition);
 	}
 
 	/**
-	 * Start a member of a cluster on the given ports, and wait until it listens for its
-	 * peers: it serves clients only once the cluster has a leader.
+	 * Start a member of a cluster on the given ports, on loopback or on a host of a
+	 * network, and wait until it listens for its peers: it serves clients only once the
+	 * cluster has a leader.
 	 */
 	static EtcdMember startInCluster(Path binary, String name, String token, int clientPort, int peerPort,
-			String initialCluster) {
-		Definition definition = new Definition(binary, name, token, initialCluster);
+			String initialCluster, @Nullable NamespaceNetwork network, int host) {
+		Definition definition = new Definition(binary, name, token, initialCluster, network, host);
 		definition.peerPort = peerPort;
 		definition.clientPort = clientPort;
 		// The other members know these ports: no others can be tried
@@ -137,7 +140,7 @@ public final class EtcdMember {
 	 * @return the URL, such as {@code http://127.0.0.1:2379}
 	 */
 	public String endpoint() {
-		return url(this.process.port());
+		return url(this.definition.clientHost(), this.process.port());
 	}
 
 	/**
@@ -289,8 +292,16 @@ public final class EtcdMember {
 				+ ")";
 	}
 
-	static String url(int port) {
-		return "http://" + ServerProcess.HOST + ":" + port;
+	static String url(String host, int port) {
+		return "http://" + host + ":" + port;
+	}
+
+	/**
+	 * Return the address a member listens on for its peers: its host's peer address in a
+	 * network, else loopback.
+	 */
+	static String peerHost(@Nullable NamespaceNetwork network, int host) {
+		return (network != null) ? network.peerAddress(host) : ServerProcess.HOST;
 	}
 
 	static void sleep(long millis) {
@@ -324,15 +335,22 @@ public final class EtcdMember {
 
 		private final @Nullable String initialCluster;
 
+		private final @Nullable NamespaceNetwork network;
+
+		private final int host;
+
 		private volatile int clientPort;
 
 		private volatile int peerPort;
 
-		Definition(Path binary, String name, String token, @Nullable String initialCluster) {
+		Definition(Path binary, String name, String token, @Nullable String initialCluster,
+				@Nullable NamespaceNetwork network, int host) {
 			this.binary = binary;
 			this.name = name;
 			this.token = token;
 			this.initialCluster = initialCluster;
+			this.network = network;
+			this.host = host;
 		}
 
 		@Override
@@ -341,30 +359,41 @@ public final class EtcdMember {
 		}
 
 		@Override
+		public String host() {
+			return clientHost();
+		}
+
+		String clientHost() {
+			return (this.network != null) ? this.network.clientAddress(this.host) : ServerProcess.HOST;
+		}
+
+		@Override
 		public List<String> command(Path directory, int port) {
 			if (this.initialCluster == null && port != this.clientPort) {
 				this.peerPort = ServerProcess.freePort();
 			}
 			this.clientPort = port;
-			String peerUrl = url(this.peerPort);
+			String peerUrl = url(peerHost(this.network, this.host), this.peerPort);
+			String clientUrl = url(clientHost(), port);
 			String initialCluster = (this.initialCluster != null) ? this.initialCluster : this.name + "=" + peerUrl;
 			// With data from an earlier start, etcd ignores the --initial-* flags
 			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--name", this.name, "--data-dir",
-					directory.resolve("data").toString(), "--listen-client-urls", url(port), "--advertise-client-urls",
-					url(port), "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
+					directory.resolve("data").toString(), "--listen-client-urls", clientUrl, "--advertise-client-urls",
+					clientUrl, "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
 					"--initial-cluster", initialCluster, "--initial-cluster-state", "new", "--initial-cluster-token",
 					this.token, "--heartbeat-interval", Long.toString(HEARTBEAT_INTERVAL.toMillis()),
 					"--election-timeout", Long.toString(ELECTION_TIMEOUT.toMillis()), "--pre-vote=true", "--logger",
 					"zap", "--log-outputs", "stderr"));
-			return command;
+			return (this.network != null) ? this.network.command(this.host, command) : command;
 		}
 
 		@Override
 		public boolean probe(Process process, int port) throws IOException {
 			if (this.initialCluster == null) {
-				return new EtcdGateway(url(port), Duration.ofSeconds(1)).isHealthy();
+				return new EtcdGateway(url(clientHost(), port), Duration.ofSeconds(1)).isHealthy();
 			}
-			HttpRequest request = HttpRequest.newBuilder(URI.create(url(this.peerPort) + "/version"))
+			HttpRequest request = HttpRequest
+				.newBuilder(URI.create(url(peerHost(this.network, this.host), this.peerPort) + "/version"))
 				.timeout(Duration.ofSeconds(1))
 				.build();
 			try {

@@ -10,6 +10,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 
 /**
  * How to run one ZooKeeper server, standalone or a member of an ensemble: the
@@ -49,6 +50,8 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 
 	private final List<String> servers;
 
+	private final @Nullable NamespaceNetwork network;
+
 	private volatile @Nullable Path directory;
 
 	/**
@@ -57,16 +60,25 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 	 * @param id the server's id in the ensemble, from 1; 0 for a standalone server
 	 * @param servers the {@code server.N=...} lines of the ensemble; none for a
 	 * standalone server
+	 * @param network the network whose host {@code id - 1} the server runs on, or
+	 * {@code null} for loopback
 	 */
-	ZooKeeperDefinition(ZooKeeperInstallation installation, int id, List<String> servers) {
+	ZooKeeperDefinition(ZooKeeperInstallation installation, int id, List<String> servers,
+			@Nullable NamespaceNetwork network) {
 		this.installation = installation;
 		this.id = id;
 		this.servers = List.copyOf(servers);
+		this.network = network;
 	}
 
 	@Override
 	public String name() {
 		return (this.id > 0) ? "zookeeper-" + this.id : "zookeeper";
+	}
+
+	@Override
+	public String host() {
+		return (this.network != null) ? this.network.clientAddress(this.id - 1) : ServerProcess.HOST;
 	}
 
 	@Override
@@ -84,20 +96,22 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 		config.append("maxSessionTimeout=").append(ZooKeeperServer.MAX_SESSION_TIMEOUT_MILLIS).append('\n');
 		config.append("dataDir=").append(data).append('\n');
 		config.append("clientPort=").append(port).append('\n');
-		config.append("clientPortAddress=").append(ServerProcess.HOST).append('\n');
+		config.append("clientPortAddress=").append(host()).append('\n');
 		config.append("maxClientCnxns=0\n");
 		config.append("admin.enableServer=false\n");
 		config.append("4lw.commands.whitelist=").append(ZooKeeperServer.FOUR_LETTER_WORDS).append('\n');
 		this.servers.forEach((server) -> config.append(server).append('\n'));
 		Path file = directory.resolve("zoo.cfg");
 		Files.writeString(file, config, StandardCharsets.UTF_8);
-		return this.installation.command(JVM_OPTIONS, ZooKeeperInstallation.SERVER_MAIN, List.of(file.toString()));
+		List<String> command = this.installation.command(JVM_OPTIONS, ZooKeeperInstallation.SERVER_MAIN,
+				List.of(file.toString()));
+		return (this.network != null) ? this.network.command(this.id - 1, command) : command;
 	}
 
 	@Override
 	public boolean probe(Process process, int port) throws IOException {
 		Path directory = this.directory;
-		String environment = FourLetterWords.send(ServerProcess.HOST, port, "envi", PROBE_TIMEOUT);
+		String environment = FourLetterWords.send(host(), port, "envi", PROBE_TIMEOUT);
 		if (directory == null || !environment.contains("user.dir=")) {
 			return false;
 		}

@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 import dev.lockstarter.test.zookeeper.ZooKeeperServer.Mode;
 import org.springframework.util.Assert;
 
@@ -29,7 +30,10 @@ import org.springframework.util.Assert;
  * themselves; {@link #awaitLeader(Duration)} waits for it. A killed server
  * {@linkplain ZooKeeperServer#restart() restarted}, or a paused one resumed, rejoins as a
  * follower; {@link #awaitFormed(Duration)} waits for that, and {@link #heal(Duration)}
- * undoes every fault and waits too.
+ * undoes every fault and waits too. Started {@linkplain #start(NamespaceNetwork) on a
+ * network of namespaces}, a server can also be cut off from the others by the network,
+ * see {@link NamespaceNetwork#isolate(int)}: a leader then gives up after
+ * {@link #LEADER_TIMEOUT} without a quorum.
  * <p>
  * {@link #close()} kills every server and deletes their directories.
  *
@@ -75,6 +79,23 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	 * to install), or the ensemble does not form within 30 seconds
 	 */
 	public static ZooKeeperEnsemble start() {
+		return start(null);
+	}
+
+	/**
+	 * Start three servers, the server with id {@code n} on the host {@code n - 1} of a
+	 * network, and wait until one leads and the two others follow it. Clients reach the
+	 * servers on the hosts' client addresses; the servers talk to each other on the peer
+	 * addresses, so that {@link NamespaceNetwork#isolate(int) isolating} a host cuts its
+	 * server off from the others and not from its clients.
+	 * @param network a network of at least three hosts, or {@code null} for loopback
+	 * @return the running ensemble
+	 * @throws IllegalStateException if ZooKeeper is not installed (the message says what
+	 * to install), or the ensemble does not form within 30 seconds
+	 */
+	public static ZooKeeperEnsemble start(@Nullable NamespaceNetwork network) {
+		Assert.isTrue(network == null || network.size() >= SIZE,
+				() -> "A ZooKeeper ensemble needs a network of at least " + SIZE + " hosts");
 		ZooKeeperInstallation installation = ZooKeeperInstallation.find();
 		long started = System.nanoTime();
 		// The quorum and election ports are fixed in every server's zoo.cfg; the client
@@ -82,13 +103,14 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		Set<Integer> taken = new HashSet<>();
 		List<String> lines = new ArrayList<>();
 		for (int id = 1; id <= SIZE; id++) {
-			lines.add("server." + id + "=" + ServerProcess.HOST + ":" + freePort(taken) + ":" + freePort(taken));
+			String peerHost = (network != null) ? network.peerAddress(id - 1) : ServerProcess.HOST;
+			lines.add("server." + id + "=" + peerHost + ":" + freePort(taken) + ":" + freePort(taken));
 		}
 		IntSupplier clientPorts = () -> freePort(taken);
 		List<ZooKeeperServer> servers = new ArrayList<>();
 		try {
 			for (int id = 1; id <= SIZE; id++) {
-				servers.add(ZooKeeperServer.startMember(installation, id, lines, clientPorts));
+				servers.add(ZooKeeperServer.startMember(installation, id, lines, clientPorts, network));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(servers);
 			ensemble.awaitFormed(FORMATION_TIMEOUT);

@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.IntSupplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.NamespaceNetwork;
 import org.springframework.util.Assert;
 
 /**
@@ -101,8 +104,8 @@ public final class ZooKeeperServer implements AutoCloseable {
 	 * to install), or the server does not serve within 30 seconds
 	 */
 	public static ZooKeeperServer start() {
-		ZooKeeperServer server = new ZooKeeperServer(ServerProcess
-			.start(new ZooKeeperDefinition(ZooKeeperInstallation.find(), 0, List.of()), ServerProcess::freePort), 0);
+		ZooKeeperServer server = new ZooKeeperServer(ServerProcess.start(
+				new ZooKeeperDefinition(ZooKeeperInstallation.find(), 0, List.of(), null), ServerProcess::freePort), 0);
 		try {
 			server.awaitMode(Mode.STANDALONE, STARTUP_TIMEOUT);
 			return server;
@@ -114,16 +117,19 @@ public final class ZooKeeperServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a member of an ensemble, returning once its process answers.
+	 * Start a member of an ensemble, on loopback or on the host {@code id - 1} of a
+	 * network, returning once its process answers.
 	 */
 	static ZooKeeperServer startMember(ZooKeeperInstallation installation, int id, List<String> servers,
-			IntSupplier ports) {
-		return new ZooKeeperServer(ServerProcess.start(new ZooKeeperDefinition(installation, id, servers), ports), id);
+			IntSupplier ports, @Nullable NamespaceNetwork network) {
+		return new ZooKeeperServer(
+				ServerProcess.start(new ZooKeeperDefinition(installation, id, servers, network), ports), id);
 	}
 
 	/**
 	 * Return the host the server listens on.
-	 * @return {@code 127.0.0.1}
+	 * @return {@code 127.0.0.1}, or its host's client address in a
+	 * {@link NamespaceNetwork}
 	 */
 	public String host() {
 		return this.process.host();
