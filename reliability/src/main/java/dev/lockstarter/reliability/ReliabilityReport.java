@@ -218,7 +218,8 @@ final class ReliabilityReport {
 			`LockTemplate` (wait up to 2 × TTL, renewal on), on each store in turn: `RedisLockStore` on one
 			`redis-server`, on Redis Sentinel (a primary, a replica, three sentinels) and on Redis Cluster (three
 			masters with a replica each), `MemcachedLockStore` on one `memcached`, `DynamoDbLockStore` on DynamoDB
-			Local, `JdbcLockStore` on PostgreSQL. Every store call of a worker is bounded by a
+			Local, `JdbcLockStore` on PostgreSQL, `EtcdLockStore` on a three-member etcd cluster and
+			`ZooKeeperLockStore` on a three-server ZooKeeper ensemble. Every store call of a worker is bounded by a
 			2 s timeout. A broken lock is used as a hand-written lock would be (try, poll every 5 ms, release at
 			the end, no renewal). One section in 1,500 lasts two to three TTL, so that its lock is renewed and
 			some sections are in progress when the store fails.
@@ -255,6 +256,12 @@ final class ReliabilityReport {
 			  - PostgreSQL (JDBC store): a restart (`pg_ctl stop -m fast`, then a start), which keeps every
 			    committed lock, so the locks must hold. The throwaway cluster runs with `fsync=off`, so a crash
 			    of the database itself is not part of this;
+			  - etcd and ZooKeeper, each on three members: in turn, `kill -9` of the leader (restarted once another
+			    member leads), `SIGSTOP` of the leader until another member leads (then `SIGCONT`), a restart of a
+			    follower, and, where the machine allows network namespaces, a partition: every member runs in a
+			    namespace of its own, with one link to its clients and one to its peers, and the leader's link to
+			    its peers goes down until another member leads and 2 s more, while its clients still reach it. A
+			    lock is acknowledged only once a majority has logged it, so the locks must hold across all four;
 			- *crash on a lock without expiry* (Redis only): a watcher reads the `PTTL` of every lock key every
 			  20 ms; when one has none, every worker is killed at once. Our locks always have an expiry, so it
 			  never fires for them; for `SETNX` then `EXPIRE` it kills the holder between the two steps.
@@ -310,8 +317,9 @@ final class ReliabilityReport {
 			by fencing on Redis (pauses ran); the occupancy and interval checks agree; every broken lock is caught.
 
 			**Not covered.** A restart of a Redis without persistence loses every lock, like the Memcached restart
-			above; the harness does not run that case. Not run here yet: a crash of PostgreSQL itself, network
-			partitions and clock jumps. Memcached issues no fencing tokens ("no tokens" above). A `kill -9` of
+			above; the harness does not run that case. Not run here yet: a crash of PostgreSQL itself, clock jumps,
+			and network partitions other than the consensus leader's from its peers (none between the clients and
+			a store, none on the other stores). Memcached issues no fencing tokens ("no tokens" above). A `kill -9` of
 			the Sentinel primary (instead of its shutdown) was tried in one long run: 227 overlaps between
 			sections whose leases held, all of them seconds after the harness's failover had completed (the
 			replica promoted, the old primary back as its replica), so the checker counted them as real. A
