@@ -7,9 +7,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 
@@ -183,38 +187,47 @@ public final class ReliabilityHarness {
 			.filter((scenario) -> only.isBlank() || List.of(only.split(",")).contains(scenario.name()))
 			.toList();
 		List<Result> ours = new ArrayList<>();
-		List<Result> controls = new ArrayList<>();
+		Queue<Scenario> brokenLocks = new ConcurrentLinkedQueue<>(
+				scenarios.stream().filter((scenario) -> !scenario.isOurs()).toList());
+		List<Result> controls = new CopyOnWriteArrayList<>();
 		List<HttpResult> http = new ArrayList<>();
-		// The short form runs in two lanes, this starter's lock on every store beside the
-		// HTTP paths and the broken locks, to stay within a few minutes; the long form,
-		// whose figures are committed, runs one scenario at a time
+		// The short form runs in two lanes, to stay within a few minutes: this starter's
+		// lock on every store in one, the HTTP paths in the other, and the broken locks
+		// in whichever is free first. The long form, whose figures are committed, runs
+		// one scenario at a time
 		Runnable secondLane = () -> {
 			for (HttpScenario scenario : httpScenarios) {
 				HttpFindings findings = HttpScenarioRun.run(scenario, logs);
 				System.err.println("[" + scenario.name() + "] " + findings);
 				http.add(new HttpResult(scenario, findings));
 			}
-			runAll(scenarios.stream().filter((scenario) -> !scenario.isOurs()).toList(), logs, controls);
+			runAll(brokenLocks, logs, controls);
 		};
 		List<Scenario> ourScenarios = scenarios.stream().filter(Scenario::isOurs).toList();
 		if (longDuration == null) {
 			Lane lane = new Lane(secondLane);
 			lane.start();
-			runAll(ourScenarios, logs, ours);
+			runAll(new ConcurrentLinkedQueue<>(ourScenarios), logs, ours);
+			runAll(brokenLocks, logs, controls);
 			lane.await();
 		}
 		else {
-			runAll(ourScenarios, logs, ours);
+			runAll(new ConcurrentLinkedQueue<>(ourScenarios), logs, ours);
 			secondLane.run();
 		}
+		// In the order of the scenarios, whichever lane ran them
+		controls.sort(Comparator.comparingInt((result) -> scenarios.indexOf(result.scenario())));
 		List<Result> results = new ArrayList<>(ours);
 		results.addAll(controls);
 		return new Run(startedAt, Duration.ofNanos(System.nanoTime() - started), longDuration, results, http,
 				loadBefore, Machine.loadAverage());
 	}
 
-	private static void runAll(List<Scenario> scenarios, Path logs, List<Result> results) {
-		for (Scenario scenario : scenarios) {
+	/**
+	 * Run the scenarios of a queue, taking each from it: two lanes may share a queue.
+	 */
+	private static void runAll(Queue<Scenario> scenarios, Path logs, List<Result> results) {
+		for (Scenario scenario = scenarios.poll(); scenario != null; scenario = scenarios.poll()) {
 			Findings findings = ScenarioRun.run(scenario, scenario.isOurs() ? SETTINGS : CONTROL_SETTINGS, logs);
 			System.err.println("[" + scenario.name() + "] " + findings);
 			results.add(new Result(scenario, findings));

@@ -220,6 +220,8 @@ public final class NamespaceNetwork implements AutoCloseable {
 		for (char plane : new char[] { 'c', 'p' }) {
 			String bridge = bridge(this.index, plane);
 			if (plane == 'p') {
+				// A bridge of a network that was not deleted, when its JVM was killed
+				run(this.ip, "link", "delete", bridge);
 				ip("link", "add", bridge, "type", "bridge");
 			}
 			ip("addr", "add", address(plane, 1) + "/24", "dev", bridge);
