@@ -18,6 +18,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.MemberHost;
 import dev.lockstarter.test.fault.NamespaceNetwork;
 import org.springframework.util.Assert;
 
@@ -98,16 +99,18 @@ public final class EtcdCluster implements AutoCloseable {
 		long started = System.nanoTime();
 		List<Integer> ports = distinctFreePorts(2 * SIZE);
 		String token = "lockstarter-" + UUID.randomUUID();
+		List<MemberHost> hosts = new ArrayList<>();
 		List<String> peers = new ArrayList<>();
 		for (int i = 0; i < SIZE; i++) {
-			peers.add(memberName(i) + "=" + EtcdMember.url(EtcdMember.peerHost(network, i), ports.get(SIZE + i)));
+			hosts.add(MemberHost.of(network, i));
+			peers.add(memberName(i) + "=" + EtcdMember.url(hosts.get(i).peerAddress(), ports.get(SIZE + i)));
 		}
 		String initialCluster = String.join(",", peers);
 		List<EtcdMember> members = new ArrayList<>();
 		try {
 			for (int i = 0; i < SIZE; i++) {
 				members.add(EtcdMember.startInCluster(binary, memberName(i), token, ports.get(i), ports.get(SIZE + i),
-						initialCluster, network, i));
+						initialCluster, hosts.get(i)));
 			}
 			EtcdCluster cluster = new EtcdCluster(members);
 			cluster.awaitReady(EtcdMember.READY_TIMEOUT);

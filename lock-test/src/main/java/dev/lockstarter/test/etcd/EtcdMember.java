@@ -15,6 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.MemberHost;
 import dev.lockstarter.test.fault.NamespaceNetwork;
 
 /**
@@ -70,7 +71,7 @@ public final class EtcdMember {
 	private EtcdMember(ServerProcess process, Definition definition) {
 		this.process = process;
 		this.definition = definition;
-		this.gateway = new EtcdGateway(url(definition.clientHost(), process.port()));
+		this.gateway = new EtcdGateway(url(definition.host.clientAddress(), process.port()));
 	}
 
 	/**
@@ -78,7 +79,7 @@ public final class EtcdMember {
 	 * healthy.
 	 */
 	static EtcdMember startAlone(Path binary, String token) {
-		Definition definition = new Definition(binary, "etcd", token, null, null, 0);
+		Definition definition = new Definition(binary, "etcd", token, null, MemberHost.loopback());
 		return new EtcdMember(ServerProcess.start(definition, ServerProcess::freePort), definition);
 	}
 
@@ -88,8 +89,8 @@ public final class EtcdMember {
 	 * cluster has a leader.
 	 */
 	static EtcdMember startInCluster(Path binary, String name, String token, int clientPort, int peerPort,
-			String initialCluster, @Nullable NamespaceNetwork network, int host) {
-		Definition definition = new Definition(binary, name, token, initialCluster, network, host);
+			String initialCluster, MemberHost host) {
+		Definition definition = new Definition(binary, name, token, initialCluster, host);
 		definition.peerPort = peerPort;
 		definition.clientPort = clientPort;
 		// The other members know these ports: no others can be tried
@@ -140,7 +141,7 @@ public final class EtcdMember {
 	 * @return the URL, such as {@code http://127.0.0.1:2379}
 	 */
 	public String endpoint() {
-		return url(this.definition.clientHost(), this.process.port());
+		return url(this.definition.host.clientAddress(), this.process.port());
 	}
 
 	/**
@@ -296,14 +297,6 @@ public final class EtcdMember {
 		return "http://" + host + ":" + port;
 	}
 
-	/**
-	 * Return the address a member listens on for its peers: its host's peer address in a
-	 * network, else loopback.
-	 */
-	static String peerHost(@Nullable NamespaceNetwork network, int host) {
-		return (network != null) ? network.peerAddress(host) : ServerProcess.HOST;
-	}
-
 	static void sleep(long millis) {
 		try {
 			Thread.sleep(millis);
@@ -335,21 +328,17 @@ public final class EtcdMember {
 
 		private final @Nullable String initialCluster;
 
-		private final @Nullable NamespaceNetwork network;
-
-		private final int host;
+		private final MemberHost host;
 
 		private volatile int clientPort;
 
 		private volatile int peerPort;
 
-		Definition(Path binary, String name, String token, @Nullable String initialCluster,
-				@Nullable NamespaceNetwork network, int host) {
+		Definition(Path binary, String name, String token, @Nullable String initialCluster, MemberHost host) {
 			this.binary = binary;
 			this.name = name;
 			this.token = token;
 			this.initialCluster = initialCluster;
-			this.network = network;
 			this.host = host;
 		}
 
@@ -360,11 +349,7 @@ public final class EtcdMember {
 
 		@Override
 		public String host() {
-			return clientHost();
-		}
-
-		String clientHost() {
-			return (this.network != null) ? this.network.clientAddress(this.host) : ServerProcess.HOST;
+			return this.host.clientAddress();
 		}
 
 		@Override
@@ -373,8 +358,8 @@ public final class EtcdMember {
 				this.peerPort = ServerProcess.freePort();
 			}
 			this.clientPort = port;
-			String peerUrl = url(peerHost(this.network, this.host), this.peerPort);
-			String clientUrl = url(clientHost(), port);
+			String peerUrl = url(this.host.peerAddress(), this.peerPort);
+			String clientUrl = url(this.host.clientAddress(), port);
 			String initialCluster = (this.initialCluster != null) ? this.initialCluster : this.name + "=" + peerUrl;
 			// With data from an earlier start, etcd ignores the --initial-* flags
 			List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--name", this.name, "--data-dir",
@@ -384,16 +369,16 @@ public final class EtcdMember {
 					this.token, "--heartbeat-interval", Long.toString(HEARTBEAT_INTERVAL.toMillis()),
 					"--election-timeout", Long.toString(ELECTION_TIMEOUT.toMillis()), "--pre-vote=true", "--logger",
 					"zap", "--log-outputs", "stderr"));
-			return (this.network != null) ? this.network.command(this.host, command) : command;
+			return this.host.command(command);
 		}
 
 		@Override
 		public boolean probe(Process process, int port) throws IOException {
 			if (this.initialCluster == null) {
-				return new EtcdGateway(url(clientHost(), port), Duration.ofSeconds(1)).isHealthy();
+				return new EtcdGateway(url(this.host.clientAddress(), port), Duration.ofSeconds(1)).isHealthy();
 			}
 			HttpRequest request = HttpRequest
-				.newBuilder(URI.create(url(peerHost(this.network, this.host), this.peerPort) + "/version"))
+				.newBuilder(URI.create(url(this.host.peerAddress(), this.peerPort) + "/version"))
 				.timeout(Duration.ofSeconds(1))
 				.build();
 			try {

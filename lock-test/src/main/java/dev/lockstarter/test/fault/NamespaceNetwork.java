@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -158,6 +157,16 @@ public final class NamespaceNetwork implements AutoCloseable {
 	}
 
 	/**
+	 * Return a host, for a member of a cluster to run on.
+	 * @param host the host's index, from 0
+	 * @return its addresses and launcher
+	 */
+	public MemberHost host(int host) {
+		return new MemberHost(clientAddress(host), peerAddress(host),
+				List.of(this.ip, "netns", "exec", namespace(checked(host))));
+	}
+
+	/**
 	 * Return a command line that runs the given one on a host: prefixed with
 	 * {@code ip netns exec}, which executes the command in place of itself.
 	 * @param host the host's index, from 0
@@ -165,9 +174,7 @@ public final class NamespaceNetwork implements AutoCloseable {
 	 * @return the command to run
 	 */
 	public List<String> command(int host, List<String> command) {
-		List<String> wrapped = new ArrayList<>(List.of(this.ip, "netns", "exec", namespace(checked(host))));
-		wrapped.addAll(command);
-		return wrapped;
+		return host(host).command(command);
 	}
 
 	/**

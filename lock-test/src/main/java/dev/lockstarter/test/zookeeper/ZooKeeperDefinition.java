@@ -10,7 +10,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
-import dev.lockstarter.test.fault.NamespaceNetwork;
+import dev.lockstarter.test.fault.MemberHost;
 
 /**
  * How to run one ZooKeeper server, standalone or a member of an ensemble: the
@@ -50,7 +50,7 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 
 	private final List<String> servers;
 
-	private final @Nullable NamespaceNetwork network;
+	private final MemberHost host;
 
 	private volatile @Nullable Path directory;
 
@@ -60,15 +60,13 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 	 * @param id the server's id in the ensemble, from 1; 0 for a standalone server
 	 * @param servers the {@code server.N=...} lines of the ensemble; none for a
 	 * standalone server
-	 * @param network the network whose host {@code id - 1} the server runs on, or
-	 * {@code null} for loopback
+	 * @param host where the server runs
 	 */
-	ZooKeeperDefinition(ZooKeeperInstallation installation, int id, List<String> servers,
-			@Nullable NamespaceNetwork network) {
+	ZooKeeperDefinition(ZooKeeperInstallation installation, int id, List<String> servers, MemberHost host) {
 		this.installation = installation;
 		this.id = id;
 		this.servers = List.copyOf(servers);
-		this.network = network;
+		this.host = host;
 	}
 
 	@Override
@@ -78,7 +76,7 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 
 	@Override
 	public String host() {
-		return (this.network != null) ? this.network.clientAddress(this.id - 1) : ServerProcess.HOST;
+		return this.host.clientAddress();
 	}
 
 	@Override
@@ -103,9 +101,8 @@ final class ZooKeeperDefinition implements ServerProcess.Definition {
 		this.servers.forEach((server) -> config.append(server).append('\n'));
 		Path file = directory.resolve("zoo.cfg");
 		Files.writeString(file, config, StandardCharsets.UTF_8);
-		List<String> command = this.installation.command(JVM_OPTIONS, ZooKeeperInstallation.SERVER_MAIN,
-				List.of(file.toString()));
-		return (this.network != null) ? this.network.command(this.id - 1, command) : command;
+		return this.host.command(
+				this.installation.command(JVM_OPTIONS, ZooKeeperInstallation.SERVER_MAIN, List.of(file.toString())));
 	}
 
 	@Override

@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.MemberHost;
 import dev.lockstarter.test.fault.NamespaceNetwork;
 import dev.lockstarter.test.zookeeper.ZooKeeperServer.Mode;
 import org.springframework.util.Assert;
@@ -101,16 +102,18 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		// The quorum and election ports are fixed in every server's zoo.cfg; the client
 		// ports, in each server's own only, may change if another process takes one
 		Set<Integer> taken = new HashSet<>();
+		List<MemberHost> hosts = new ArrayList<>();
 		List<String> lines = new ArrayList<>();
 		for (int id = 1; id <= SIZE; id++) {
-			String peerHost = (network != null) ? network.peerAddress(id - 1) : ServerProcess.HOST;
-			lines.add("server." + id + "=" + peerHost + ":" + freePort(taken) + ":" + freePort(taken));
+			hosts.add(MemberHost.of(network, id - 1));
+			lines.add("server." + id + "=" + hosts.get(id - 1).peerAddress() + ":" + freePort(taken) + ":"
+					+ freePort(taken));
 		}
 		IntSupplier clientPorts = () -> freePort(taken);
 		List<ZooKeeperServer> servers = new ArrayList<>();
 		try {
 			for (int id = 1; id <= SIZE; id++) {
-				servers.add(ZooKeeperServer.startMember(installation, id, lines, clientPorts, network));
+				servers.add(ZooKeeperServer.startMember(installation, id, lines, clientPorts, hosts.get(id - 1)));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(servers);
 			ensemble.awaitFormed(FORMATION_TIMEOUT);

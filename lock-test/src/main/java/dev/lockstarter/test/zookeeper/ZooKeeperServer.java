@@ -6,9 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.IntSupplier;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.lockstarter.test.ServerProcess;
+import dev.lockstarter.test.fault.MemberHost;
 import dev.lockstarter.test.fault.NamespaceNetwork;
 import org.springframework.util.Assert;
 
@@ -105,7 +104,8 @@ public final class ZooKeeperServer implements AutoCloseable {
 	 */
 	public static ZooKeeperServer start() {
 		ZooKeeperServer server = new ZooKeeperServer(ServerProcess.start(
-				new ZooKeeperDefinition(ZooKeeperInstallation.find(), 0, List.of(), null), ServerProcess::freePort), 0);
+				new ZooKeeperDefinition(ZooKeeperInstallation.find(), 0, List.of(), MemberHost.loopback()),
+				ServerProcess::freePort), 0);
 		try {
 			server.awaitMode(Mode.STANDALONE, STARTUP_TIMEOUT);
 			return server;
@@ -117,13 +117,12 @@ public final class ZooKeeperServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a member of an ensemble, on loopback or on the host {@code id - 1} of a
-	 * network, returning once its process answers.
+	 * Start a member of an ensemble on a host, returning once its process answers.
 	 */
 	static ZooKeeperServer startMember(ZooKeeperInstallation installation, int id, List<String> servers,
-			IntSupplier ports, @Nullable NamespaceNetwork network) {
-		return new ZooKeeperServer(
-				ServerProcess.start(new ZooKeeperDefinition(installation, id, servers, network), ports), id);
+			IntSupplier ports, MemberHost host) {
+		return new ZooKeeperServer(ServerProcess.start(new ZooKeeperDefinition(installation, id, servers, host), ports),
+				id);
 	}
 
 	/**
