@@ -262,7 +262,7 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 		}
 	}
 
-	private <T> T await(Future<T> future, long deadline)
+	private <T> T await(RedisFuture<T> future, long deadline)
 			throws TimeoutException, InterruptedException, ExecutionException {
 		return this.replyWait.await(future, deadline);
 	}

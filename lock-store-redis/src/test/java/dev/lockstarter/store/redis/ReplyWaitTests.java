@@ -7,7 +7,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +90,31 @@ class ReplyWaitTests {
 	}
 
 	@Test
+	void aParkedCallersAnswerCountsWhenItArrivesNotWhenTheCallerWakes() throws Exception {
+		AtomicReference<@Nullable Thread> waking = new AtomicReference<>();
+		// An hour passes on the clock of a caller whose answer was sent: a wake-up far
+		// slower than the minute's spin, while the answer arrives well within it
+		ReplyWait wait = new ReplyWait(LONG_SPIN, 2, this.waiting, () -> System.nanoTime()
+				+ ((Thread.currentThread() == waking.get()) ? Duration.ofHours(1).toNanos() : 0));
+		for (int timeouts = 0; wait.answersComeWithinSpin(); timeouts++) {
+			assertThat(timeouts).as("timeouts before spinning stops").isLessThan(12);
+			assertThatExceptionOfType(TimeoutException.class)
+				.isThrownBy(() -> wait.await(new CompletableFuture<>(), deadlineIn(Duration.ofMillis(1))));
+		}
+		int answers = 0;
+		while (!wait.answersComeWithinSpin()) {
+			assertThat(answers).as("answers arriving within the spin before spinning resumes").isLessThan(12);
+			CompletableFuture<String> answer = new CompletableFuture<>();
+			Caller caller = Caller.start(wait, answer);
+			caller.awaitParked("parked while answers came late");
+			waking.set(caller.thread);
+			answer.complete("OK");
+			assertThat(caller.result()).isEqualTo("OK");
+			answers++;
+		}
+	}
+
+	@Test
 	void aSpinningCallerParksWhenAnotherCallerStartsToWait() throws Exception {
 		ReplyWait wait = replyWait(LONG_SPIN);
 		CompletableFuture<String> first = new CompletableFuture<>();
@@ -120,7 +147,7 @@ class ReplyWaitTests {
 
 	@Test
 	void aSingleProcessorNeverSpins() throws Exception {
-		ReplyWait wait = new ReplyWait(LONG_SPIN, 1, this.waiting);
+		ReplyWait wait = new ReplyWait(LONG_SPIN, 1, this.waiting, System::nanoTime);
 		assertThat(wait.getSpin()).isZero();
 		assertParks(wait);
 	}
@@ -147,7 +174,7 @@ class ReplyWaitTests {
 	}
 
 	private ReplyWait replyWait(Duration spin) {
-		return new ReplyWait(spin, 2, this.waiting);
+		return new ReplyWait(spin, 2, this.waiting, System::nanoTime);
 	}
 
 	private static long deadlineIn(Duration duration) {
