@@ -30,7 +30,9 @@ import org.springframework.aot.hint.annotation.Reflective;
  * locking again; the outer call's lock covers both and is released when the outer call
  * ends. This is scoped to the current invocation chain: work handed to another thread is
  * not covered. The innermost lease of the chain, with its fencing token, is available
- * from {@link dev.lockstarter.interceptor.ExclusiveRequestContext}.
+ * from {@link dev.lockstarter.interceptor.ExclusiveRequestContext} (from
+ * {@link dev.lockstarter.interceptor.ReactiveExclusiveRequestContext} in a reactive
+ * method's publisher).
  * <p>
  * <b>Single-flight</b>: with {@code onConflict = OnConflict.SHARE_RESULT}, a caller that
  * finds the key held waits for the holder and returns the holder's result instead of

@@ -182,10 +182,11 @@ final class ReactiveLockingHandler {
 		String cancelledAs = this.support.cancelledAs(attribute);
 		if (adapter.isMultiValue()) {
 			return Flux.usingWhen(Mono.just(lease),
-					(held) -> cancelOnLoss(held, cancelledAs, proceed(invocation, adapter)), this::release,
+					(held) -> cancelOnLoss(held, cancelledAs, proceedWithin(invocation, adapter, held)), this::release,
 					(held, failure) -> release(held), this::release);
 		}
-		return holding(lease, (held) -> Mono.from(cancelOnLoss(held, cancelledAs, proceed(invocation, adapter))));
+		return holding(lease,
+				(held) -> Mono.from(cancelOnLoss(held, cancelledAs, proceedWithin(invocation, adapter, held))));
 	}
 
 	/**
@@ -222,6 +223,15 @@ final class ReactiveLockingHandler {
 		return Mono.usingWhen(Mono.just(lease), work, this::release, (held, failure) -> release(held), this::release);
 	}
 
+	/**
+	 * Invoke the method, its publisher seeing the lease as the
+	 * {@linkplain ReactiveExclusiveRequestContext#currentLease() current lease}.
+	 */
+	Flux<Object> proceedWithin(MethodInvocation invocation, ReactiveAdapter adapter, Lease lease) {
+		return ReactiveExclusiveRequestContext.within(proceed(invocation, adapter), lease);
+	}
+
+	/** Invoke the method, without a lease. */
 	Flux<Object> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
 		Object result;
 		try {

@@ -109,7 +109,7 @@ final class ReactiveSingleFlight {
 	 * that cannot be serialized fails this caller like the waiting ones.
 	 */
 	private Mono<Object> runAndShare(Call call, Lease lease) {
-		return Mono.from(this.handler.proceed(call.invocation, call.adapter)).onErrorResume((ex) -> {
+		return Mono.from(this.handler.proceedWithin(call.invocation, call.adapter, lease)).onErrorResume((ex) -> {
 			SharedResult failure = this.results.failureRecord(call.sharing, ex);
 			return (failure != null) ? keep(call.sharing, lease, failure).then(Mono.error(ex)) : Mono.error(ex);
 		})

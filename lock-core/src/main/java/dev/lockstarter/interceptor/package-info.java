@@ -18,7 +18,9 @@
  * (only with Reactor present) and store failures to types of their own;
  * {@link dev.lockstarter.interceptor.ExclusiveJobInterceptor} runs a job on the one
  * instance that takes its lock. Both run the method within its lease, which
- * {@link dev.lockstarter.interceptor.ExclusiveRequestContext} exposes.
+ * {@link dev.lockstarter.interceptor.ExclusiveRequestContext} exposes, and
+ * {@link dev.lockstarter.interceptor.ReactiveExclusiveRequestContext} to a reactive
+ * method's publisher.
  */
 @NullMarked
 package dev.lockstarter.interceptor;

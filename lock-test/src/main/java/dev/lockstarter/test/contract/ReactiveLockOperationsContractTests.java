@@ -130,6 +130,31 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 		assertThat(result.acquisitions()).as(result.toString()).isPositive();
 	}
 
+	/**
+	 * A reactive lease's fencing token is read without a store call, so without blocking:
+	 * it is still there after the release, when drawing one would fail. Skipped for a
+	 * store that issues no fencing tokens.
+	 */
+	@Test
+	void aReactiveLeaseComesWithItsFencingToken() {
+		String key = uniqueKey("fenced");
+		Lease first = heldThenReleased(key);
+		Lease second = heldThenReleased(key);
+		long firstToken = first.fencingToken();
+		Assumptions.assumeTrue(firstToken > 0, "the store issues no fencing tokens");
+		assertThat(second.fencingToken()).isGreaterThan(firstToken);
+	}
+
+	private Lease heldThenReleased(String key) {
+		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL))
+			.flatMap((held) -> this.reactiveLocks.release(held).filter(Boolean::booleanValue).map((released) -> held))
+			.block(BLOCK);
+		if (lease == null) {
+			throw new AssertionError("Not acquired and released");
+		}
+		return lease;
+	}
+
 	@Test
 	void blockingAndReactiveCallersOfOneKeyExcludeEachOther() {
 		ExclusionChecker.Result result = new ExclusionChecker().threads(6)
