@@ -20,7 +20,6 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
-import org.springframework.aop.framework.ProxyFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,16 +33,15 @@ class ExclusiveRequestInterceptorTests {
 
 	private static final long TIMEOUT_SECONDS = 10;
 
-	private final SwitchableStore store = new SwitchableStore();
+	private final InterceptedLocks intercepted = new InterceptedLocks();
 
-	private final LockTemplate locks = new LockTemplate(this.store, "");
+	private final SwitchableStore store = this.intercepted.store;
 
-	private final ExclusiveRequestAttributeSource attributeSource = new ExclusiveRequestAttributeSource();
+	private final LockTemplate locks = this.intercepted.locks;
 
-	private final ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(this.attributeSource,
-			() -> this.locks, () -> LockOptions.ttl(Duration.ofSeconds(30)));
+	private final ExclusiveRequestInterceptor interceptor = this.intercepted.interceptor;
 
-	private final Orders orders = proxy(new Orders());
+	private final Orders orders = this.intercepted.proxy(new Orders());
 
 	private final ExecutorService executor = Executors.newFixedThreadPool(2);
 
@@ -210,15 +208,6 @@ class ExclusiveRequestInterceptorTests {
 			return false;
 		}
 		return true;
-	}
-
-	private <T> T proxy(T target) {
-		ProxyFactory factory = new ProxyFactory(target);
-		factory.setProxyTargetClass(true);
-		factory.addAdvisor(new ExclusiveRequestAdvisor(this.attributeSource, this.interceptor));
-		@SuppressWarnings("unchecked")
-		T proxy = (T) factory.getProxy();
-		return proxy;
 	}
 
 	private static void awaitBoth(CountDownLatch entered, CountDownLatch finish) {

@@ -12,10 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.lockstarter.annotation.ExclusiveRequest;
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.result.JacksonResultCodec;
-import org.springframework.aop.framework.ProxyFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,16 +26,15 @@ class ReactiveExclusiveRequestContextTests {
 
 	private static final Duration BLOCK = Duration.ofSeconds(10);
 
-	private final ExclusiveRequestInterceptorTests.SwitchableStore store = new ExclusiveRequestInterceptorTests.SwitchableStore();
+	private final InterceptedLocks intercepted = new InterceptedLocks();
 
-	private final LockTemplate locks = new LockTemplate(this.store, "");
+	private final ExclusiveRequestInterceptorTests.SwitchableStore store = this.intercepted.store;
 
-	private final ExclusiveRequestAttributeSource attributeSource = new ExclusiveRequestAttributeSource();
+	private final LockTemplate locks = this.intercepted.locks;
 
-	private final ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(this.attributeSource,
-			() -> this.locks, () -> LockOptions.ttl(Duration.ofSeconds(30)));
+	private final ExclusiveRequestInterceptor interceptor = this.intercepted.interceptor;
 
-	private final Ledger ledger = proxy(new Ledger());
+	private final Ledger ledger = this.intercepted.proxy(new Ledger());
 
 	@AfterEach
 	void shutDown() {
@@ -98,15 +95,6 @@ class ReactiveExclusiveRequestContextTests {
 		this.interceptor.setStoreFailurePolicy(StoreFailurePolicy.FAIL_OPEN);
 		this.store.failing = true;
 		assertThat(this.ledger.tokenOrZero("I").block(BLOCK)).isZero();
-	}
-
-	private <T> T proxy(T target) {
-		ProxyFactory factory = new ProxyFactory(target);
-		factory.setProxyTargetClass(true);
-		factory.addAdvisor(new ExclusiveRequestAdvisor(this.attributeSource, this.interceptor));
-		@SuppressWarnings("unchecked")
-		T proxy = (T) factory.getProxy();
-		return proxy;
 	}
 
 	record Entry(String key, long fence, long leaseFence) {

@@ -22,10 +22,8 @@ import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
-import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStoreException;
-import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,18 +38,19 @@ class ReactiveExclusiveRequestTests {
 
 	private static final Duration BLOCK = Duration.ofSeconds(10);
 
-	private final ExclusiveRequestInterceptorTests.SwitchableStore store = new ExclusiveRequestInterceptorTests.SwitchableStore();
+	private final InterceptedLocks intercepted = new InterceptedLocks();
 
-	private final LockTemplate locks = new LockTemplate(this.store, "");
+	private final ExclusiveRequestInterceptorTests.SwitchableStore store = this.intercepted.store;
 
-	private final ExclusiveRequestAttributeSource attributeSource = new ExclusiveRequestAttributeSource();
+	private final LockTemplate locks = this.intercepted.locks;
 
-	private final ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(this.attributeSource,
-			() -> this.locks, () -> LockOptions.ttl(Duration.ofSeconds(30)));
+	private final ExclusiveRequestAttributeSource attributeSource = this.intercepted.attributeSource;
+
+	private final ExclusiveRequestInterceptor interceptor = this.intercepted.interceptor;
 
 	private final AtomicInteger runs = new AtomicInteger();
 
-	private final Registrations registrations = proxy(new Registrations());
+	private final Registrations registrations = this.intercepted.proxy(new Registrations());
 
 	@AfterEach
 	void shutDown() {
@@ -256,15 +255,6 @@ class ReactiveExclusiveRequestTests {
 			assertThat(System.nanoTime() - deadline).as("released in time").isNegative();
 			Thread.onSpinWait();
 		}
-	}
-
-	private <T> T proxy(T target) {
-		ProxyFactory factory = new ProxyFactory(target);
-		factory.setProxyTargetClass(true);
-		factory.addAdvisor(new ExclusiveRequestAdvisor(this.attributeSource, this.interceptor));
-		@SuppressWarnings("unchecked")
-		T proxy = (T) factory.getProxy();
-		return proxy;
 	}
 
 	class Registrations {

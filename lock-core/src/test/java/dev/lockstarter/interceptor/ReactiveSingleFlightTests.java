@@ -28,12 +28,10 @@ import dev.lockstarter.core.FinishedAttempt;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockListener;
-import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.observation.ExclusiveRequestObservationContext;
 import dev.lockstarter.result.JacksonResultCodec;
 import dev.lockstarter.store.LockStoreException;
-import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,14 +46,15 @@ class ReactiveSingleFlightTests {
 
 	private static final Duration BLOCK = Duration.ofSeconds(10);
 
-	private final ExclusiveRequestInterceptorTests.SwitchableStore store = new ExclusiveRequestInterceptorTests.SwitchableStore();
+	private final InterceptedLocks intercepted = new InterceptedLocks();
 
-	private final LockTemplate locks = new LockTemplate(this.store, "");
+	private final ExclusiveRequestInterceptorTests.SwitchableStore store = this.intercepted.store;
 
-	private final ExclusiveRequestAttributeSource attributeSource = new ExclusiveRequestAttributeSource();
+	private final LockTemplate locks = this.intercepted.locks;
 
-	private final ExclusiveRequestInterceptor interceptor = new ExclusiveRequestInterceptor(this.attributeSource,
-			() -> this.locks, () -> LockOptions.ttl(Duration.ofSeconds(30)));
+	private final ExclusiveRequestAttributeSource attributeSource = this.intercepted.attributeSource;
+
+	private final ExclusiveRequestInterceptor interceptor = this.intercepted.interceptor;
 
 	private final List<String> outcomes = new CopyOnWriteArrayList<>();
 
@@ -101,10 +100,7 @@ class ReactiveSingleFlightTests {
 			}
 
 		});
-		ProxyFactory factory = new ProxyFactory(this.reports);
-		factory.setProxyTargetClass(true);
-		factory.addAdvisor(new ExclusiveRequestAdvisor(this.attributeSource, this.interceptor));
-		this.proxy = (Reports) factory.getProxy();
+		this.proxy = this.intercepted.proxy(this.reports);
 	}
 
 	@AfterEach
