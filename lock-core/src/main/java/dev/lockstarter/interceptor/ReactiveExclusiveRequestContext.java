@@ -16,6 +16,7 @@ import dev.lockstarter.core.Lease;
  * &#64;ExclusiveRequest(key = "#accountId")
  * public Mono&lt;Void&gt; credit(String accountId, long amount) {
  *     return ReactiveExclusiveRequestContext.currentFencingToken()
+ *         .single()
  *         .flatMap((fence) -&gt; accounts.updateIfNewer(accountId, amount, fence));
  * }
  * </pre>

@@ -23,6 +23,7 @@ public class ReactiveAccountLedger {
 	@ExclusiveRequest(key = "#accountId")
 	public Mono<Void> credit(String accountId, long amount) {
 		return ReactiveExclusiveRequestContext.currentFencingToken()
+			.single() // without a token: an error, not a skipped write
 			.flatMap((fence) -> this.ledger.post()
 				.uri("/accounts/{id}/credits", accountId)
 				// the ledger rejects a token lower than one it has seen
