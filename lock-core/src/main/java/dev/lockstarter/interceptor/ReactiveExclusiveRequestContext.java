@@ -54,8 +54,9 @@ public final class ReactiveExclusiveRequestContext {
 	 * store call, to be made off the event loop)
 	 */
 	public static Mono<Long> currentFencingToken() {
-		return currentLease().filter((lease) -> lease.keys().size() == 1 && lease.fencingToken() > 0)
-			.map(Lease::fencingToken);
+		return currentLease().filter((lease) -> lease.keys().size() == 1)
+			.map(Lease::fencingToken)
+			.filter((token) -> token > 0);
 	}
 
 	/**

@@ -28,17 +28,11 @@ class ReactiveExclusiveRequestContextTests {
 
 	private final InterceptedLocks intercepted = new InterceptedLocks();
 
-	private final ExclusiveRequestInterceptorTests.SwitchableStore store = this.intercepted.store;
-
-	private final LockTemplate locks = this.intercepted.locks;
-
-	private final ExclusiveRequestInterceptor interceptor = this.intercepted.interceptor;
-
 	private final Ledger ledger = this.intercepted.proxy(new Ledger());
 
 	@AfterEach
 	void shutDown() {
-		this.locks.destroy();
+		this.intercepted.locks.destroy();
 	}
 
 	@Test
@@ -68,7 +62,7 @@ class ReactiveExclusiveRequestContextTests {
 
 	@Test
 	void aSharedResultsFirstCallerReadsItsFencingToken() {
-		this.interceptor.setResultCodec(() -> new JacksonResultCodec(JsonMapper.builder().build()));
+		this.intercepted.interceptor.setResultCodec(() -> new JacksonResultCodec(JsonMapper.builder().build()));
 		assertThat(this.ledger.shared("E").block(BLOCK)).isPositive();
 	}
 
@@ -92,8 +86,8 @@ class ReactiveExclusiveRequestContextTests {
 
 	@Test
 	void aMethodRunWithoutALockSeesNoLease() {
-		this.interceptor.setStoreFailurePolicy(StoreFailurePolicy.FAIL_OPEN);
-		this.store.failing = true;
+		this.intercepted.interceptor.setStoreFailurePolicy(StoreFailurePolicy.FAIL_OPEN);
+		this.intercepted.store.failing = true;
 		assertThat(this.ledger.tokenOrZero("I").block(BLOCK)).isZero();
 	}
 

@@ -37,13 +37,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * implements {@link ReactiveLockStore} is also checked operation by operation, against
  * its own blocking operations; other stores are reached through the bounded elastic
  * scheduler and run the rest of the suite the same way. Results kept reactively are the
- * {@link ReactiveResultContract}'s.
+ * {@link ReactiveResultContract}'s, fencing tokens the {@link ReactiveFencingContract}'s.
  * <p>
  * Subclasses return the store from {@link #createStore()}, called before each test.
  *
  * @since 0.1.0
  */
-public abstract class ReactiveLockOperationsContractTests implements ReactiveResultContract {
+public abstract class ReactiveLockOperationsContractTests implements ReactiveResultContract, ReactiveFencingContract {
 
 	/**
 	 * Longer than the longest pause between the polls of a waiter (one second, with
@@ -128,31 +128,6 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 			.check(List.of(uniqueKey("a"), uniqueKey("b")), this::reactiveHandle);
 		assertThat(result.isExclusive()).as(result.toString()).isTrue();
 		assertThat(result.acquisitions()).as(result.toString()).isPositive();
-	}
-
-	/**
-	 * A reactive lease's fencing token is read without a store call, so without blocking:
-	 * it is still there after the release, when drawing one would fail. Skipped for a
-	 * store that issues no fencing tokens.
-	 */
-	@Test
-	void aReactiveLeaseComesWithItsFencingToken() {
-		String key = uniqueKey("fenced");
-		Lease first = heldThenReleased(key);
-		Lease second = heldThenReleased(key);
-		long firstToken = first.fencingToken();
-		Assumptions.assumeTrue(firstToken > 0, "the store issues no fencing tokens");
-		assertThat(second.fencingToken()).isGreaterThan(firstToken);
-	}
-
-	private Lease heldThenReleased(String key) {
-		Lease lease = this.reactiveLocks.acquire(key, LockOptions.ttl(LONG_TTL))
-			.flatMap((held) -> this.reactiveLocks.release(held).filter(Boolean::booleanValue).map((released) -> held))
-			.block(BLOCK);
-		if (lease == null) {
-			throw new AssertionError("Not acquired and released");
-		}
-		return lease;
 	}
 
 	@Test

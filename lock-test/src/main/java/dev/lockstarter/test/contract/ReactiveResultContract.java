@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
@@ -25,36 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * by operation; a store that keeps none says so. Cases that need an ability the store
  * lacks are skipped, naming it.
  */
-interface ReactiveResultContract {
-
-	Duration LONG_TTL = Duration.ofSeconds(30);
-
-	Duration BLOCK = Duration.ofSeconds(20);
-
-	/**
-	 * Return the store under test.
-	 * @return the store
-	 */
-	LockStore store();
-
-	/**
-	 * Return the blocking template, on the store.
-	 * @return the template
-	 */
-	LockTemplate locks();
-
-	/**
-	 * Return the reactive template under test, on the blocking template.
-	 * @return the reactive template
-	 */
-	ReactiveLockTemplate reactiveLocks();
-
-	/**
-	 * Return a new key, unique to the test run.
-	 * @param name a readable part
-	 * @return the key
-	 */
-	String uniqueKey(String name);
+interface ReactiveResultContract extends ReactiveTemplateContract {
 
 	@Test
 	default void resultKeptReactivelyIsFoundByReactiveAndBlockingCallers() {
