@@ -12,7 +12,8 @@ enum LeaseKind {
 
 	/**
 	 * A {@link StoreLease} per key (a {@link MultiStoreLease} over several), listed as
-	 * held, told to the listeners, and renewed as the options say.
+	 * held, told to the listeners, renewed as the options say, and lost at its local
+	 * deadline.
 	 */
 	HELD {
 
@@ -22,14 +23,14 @@ enum LeaseKind {
 			List<StoreLease> parts = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
 				parts.add(new StoreLease(engine.events(), attempt.store(), keys.get(i), attempt.storeKeys().get(i),
-						attempt.token(), attempt.fencingToken(i), attempt.options(), attempt.sentAt()));
+						attempt.token(), attempt.fencingToken(i), attempt.options(), attempt.sentAt(),
+						engine.lossMargin()));
 			}
 			for (StoreLease part : parts) {
 				engine.events().acquired(part);
 			}
-			if (attempt.options().isRenew()) {
-				parts.forEach((part) -> part.renewWith(engine.renewer()));
-			}
+			LeaseRenewer renewer = attempt.options().isRenew() ? engine.renewer() : null;
+			parts.forEach((part) -> part.timeWith(engine.deadlines(), renewer));
 			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(attempt.store(), parts);
 		}
 

@@ -6,30 +6,27 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 
 /**
- * Extends held leases before they expire, on one daemon thread shared by every lease of a
- * {@link LockTemplate}.
+ * Extends held leases before they expire, on a {@link LeaseTimer} shared by every lease
+ * of a {@link LockTemplate}.
  * <p>
- * A single timer is armed for the earliest renewal due. When it fires, every lease due
- * within a tenth of its time-to-live is extended, grouped by store (the mutexes, and the
- * places of shared locks) and time-to-live into {@link LockStore#extendAll} calls of at
- * most {@value #BATCH_SIZE} locks. A lease whose extension finds the lock gone is marked
- * lost; a store failure is retried until the lock's time-to-live passes, and then the
- * lease is lost too. A lease held longer than its maximum hold time is no longer renewed.
- * No task outlives the last registered lease.
+ * The timer is armed for the earliest renewal due. When it fires, every lease due within
+ * a tenth of its time-to-live is extended, grouped by store (the mutexes, and the places
+ * of shared locks) and time-to-live into {@link LockStore#extendAll} calls of at most
+ * {@value #BATCH_SIZE} locks. A lease whose extension finds the lock gone is marked lost;
+ * a store failure is retried until the lease's local deadline, and then the lease is lost
+ * too, if {@link LeaseDeadlines} has not found it lost first (its own timer does not wait
+ * for a renewal that the store is slow to answer). A lease held longer than its maximum
+ * hold time is no longer renewed. No task outlives the last registered lease.
  * <p>
  * The leases are those the template lists as held: registering one adds nothing to a
  * second collection, and a registration finds the timer already armed for an earlier time
@@ -48,23 +45,7 @@ final class LeaseRenewer {
 
 	private final Collection<StoreLease> leases;
 
-	private final ReentrantLock timerLock = new ReentrantLock();
-
-	private @Nullable ScheduledThreadPoolExecutor executor;
-
-	private @Nullable ScheduledFuture<?> timer;
-
-	/**
-	 * Whether {@link #timer} is armed, to fire at {@link #timerAt}; written under the
-	 * {@link #timerLock}, read without it by {@link #register}. A registration that reads
-	 * {@code true} added its lease before the timer's run cleared it, so that run's
-	 * re-arming scan sees the lease.
-	 */
-	private volatile boolean armed;
-
-	private volatile long timerAt;
-
-	private boolean shutdown;
+	private final LeaseTimer timer;
 
 	/**
 	 * Create a renewer.
@@ -73,6 +54,7 @@ final class LeaseRenewer {
 	 */
 	LeaseRenewer(Collection<StoreLease> leases) {
 		this.leases = leases;
+		this.timer = new LeaseTimer("lock-renewal", this::renewDue, this::rearm);
 	}
 
 	/**
@@ -80,11 +62,7 @@ final class LeaseRenewer {
 	 * the held leases.
 	 */
 	void register(StoreLease lease) {
-		long at = lease.renewAt;
-		if (this.armed && this.timerAt - at <= 0) {
-			return;
-		}
-		arm(at);
+		this.timer.armBy(lease.renewAt);
 	}
 
 	/** Return the number of leases being renewed. */
@@ -104,103 +82,36 @@ final class LeaseRenewer {
 
 	/** Return whether a renewal is scheduled. */
 	boolean isScheduled() {
-		this.timerLock.lock();
-		try {
-			return this.timer != null && !this.timer.isDone();
-		}
-		finally {
-			this.timerLock.unlock();
-		}
+		return this.timer.isScheduled();
 	}
 
 	void shutdown() {
-		this.timerLock.lock();
-		try {
-			this.shutdown = true;
-			this.armed = false;
-			if (this.executor != null) {
-				this.executor.shutdownNow();
-			}
-		}
-		finally {
-			this.timerLock.unlock();
-		}
-	}
-
-	private void arm(long at) {
-		this.timerLock.lock();
-		try {
-			if (this.shutdown) {
-				return;
-			}
-			if (this.timer != null && !this.timer.isDone()) {
-				if (this.timerAt - at <= 0) {
-					return;
-				}
-				this.timer.cancel(false);
-			}
-			this.timerAt = at;
-			this.timer = executor().schedule(this::renewDue, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
-			this.armed = true;
-		}
-		finally {
-			this.timerLock.unlock();
-		}
-	}
-
-	private ScheduledThreadPoolExecutor executor() {
-		if (this.executor == null) {
-			ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-				Thread thread = new Thread(runnable, "lock-renewal");
-				thread.setDaemon(true);
-				return thread;
-			});
-			created.setRemoveOnCancelPolicy(true);
-			created.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-			this.executor = created;
-		}
-		return this.executor;
+		this.timer.shutdown();
 	}
 
 	private void renewDue() {
-		try {
-			long now = System.nanoTime();
-			Map<Batch, List<StoreLease>> due = new LinkedHashMap<>();
-			for (StoreLease lease : this.leases) {
-				if (!isRenewed(lease)) {
-					continue;
-				}
-				if (lease.isPastMaxHold(now)) {
-					lease.renewing = false;
-					logger.warn("Stopped renewing lock '" + LogSafe.key(lease.key())
-							+ "': it has been held longer than its " + "maximum hold time; it expires within "
-							+ lease.ttl());
-					lease.pastMaxHold();
-				}
-				else if (lease.renewAt - now <= lease.ttl().toNanos() / 10) {
-					due.computeIfAbsent(new Batch(lease.store(), lease.ttl()), (batch) -> new ArrayList<>()).add(lease);
-				}
+		long now = System.nanoTime();
+		Map<Batch, List<StoreLease>> due = new LinkedHashMap<>();
+		for (StoreLease lease : this.leases) {
+			if (!isRenewed(lease)) {
+				continue;
 			}
-			due.forEach((batch, group) -> {
-				for (int from = 0; from < group.size(); from += BATCH_SIZE) {
-					extend(batch, group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			logger.error("Unexpected failure while renewing locks", ex);
-		}
-		finally {
-			this.timerLock.lock();
-			try {
-				this.timer = null;
-				this.armed = false;
+			if (lease.isPastMaxHold(now)) {
+				lease.renewing = false;
+				logger
+					.warn("Stopped renewing lock '" + LogSafe.key(lease.key()) + "': it has been held longer than its "
+							+ "maximum hold time; it expires within " + lease.ttl());
+				lease.pastMaxHold();
 			}
-			finally {
-				this.timerLock.unlock();
+			else if (lease.renewAt - now <= lease.ttl().toNanos() / 10) {
+				due.computeIfAbsent(new Batch(lease.store(), lease.ttl()), (batch) -> new ArrayList<>()).add(lease);
 			}
-			rearm();
 		}
+		due.forEach((batch, group) -> {
+			for (int from = 0; from < group.size(); from += BATCH_SIZE) {
+				extend(batch, group.subList(from, Math.min(group.size(), from + BATCH_SIZE)));
+			}
+		});
 	}
 
 	private void rearm() {
@@ -213,7 +124,7 @@ final class LeaseRenewer {
 			}
 		}
 		if (any) {
-			arm(earliest);
+			this.timer.armBy(earliest);
 		}
 	}
 
@@ -266,10 +177,10 @@ final class LeaseRenewer {
 	}
 
 	private void retryLater(List<StoreLease> leases, long failedAt, LockStoreException failure) {
-		logger.warn("Failed to renew " + leases.size() + " lock(s); retrying until they expire", failure);
+		logger.warn("Failed to renew " + leases.size() + " lock(s); retrying until their local deadline", failure);
 		for (StoreLease lease : leases) {
-			if (failedAt - lease.expiresAt() >= 0) {
-				lease.lost("the lock store could not be reached until the lock expired");
+			if (failedAt - lease.lossAt() >= 0) {
+				lease.lost("the lock store could not be reached before the lease's local deadline");
 			}
 			else {
 				long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, lease.ttl().toNanos() / 10));

@@ -17,7 +17,7 @@ import org.springframework.util.StringUtils;
 /**
  * The parts that the acquisitions of one {@link LockTemplate} share, and that its
  * {@link ReactiveLockTemplate} shares too: the store's capabilities, the store keys, the
- * events, the renewer and the cleaner of failed acquisitions. It makes the
+ * events, the renewer, the deadlines and the cleaner of failed acquisitions. It makes the
  * {@link AcquisitionAttempt}s and their release handoffs.
  */
 final class LockEngine {
@@ -30,9 +30,13 @@ final class LockEngine {
 
 	private final LeaseRenewer renewer;
 
+	private final LeaseDeadlines deadlines;
+
 	private final OrphanCleaner cleaner;
 
 	private final KeyAcquirer plain;
+
+	private volatile LossMargin lossMargin = LossMargin.DEFAULT;
 
 	/** The places of the store's shared locks, if it keeps such locks. */
 	private final @Nullable StoreCapabilities shared;
@@ -42,6 +46,7 @@ final class LockEngine {
 		this.storeKeys = new StoreKeys(keyPrefix);
 		this.events = new LockEvents(storeName);
 		this.renewer = new LeaseRenewer(this.events.held());
+		this.deadlines = new LeaseDeadlines(this.events.held());
 		this.cleaner = new OrphanCleaner();
 		this.plain = KeyAcquirer.plain(store);
 		this.shared = (store instanceof SharedLockStore sharedStore)
@@ -72,6 +77,18 @@ final class LockEngine {
 
 	LeaseRenewer renewer() {
 		return this.renewer;
+	}
+
+	LeaseDeadlines deadlines() {
+		return this.deadlines;
+	}
+
+	LossMargin lossMargin() {
+		return this.lossMargin;
+	}
+
+	void setLossMargin(LossMargin lossMargin) {
+		this.lossMargin = lossMargin;
 	}
 
 	OrphanCleaner cleaner() {
@@ -175,6 +192,7 @@ final class LockEngine {
 	/** Stop renewing and cleaning up. */
 	void destroy() {
 		this.renewer.shutdown();
+		this.deadlines.shutdown();
 		this.cleaner.shutdown();
 	}
 

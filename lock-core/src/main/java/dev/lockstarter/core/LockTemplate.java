@@ -43,10 +43,13 @@ import org.springframework.util.StringUtils;
  * from its listener}, the waiter of one key does not wake to try: the store thread that
  * announced the release sends its acquisition, and the waiter is woken with the answer.
  * <p>
- * <b>Renewal</b>: one daemon thread, shared by all leases of this template, extends held
- * locks a third of their time-to-live after their last extension, in one store call per
- * batch of leases due together. A renewal that finds the lock gone marks the lease lost,
- * logs a WARN and publishes a {@link LockLostEvent}.
+ * <b>Renewal and loss</b>: one daemon thread, shared by all leases of this template,
+ * extends held locks a third of their time-to-live after their last extension, in one
+ * store call per batch of leases due together. A lease is lost when a renewal finds the
+ * lock gone, or, renewed or not, at its local deadline: its time-to-live less the
+ * {@linkplain #setLossMargin loss margin} after the last acquisition or extension that
+ * the store confirmed, counted from when that command was sent. A lost lease logs a WARN,
+ * publishes a {@link LockLostEvent} and tells its {@link Lease#whenLost} actions.
  * <p>
  * <b>Failed acquisitions</b>: when the store call of an acquisition fails (a timeout, a
  * connection lost after the request was sent), the store may still have granted the lock.
@@ -116,6 +119,16 @@ public class LockTemplate
 	 */
 	public void setObservationConvention(@Nullable LockAcquireObservationConvention observationConvention) {
 		this.engine.events().setObservationConvention(observationConvention);
+	}
+
+	/**
+	 * Set the loss margin: the share of a lease's time-to-live, counted back from its
+	 * end, at which the lease is lost in this JVM unless the store confirmed an extension
+	 * sent before it. A tenth by default.
+	 * @param ratio the share, above 0 and at most 0.5
+	 */
+	public void setLossMargin(double ratio) {
+		this.engine.setLossMargin(new LossMargin(ratio));
 	}
 
 	/**

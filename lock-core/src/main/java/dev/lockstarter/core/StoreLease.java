@@ -38,6 +38,8 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 
 	private static final VarHandle EXPIRES_AT;
 
+	private static final VarHandle LOSS_AT;
+
 	private static final VarHandle RENEW_AT;
 
 	private static final VarHandle HOLD_UNTIL;
@@ -49,6 +51,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 			FENCING_TOKEN = lookup.findVarHandle(StoreLease.class, "fencingToken", long.class);
 			RENEWING = lookup.findVarHandle(StoreLease.class, "renewing", boolean.class);
 			EXPIRES_AT = lookup.findVarHandle(StoreLease.class, "expiresAt", long.class);
+			LOSS_AT = lookup.findVarHandle(StoreLease.class, "lossAt", long.class);
 			RENEW_AT = lookup.findVarHandle(StoreLease.class, "renewAt", long.class);
 			HOLD_UNTIL = lookup.findVarHandle(StoreLease.class, "holdUntil", long.class);
 		}
@@ -109,6 +112,14 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	 */
 	private volatile long expiresAt;
 
+	/**
+	 * Monotonic time at which the lease is lost in this JVM unless the store confirms an
+	 * extension sent before it: {@link #expiresAt} less the {@link LossMargin}.
+	 */
+	private volatile long lossAt;
+
+	private final LossMargin lossMargin;
+
 	/** Monotonic time at which the renewer should extend the lock next. */
 	volatile long renewAt;
 
@@ -122,11 +133,15 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	/** The renewer that extends this lease, set when it is registered with one. */
 	private volatile @Nullable LeaseRenewer renewer;
 
+	/** The deadlines that declare this lease lost, set when it is registered. */
+	private volatile @Nullable LeaseDeadlines deadlines;
+
 	private final LossSignal lossSignal;
 
 	StoreLease(LockEvents events, StoreCapabilities store, String key, String storeKey, String token, long fencingToken,
-			LockOptions options, long acquiredAt) {
+			LockOptions options, long acquiredAt, LossMargin lossMargin) {
 		this.events = events;
+		this.lossMargin = lossMargin;
 		this.lossSignal = new LossSignal(key);
 		this.store = store;
 		this.key = key;
@@ -142,17 +157,24 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 		RENEWING.set(this, options.isRenew());
 		long ttl = options.getTtl().toNanos();
 		EXPIRES_AT.set(this, acquiredAt + ttl);
+		LOSS_AT.set(this, lossMargin.deadline(acquiredAt, ttl));
 		RENEW_AT.set(this, acquiredAt + ttl / 3);
 		HOLD_UNTIL.set(this, acquiredAt + options.getHoldAtLeast().toNanos());
 	}
 
 	/**
-	 * Register this lease with the renewer that extends it while it is held.
-	 * @param renewer the template's renewer
+	 * Register this lease with the deadlines that declare it lost at its local deadline,
+	 * and, if it is renewed, with the renewer that extends it while it is held.
+	 * @param deadlines the template's deadlines
+	 * @param renewer the template's renewer, or {@code null} if the lease is not renewed
 	 */
-	void renewWith(LeaseRenewer renewer) {
-		this.renewer = renewer;
-		renewer.register(this);
+	void timeWith(LeaseDeadlines deadlines, @Nullable LeaseRenewer renewer) {
+		this.deadlines = deadlines;
+		deadlines.register(this);
+		if (renewer != null) {
+			this.renewer = renewer;
+			renewer.register(this);
+		}
 	}
 
 	/**
@@ -252,7 +274,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 
 	@Override
 	public boolean isHeld() {
-		return this.state == State.HELD && System.nanoTime() - this.expiresAt < 0;
+		return this.state == State.HELD && System.nanoTime() - this.lossAt < 0;
 	}
 
 	@Override
@@ -291,7 +313,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 		}
 		this.guard.lock();
 		try {
-			if (this.state != State.HELD) {
+			if (this.state != State.HELD || loseIfPastDeadline()) {
 				return false;
 			}
 			boolean owned = results.releaseKeepingResult(this.storeKey, this.token, result, ttl);
@@ -310,7 +332,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 		checkExtension(ttl, holdAtLeast);
 		this.guard.lock();
 		try {
-			if (this.state != State.HELD) {
+			if (this.state != State.HELD || loseIfPastDeadline()) {
 				return false;
 			}
 			long sentAt = System.nanoTime();
@@ -319,8 +341,14 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 				return false;
 			}
 			this.expiresAt = sentAt + ttl.toNanos();
+			this.lossAt = this.lossMargin.deadline(sentAt, ttl.toNanos());
 			if (this.holdUntil - (sentAt + holdAtLeast.toNanos()) < 0) {
 				this.holdUntil = sentAt + holdAtLeast.toNanos();
+			}
+			LeaseDeadlines deadlines = this.deadlines;
+			if (deadlines != null) {
+				// A shorter time-to-live than the lease's own moves the deadline earlier
+				deadlines.register(this);
 			}
 			LeaseRenewer renewer = this.renewer;
 			long renewAt = sentAt + ttl.toNanos() / 3;
@@ -351,7 +379,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	public boolean release() {
 		this.guard.lock();
 		try {
-			if (!beginRelease()) {
+			if (loseIfPastDeadline() || !beginRelease()) {
 				return false;
 			}
 			long minimumHoldLeft = minimumHoldLeft();
@@ -446,6 +474,11 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 		return this.expiresAt;
 	}
 
+	/** Return when this lease is lost in this JVM unless an extension is confirmed. */
+	long lossAt() {
+		return this.lossAt;
+	}
+
 	boolean isPastMaxHold(long now) {
 		Duration maxHold = this.options.getMaxHold();
 		return maxHold != null && now - this.acquiredAt >= maxHold.toNanos();
@@ -455,6 +488,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	void extended(long sentAt) {
 		long ttl = this.options.getTtl().toNanos();
 		this.expiresAt = sentAt + ttl;
+		this.lossAt = this.lossMargin.deadline(sentAt, ttl);
 		this.renewAt = sentAt + ttl / 3;
 	}
 
@@ -462,6 +496,39 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	void renewed(long sentAt) {
 		extended(sentAt);
 		this.events.renewed(this);
+	}
+
+	/**
+	 * Lose this held lease now if its local deadline passed before {@link LeaseDeadlines}
+	 * came to it, so that a lease that {@link #isHeld()} no longer calls held is never
+	 * released, extended or given a result as if it were; its lock, which may still be
+	 * this lease's in the store, is then released, without waiting, for the next owner.
+	 * Called with the {@link #guard} held.
+	 * @return whether the lease was lost now
+	 */
+	private boolean loseIfPastDeadline() {
+		if (this.state != State.HELD || System.nanoTime() - this.lossAt < 0) {
+			return false;
+		}
+		deadlinePassed();
+		try {
+			this.store.store().release(this.storeKey, this.token);
+		}
+		catch (LockStoreException ex) {
+			logger.debug(
+					"Failed to release lost lock '" + LogSafe.key(this.key) + "'; it expires with its time-to-live",
+					ex);
+		}
+		return true;
+	}
+
+	/**
+	 * The local deadline passed with no extension confirmed: the store may already have
+	 * let the lock expire, so the lease is lost, whether it is renewed or not.
+	 */
+	void deadlinePassed() {
+		lost("no acquisition or renewal that the lock store confirmed covers it any longer (its local deadline, "
+				+ "the time-to-live less the loss margin, passed)");
 	}
 
 	void lost(String reason) {

@@ -1,0 +1,173 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.memory.InMemoryLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * A lease is lost at its local deadline, its time-to-live less the loss margin after the
+ * last write the store confirmed, whether it is renewed or not and whether its renewals
+ * failed, hang or were never tried. Each loss must come before the store could let
+ * another owner in: before the time-to-live, counted from when the acquisition returned.
+ */
+class LeaseDeadlinesTests {
+
+	private static final Duration TTL = Duration.ofMillis(800);
+
+	private final FaultyStore store = new FaultyStore();
+
+	private final LockTemplate locks = new LockTemplate(this.store, "t:");
+
+	@AfterEach
+	void destroy() {
+		this.store.release.countDown();
+		this.locks.destroy();
+	}
+
+	@Test
+	void aLeaseWithoutRenewalIsLostAtItsLocalDeadline() throws Exception {
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL).withRenewal(false));
+		assertThat(loss.lease.isHeld()).isTrue();
+		loss.assertLostBeforeTheStoreExpiry();
+		assertThat(loss.lease.isHeld()).isFalse();
+		assertThat(loss.lease.release()).as("release of a lost lease").isFalse();
+	}
+
+	@Test
+	void aLeaseWhoseRenewalsFailIsLostAtItsLocalDeadline() throws Exception {
+		this.store.failExtensions = true;
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL));
+		loss.assertLostBeforeTheStoreExpiry();
+		assertThat(this.store.extensions.get()).as("renewals tried").isPositive();
+	}
+
+	@Test
+	void aLeaseWhoseRenewalHangsIsLostAtItsLocalDeadline() throws Exception {
+		// The renewer's thread waits in the store call, as it would for a store that
+		// does not answer within its timeout; the loss must not wait for it
+		this.store.hangExtensions = true;
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL));
+		loss.assertLostBeforeTheStoreExpiry();
+		assertThat(this.store.extensions.get()).as("renewals sent").isPositive();
+	}
+
+	@Test
+	void aConfirmedRenewalMovesTheDeadline() throws Exception {
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL));
+		assertThat(loss.lost.await(3 * TTL.toMillis(), TimeUnit.MILLISECONDS)).as("lost while renewed").isFalse();
+		assertThat(loss.lease.isHeld()).isTrue();
+		assertThat(loss.lease.release()).isTrue();
+	}
+
+	@Test
+	void aShorterExtensionMovesTheDeadlineEarlier() throws Exception {
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(Duration.ofSeconds(30)).withRenewal(false));
+		long sentAt = System.nanoTime();
+		assertThat(loss.lease.extend(TTL)).isTrue();
+		long returnedAt = System.nanoTime();
+		assertThat(loss.lost.await(TTL.toMillis() * 3, TimeUnit.MILLISECONDS)).as("lost").isTrue();
+		assertThat(loss.lostAt.get() - sentAt).as("lost after the extension's local deadline")
+			.isGreaterThanOrEqualTo(TTL.toNanos() * 9 / 10);
+		assertThat(loss.lostAt.get() - returnedAt).as("lost before the extension expired in the store")
+			.isLessThan(TTL.toNanos());
+	}
+
+	@Test
+	void theMarginIsAShareOfTheTimeToLive() throws Exception {
+		this.locks.setLossMargin(0.5);
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL).withRenewal(false));
+		assertThat(loss.lost.await(TTL.toMillis() * 3, TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(loss.lostAt.get() - loss.returnedAt).as("lost by half the time-to-live")
+			.isLessThan(TTL.toNanos() * 3 / 4);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.setLossMargin(0))
+			.withMessageContaining("loss margin");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.setLossMargin(0.6))
+			.withMessageContaining("loss margin");
+	}
+
+	private Loss acquireWatchingLoss(LockOptions options) {
+		long before = System.nanoTime();
+		Lease lease = this.locks.acquire("k", options);
+		Loss loss = new Loss(lease, before, System.nanoTime(), options.getTtl());
+		((LossNotifyingLease) lease).whenLost((reason) -> {
+			loss.lostAt.set(System.nanoTime());
+			loss.lost.countDown();
+		});
+		return loss;
+	}
+
+	private static final class Loss {
+
+		final Lease lease;
+
+		final long before;
+
+		final long returnedAt;
+
+		final Duration ttl;
+
+		final CountDownLatch lost = new CountDownLatch(1);
+
+		final AtomicLong lostAt = new AtomicLong();
+
+		Loss(Lease lease, long before, long returnedAt, Duration ttl) {
+			this.lease = lease;
+			this.before = before;
+			this.returnedAt = returnedAt;
+			this.ttl = ttl;
+		}
+
+		void assertLostBeforeTheStoreExpiry() throws InterruptedException {
+			assertThat(this.lost.await(this.ttl.toMillis() * 3, TimeUnit.MILLISECONDS)).as("lost").isTrue();
+			long lostAt = this.lostAt.get();
+			assertThat(lostAt - this.before).as("lost no earlier than the local deadline")
+				.isGreaterThanOrEqualTo(this.ttl.toNanos() * 9 / 10);
+			assertThat(lostAt - this.returnedAt).as("lost before the store could let the lock expire")
+				.isLessThan(this.ttl.toNanos());
+		}
+
+	}
+
+	/** The in-memory store, whose extensions can fail or hang. */
+	private static final class FaultyStore extends InMemoryLockStore {
+
+		volatile boolean failExtensions;
+
+		volatile boolean hangExtensions;
+
+		final AtomicLong extensions = new AtomicLong();
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@Override
+		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
+			this.extensions.incrementAndGet();
+			if (this.failExtensions) {
+				throw new LockStoreException(keys.get(0), "The store is unreachable (test)", null);
+			}
+			if (this.hangExtensions) {
+				try {
+					this.release.await(10, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				throw new LockStoreException(keys.get(0), "The store did not answer in time (test)", null);
+			}
+			return super.extendAll(keys, tokens, ttl);
+		}
+
+	}
+
+}
