@@ -82,6 +82,7 @@ public final class LockAutoConfiguration {
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquireObservationConvention> observationConvention) {
 		LockTemplate template = new LockTemplate(lockStore, properties.getKeyPrefix());
+		template.setLossMargin(properties.getLossMargin());
 		listeners.orderedStream().forEach(template::addListener);
 		observationRegistry.ifUnique(template::setObservationRegistry);
 		observationConvention.ifUnique(template::setObservationConvention);

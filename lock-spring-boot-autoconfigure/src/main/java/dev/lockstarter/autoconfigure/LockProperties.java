@@ -50,6 +50,13 @@ public class LockProperties implements InitializingBean {
 	private boolean renew = true;
 
 	/**
+	 * Share of a lock's time-to-live, counted back from its end, at which a held lock is
+	 * lost in this instance unless the store confirmed a renewal sent before it, renewed
+	 * or not. Above 0 and at most 0.5.
+	 */
+	private double lossMargin = 0.1;
+
+	/**
 	 * Longest time a lock is renewed while its method runs, so that a hung method cannot
 	 * hold it forever. Zero or negative means no limit.
 	 */
@@ -144,6 +151,14 @@ public class LockProperties implements InitializingBean {
 		this.renew = renew;
 	}
 
+	public double getLossMargin() {
+		return this.lossMargin;
+	}
+
+	public void setLossMargin(double lossMargin) {
+		this.lossMargin = lossMargin;
+	}
+
 	public Duration getMaxHold() {
 		return this.maxHold;
 	}
@@ -209,6 +224,10 @@ public class LockProperties implements InitializingBean {
 		PropertyChecks.positive("lock.ttl", this.ttl, "The lock time-to-live must be positive.");
 		PropertyChecks.notNegative("lock.wait-time", this.waitTime, "The wait time must not be negative.");
 		PropertyChecks.positive("lock.result-ttl", this.resultTtl, "The result time-to-live must be positive.");
+		if (!(this.lossMargin > 0 && this.lossMargin <= 0.5)) {
+			throw new InvalidConfigurationPropertyValueException("lock.loss-margin", this.lossMargin,
+					"The loss margin is a share of the time-to-live: above 0 and at most 0.5.");
+		}
 		if (this.onLeaseLost == OnLeaseLost.DEFAULT) {
 			throw new InvalidConfigurationPropertyValueException("lock.on-lease-lost", this.onLeaseLost,
 					"The lease-lost policy must be report or cancel.");

@@ -133,6 +133,18 @@ class LockAutoConfigurationTests {
 	}
 
 	@Test
+	void aLossMarginOutsideItsRangeFailsNamingTheProperty() {
+		for (String margin : new String[] { "0", "-0.1", "0.6" }) {
+			this.contextRunner.withPropertyValues("lock.loss-margin=" + margin)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+					.hasMessageContaining("lock.loss-margin"));
+		}
+	}
+
+	@Test
 	void nonPositiveTtlFailsNamingTheProperty() {
 		this.contextRunner.withPropertyValues("lock.ttl=0s")
 			.run((context) -> assertThat(context).hasFailed()
