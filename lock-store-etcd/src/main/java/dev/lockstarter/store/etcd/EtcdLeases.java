@@ -9,7 +9,10 @@ import io.etcd.jetcd.lease.LeaseGrantResponse;
 
 /**
  * The leases that the etcd store binds its keys to, so that etcd itself deletes the key
- * of a holder that never released it, and never before the lock expired.
+ * of a holder that never released it: the store counting expiry, on the etcd leader's
+ * clock, never sooner than the key's lifetime plus {@link #MARGIN} after the write was
+ * sent, so never before its holder, which counts its time-to-live from the same moment,
+ * lost the lock.
  * <p>
  * A key written with a lifetime {@code t} (a lock's time-to-live, a result's) is bound to
  * a lease that lives at least {@code t} plus {@link #MARGIN} longer: leases are shared by

@@ -29,6 +29,7 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
@@ -37,18 +38,20 @@ import org.springframework.util.Assert;
  * {@link LockStore} on etcd v3, through jetcd.
  * <p>
  * A lock is the key {@code <prefix><lock key>} whose value is the owner token and the
- * expiry time in epoch milliseconds ({@link EtcdValues}), bound to a lease that lives
+ * lock's time-to-live as a duration ({@link EtcdValues}), bound to a lease that lives
  * longer than the lock ({@link EtcdLeases}). Every operation is one etcd transaction,
  * which compares and writes atomically on the leader, committed by a majority:
  * <ul>
- * <li>acquire: {@code If(version(key) = 0) Then(Put(key, token+expiry, lease))
- * Else(Get(key))}. A holder found expired is taken over by a second transaction
- * conditioned on the {@code mod_revision} it was seen with, so that of several contenders
- * exactly one wins; a holder not expired answers its remaining time.</li>
- * <li>release: {@code If(held by token, not expired) Then(Delete(key))}; extend: the same
- * condition, then {@code Put} of the new expiry time, bound to a lease that lives long
- * enough. Ownership is a range of values ({@link EtcdValues#heldBy}), so neither reads
- * first.</li>
+ * <li>acquire: {@code If(version(key) = 0) Then(Put(key, token+ttl, lease))
+ * Else(Get(key))}. A holder found is judged by the observed-silence rule (below); one
+ * whose record stayed unchanged for its whole time-to-live is taken over by a second
+ * transaction conditioned on the {@code mod_revision} it was seen with, so that of
+ * several contenders exactly one wins, and none wins if the holder wrote in between; any
+ * other holder answers its remaining time.</li>
+ * <li>release: {@code If(held by token) Then(Delete(key))}; extend: the same condition,
+ * then {@code Put} of the token and the new time-to-live, bound to a lease that lives
+ * long enough. Ownership is a range of values ({@link EtcdValues#heldBy}), so neither
+ * reads first.</li>
  * <li>a result: the key {@code <results prefix><lock key>}, written under the same
  * condition on the lock key, with a lease of its own.</li>
  * <li>several keys at once ({@link MultiKeyLockStore}): one transaction comparing every
@@ -59,10 +62,23 @@ import org.springframework.util.Assert;
  * is one counter for the whole cluster, raised by every write and kept across leader
  * changes and restarts, so a key's tokens strictly increase across owners.
  * <p>
- * <b>Expiry</b> is decided by the clients' wall clocks, in milliseconds, as etcd leases
- * count whole seconds: a client whose clock runs ahead of the others can take their locks
- * over early by its lead. The lease only makes etcd delete the key of a holder that never
- * released it, after the lock expired.
+ * <b>Expiry</b> is decided by no wall clock. A lock's record is versioned by etcd's
+ * {@code mod_revision}, which every {@code Put} changes, an extension included. A
+ * contender takes a lock over only once it has seen the same {@code mod_revision} stay
+ * unchanged for the holder's whole time-to-live, on its own monotonic clock
+ * ({@link ObservedExpiry}); the holder counts its time-to-live from when it sent the
+ * write the store confirmed. So clocks need only run at about the same rate, never agree;
+ * a contender that first sees a crashed holder's record waits one time-to-live from that
+ * first sight. Independently, etcd itself deletes the key of a holder that never released
+ * it once the key's lease ends, counted by the etcd leader and never sooner than the
+ * time-to-live plus one second after the write: a key abandoned long ago is usually found
+ * free, with no wait. An extension or a result is refused (nothing written) once this
+ * JVM's own lock outlived its time-to-live by its own count, and such a lock's release
+ * answers {@code false}.
+ * <p>
+ * <b>Results</b> expire on the wall clock given to the constructor: a result is a cached
+ * answer, not mutual exclusion, and a skewed clock only keeps it somewhat shorter or
+ * longer.
  * <p>
  * Every call waits at most the given timeout for its requests, then fails with
  * {@link LockStoreException}. The store does not own the client: close the client after
@@ -98,6 +114,8 @@ public class EtcdLockStore
 
 	private final Clock clock;
 
+	private final ObservedExpiry observed;
+
 	/**
 	 * Create a store on the given client, with the default prefixes.
 	 * @param client the etcd client, whose endpoints, TLS and credentials are set
@@ -114,9 +132,18 @@ public class EtcdLockStore
 	 * @param resultsPrefix the prefix of the result keys, not empty, neither a prefix of
 	 * {@code prefix} nor starting with it
 	 * @param timeout the longest time a call waits for etcd, positive
-	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 * @param clock the wall clock that decides only when a kept result expires; a lock's
+	 * expiry never reads it
 	 */
 	public EtcdLockStore(Client client, String prefix, String resultsPrefix, Duration timeout, Clock clock) {
+		this(client, prefix, resultsPrefix, timeout, clock, new ObservedExpiry());
+	}
+
+	/**
+	 * Create a store that judges its locks' expiry with the given record of sightings.
+	 */
+	EtcdLockStore(Client client, String prefix, String resultsPrefix, Duration timeout, Clock clock,
+			ObservedExpiry observed) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.hasLength(prefix, "'prefix' must not be empty");
 		Assert.hasLength(resultsPrefix, "'resultsPrefix' must not be empty");
@@ -124,6 +151,7 @@ public class EtcdLockStore
 				() -> "'prefix' and 'resultsPrefix' must not start with one another: '" + prefix + "', '"
 						+ resultsPrefix + "'");
 		Assert.notNull(clock, "'clock' must not be null");
+		Assert.notNull(observed, "'observed' must not be null");
 		this.kv = client.getKVClient();
 		this.prefix = utf8(prefix);
 		this.resultsPrefix = utf8(resultsPrefix);
@@ -131,6 +159,7 @@ public class EtcdLockStore
 		this.leases = new EtcdLeases(client.getLeaseClient(), this.calls);
 		this.releaseWatch = new EtcdReleaseWatch(client.getWatchClient(), this.prefix);
 		this.clock = clock;
+		this.observed = observed;
 	}
 
 	@Override
@@ -145,37 +174,60 @@ public class EtcdLockStore
 
 	@Override
 	public boolean release(String key, String token) {
+		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
 		long deadline = this.calls.deadline();
-		Cmp[] held = EtcdValues.heldBy(lockKey, token, this.clock.millis());
-		return commit(deadline, "release", key,
+		Cmp[] held = EtcdValues.heldBy(lockKey, token);
+		// A lock that outlived its time-to-live may be deleted, but was not held to the
+		// end
+		boolean outlived = this.observed.hasOutlived(stored, token);
+		boolean deleted = commit(deadline, "release", key,
 				(lease) -> this.kv.txn().If(held).Then(Op.delete(lockKey, DeleteOption.DEFAULT)), null)
 			.isSucceeded();
+		if (deleted) {
+			this.observed.forget(stored);
+		}
+		else {
+			this.observed.forget(stored, token);
+		}
+		return deleted && !outlived;
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
+		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
-		long millis = millis(ttl);
+		ByteSequence value = EtcdValues.lockValue(token, millis(ttl));
+		if (this.observed.hasOutlived(stored, token)) {
+			return false;
+		}
 		long deadline = this.calls.deadline();
-		long now = this.clock.millis();
-		ByteSequence value = EtcdValues.lockValue(token, now + millis);
-		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
-		return commit(deadline, "extend", key,
+		Cmp[] held = EtcdValues.heldBy(lockKey, token);
+		long sentAt = this.observed.now();
+		boolean extended = commit(deadline, "extend", key,
 				(lease) -> this.kv.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl)
 			.isSucceeded();
+		if (extended) {
+			this.observed.wrote(stored, token, sentAt, ttl);
+		}
+		else {
+			this.observed.forget(stored, token);
+		}
+		return extended;
 	}
 
 	@Override
 	public Duration timeToExpiry(String key) {
+		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
 		GetResponse response = this.calls.await(this.kv.get(lockKey), this.calls.deadline(),
 				"read the time to expiry of", key);
-		if (response.getKvs().isEmpty()) {
+		KeyValue holder = first(response);
+		if (holder == null) {
 			return Duration.ZERO;
 		}
-		long remaining = EtcdValues.expiresAt(response.getKvs().get(0).getValue()) - this.clock.millis();
-		return (remaining > 0) ? Duration.ofMillis(remaining) : Duration.ZERO;
+		long remaining = remaining(stored, holder);
+		return (remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
 	}
 
 	@Override
@@ -194,19 +246,32 @@ public class EtcdLockStore
 	 */
 	private boolean keepResult(String key, String token, byte[] result, Duration ttl, boolean release) {
 		Assert.notNull(result, "'result' must not be null");
+		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
 		ByteSequence resultKey = resultKey(key);
 		long millis = millis(ttl);
+		if (this.observed.hasOutlived(stored, token)) {
+			return false;
+		}
 		long deadline = this.calls.deadline();
-		long now = this.clock.millis();
-		ByteSequence value = EtcdValues.resultValue(result, now + millis);
-		Cmp[] held = EtcdValues.heldBy(lockKey, token, now);
-		return commit(deadline, release ? "store the result and release" : "store the result of", key, (lease) -> {
-			Op put = Op.put(resultKey, value, withLease(lease));
-			return this.kv.txn()
-				.If(held)
-				.Then(release ? new Op[] { put, Op.delete(lockKey, DeleteOption.DEFAULT) } : new Op[] { put });
-		}, ttl).isSucceeded();
+		// A result expires on the wall clock: it is not mutual exclusion
+		ByteSequence value = EtcdValues.resultValue(result, this.clock.millis() + millis);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token);
+		boolean kept = commit(deadline, release ? "store the result and release" : "store the result of", key,
+				(lease) -> {
+					Op put = Op.put(resultKey, value, withLease(lease));
+					return this.kv.txn()
+						.If(held)
+						.Then(release ? new Op[] { put, Op.delete(lockKey, DeleteOption.DEFAULT) } : new Op[] { put });
+				}, ttl)
+			.isSucceeded();
+		if (kept && release) {
+			this.observed.forget(stored);
+		}
+		else if (!kept) {
+			this.observed.forget(stored, token);
+		}
+		return kept;
 	}
 
 	@Override
@@ -267,17 +332,19 @@ public class EtcdLockStore
 	}
 
 	private AcquireReplyWithResult acquire(String key, String token, Duration ttl, boolean readResult) {
+		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
-		long millis = millis(ttl);
+		ByteSequence value = EtcdValues.lockValue(token, millis(ttl));
 		long deadline = this.calls.deadline();
 		Op[] reads = readResult
 				? new Op[] { Op.get(lockKey, GetOption.DEFAULT), Op.get(resultKey(key), GetOption.DEFAULT) }
 				: new Op[] { Op.get(lockKey, GetOption.DEFAULT) };
-		Cmp free = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.version(0));
+		Cmp absent = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.version(0));
+		Cmp free = absent;
 		byte @Nullable [] kept = null;
 		for (int attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt++) {
 			Cmp condition = free;
-			ByteSequence value = EtcdValues.lockValue(token, this.clock.millis() + millis);
+			long sentAt = this.observed.now();
 			TxnResponse response = commit(deadline, "acquire", key,
 					(lease) -> this.kv.txn()
 						.If(condition)
@@ -288,16 +355,21 @@ public class EtcdLockStore
 				kept = readResult(response);
 			}
 			if (response.isSucceeded()) {
+				this.observed.wrote(stored, token, sentAt, ttl);
 				return new AcquireReplyWithResult(AcquireReply.acquired(response.getHeader().getRevision()), kept);
 			}
 			KeyValue holder = first(response.getGetResponses().get(0));
-			if (holder != null) {
-				long remaining = EtcdValues.expiresAt(holder.getValue()) - this.clock.millis();
-				if (remaining >= 0) {
-					return new AcquireReplyWithResult(AcquireReply.held(Duration.ofMillis(remaining)), kept);
-				}
-				free = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.modRevision(holder.getModRevision()));
+			if (holder == null) {
+				// Released or deleted since the condition was built
+				free = absent;
+				continue;
 			}
+			long remaining = remaining(stored, holder);
+			if (remaining > 0) {
+				return new AcquireReplyWithResult(AcquireReply.held(Duration.ofNanos(remaining)), kept);
+			}
+			// Seen unchanged for its whole time-to-live: take it over unless it changes
+			free = new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.modRevision(holder.getModRevision()));
 		}
 		// Lost every race for a key that kept changing hands: held, for an unknown time
 		return new AcquireReplyWithResult(AcquireReply.held(Duration.ofMillis(-1)), kept);
@@ -337,8 +409,17 @@ public class EtcdLockStore
 		}
 	}
 
-	Clock clock() {
-		return this.clock;
+	/**
+	 * Judge a holder's record that a read found, by the observed-silence rule.
+	 * @return the nanoseconds until it may be taken over, zero or less once it may
+	 */
+	long remaining(String stored, KeyValue holder) {
+		ByteSequence value = holder.getValue();
+		return this.observed.remaining(stored, EtcdValues.owner(value), holder.getModRevision(), EtcdValues.ttl(value));
+	}
+
+	ObservedExpiry observed() {
+		return this.observed;
 	}
 
 	long commitDeadline() {
@@ -357,10 +438,15 @@ public class EtcdLockStore
 		return PutOption.builder().withLeaseId(lease).build();
 	}
 
+	/**
+	 * Return a time-to-live in whole milliseconds, rounded up, so that no reader counts a
+	 * shorter one than its holder.
+	 */
 	static long millis(Duration ttl) {
 		Assert.notNull(ttl, "'ttl' must not be null");
 		Assert.isTrue(!ttl.isZero() && !ttl.isNegative(), () -> "'ttl' must be positive, was " + ttl);
-		return Math.max(1, ttl.toMillis());
+		long millis = ttl.toMillis();
+		return (ttl.minusMillis(millis).isZero()) ? millis : millis + 1;
 	}
 
 	private static boolean isLeaseNotFound(Throwable failure) {
@@ -373,7 +459,7 @@ public class EtcdLockStore
 		return false;
 	}
 
-	private static String storedKey(String key) {
+	static String storedKey(String key) {
 		Assert.notNull(key, "'key' must not be null");
 		return HashedKeys.limit(key, MAX_KEY_BYTES);
 	}

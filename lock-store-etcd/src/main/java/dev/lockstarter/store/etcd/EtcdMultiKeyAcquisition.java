@@ -13,14 +13,17 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 
 import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.ObservedExpiry;
 
 /**
  * One acquisition of several keys on the etcd store: a transaction that compares every
  * key and writes all of them or none, so no other client ever sees part of the set held.
- * The first transaction expects every key absent and reads them all otherwise; if the
- * keys found are all expired, a second one expects each key absent or unchanged since it
- * was read ({@code mod_revision}), as a single key's takeover does. A key found held and
- * not expired ends the attempt with its remaining time.
+ * The first transaction expects every key absent and reads them all otherwise. Each key
+ * found is judged as a single key is, by the observed-silence rule
+ * ({@link dev.lockstarter.store.ObservedExpiry}): if every one was seen unchanged for its
+ * holder's whole time-to-live, a second transaction expects each key absent or unchanged
+ * since it was read ({@code mod_revision}), as a single key's takeover does. A key whose
+ * holder may not be taken over yet ends the attempt with its remaining time.
  */
 final class EtcdMultiKeyAcquisition {
 
@@ -46,36 +49,41 @@ final class EtcdMultiKeyAcquisition {
 	}
 
 	MultiKeyAcquireReply acquire() {
-		long millis = EtcdLockStore.millis(this.ttl);
+		ObservedExpiry observed = this.store.observed();
+		ByteSequence value = EtcdValues.lockValue(this.token, EtcdLockStore.millis(this.ttl));
 		int size = this.lockKeys.size();
+		String[] stored = new String[size];
 		Cmp[] conditions = new Cmp[size];
 		Op[] reads = new Op[size];
 		for (int i = 0; i < size; i++) {
 			conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL, CmpTarget.version(0));
 			reads[i] = Op.get(this.lockKeys.get(i), GetOption.DEFAULT);
+			stored[i] = EtcdLockStore.storedKey(this.keys.get(i));
 		}
 		long deadline = this.store.commitDeadline();
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			Cmp[] expected = conditions.clone();
-			ByteSequence value = EtcdValues.lockValue(this.token, this.store.clock().millis() + millis);
+			long sentAt = observed.now();
 			TxnResponse response = this.store.commit(deadline, "acquire", this.keys.get(0),
 					(lease) -> this.store.txn().If(expected).Then(puts(value, lease)).Else(reads), this.ttl);
 			if (response.isSucceeded()) {
 				long revision = response.getHeader().getRevision();
 				long[] fencingTokens = new long[size];
 				Arrays.fill(fencingTokens, revision);
+				for (String key : stored) {
+					observed.wrote(key, this.token, sentAt, this.ttl);
+				}
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}
-			long now = this.store.clock().millis();
 			for (int i = 0; i < size; i++) {
 				KeyValue holder = EtcdLockStore.first(response.getGetResponses().get(i));
 				if (holder == null) {
 					conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL, CmpTarget.version(0));
 					continue;
 				}
-				long remaining = EtcdValues.expiresAt(holder.getValue()) - now;
-				if (remaining >= 0) {
-					return MultiKeyAcquireReply.held(i, Duration.ofMillis(remaining));
+				long remaining = this.store.remaining(stored[i], holder);
+				if (remaining > 0) {
+					return MultiKeyAcquireReply.held(i, Duration.ofNanos(remaining));
 				}
 				conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL,
 						CmpTarget.modRevision(holder.getModRevision()));

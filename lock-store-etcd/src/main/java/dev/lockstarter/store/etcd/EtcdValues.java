@@ -1,6 +1,7 @@
 package dev.lockstarter.store.etcd;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 
 import io.etcd.jetcd.ByteSequence;
@@ -14,39 +15,63 @@ import org.springframework.util.Assert;
  * The values the etcd store writes, and the comparisons that test them inside a
  * transaction.
  * <p>
- * A lock's value is the owner token, a NUL byte and the expiry time in epoch milliseconds
- * as {@value #EXPIRY_DIGITS} decimal digits, zero-padded: {@code <token>\0<expiry>}. A
- * result's value is the result's expiry time in the same form, then the result's bytes.
+ * A lock's value is the owner token, a NUL byte and the lock's time-to-live in
+ * milliseconds as {@value #DIGITS} decimal digits, zero-padded: {@code <token>\0<ttl>}.
+ * The time-to-live is a duration, never a point in time: a contender judges it by how
+ * long it has seen the record unchanged ({@link dev.lockstarter.store.ObservedExpiry}),
+ * so no wall clock is written or read for a lock. A result's value is the result's expiry
+ * time in epoch milliseconds in the same form, then the result's bytes: results expire on
+ * the wall clock, as they are not mutual exclusion.
  * <p>
- * Because the token comes first and the digits have a fixed width, "held by {@code token}
- * and not expired at {@code now}" is a range of values: {@code value > token\0(now-1)}
- * and {@code value < token\1}. Both are etcd value comparisons, so release, extend and
- * the storing of a result test ownership inside their transaction without reading the
- * lock first. A token never contains a NUL byte, so no other token's values fall in the
- * range.
+ * Because the token comes first, "held by {@code token}" is a range of values:
+ * {@code value > token} and {@code value < token\1}, that is every value that starts with
+ * {@code token\0}. Both are etcd value comparisons, so release, extend and the storing of
+ * a result test ownership inside their transaction without reading the lock first. A
+ * token never contains a NUL byte, so no other token's values fall in the range.
  */
 final class EtcdValues {
 
-	static final int EXPIRY_DIGITS = 16;
+	static final int DIGITS = 16;
+
+	/**
+	 * The longest time-to-live read from a value, so that a time-to-live counts in
+	 * nanoseconds without overflow. A value written by a version of this store that wrote
+	 * an expiry time (epoch milliseconds) in the same place reads as a time-to-live of
+	 * decades: such a key counts as held until its holder releases it or etcd deletes it
+	 * at the end of its lease.
+	 */
+	static final Duration MAX_TTL = Duration.ofDays(100 * 365);
 
 	private static final byte SEPARATOR = 0;
 
 	private EtcdValues() {
 	}
 
-	static ByteSequence lockValue(String token, long expiresAt) {
-		return ByteSequence.from(join(tokenBytes(token), SEPARATOR, expiresAt));
+	static ByteSequence lockValue(String token, long ttlMillis) {
+		return ByteSequence.from(join(tokenBytes(token), SEPARATOR, ttlMillis));
 	}
 
 	/**
-	 * Return the expiry time written in a lock's value.
+	 * Return the owner token written in a lock's value: its bytes up to the first NUL
+	 * byte, or the whole value if it has none.
 	 */
-	static long expiresAt(ByteSequence lockValue) {
+	static String owner(ByteSequence lockValue) {
 		byte[] bytes = lockValue.getBytes();
-		if (bytes.length < EXPIRY_DIGITS + 1) {
-			return 0;
+		return new String(bytes, 0, separatorIndex(bytes), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Return the time-to-live written in a lock's value, at most {@link #MAX_TTL}, or
+	 * zero if the value holds none that can be read (no store writes such a value).
+	 */
+	static Duration ttl(ByteSequence lockValue) {
+		byte[] bytes = lockValue.getBytes();
+		int separator = separatorIndex(bytes);
+		if (bytes.length != separator + 1 + DIGITS) {
+			return Duration.ZERO;
 		}
-		return parse(bytes, bytes.length - EXPIRY_DIGITS);
+		long millis = parse(bytes, separator + 1);
+		return (millis < 0) ? Duration.ZERO : Duration.ofMillis(Math.min(millis, MAX_TTL.toMillis()));
 	}
 
 	/**
@@ -55,27 +80,26 @@ final class EtcdValues {
 	static boolean isOwnedBy(ByteSequence lockValue, String token) {
 		byte[] bytes = lockValue.getBytes();
 		byte[] owner = tokenBytes(token);
-		return bytes.length == owner.length + 1 + EXPIRY_DIGITS
+		return bytes.length == owner.length + 1 + DIGITS
 				&& Arrays.equals(bytes, 0, owner.length, owner, 0, owner.length) && bytes[owner.length] == SEPARATOR;
 	}
 
 	/**
 	 * Return the comparisons, on the lock key, that hold when the lock is held by
-	 * {@code token} and has not expired at {@code now}.
+	 * {@code token}: its value is in {@code [token\0, token\1)}. Time plays no part.
 	 */
-	static Cmp[] heldBy(ByteSequence lockKey, String token, long now) {
+	static Cmp[] heldBy(ByteSequence lockKey, String token) {
 		byte[] owner = tokenBytes(token);
-		ByteSequence lowerBound = ByteSequence.from(join(owner, SEPARATOR, now - 1));
 		byte[] upperBound = Arrays.copyOf(owner, owner.length + 1);
 		upperBound[owner.length] = SEPARATOR + 1;
-		return new Cmp[] { new Cmp(lockKey, Cmp.Op.GREATER, CmpTarget.value(lowerBound)),
+		return new Cmp[] { new Cmp(lockKey, Cmp.Op.GREATER, CmpTarget.value(ByteSequence.from(owner))),
 				new Cmp(lockKey, Cmp.Op.LESS, CmpTarget.value(ByteSequence.from(upperBound))) };
 	}
 
 	static ByteSequence resultValue(byte[] result, long expiresAt) {
-		byte[] value = new byte[EXPIRY_DIGITS + result.length];
+		byte[] value = new byte[DIGITS + result.length];
 		writeDigits(value, 0, expiresAt);
-		System.arraycopy(result, 0, value, EXPIRY_DIGITS, result.length);
+		System.arraycopy(result, 0, value, DIGITS, result.length);
 		return ByteSequence.from(value);
 	}
 
@@ -85,10 +109,10 @@ final class EtcdValues {
 	 */
 	static byte @Nullable [] result(ByteSequence resultValue, long now) {
 		byte[] bytes = resultValue.getBytes();
-		if (bytes.length < EXPIRY_DIGITS || parse(bytes, 0) <= now) {
+		if (bytes.length < DIGITS || parse(bytes, 0) <= now) {
 			return null;
 		}
-		return Arrays.copyOfRange(bytes, EXPIRY_DIGITS, bytes.length);
+		return Arrays.copyOfRange(bytes, DIGITS, bytes.length);
 	}
 
 	private static byte[] tokenBytes(String token) {
@@ -97,28 +121,41 @@ final class EtcdValues {
 		return token.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static byte[] join(byte[] owner, byte separator, long expiresAt) {
-		byte[] value = new byte[owner.length + 1 + EXPIRY_DIGITS];
+	private static int separatorIndex(byte[] bytes) {
+		for (int i = 0; i < bytes.length; i++) {
+			if (bytes[i] == SEPARATOR) {
+				return i;
+			}
+		}
+		return bytes.length;
+	}
+
+	private static byte[] join(byte[] owner, byte separator, long number) {
+		byte[] value = new byte[owner.length + 1 + DIGITS];
 		System.arraycopy(owner, 0, value, 0, owner.length);
 		value[owner.length] = separator;
-		writeDigits(value, owner.length + 1, expiresAt);
+		writeDigits(value, owner.length + 1, number);
 		return value;
 	}
 
 	private static void writeDigits(byte[] target, int offset, long value) {
 		long remaining = Math.max(0, value);
-		for (int i = offset + EXPIRY_DIGITS - 1; i >= offset; i--) {
+		for (int i = offset + DIGITS - 1; i >= offset; i--) {
 			target[i] = (byte) ('0' + remaining % 10);
 			remaining /= 10;
 		}
 	}
 
+	/**
+	 * Parse the {@value #DIGITS} digits at {@code offset}, or return -1 if any is not a
+	 * digit.
+	 */
 	private static long parse(byte[] bytes, int offset) {
 		long value = 0;
-		for (int i = offset; i < offset + EXPIRY_DIGITS; i++) {
+		for (int i = offset; i < offset + DIGITS; i++) {
 			int digit = bytes[i] - '0';
 			if (digit < 0 || digit > 9) {
-				return 0;
+				return -1;
 			}
 			value = value * 10 + digit;
 		}
