@@ -20,14 +20,18 @@ import dev.lockstarter.store.zookeeper.NodeData.Lock;
 /**
  * One {@link ZooKeeperLockStore#tryAcquireAll} call: a {@code multi} with one operation
  * per key, all or none: a {@code create} of a node not known to exist, a {@code setData}
- * at the version read of a node found free or expired. When it fails, the node of the
+ * at the version read of a node found free or taken over. When it fails, the node of the
  * failing operation (and, after a {@code create} found a node, every node still to be
- * created) is read: held by another owner, the answer names it; free, expired or this
- * acquisition's own (an earlier attempt whose answer was lost), the next {@code multi}
- * writes it at the version read. Nodes are never deleted, so a version read is never that
- * of another incarnation. The fencing token of every key is the zxid of the transaction,
- * which the answer of a {@code setData} carries; a {@code multi} made of creates only
- * ends with a {@code setData} of the first node, created in it at version 0.
+ * created) is read: held by another owner, by the store's rule (its {@code mzxid} not yet
+ * seen unchanged for its holder's time-to-live, see
+ * {@link dev.lockstarter.store.ObservedExpiry}), the answer names it; free, unchanged for
+ * its holder's whole time-to-live or this acquisition's own (an earlier attempt whose
+ * answer was lost), the next {@code multi} writes it at the version read. Once the
+ * {@code multi} applied, every key's lock is counted from when it was sent. Nodes are
+ * never deleted, so a version read is never that of another incarnation. The fencing
+ * token of every key is the zxid of the transaction, which the answer of a
+ * {@code setData} carries; a {@code multi} made of creates only ends with a
+ * {@code setData} of the first node, created in it at version 0.
  */
 final class MultiKeyAcquisition {
 
@@ -45,6 +49,8 @@ final class MultiKeyAcquisition {
 
 	private final byte[] data;
 
+	private final Duration ttl;
+
 	private final long deadline;
 
 	/** The version at which each key's node is written, or {@link #CREATE}. */
@@ -55,7 +61,8 @@ final class MultiKeyAcquisition {
 		this.client = store.client();
 		this.keys = keys;
 		this.token = token;
-		this.data = NodeData.lock(token, store.clock().millis() + ttl.toMillis());
+		this.data = NodeData.lock(token, ttl);
+		this.ttl = ttl;
 		this.deadline = store.calls().deadline();
 		this.versions = new int[keys.size()];
 		Arrays.fill(this.versions, CREATE);
@@ -65,6 +72,7 @@ final class MultiKeyAcquisition {
 		String firstKey = this.keys.get(0);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			List<CuratorOp> operations = operations();
+			long sentAt = this.store.observed().now();
 			CuratorEvent multi = this.store.calls()
 				.call("acquire several keys", firstKey, this.deadline,
 						(callback) -> this.client.transaction().inBackground(callback).forOperations(operations),
@@ -73,6 +81,9 @@ final class MultiKeyAcquisition {
 			if (code == Code.OK) {
 				long[] fencingTokens = new long[this.keys.size()];
 				Arrays.fill(fencingTokens, transactionZxid(multi.getOpResults()));
+				for (String key : this.keys) {
+					this.store.observed().wrote(key, this.token, sentAt, this.ttl);
+				}
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}
 			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
@@ -162,9 +173,11 @@ final class MultiKeyAcquisition {
 			return null;
 		}
 		Lock lock = NodeData.decodeLock(read.getData());
-		long now = this.store.clock().millis();
-		if (lock != null && now < lock.expiresAt() && !lock.token().equals(this.token)) {
-			return MultiKeyAcquireReply.held(index, Duration.ofMillis(lock.expiresAt() - now));
+		if (lock != null && !lock.token().equals(this.token)) {
+			long remaining = this.store.observed().remaining(key, lock.token(), read.getStat().getMzxid(), lock.ttl());
+			if (remaining > 0) {
+				return MultiKeyAcquireReply.held(index, Duration.ofNanos(remaining));
+			}
 		}
 		this.versions[index] = read.getStat().getVersion();
 		return null;

@@ -2,21 +2,29 @@ package dev.lockstarter.store.zookeeper;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The data of the store's nodes: a format byte, the expiry time (epoch milliseconds of
- * the writing client's clock, 8 bytes, big-endian), then the owner token in UTF-8 (a
- * lock) or the result's bytes (a result). A released lock node holds the free format
- * byte, no expiry time and the token of the owner that released it, so that a release
- * repeated after its answer was lost recognises its own write. An emptied result node
- * holds nothing.
+ * The data of the store's nodes: a format byte, 8 bytes (big-endian), then the owner
+ * token in UTF-8 (a lock) or the result's bytes (a result). For a lock, the 8 bytes are
+ * its time-to-live in milliseconds: a duration, never a point in time, so that no
+ * client's wall clock is written into a lock (contenders count it on their own monotonic
+ * clock, see {@link dev.lockstarter.store.ObservedExpiry}). For a result, they are its
+ * expiry time (epoch milliseconds of the writing client's wall clock): results are not
+ * mutual exclusion. A released lock node holds the free format byte, no time and the
+ * token of the owner that released it, so that a release repeated after its answer was
+ * lost recognises its own write. An emptied result node holds nothing.
+ * <p>
+ * Lock data has its own format byte, distinct from that of the earlier format that held
+ * an expiry time: data in that format (or any other) is not a held lock's.
  */
 final class NodeData {
 
-	private static final byte LOCK_FORMAT = 1;
+	/** A lock with its time-to-live; format 1, a lock with an expiry time, is retired. */
+	private static final byte LOCK_FORMAT = 4;
 
 	private static final byte RESULT_FORMAT = 2;
 
@@ -27,8 +35,19 @@ final class NodeData {
 	private NodeData() {
 	}
 
-	static byte[] lock(String token, long expiresAt) {
-		return encode(LOCK_FORMAT, expiresAt, token.getBytes(StandardCharsets.UTF_8));
+	/**
+	 * The data of a lock node held by {@code token} for {@code ttl}, rounded up to whole
+	 * milliseconds, so that no contender counts less than the holder does.
+	 * @param token the owner token
+	 * @param ttl the time-to-live, positive
+	 * @return the data
+	 */
+	static byte[] lock(String token, Duration ttl) {
+		long millis = ttl.toMillis();
+		if (!ttl.minusMillis(millis).isZero()) {
+			millis++;
+		}
+		return encode(LOCK_FORMAT, millis, token.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/**
@@ -55,8 +74,8 @@ final class NodeData {
 		if (data == null || data.length < HEADER || data[0] != LOCK_FORMAT) {
 			return null;
 		}
-		long expiresAt = ByteBuffer.wrap(data, 1, 8).getLong();
-		return new Lock(new String(data, HEADER, data.length - HEADER, StandardCharsets.UTF_8), expiresAt);
+		long ttlMillis = ByteBuffer.wrap(data, 1, 8).getLong();
+		return new Lock(new String(data, HEADER, data.length - HEADER, StandardCharsets.UTF_8), ttlMillis);
 	}
 
 	static @Nullable Result decodeResult(byte @Nullable [] data) {
@@ -75,12 +94,12 @@ final class NodeData {
 	 * A lock node's data.
 	 *
 	 * @param token the owner token
-	 * @param expiresAt the expiry time, epoch milliseconds
+	 * @param ttlMillis the time-to-live, milliseconds
 	 */
-	record Lock(String token, long expiresAt) {
+	record Lock(String token, long ttlMillis) {
 
-		boolean isHeldBy(String owner, long now) {
-			return this.token.equals(owner) && now < this.expiresAt;
+		Duration ttl() {
+			return Duration.ofMillis(this.ttlMillis);
 		}
 
 	}

@@ -7,16 +7,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The lock nodes that this store last wrote as their holder: for each key, the owner
- * token, the node's data version after that write and the lock's expiry time. A release
- * then writes "free" at that version at once, without reading the node first.
+ * token and the node's data version after that write. A release then writes "free" at
+ * that version at once, without reading the node first.
  * <p>
  * This is safe because lock nodes are never deleted: their version only grows, so a write
  * at the version this store produced applies only if no one wrote the node since, which
- * means that it still holds this store's data. A lock past its expiry time is never
- * released from here (the store reads the node, as it would without this record). A key
- * has one entry, that of its latest holder in this JVM; an entry goes at the release.
- * Past {@link #MAX_ENTRIES} held locks, new ones are not recorded and their release reads
- * the node first.
+ * means that it still holds this store's data. Whether the lock still runs is not kept
+ * here but in the store's {@link dev.lockstarter.store.ObservedExpiry}, which counts the
+ * time-to-live of this store's own writes from when they were sent, on the monotonic
+ * clock: a lock that outlived its time-to-live is never released from here (the store
+ * reads the node, as it would without this record). A key has one entry, that of its
+ * latest holder in this JVM; an entry goes at the release. Past {@link #MAX_ENTRIES} held
+ * locks, new ones are not recorded and their release reads the node first.
  */
 final class OwnWrites {
 
@@ -26,26 +28,25 @@ final class OwnWrites {
 
 	/**
 	 * Record that this store wrote {@code key}'s lock node as the holder {@code token},
-	 * leaving it at {@code version}, with the lock held until {@code expiresAt}.
+	 * leaving it at {@code version}.
 	 */
-	void wrote(String key, String token, int version, long expiresAt) {
+	void wrote(String key, String token, int version) {
 		if (this.writes.size() < MAX_ENTRIES || this.writes.containsKey(key)) {
-			this.writes.put(key, new Write(token, version, expiresAt));
+			this.writes.put(key, new Write(token, version));
 		}
 	}
 
 	/**
-	 * Remove and return the record of {@code key}'s node if {@code token} wrote it last
-	 * and its lock has not expired at {@code now}.
+	 * Remove and return the record of {@code key}'s node if {@code token} wrote it last.
 	 * @return the record, or {@code null} if the node must be read first
 	 */
-	@Nullable Write takeHeld(String key, String token, long now) {
+	@Nullable Write take(String key, String token) {
 		Write write = this.writes.get(key);
 		if (write == null || !write.token().equals(token)) {
 			return null;
 		}
 		this.writes.remove(key, write);
-		return (now < write.expiresAt()) ? write : null;
+		return write;
 	}
 
 	/**
@@ -60,9 +61,8 @@ final class OwnWrites {
 	 *
 	 * @param token the owner token written
 	 * @param version the node's data version after the write
-	 * @param expiresAt the lock's expiry time written, epoch milliseconds
 	 */
-	record Write(String token, int version, long expiresAt) {
+	record Write(String token, int version) {
 	}
 
 }

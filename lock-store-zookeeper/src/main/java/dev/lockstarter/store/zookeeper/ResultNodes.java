@@ -16,10 +16,15 @@ import org.jspecify.annotations.Nullable;
  * {@code <base path>/results/<key>} holding the result's expiry time and bytes, written
  * in a {@code multi} whose first operation checks (or, for a release that keeps a result,
  * frees) the lock node at the version read with the holder's token, so that only the
- * current holder writes one. The node is created, or replaced when it exists; an expired
- * result is emptied by its first reader, at the version read. Like lock nodes, result
- * nodes are never deleted, so that a write at a version read never applies to another
- * incarnation of the node.
+ * current holder writes one, and not once this store's own lock outlived its
+ * time-to-live. The node is created, or replaced when it exists; an expired result is
+ * emptied by its first reader, at the version read. Like lock nodes, result nodes are
+ * never deleted, so that a write at a version read never applies to another incarnation
+ * of the node.
+ * <p>
+ * A result's expiry time is on the wall clock of the store that wrote it (the store's
+ * {@code Clock}), and a reader compares it with its own: results are not mutual
+ * exclusion, so a skewed clock only makes a kept result end early or late.
  */
 final class ResultNodes {
 
@@ -78,7 +83,7 @@ final class ResultNodes {
 				return true;
 			}
 			NodeData.Lock lock = NodeData.decodeLock(read.getData());
-			if (lock == null || !lock.isHeldBy(token, this.store.clock().millis())) {
+			if (lock == null || !lock.token().equals(token) || this.store.observed().hasOutlived(key, token)) {
 				return false;
 			}
 			Stat held = read.getStat();

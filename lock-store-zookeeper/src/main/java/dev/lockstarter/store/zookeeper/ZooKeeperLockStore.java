@@ -18,6 +18,7 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.zookeeper.NodeData.Lock;
@@ -27,10 +28,24 @@ import org.springframework.util.Assert;
  * {@link LockStore} on Apache ZooKeeper 3.6 or later, through Apache Curator.
  * <p>
  * A lock is a <b>persistent</b> node {@code <base path>/locks/<key>} whose data holds the
- * owner token and the expiry time (epoch milliseconds of the acquiring client's clock). A
- * lock lasts its time-to-live (unless extended) and is not bound to its holder's session:
- * a crashed holder's lock is free again at its time-to-live, and a holder whose session
- * ends keeps its lock until then. Any client may release or extend a lock by its token.
+ * owner token and the lock's time-to-live, a duration (never a point in time). A lock is
+ * not bound to its holder's session: a holder whose session ends keeps its lock, and a
+ * crashed holder's lock is taken over once its holder stopped writing it for its
+ * time-to-live. Any client may release or extend a lock by its token.
+ * <p>
+ * <b>No wall clock decides when a lock expires</b>: a contender takes a lock over only
+ * once it has seen the node's {@code mzxid} (the zxid of its last write, which every
+ * acquisition and extension changes) stay unchanged for the holder's whole time-to-live,
+ * counted on the contender's own monotonic clock from its first sight of that write
+ * ({@link ObservedExpiry}), and then only with a write conditioned on the version it
+ * read, which fails if the holder wrote in between. The holder counts its own writes from
+ * when it sent them, so a lock that this JVM wrote expires for it, and for its own
+ * contenders, exactly at its time-to-live; another JVM's contenders wait at least that
+ * long. Clocks need only run at about the same rate (within about 1 % of each other),
+ * never agree. The cost: a contender that first sees a lock whose holder crashed long ago
+ * waits one whole time-to-live from that sight; a crashed holder's lock thus blocks a key
+ * for at most its time-to-live after a contender's first look, about two time-to-lives
+ * after the crash when the contender arrives just before it.
  * <p>
  * Lock nodes are never deleted by the store: a released lock is a node holding "free".
  * Their data version thus only grows, so a write conditioned on the version read can
@@ -38,26 +53,30 @@ import org.springframework.util.Assert;
  * only, which a deleted and re-created node would repeat). A free node stays in
  * ZooKeeper: a few dozen bytes per key ever used.
  * <ul>
- * <li>acquire: reads the node; creates it if missing, or, free or expired, writes it at
- * the version read, so that of several contenders exactly one wins. The fencing token is
- * the zxid of the acquiring write (the node's {@code mzxid}), which strictly increases
- * across owners and leader elections.</li>
- * <li>release: writes "free" at the version read, if the owner token matches and the lock
- * has not expired, or at once at the version of this store's own last write as the holder
- * ({@link OwnWrites}); extend writes new data at the version read.</li>
- * <li>time to expiry: reads the node.</li>
+ * <li>acquire: reads the node; creates it if missing, or, free or taken over (unchanged
+ * for its time-to-live), writes it at the version read, so that of several contenders
+ * exactly one wins. The fencing token is the zxid of the acquiring write (the node's
+ * {@code mzxid}), which strictly increases across owners and leader elections.</li>
+ * <li>release: writes "free" at the version read, if the owner token matches, or at once
+ * at the version of this store's own last write as the holder ({@link OwnWrites}) while
+ * that write's time-to-live runs; a lock that outlived its time-to-live is freed but the
+ * release answers {@code false}. Extend writes new data at the version read, and is
+ * refused, writing nothing, once this JVM's own lock outlived its time-to-live.</li>
+ * <li>time to expiry: reads the node and answers by the same rule as acquire.</li>
  * <li>results: a persistent node {@code <base path>/results/<key>} (expiry time and
  * bytes), written in a {@code multi} that checks the lock node's version, so only the
- * holder writes one; an expired result is emptied when read.</li>
+ * holder writes one; an expired result is emptied when read. A result's expiry time is on
+ * the wall clock of the store that wrote it (the {@code Clock} given at construction):
+ * results are not mutual exclusion, and a skewed clock only ends a kept result early or
+ * late.</li>
  * <li>release notifications: one persistent recursive watch on the lock nodes' parent,
  * whose data changes wake the waiters; multi-key locks: one {@code multi} creating or
- * writing every node, all or none.</li>
+ * writing every node, all or none, each key judged by the same rule as acquire.</li>
  * </ul>
  * <p>
- * Expiry is decided by the clients' wall clocks, which must be synchronised (NTP), with
- * time-to-lives well above their skew. Every operation waits at most the store's timeout,
- * including Curator's retries, and fails with {@link LockStoreException} past it. Keys
- * are escaped into one path segment, long keys hashed (see the reference guide).
+ * Every operation waits at most the store's timeout, including Curator's retries, and
+ * fails with {@link LockStoreException} past it. Keys are escaped into one path segment,
+ * long keys hashed (see the reference guide).
  *
  * @since 0.1.0
  */
@@ -86,6 +105,8 @@ public class ZooKeeperLockStore
 
 	private final OwnWrites ownWrites = new OwnWrites();
 
+	private final ObservedExpiry observed;
+
 	/**
 	 * Create a store on a started client, with the default base path and timeout. The
 	 * caller keeps ownership of the client and closes it.
@@ -101,9 +122,21 @@ public class ZooKeeperLockStore
 	 * @param basePath the path under which the store keeps its nodes, starting with
 	 * {@code /}
 	 * @param timeout the longest time any operation waits, positive
-	 * @param clock the wall clock that decides expiry, shared in effect by every client
+	 * @param clock the wall clock that decides only when kept results expire (locks
+	 * expire by the observed-silence rule on the monotonic clock, whatever the wall clock
+	 * says)
 	 */
 	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration timeout, Clock clock) {
+		this(client, basePath, timeout, clock, new ObservedExpiry());
+	}
+
+	/**
+	 * Create a store on a started client that counts expiry with {@code observed}, for
+	 * tests that drive the monotonic clock.
+	 */
+	ZooKeeperLockStore(CuratorFramework client, String basePath, Duration timeout, Clock clock,
+			ObservedExpiry observed) {
+		Assert.notNull(observed, "'observed' must not be null");
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(basePath, "'basePath' must not be null");
 		Assert.notNull(timeout, "'timeout' must not be null");
@@ -113,6 +146,7 @@ public class ZooKeeperLockStore
 		this.nodes = new LockNodes(basePath);
 		this.calls = new BoundedCalls(timeout);
 		this.clock = clock;
+		this.observed = observed;
 		this.releaseWatch = new ReleaseWatch(client, this.nodes);
 		this.results = new ResultNodes(this);
 	}
@@ -122,12 +156,16 @@ public class ZooKeeperLockStore
 		checkArguments(key, token, ttl);
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
-		long expiresAt = this.clock.millis() + ttl.toMillis();
-		byte[] data = NodeData.lock(token, expiresAt);
+		byte[] data = NodeData.lock(token, ttl);
+		// When this call first sent a write: a write of it found applied later was sent
+		// no earlier
+		Long firstSent = null;
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			CuratorEvent read = read("acquire", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
 				Stat created = new Stat();
+				long sentAt = this.observed.now();
+				firstSent = (firstSent != null) ? firstSent : sentAt;
 				CuratorEvent create = this.calls.call("acquire", key, deadline,
 						(callback) -> this.client.create()
 							.storingStatIn(created)
@@ -138,7 +176,7 @@ public class ZooKeeperLockStore
 				Code code = Code.get(create.getResultCode());
 				if (code == Code.OK) {
 					Stat stat = (create.getStat() != null) ? create.getStat() : created;
-					this.ownWrites.wrote(key, token, stat.getVersion(), expiresAt);
+					wrote(key, token, stat.getVersion(), sentAt, ttl);
 					return AcquireReply.acquired(stat.getMzxid());
 				}
 				if (code == Code.NONODE) {
@@ -148,24 +186,42 @@ public class ZooKeeperLockStore
 				// its answer was lost): look again
 				continue;
 			}
+			Stat stat = read.getStat();
 			Lock lock = NodeData.decodeLock(read.getData());
-			long now = this.clock.millis();
-			if (lock != null && lock.isHeldBy(token, now)) {
-				// This acquisition's own write, repeated after its answer was lost
-				this.ownWrites.wrote(key, token, read.getStat().getVersion(), lock.expiresAt());
-				return AcquireReply.acquired(read.getStat().getMzxid());
+			if (lock != null && lock.token().equals(token)) {
+				Long own = this.observed.ownRemaining(key, token);
+				if (own != null && own > 0) {
+					// An acquisition with this token whose write this store recorded, and
+					// whose time-to-live still runs: the same acquisition
+					return AcquireReply.acquired(stat.getMzxid());
+				}
+				if (own == null && firstSent != null) {
+					// This acquisition's own write, repeated after its answer was lost:
+					// counted from this call's first write, no later than it was sent
+					wrote(key, token, stat.getVersion(), firstSent, ttl);
+					return AcquireReply.acquired(stat.getMzxid());
+				}
+				// Its time-to-live passed, or written elsewhere with this token: write it
+				// anew, as an acquisition of a free lock
 			}
-			if (lock != null && now < lock.expiresAt()) {
-				return AcquireReply.held(Duration.ofMillis(lock.expiresAt() - now));
+			else if (lock != null) {
+				long remaining = this.observed.remaining(key, lock.token(), stat.getMzxid(), lock.ttl());
+				if (remaining > 0) {
+					return AcquireReply.held(Duration.ofNanos(remaining));
+				}
 			}
-			// Free or expired: take it at the version read. The node is never deleted, so
-			// its version only grows and no other write can leave it at this version
-			CuratorEvent take = setData("acquire", key, path, read.getStat().getVersion(), data, deadline);
+			// Free, or unchanged for its holder's whole time-to-live: take it at the
+			// version read. The node is never deleted, so its version only grows and no
+			// other write can leave it at this version
+			long sentAt = this.observed.now();
+			firstSent = (firstSent != null) ? firstSent : sentAt;
+			CuratorEvent take = setData("acquire", key, path, stat.getVersion(), data, deadline);
 			if (Code.get(take.getResultCode()) == Code.OK) {
-				this.ownWrites.wrote(key, token, take.getStat().getVersion(), expiresAt);
+				wrote(key, token, take.getStat().getVersion(), sentAt, ttl);
 				return AcquireReply.acquired(take.getStat().getMzxid());
 			}
-			// Another contender took or released it first: look again
+			// Another contender took or released it first, or the holder renewed it:
+			// look again
 		}
 		return AcquireReply.held(Duration.ZERO);
 	}
@@ -177,39 +233,49 @@ public class ZooKeeperLockStore
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
 		byte[] free = NodeData.free(token);
-		OwnWrites.Write own = this.ownWrites.takeHeld(key, token, this.clock.millis());
+		// A lock of this store's that outlived its time-to-live may be freed, but its
+		// release answers false: another owner may have been in it meanwhile
+		Long left = this.observed.ownRemaining(key, token);
+		boolean outlived = left != null && left <= 0;
+		OwnWrites.Write own = this.ownWrites.take(key, token);
 		boolean repeated = false;
-		if (own != null) {
-			// Still at the version this store wrote as the holder: nothing changed since
-			CuratorEvent set = setData("release", key, path, own.version(), free, deadline);
-			Code code = Code.get(set.getResultCode());
-			if (code != Code.BADVERSION) {
-				return code == Code.OK;
+		try {
+			if (own != null && left != null && left > 0) {
+				// Still at the version this store wrote as the holder: nothing changed
+				// since
+				CuratorEvent set = setData("release", key, path, own.version(), free, deadline);
+				Code code = Code.get(set.getResultCode());
+				if (code != Code.BADVERSION) {
+					return code == Code.OK;
+				}
+				// Written since: by another holder that took it over, or by this very
+				// write, repeated after its answer was lost
+				repeated = true;
 			}
-			// Written since: by another holder after the lock expired, or by this very
-			// write, repeated after its answer was lost
-			repeated = true;
+			for (int round = 0; round < MAX_ROUNDS; round++) {
+				CuratorEvent read = read("release", key, path, deadline);
+				if (Code.get(read.getResultCode()) == Code.NONODE) {
+					return false;
+				}
+				if ((repeated || round > 0) && Arrays.equals(read.getData(), free)) {
+					// This release, repeated after its answer was lost
+					return !outlived;
+				}
+				Lock lock = NodeData.decodeLock(read.getData());
+				if (lock == null || !lock.token().equals(token)) {
+					return false;
+				}
+				CuratorEvent set = setData("release", key, path, read.getStat().getVersion(), free, deadline);
+				Code code = Code.get(set.getResultCode());
+				if (code != Code.BADVERSION) {
+					return code == Code.OK && !outlived;
+				}
+			}
+			return false;
 		}
-		for (int round = 0; round < MAX_ROUNDS; round++) {
-			CuratorEvent read = read("release", key, path, deadline);
-			if (Code.get(read.getResultCode()) == Code.NONODE) {
-				return false;
-			}
-			if ((repeated || round > 0) && Arrays.equals(read.getData(), free)) {
-				// This release, repeated after its answer was lost
-				return true;
-			}
-			Lock lock = NodeData.decodeLock(read.getData());
-			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
-				return false;
-			}
-			CuratorEvent set = setData("release", key, path, read.getStat().getVersion(), free, deadline);
-			Code code = Code.get(set.getResultCode());
-			if (code != Code.BADVERSION) {
-				return code == Code.OK;
-			}
+		finally {
+			this.observed.forget(key, token);
 		}
-		return false;
 	}
 
 	@Override
@@ -217,31 +283,35 @@ public class ZooKeeperLockStore
 		checkArguments(key, token, ttl);
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
-		long expiresAt = this.clock.millis() + ttl.toMillis();
-		byte[] data = NodeData.lock(token, expiresAt);
+		byte[] data = NodeData.lock(token, ttl);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
+			if (this.observed.hasOutlived(key, token)) {
+				// This store's lock outlived its time-to-live: anyone may have taken it
+				// over
+				// since, so it must not be renewed
+				return false;
+			}
 			CuratorEvent read = read("extend", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				forget(key, token);
 				return false;
-			}
-			if (Arrays.equals(read.getData(), data)) {
-				// This extend, repeated after its answer was lost
-				this.ownWrites.wrote(key, token, read.getStat().getVersion(), expiresAt);
-				return true;
 			}
 			Lock lock = NodeData.decodeLock(read.getData());
-			if (lock == null || !lock.isHeldBy(token, this.clock.millis())) {
-				this.ownWrites.forget(key, token);
+			if (lock == null || !lock.token().equals(token)) {
+				forget(key, token);
 				return false;
 			}
+			// Written anew even when the node holds this very data (an extend repeated
+			// after its answer was lost): every renewal must change the node's mzxid
+			long sentAt = this.observed.now();
 			CuratorEvent set = setData("extend", key, path, read.getStat().getVersion(), data, deadline);
 			Code code = Code.get(set.getResultCode());
 			if (code == Code.OK) {
-				this.ownWrites.wrote(key, token, set.getStat().getVersion(), expiresAt);
+				wrote(key, token, set.getStat().getVersion(), sentAt, ttl);
 				return true;
 			}
 			if (code != Code.BADVERSION) {
-				this.ownWrites.forget(key, token);
+				forget(key, token);
 				return false;
 			}
 		}
@@ -256,7 +326,8 @@ public class ZooKeeperLockStore
 		if (lock == null) {
 			return Duration.ZERO;
 		}
-		return Duration.ofMillis(Math.max(0, lock.expiresAt() - this.clock.millis()));
+		long remaining = this.observed.remaining(key, lock.token(), read.getStat().getMzxid(), lock.ttl());
+		return Duration.ofNanos(Math.max(0, remaining));
 	}
 
 	@Override
@@ -272,7 +343,11 @@ public class ZooKeeperLockStore
 		Assert.notNull(result, "'result' must not be null");
 		// The lock node is written here, in a multi: a later release reads it first
 		this.ownWrites.forget(key, token);
-		return this.results.keep(key, token, result, ttl, true);
+		boolean released = this.results.keep(key, token, result, ttl, true);
+		if (released) {
+			this.observed.forget(key, token);
+		}
+		return released;
 	}
 
 	@Override
@@ -332,6 +407,29 @@ public class ZooKeeperLockStore
 
 	Clock clock() {
 		return this.clock;
+	}
+
+	ObservedExpiry observed() {
+		return this.observed;
+	}
+
+	/**
+	 * Record that the store confirmed this store's write of {@code key}'s lock node as
+	 * the holder {@code token}, sent at {@code sentAt} (monotonic) and leaving the node
+	 * at {@code version}.
+	 */
+	private void wrote(String key, String token, int version, long sentAt, Duration ttl) {
+		this.observed.wrote(key, token, sentAt, ttl);
+		this.ownWrites.wrote(key, token, version);
+	}
+
+	/**
+	 * Forget this store's records of {@code key}'s node as {@code token}'s: it is no
+	 * longer held by that token.
+	 */
+	private void forget(String key, String token) {
+		this.observed.forget(key, token);
+		this.ownWrites.forget(key, token);
 	}
 
 	/**

@@ -1,24 +1,23 @@
 package dev.lockstarter.store.zookeeper;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import dev.lockstarter.store.ObservedExpiry;
 
 /**
- * A wall clock for the tests, moved by hand, whose time may be shared by several stores
- * (each with its own offset), and which can run an action at its n-th reading: the store
- * reads the clock between reading a node and writing it, which lets a test change the
- * node exactly there.
+ * A monotonic clock for the tests, in nanoseconds as {@link System#nanoTime()}, moved by
+ * hand, whose time may be shared by several stores (each counting with its own
+ * {@link ObservedExpiry}, as separate JVMs would), and which can run an action at its
+ * n-th reading: the store reads the clock between reading a node and writing it (when it
+ * judges the holder's record, and when it takes the time it sends a write), which lets a
+ * test change the node exactly there.
  */
-final class TestClock extends Clock {
+final class TestClock implements LongSupplier {
 
 	private final AtomicLong now;
-
-	private final long offset;
 
 	private final AtomicInteger readings = new AtomicInteger();
 
@@ -26,29 +25,18 @@ final class TestClock extends Clock {
 
 	private final Runnable hook;
 
-	private TestClock(AtomicLong now, long offset, int hookAt, Runnable hook) {
+	private TestClock(AtomicLong now, int hookAt, Runnable hook) {
 		this.now = now;
-		this.offset = offset;
 		this.hookAt = hookAt;
 		this.hook = hook;
 	}
 
 	/**
-	 * A clock at the current system time.
+	 * A clock at an arbitrary origin, as every JVM's monotonic clock is.
 	 * @return the clock
 	 */
-	static TestClock now() {
-		return new TestClock(new AtomicLong(System.currentTimeMillis()), 0, -1, () -> {
-		});
-	}
-
-	/**
-	 * A clock sharing this one's time, ahead of it by {@code ahead}.
-	 * @param ahead how far ahead
-	 * @return the clock
-	 */
-	TestClock ahead(Duration ahead) {
-		return new TestClock(this.now, this.offset + ahead.toMillis(), -1, () -> {
+	static TestClock start() {
+		return new TestClock(new AtomicLong(System.nanoTime()), -1, () -> {
 		});
 	}
 
@@ -60,34 +48,27 @@ final class TestClock extends Clock {
 	 * @return the clock
 	 */
 	TestClock hookedAt(int reading, Runnable hook) {
-		return new TestClock(this.now, this.offset, reading, hook);
+		return new TestClock(this.now, reading, hook);
+	}
+
+	/**
+	 * A record of sightings counting on this clock, for one store: a JVM of its own.
+	 * @return the record
+	 */
+	ObservedExpiry expiry() {
+		return new ObservedExpiry(this, ObservedExpiry.DEFAULT_MAX_ENTRIES);
 	}
 
 	void advance(Duration duration) {
-		this.now.addAndGet(duration.toMillis());
+		this.now.addAndGet(duration.toNanos());
 	}
 
 	@Override
-	public long millis() {
+	public long getAsLong() {
 		if (this.readings.incrementAndGet() == this.hookAt) {
 			this.hook.run();
 		}
-		return this.now.get() + this.offset;
-	}
-
-	@Override
-	public Instant instant() {
-		return Instant.ofEpochMilli(millis());
-	}
-
-	@Override
-	public ZoneId getZone() {
-		return ZoneOffset.UTC;
-	}
-
-	@Override
-	public Clock withZone(ZoneId zone) {
-		throw new UnsupportedOperationException();
+		return this.now.get();
 	}
 
 }

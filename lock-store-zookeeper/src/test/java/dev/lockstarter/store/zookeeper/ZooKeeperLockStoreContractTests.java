@@ -38,10 +38,15 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@link LockStoreContractTests} for {@link ZooKeeperLockStore} on a real ensemble of
  * three servers (the client knows all three), and the ZooKeeper store's own promises: the
- * node layout (persistent nodes, never deleted), fencing tokens from the zxid of the
- * acquiring write, exactly one winner among contenders taking an expired lock over, keys
- * as one path segment, release notifications from the recursive watch, and a lock that
- * outlives its holder's session until its time-to-live.
+ * node layout (persistent nodes holding a token and a time-to-live, never deleted),
+ * fencing tokens from the zxid of the acquiring write, exactly one winner among
+ * contenders taking an expired lock over, keys as one path segment, release notifications
+ * from the recursive watch, and a lock that outlives its holder's session until its
+ * time-to-live.
+ * <p>
+ * Tests that make locks expire by hand give each store its own monotonic clock
+ * ({@link TestClock}), on which the store counts how long it has seen a lock unchanged:
+ * such a store stands for a JVM of its own.
  */
 class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
@@ -97,11 +102,10 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void lockIsAPersistentNodeHoldingTokenAndExpiryThatAReleaseFreesWithoutDeletingIt() throws Exception {
+	void lockIsAPersistentNodeHoldingTokenAndTimeToLiveThatAReleaseFreesWithoutDeletingIt() throws Exception {
 		String key = uniqueKey("layout");
 		String owner = uniqueToken();
 		String path = ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key);
-		long before = System.currentTimeMillis();
 		AcquireReply acquired = store().tryAcquire(key, owner, TTL);
 		Stat stat = new Stat();
 		byte[] data = client.getData().storingStatIn(stat).forPath(path);
@@ -110,7 +114,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 			.isEqualTo(stat.getMzxid());
 		NodeData.Lock lock = NodeData.decodeLock(data);
 		assertThat(lock.token()).isEqualTo(owner);
-		assertThat(lock.expiresAt()).isBetween(before + TTL.toMillis(), System.currentTimeMillis() + TTL.toMillis());
+		assertThat(lock.ttl()).as("a duration, no point in time of any clock").isEqualTo(TTL);
 		assertThat(store().release(key, owner)).isTrue();
 		Stat released = new Stat();
 		assertThat(client.getData().storingStatIn(released).forPath(path)).as("free").isEqualTo(NodeData.free(owner));
@@ -129,7 +133,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// version, and a contender's write at the version it read may land on the node
 		// another contender has just created
 		String key = uniqueKey("takeover-race");
-		TestClock clock = TestClock.now();
+		TestClock clock = TestClock.start();
 		CuratorFramework secondClient = TestClients.start(ensemble.connectString());
 		ExecutorService pool = Executors.newFixedThreadPool(CONTENDERS);
 		try {
@@ -140,6 +144,11 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 			assertThat(contenders.get(0).tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 			List<Integer> winners = new ArrayList<>();
 			for (int round = 0; round < 12; round++) {
+				// Every contender sees the lock held first: its wait counts from that
+				// sight
+				for (ZooKeeperLockStore contender : contenders) {
+					assertThat(contender.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isFalse();
+				}
 				clock.advance(TTL.plusSeconds(1));
 				CyclicBarrier start = new CyclicBarrier(CONTENDERS);
 				List<Future<AcquireReply>> replies = new ArrayList<>();
@@ -166,21 +175,27 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	@Test
 	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut() throws Exception {
 		String key = uniqueKey("takeover-between");
-		TestClock clock = TestClock.now();
+		TestClock clock = TestClock.start();
 		ZooKeeperLockStore plain = storeOn(client, clock);
 		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 		clock.advance(TTL.plusSeconds(1));
 		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).as("an expired lock taken over").isTrue();
-		clock.advance(TTL.plusSeconds(1));
 		CuratorFramework otherClient = TestClients.start(ensemble.connectString());
 		try {
 			ZooKeeperLockStore other = storeOn(otherClient, clock);
 			String otherToken = uniqueToken();
 			List<AcquireReply> otherReplies = new ArrayList<>();
 			// The contender reads its clock a second time right after reading the node,
-			// before it writes: the other client takes the lock over there
+			// when it judges the holder's record, before it writes: the other client
+			// takes
+			// the lock over there
 			ZooKeeperLockStore contender = storeOn(client,
 					clock.hookedAt(2, () -> otherReplies.add(other.tryAcquire(key, otherToken, TTL))));
+			// Both see the lock held first (the contender's first reading), then both
+			// watch it unchanged for longer than its time-to-live
+			assertThat(other.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isFalse();
+			assertThat(contender.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isFalse();
+			clock.advance(TTL.plusSeconds(1));
 			AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
 			assertThat(otherReplies).as("the other client's takeover")
 				.singleElement()
@@ -195,20 +210,23 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	@Test
 	void releaseAndNewAcquisitionBetweenAContendersReadAndItsWriteKeepTheContenderOut() throws Exception {
-		// The contender's clock runs ahead: it sees the owner's lock expired while the
-		// owner still releases it, and a third client acquires it at once
+		// The contender has watched the owner's lock unchanged for longer than its
+		// time-to-live on its own clock, while the owner (on a clock of its own) still
+		// releases it, and a third client acquires it at once
 		String key = uniqueKey("release-between");
-		TestClock clock = TestClock.now();
-		ZooKeeperLockStore owner = storeOn(client, clock);
+		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
 		String ownerToken = uniqueToken();
 		assertThat(owner.tryAcquire(key, ownerToken, Duration.ofSeconds(1)).isAcquired()).isTrue();
 		String thirdToken = uniqueToken();
 		List<Boolean> ownerReleased = new ArrayList<>();
 		List<AcquireReply> thirdReplies = new ArrayList<>();
-		ZooKeeperLockStore contender = storeOn(client, clock.ahead(Duration.ofSeconds(5)).hookedAt(2, () -> {
+		TestClock contenderClock = TestClock.start();
+		ZooKeeperLockStore contender = storeOn(client, contenderClock.hookedAt(2, () -> {
 			ownerReleased.add(owner.release(key, ownerToken));
 			thirdReplies.add(owner.tryAcquire(key, thirdToken, TTL));
 		}));
+		assertThat(contender.tryAcquire(key, uniqueToken(), TTL).isAcquired()).as("first sight").isFalse();
+		contenderClock.advance(Duration.ofSeconds(5));
 		AcquireReply contended = contender.tryAcquire(key, uniqueToken(), TTL);
 		assertThat(ownerReleased).containsExactly(true);
 		assertThat(thirdReplies).singleElement().matches(AcquireReply::isAcquired);
@@ -218,20 +236,44 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	@Test
 	void releaseAtTheVersionOfItsOwnWriteFailsOverToReadingWhenAnotherHolderWroteSince() throws Exception {
-		// The owner's clock says its lock still runs; the other client's, ahead, says it
-		// expired and takes it over. The owner's release, at the version it wrote, must
-		// find the node changed and leave the other holder's lock alone
+		// The owner's clock says its lock still runs; the other client has watched it
+		// unchanged for longer than its time-to-live on its own clock and takes it over.
+		// The owner's release, at the version it wrote, must find the node changed and
+		// leave the other holder's lock alone
 		String key = uniqueKey("own-write-overtaken");
-		TestClock clock = TestClock.now();
-		ZooKeeperLockStore owner = storeOn(client, clock);
-		ZooKeeperLockStore other = storeOn(client, clock.ahead(TTL.plusSeconds(1)));
+		TestClock otherClock = TestClock.start();
+		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
+		ZooKeeperLockStore other = storeOn(client, otherClock);
 		String ownerToken = uniqueToken();
 		String otherToken = uniqueToken();
 		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
+		assertThat(other.tryAcquire(key, otherToken, TTL).isAcquired()).as("first sight").isFalse();
+		otherClock.advance(TTL.plusSeconds(1));
 		assertThat(other.tryAcquire(key, otherToken, TTL).isAcquired()).as("taken over by the other client").isTrue();
 		assertThat(owner.release(key, ownerToken)).as("the overtaken owner's release").isFalse();
 		assertThat(other.timeToExpiry(key)).as("the other holder's lock").isPositive();
 		assertThat(other.release(key, otherToken)).isTrue();
+	}
+
+	@Test
+	void everyExtendChangesTheNodesMzxidAndALockThatOutlivedItsTimeToLiveIsNoLongerRenewed() throws Exception {
+		String key = uniqueKey("outlived");
+		String owner = uniqueToken();
+		String path = ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key);
+		TestClock clock = TestClock.start();
+		ZooKeeperLockStore store = storeOn(client, clock);
+		assertThat(store.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+		long acquired = client.checkExists().forPath(path).getMzxid();
+		assertThat(store.extend(key, owner, TTL)).isTrue();
+		long extended = client.checkExists().forPath(path).getMzxid();
+		assertThat(extended).as("an extend writing the same data: contenders see the renewal").isGreaterThan(acquired);
+		clock.advance(TTL.plusMillis(1));
+		assertThat(store.extend(key, owner, TTL)).as("extend once its own time-to-live passed").isFalse();
+		assertThat(store.putResult(key, owner, new byte[] { 1 }, TTL)).as("a result once its time-to-live passed")
+			.isFalse();
+		assertThat(client.checkExists().forPath(path).getMzxid()).as("nothing written").isEqualTo(extended);
+		assertThat(store.release(key, owner)).as("release once its time-to-live passed").isFalse();
+		assertThat(client.getData().forPath(path)).as("freed nonetheless").isEqualTo(NodeData.free(owner));
 	}
 
 	@Test
@@ -249,7 +291,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	@Test
 	void multiKeyAcquisitionTakesReleasedExpiredAndNewNodesInPlaceAllOrNone() throws Exception {
-		TestClock clock = TestClock.now();
+		TestClock clock = TestClock.start();
 		ZooKeeperLockStore store = storeOn(client, clock);
 		String released = uniqueKey("multi-released");
 		String expired = uniqueKey("multi-expired");
@@ -411,11 +453,13 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	/**
-	 * A store on {@code client} with the default base path and the tests' timeout, whose
-	 * expiry is decided by {@code clock}.
+	 * A store on {@code client} with the default base path and the tests' timeout, which
+	 * counts expiry on the monotonic clock {@code clock}, with a record of sightings of
+	 * its own.
 	 */
-	private static ZooKeeperLockStore storeOn(CuratorFramework client, Clock clock) {
-		return new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT, clock);
+	private static ZooKeeperLockStore storeOn(CuratorFramework client, TestClock clock) {
+		return new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT,
+				Clock.systemUTC(), clock.expiry());
 	}
 
 	/**
