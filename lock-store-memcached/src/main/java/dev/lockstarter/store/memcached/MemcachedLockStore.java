@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.Assert;
@@ -31,45 +32,74 @@ import org.springframework.util.Assert;
 /**
  * {@link LockStore} on Memcached, through the xmemcached client with the binary protocol.
  * <p>
- * A lock is an item whose value is {@code "<expiresAt>:<token>"}: the owner token and the
- * lock's expiry time in epoch milliseconds on the clock of the client that wrote it.
+ * A lock is an item whose value is {@code "ttl=<millis>:<token>"}
+ * ({@link MemcachedLockValue}): the owner token and the lock's time-to-live as a
+ * duration, never a point in time. The item's <b>version</b> is its Memcached CAS value,
+ * which every write of the item ({@code add}, {@code cas}, {@code set}) changes.
  * <ul>
  * <li>acquire: {@code add}, which only stores the item if the key is absent (one round
- * trip). If the key is present but its expiry time has passed, the lock is taken over
- * with {@code gets} and a {@code cas} on the unique value read, so that of several
- * clients taking over the same expired lock exactly one wins. A conflict costs two round
- * trips ({@code add}, {@code gets}) and answers the holder's remaining time-to-live.</li>
+ * trip). If the key is present, a {@code gets} reads the holder and the CAS value, and
+ * the holder is judged by the {@linkplain ObservedExpiry observed-silence rule}: the lock
+ * may be taken over only once this store has seen that same CAS value stay unchanged for
+ * the holder's whole time-to-live on this JVM's monotonic clock. Until then the conflict
+ * answers the time left by that count; after, the lock is taken over with a {@code cas}
+ * on the CAS value read, which fails if the holder renewed in between, and of several
+ * clients taking over the same lock exactly one wins. A conflict costs two round trips
+ * ({@code add}, {@code gets}).</li>
  * <li>release: {@code gets}, then, only if the value holds the caller's token, a binary
  * protocol {@code delete} with that item's CAS value; the delete fails if anyone changed
- * the item in between, and the store reads it again.</li>
- * <li>extend: {@code gets}, then a {@code cas} that replaces the expiry time, only if the
- * value holds the caller's token.</li>
- * <li>time to expiry: a {@code get} of the lock item, changing nothing, answering the
- * time left until the expiry time it holds, or zero if the item is absent or its expiry
- * time has passed.</li>
- * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token, a
- * {@code set} of the result item {@code "#result:" + base64url(sha256(key))}, whose value
- * is the result's expiry time (8 bytes, epoch milliseconds) followed by the result. The
- * owner check and the write are two steps: a lock that expires between them can have its
- * result written by the expired holder. Results are limited by the server's item size (1
- * MB by default).</li>
+ * the item in between, and the store reads it again. A lock that outlived its
+ * time-to-live by this JVM's count is deleted all the same, but the release answers
+ * {@code false}.</li>
+ * <li>extend: {@code gets}, then, only if the value holds the caller's token, a
+ * {@code cas} that writes the value again with the new time-to-live. It is a write, not a
+ * {@code touch}, so that the CAS value changes and every contender starts its count
+ * again. A lock that outlived its time-to-live by this JVM's count, counted from when its
+ * last confirmed acquisition or extension was sent, is never extended: a contender may
+ * already have taken it over, or may be about to.</li>
+ * <li>time to expiry: a {@code gets} of the lock item, changing nothing in the store,
+ * answering the time left by the same rule, or zero if the item is absent.</li>
+ * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token and
+ * has not outlived its time-to-live by this JVM's count, a {@code set} of the result item
+ * {@code "#result:" + base64url(sha256(key))}, whose value is the result's expiry time (8
+ * bytes, epoch milliseconds on this store's wall clock) followed by the result. The owner
+ * check and the write are two steps: a lock taken over between them can have its result
+ * written by the holder it was taken from. Results are limited by the server's item size
+ * (1 MB by default).</li>
  * </ul>
  * The text protocol's {@code delete} ignores CAS values, so the client must use the
  * binary protocol; the constructor checks it.
  * <p>
- * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision, like
- * the DynamoDB store: a client whose clock runs ahead of the others by some amount sees
- * their locks expire that much early and can take them over. Keep the clocks synchronized
- * (NTP). Memcached's own expiry only cleans up abandoned locks. The server counts it in
- * whole seconds on a clock that a timer advances about once a second, and that timer
- * drifts later by about a millisecond a tick; when it crosses a second boundary, the
- * clock jumps two seconds at once. An item can therefore expire up to two seconds before
- * its relative expiry time, plus however late the timer runs. The store sets Memcached's
- * expiry to the time-to-live rounded up to whole seconds plus three seconds, so a lock is
- * never removed before its expiry time unless the server's timer runs over a second late
- * (a server stalled for over a second). Time-to-lives over {@linkplain #MAX_TTL 30 days
- * less three seconds} are rejected, because Memcached reads expiry times over 30 days as
- * absolute Unix times.
+ * <b>Expiry</b> is decided by no application server's wall clock. A contender counts a
+ * holder's time-to-live on its own monotonic clock from when it first saw the holder's
+ * CAS value, which is after the holder sent that write, and the holder counts its lease
+ * from when it sent the write; so all that must hold is that clocks <em>run</em> at about
+ * the same rate (within about 1 %, which the lease's loss margin covers), never that they
+ * agree. What the rule costs is time: a contender that first sees a lock whose holder
+ * crashed waits a whole time-to-live from that sight. Mutual exclusion relies on this
+ * rule alone.
+ * <p>
+ * <b>Memcached's own expiry</b> is the backstop that frees abandoned keys: the store
+ * counts it, not the clients, so a key whose holder crashed long ago is gone and is taken
+ * at once by {@code add}, without the contender's wait. It is set to the time-to-live
+ * rounded up to whole seconds plus three seconds, and must never end before the holder's
+ * lease. The server counts it in whole seconds on a clock that a timer advances about
+ * once a second (on its monotonic clock), and that timer drifts later by about a
+ * millisecond a tick; when it crosses a second boundary, the clock jumps two seconds at
+ * once. An item can therefore expire up to two seconds before its relative expiry time,
+ * plus however late the timer runs: with three seconds added, it lives at least its
+ * time-to-live plus one second, less however late the timer runs, on the server's count
+ * from when it received the write, which is after the holder sent it. This assumes that
+ * the server's timer is never over a second late (a server stalled for over a second). A
+ * server timer that runs up to 1 % faster than the holder's clock is covered, as a
+ * contender's clock is, by the lease's loss margin. Time-to-lives over
+ * {@linkplain #MAX_TTL 30 days less three seconds} are rejected, because Memcached reads
+ * expiry times over 30 days as absolute Unix times.
+ * <p>
+ * <b>Results</b> are not mutual exclusion: their expiry time is written and compared on
+ * the wall clock given to the constructor, so an instance whose clock runs ahead sees a
+ * result expire that much early, and one whose clock runs behind sees it that much later,
+ * until Memcached's own expiry (set as for a lock) removes it.
  * <p>
  * <b>Keys</b> are used as Memcached keys when they are at most 250 printable ASCII
  * characters; others (spaces, control characters, non-ASCII, longer keys) are replaced by
@@ -113,6 +143,8 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 
 	private final Clock clock;
 
+	private final ObservedExpiry observed;
+
 	private final boolean ownsClient;
 
 	/**
@@ -125,25 +157,37 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	}
 
 	/**
-	 * Create a store on the given client, which must use the binary protocol, deciding
-	 * expiry with the given clock. The caller keeps ownership of the client and shuts it
-	 * down.
+	 * Create a store on the given client, which must use the binary protocol. The caller
+	 * keeps ownership of the client and shuts it down.
 	 * @param client the Memcached client
-	 * @param clock the wall clock that decides expiry, shared in effect by every client
-	 * of the same servers
+	 * @param clock the wall clock that decides only when stored results expire; the
+	 * expiry of locks never reads it
 	 */
 	public MemcachedLockStore(MemcachedClient client, Clock clock) {
-		this(client, clock, false);
+		this(client, clock, new ObservedExpiry());
 	}
 
-	private MemcachedLockStore(MemcachedClient client, Clock clock, boolean ownsClient) {
+	/**
+	 * Create a store on the given client that counts the silence of holders with the
+	 * given record of sightings.
+	 * @param client the Memcached client
+	 * @param clock the wall clock that decides only when stored results expire
+	 * @param observed the record of the lock items this store has seen and written
+	 */
+	MemcachedLockStore(MemcachedClient client, Clock clock, ObservedExpiry observed) {
+		this(client, clock, observed, false);
+	}
+
+	private MemcachedLockStore(MemcachedClient client, Clock clock, ObservedExpiry observed, boolean ownsClient) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(clock, "'clock' must not be null");
+		Assert.notNull(observed, "'observed' must not be null");
 		Assert.isTrue(client.getProtocol() == Protocol.Binary,
 				() -> "The Memcached client must use the binary protocol, so that release and extend can be "
 						+ "conditional on the item's CAS value; it uses the " + client.getProtocol() + " protocol");
 		this.client = client;
 		this.clock = clock;
+		this.observed = observed;
 		this.ownsClient = ownsClient;
 	}
 
@@ -173,7 +217,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		builder.setOpTimeout(operationTimeout.toMillis());
 		builder.setHealSessionInterval(1000);
 		try {
-			return new MemcachedLockStore(builder.build(), Clock.systemUTC(), true);
+			return new MemcachedLockStore(builder.build(), Clock.systemUTC(), new ObservedExpiry(), true);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Could not start the Memcached client for " + servers, ex);
@@ -184,9 +228,11 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		int expiry = expiry(ttl);
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			String value = Holder.value(this.clock.millis() + millis(ttl), token);
+			long sentAt = this.observed.now();
 			if (call("acquire", key, () -> this.client.add(memcachedKey, expiry, value, TRANSCODER, timeout()))) {
+				this.observed.wrote(key, token, sentAt, ttl);
 				return AcquireReply.acquired();
 			}
 			GetsResponse<String> current = gets("acquire", key, memcachedKey);
@@ -194,23 +240,26 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 				// Released or expired since the add: try again
 				continue;
 			}
-			Holder holder = Holder.parse(current.getValue());
-			long now = this.clock.millis();
+			MemcachedLockValue holder = MemcachedLockValue.parse(current.getValue());
 			if (holder == null) {
 				// Not a lock written by this store: never take it over
 				return AcquireReply.held(Duration.ZERO);
 			}
-			if (!holder.isExpired(now)) {
-				return holder.token.equals(token) ? AcquireReply.acquired()
-						: AcquireReply.held(Duration.ofMillis(holder.expiresAt - now));
+			long remaining = this.observed.remaining(key, holder.token(), current.getCas(), holder.ttl());
+			if (remaining > 0) {
+				return holder.isOwnedBy(token) ? AcquireReply.acquired()
+						: AcquireReply.held(Duration.ofNanos(remaining));
 			}
-			String takeover = Holder.value(now + millis(ttl), token);
+			// Unchanged for the holder's whole time-to-live: take it over, unless the
+			// holder writes first
+			long takeoverSentAt = this.observed.now();
 			if (call("acquire", key,
-					() -> this.client.cas(memcachedKey, expiry, takeover, TRANSCODER, timeout(), current.getCas()))) {
+					() -> this.client.cas(memcachedKey, expiry, value, TRANSCODER, timeout(), current.getCas()))) {
+				this.observed.wrote(key, token, takeoverSentAt, ttl);
 				return AcquireReply.acquired();
 			}
-			// Another client took the expired lock over first, or it was deleted: read
-			// again
+			// The holder renewed, another client took the lock over first, or it was
+			// deleted: read again
 		}
 		return AcquireReply.held(Duration.ZERO);
 	}
@@ -220,15 +269,17 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			GetsResponse<String> current = gets("release", key, memcachedKey);
-			Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
-			if (current == null || holder == null || !holder.token.equals(token)) {
+			MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
+			if (current == null || holder == null || !holder.isOwnedBy(token)) {
+				this.observed.forget(key, token);
 				return false;
 			}
-			boolean expired = holder.isExpired(this.clock.millis());
+			boolean outlived = this.observed.hasOutlived(key, token);
 			if (call("release", key, () -> this.client.delete(memcachedKey, current.getCas(), timeout()))) {
-				return !expired;
+				this.observed.forget(key, token);
+				return !outlived;
 			}
-			// Changed since the gets (extended, or taken over after expiry): read again
+			// Changed since the gets (extended, or taken over): read again
 		}
 		return false;
 	}
@@ -237,16 +288,22 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public boolean extend(String key, String token, Duration ttl) {
 		int expiry = expiry(ttl);
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
+		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			GetsResponse<String> current = gets("extend", key, memcachedKey);
-			Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
-			long now = this.clock.millis();
-			if (current == null || holder == null || !holder.token.equals(token) || holder.isExpired(now)) {
+			MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
+			if (current == null || holder == null || !holder.isOwnedBy(token)) {
+				this.observed.forget(key, token);
 				return false;
 			}
-			String extended = Holder.value(now + millis(ttl), token);
+			long sentAt = this.observed.now();
+			if (this.observed.hasOutlived(key, token)) {
+				// A contender may already take it over: write nothing
+				return false;
+			}
 			if (call("extend", key,
-					() -> this.client.cas(memcachedKey, expiry, extended, TRANSCODER, timeout(), current.getCas()))) {
+					() -> this.client.cas(memcachedKey, expiry, value, TRANSCODER, timeout(), current.getCas()))) {
+				this.observed.wrote(key, token, sentAt, ttl);
 				return true;
 			}
 			// Changed since the gets: read again
@@ -257,32 +314,42 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A {@code get} of the lock item, which changes nothing, bounded by the client's
-	 * operation timeout; the expiry time it holds is compared with this store's clock, as
+	 * A {@code gets} of the lock item, which changes nothing in the store, bounded by the
+	 * client's operation timeout; the holder is judged by the observed-silence rule, as
 	 * {@link #tryAcquire} does. An item this store did not write, which no one can
-	 * acquire, has no expiry time to tell and answers {@link Duration#ZERO} too.
+	 * acquire, has no time-to-live to tell and answers {@link Duration#ZERO} too.
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		String memcachedKey = MemcachedKeys.memcachedKey(key);
-		String value = call("read the time to expiry of", key,
-				() -> this.client.get(memcachedKey, timeout(), TRANSCODER));
-		Holder holder = Holder.parse(value);
-		long now = this.clock.millis();
-		return (holder == null || holder.isExpired(now)) ? Duration.ZERO : Duration.ofMillis(holder.expiresAt - now);
+		GetsResponse<String> current = gets("read the time to expiry of", key, MemcachedKeys.memcachedKey(key));
+		MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
+		if (current == null || holder == null) {
+			return Duration.ZERO;
+		}
+		long remaining = this.observed.remaining(key, holder.token(), current.getCas(), holder.ttl());
+		return Duration.ofNanos(Math.max(0, remaining));
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The result's expiry time is written on this store's wall clock: results are not
+	 * mutual exclusion, and an instance whose clock is off sees them expire that much
+	 * early or late.
+	 */
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
 		int expiry = expiry(ttl);
 		GetsResponse<String> current = gets("store the result of", key, MemcachedKeys.memcachedKey(key));
-		Holder holder = (current != null) ? Holder.parse(current.getValue()) : null;
-		long now = this.clock.millis();
-		if (holder == null || !holder.token.equals(token) || holder.isExpired(now)) {
+		MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
+		if (holder == null || !holder.isOwnedBy(token) || this.observed.hasOutlived(key, token)) {
 			return false;
 		}
-		byte[] value = ByteBuffer.allocate(Long.BYTES + result.length).putLong(now + millis(ttl)).put(result).array();
+		byte[] value = ByteBuffer.allocate(Long.BYTES + result.length)
+			.putLong(this.clock.millis() + Math.max(1, ttl.toMillis()))
+			.put(result)
+			.array();
 		return call("store the result of", key,
 				() -> this.client.set(MemcachedKeys.resultKey(key), expiry, value, BYTES, timeout()));
 	}
@@ -365,10 +432,6 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		return (int) Math.min(seconds, MAX_RELATIVE_EXPIRY);
 	}
 
-	private static long millis(Duration ttl) {
-		return Math.max(1, ttl.toMillis());
-	}
-
 	private static boolean isPositive(Duration duration) {
 		return !duration.isZero() && !duration.isNegative();
 	}
@@ -419,43 +482,6 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 
 		@Override
 		public void setCompressionMode(CompressionMode compressionMode) {
-		}
-
-	}
-
-	/**
-	 * The value of a lock item.
-	 */
-	private static final class Holder {
-
-		final long expiresAt;
-
-		final String token;
-
-		private Holder(long expiresAt, String token) {
-			this.expiresAt = expiresAt;
-			this.token = token;
-		}
-
-		static String value(long expiresAt, String token) {
-			return expiresAt + ":" + token;
-		}
-
-		static @Nullable Holder parse(@Nullable String value) {
-			int separator = (value != null) ? value.indexOf(':') : -1;
-			if (value == null || separator <= 0) {
-				return null;
-			}
-			try {
-				return new Holder(Long.parseLong(value, 0, separator, 10), value.substring(separator + 1));
-			}
-			catch (NumberFormatException ex) {
-				return null;
-			}
-		}
-
-		boolean isExpired(long now) {
-			return now - this.expiresAt >= 0;
 		}
 
 	}

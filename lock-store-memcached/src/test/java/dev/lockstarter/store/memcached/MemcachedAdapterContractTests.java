@@ -22,9 +22,10 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 /**
  * {@link AdapterContractTests} on the {@link MemcachedLockStore}, against a real
  * memcached: the Spring Integration, ShedLock and {@code Lock} adapters. Memcached counts
- * its own expiry in whole seconds, but the store decides expiry on the clients' clocks in
- * milliseconds (the server's expiry only removes abandoned locks, seconds later), so the
- * suite's time-to-lives of a few hundred milliseconds apply.
+ * its own expiry in whole seconds, but the store judges expiry in milliseconds by the
+ * observed-silence rule on the monotonic clock (the server's expiry only removes
+ * abandoned locks, seconds later), so the suite's time-to-lives of a few hundred
+ * milliseconds apply.
  */
 class MemcachedAdapterContractTests extends AdapterContractTests {
 

@@ -1,8 +1,6 @@
 package dev.lockstarter.store.memcached;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.command.TextCommandFactory;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
@@ -33,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * {@link LockStoreContractTests} for {@link MemcachedLockStore}, against a real Memcached
- * server, and the Memcached store's own promises: key hashing, the 30-day limit, clock
- * skew, sharding over several servers and failing closed.
+ * server, and the Memcached store's own promises: key hashing, the 30-day limit,
+ * Memcached's own expiry, sharding over several servers and failing closed. Skewed wall
+ * clocks are tested in {@link MemcachedSkewedClockTests}.
  */
 class MemcachedLockStoreContractTests extends LockStoreContractTests {
 
@@ -113,23 +111,6 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 		assertThat(conflict.isAcquired()).isFalse();
 		assertThat(conflict.holderRemainingTtl()).isGreaterThan(Duration.ofDays(29));
 		assertThat(store().release(key, owner)).isTrue();
-	}
-
-	@Test
-	void clientWhoseClockRunsAheadSeesLocksExpireEarly() throws Exception {
-		MemcachedClient client = binaryClient(memcached.server().socketAddress());
-		try {
-			Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20));
-			MemcachedLockStore skewed = new MemcachedLockStore(client, ahead);
-			String key = uniqueKey("skew");
-			assertThat(store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).isAcquired()).isTrue();
-			assertThat(skewed.tryAcquire(key, uniqueToken(), TTL).isAcquired())
-				.as("acquire by a client whose clock is 20 s ahead of a 10 s lock's owner")
-				.isTrue();
-		}
-		finally {
-			client.shutdown();
-		}
 	}
 
 	@Test
@@ -274,13 +255,6 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 				sharded.destroy();
 			}
 		}
-	}
-
-	private static MemcachedClient binaryClient(InetSocketAddress server) throws IOException {
-		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(List.of(server));
-		builder.setCommandFactory(new BinaryCommandFactory());
-		builder.setOpTimeout(2000);
-		return builder.build();
 	}
 
 }
