@@ -2,13 +2,11 @@ package dev.lockstarter.store.dynamodb;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -20,8 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -32,6 +28,7 @@ import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ResultStoringLockStore;
 import org.springframework.util.Assert;
 
@@ -39,44 +36,61 @@ import org.springframework.util.Assert;
  * {@link LockStore} on Amazon DynamoDB, through the AWS SDK for Java 2.x.
  * <p>
  * A lock is an item of a table whose partition key {@value #PARTITION_KEY} (a string) is
- * the lock key. Its attributes: {@value #OWNER} (the owner token), {@value #EXPIRES_AT}
- * (the expiry time, epoch milliseconds), {@value #FENCE} (the fencing counter) and
- * {@value #TTL} (epoch seconds, for DynamoDB's Time to Live). Each operation is one
- * conditional {@code UpdateItem} request, except the reads:
+ * the lock key. Its attributes: {@value #OWNER} (the owner token), {@value #LEASE_MILLIS}
+ * (the lease duration, milliseconds), {@value #RECORD_VERSION} (a random number that
+ * every write of the lock, acquisition or extension, draws anew), {@value #FENCE} (the
+ * fencing counter) and {@value #TTL} (epoch seconds, for DynamoDB's Time to Live). Each
+ * operation is one conditional {@code UpdateItem} request, except the reads and a
+ * takeover:
  * <ul>
- * <li>acquire: sets the owner and expiry time and increments the fencing counter, on the
- * condition {@code attribute_not_exists(owner) OR expiresAt < :now}. The new fencing
- * token comes back in the same answer ({@code ReturnValues=UPDATED_NEW}); on a conflict
- * the holder's item comes back with the {@code ConditionalCheckFailedException}
- * ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD}), which gives its remaining
- * time-to-live. Acquisition and fencing token are therefore one atomic write.</li>
- * <li>release: removes the owner and expiry time on the condition
- * {@code owner = :token AND expiresAt >= :now}. The item itself stays, with its fencing
- * counter, so that tokens keep increasing.</li>
- * <li>extend: sets a new expiry time on the same condition.</li>
+ * <li>acquire: sets the owner, lease and version and increments the fencing counter, on
+ * the condition {@code attribute_not_exists(owner)}. The new fencing token comes back in
+ * the same answer ({@code ReturnValues=UPDATED_NEW}); on a conflict the holder's item
+ * comes back with the {@code ConditionalCheckFailedException}
+ * ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD}). Acquisition and fencing token
+ * are therefore one atomic write.</li>
+ * <li>take over: once the holder's item has stayed unchanged for its whole lease (see
+ * below), the same write on the condition that the owner and version are still the ones
+ * seen; a holder's renewal in between makes it fail.</li>
+ * <li>release: removes the owner, lease and version on the condition
+ * {@code owner = :token}. The item itself stays, with its fencing counter, so that tokens
+ * keep increasing.</li>
+ * <li>extend: sets a new lease and version on the same condition.</li>
  * <li>put result: sets {@value #RESULT} (binary) and {@value #RESULT_EXPIRES_AT} (epoch
  * milliseconds) on the same condition, so only the holder stores one; the release leaves
  * them, and {@link #getResult} reads them with a strongly consistent {@code GetItem}. A
  * result is limited by DynamoDB's item size (400 KB with the rest of the item).</li>
- * <li>time to expiry: a strongly consistent {@code GetItem} of the owner and expiry time,
- * which changes nothing; the lock is free when the item or its owner is absent or its
- * expiry time has passed.</li>
+ * <li>time to expiry: a strongly consistent {@code GetItem} of the holder, which changes
+ * nothing in the table, judged as an acquisition judges it.</li>
  * </ul>
  * <p>
- * <b>Expiry</b> is decided by the clients' wall clocks with millisecond precision: the
- * client that acquires writes {@code now + ttl}, and another client considers the lock
- * expired when its own clock passes that time. A client whose clock runs ahead of the
- * others by some amount can take their locks over that much early. Keep clocks
- * synchronized (NTP; AWS hosts use the Amazon Time Sync Service), choose time-to-lives
- * well above the possible skew, and use the fencing tokens where a late writer must be
- * rejected.
+ * <b>Expiry</b> is decided by no wall clock ({@link DynamoDbExpiry#OBSERVED}, the
+ * default, as Amazon's DynamoDB Lock Client does): a contender takes a lock over only
+ * once it has seen the same owner and version stay unchanged for the holder's whole
+ * lease, counted on its own monotonic clock ({@link ObservedExpiry}); a holder refuses to
+ * extend a lock whose lease it has outlived by its own count, from when it sent its last
+ * confirmed write. Clocks need only run at about the same rate. A contender that has
+ * never seen a lock before counts its whole lease from that first sight, so a lock whose
+ * holder crashed is taken over one lease after a contender first sees it: the first
+ * contender for a key abandoned long ago waits one lease. Locks written by this store
+ * instance expire for it exactly at their lease, counted from when the write was sent.
+ * <p>
+ * {@link DynamoDbExpiry#CLIENT_CLOCK} is an opt-in, <b>clock-dependent</b> mode: the item
+ * also holds {@value #EXPIRES_AT} ({@code now + ttl} on the writer's wall clock, epoch
+ * milliseconds), an acquisition is conditioned on
+ * {@code attribute_not_exists(owner) OR expiresAt < :now}, and release, extend and put
+ * result on {@code owner = :token AND expiresAt >= :now}. A client whose clock runs ahead
+ * of the others by some amount takes their locks over that much early. All the clients of
+ * a table must use the same mode.
  * <p>
  * <b>Fencing tokens</b> strictly increase per key: the counter starts at the acquiring
- * client's clock in microseconds and grows by one with each acquisition. The
+ * client's wall clock in microseconds and grows by one with each acquisition. The
  * {@value #TTL} attribute is set to {@value #RETENTION_HOURS} hours after the lock's
- * expiry, so that with Time to Live enabled on it the items of keys no longer used are
- * deleted; a counter deleted that way starts again from the clock, still above every
- * token it issued unless a clock is more than a day behind.
+ * expiry on the writer's wall clock, so that with Time to Live enabled on it the items of
+ * keys no longer used are deleted; a counter deleted that way starts again from the
+ * clock, still above every token it issued unless a clock is more than a day behind.
+ * These, and the expiry of results, stay on the wall clock: they do not decide who holds
+ * a lock.
  * <p>
  * <b>Keys</b> are stored as they are, unless they are empty, longer than
  * {@value #MAX_KEY_BYTES} bytes of UTF-8 (DynamoDB allows 2048), or start with
@@ -97,7 +111,16 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	/** The owner token attribute. */
 	public static final String OWNER = "owner";
 
-	/** The expiry time attribute, in epoch milliseconds. */
+	/** The lease duration attribute, in milliseconds. */
+	public static final String LEASE_MILLIS = "leaseMillis";
+
+	/** The record version attribute, a random number that every write draws anew. */
+	public static final String RECORD_VERSION = "recordVersion";
+
+	/**
+	 * The expiry time attribute, in epoch milliseconds on the writer's wall clock;
+	 * written by {@link DynamoDbExpiry#CLIENT_CLOCK} only.
+	 */
 	public static final String EXPIRES_AT = "expiresAt";
 
 	/** The fencing counter attribute. */
@@ -122,15 +145,8 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 
 	private static final Duration TABLE_WAIT_TIMEOUT = Duration.ofMinutes(2);
 
-	private static final Map<String, String> NAMES = Map.of("#owner", OWNER, "#expiresAt", EXPIRES_AT, "#fence", FENCE,
-			"#ttl", TTL);
-
-	private static final Map<String, String> HOLDER_NAMES = Map.of("#owner", OWNER, "#expiresAt", EXPIRES_AT);
-
-	private static final Map<String, String> EXTEND_NAMES = Map.of("#owner", OWNER, "#expiresAt", EXPIRES_AT, "#ttl",
-			TTL);
-
-	private static final AttributeValue ONE = AttributeValue.fromN("1");
+	/** The most writes of one acquisition: a takeover, and another when it races. */
+	private static final int MAX_WRITES = 4;
 
 	private final DynamoDbClient client;
 
@@ -138,9 +154,16 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 
 	private final Clock clock;
 
+	private final DynamoDbExpiry expiry;
+
+	private final ObservedExpiry observed;
+
+	private final LockRequests requests;
+
 	/**
-	 * Create a store on the given client and table. The caller keeps ownership of the
-	 * client and closes it.
+	 * Create a store on the given client and table, with expiry that no wall clock
+	 * decides ({@link DynamoDbExpiry#OBSERVED}). The caller keeps ownership of the client
+	 * and closes it.
 	 * @param client the DynamoDB client
 	 * @param tableName the table, with a string partition key named
 	 * {@value #PARTITION_KEY}
@@ -151,20 +174,46 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	}
 
 	/**
-	 * Create a store on the given client and table, deciding expiry with the given clock.
+	 * Create a store on the given client and table, with expiry that no wall clock
+	 * decides ({@link DynamoDbExpiry#OBSERVED}).
 	 * @param client the DynamoDB client
 	 * @param tableName the table, with a string partition key named
 	 * {@value #PARTITION_KEY}
-	 * @param clock the wall clock that decides expiry, shared in effect by every client
-	 * of the table
+	 * @param clock the wall clock of the fencing counter's start, the {@value #TTL}
+	 * attribute and the results' expiry
 	 */
 	public DynamoDbLockStore(DynamoDbClient client, String tableName, Clock clock) {
+		this(client, tableName, clock, DynamoDbExpiry.OBSERVED);
+	}
+
+	/**
+	 * Create a store on the given client and table, deciding expiry as {@code expiry}
+	 * says. {@link DynamoDbExpiry#CLIENT_CLOCK} is clock-dependent: see its description.
+	 * @param client the DynamoDB client
+	 * @param tableName the table, with a string partition key named
+	 * {@value #PARTITION_KEY}
+	 * @param clock the wall clock of the fencing counter's start, the {@value #TTL}
+	 * attribute and the results' expiry, and with {@link DynamoDbExpiry#CLIENT_CLOCK} of
+	 * the locks' expiry too, shared in effect by every client of the table
+	 * @param expiry how the store decides that a lock's time-to-live has passed
+	 */
+	public DynamoDbLockStore(DynamoDbClient client, String tableName, Clock clock, DynamoDbExpiry expiry) {
+		this(client, tableName, clock, expiry, new ObservedExpiry());
+	}
+
+	DynamoDbLockStore(DynamoDbClient client, String tableName, Clock clock, DynamoDbExpiry expiry,
+			ObservedExpiry observed) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.hasText(tableName, "'tableName' must not be empty");
 		Assert.notNull(clock, "'clock' must not be null");
+		Assert.notNull(expiry, "'expiry' must not be null");
+		Assert.notNull(observed, "'observed' must not be null");
 		this.client = client;
 		this.tableName = tableName;
 		this.clock = clock;
+		this.expiry = expiry;
+		this.observed = observed;
+		this.requests = new LockRequests(tableName, clock, expiry);
 	}
 
 	/**
@@ -216,123 +265,130 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 
 	@Override
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
-		long now = this.clock.millis();
-		long expiresAt = now + millis(ttl);
-		UpdateItemRequest request = UpdateItemRequest.builder()
-			.tableName(this.tableName)
-			.key(key(key))
-			.updateExpression("SET #owner = :token, #expiresAt = :expiresAt, #ttl = :ttl, "
-					+ "#fence = if_not_exists(#fence, :fenceStart) + :one")
-			.conditionExpression("attribute_not_exists(#owner) OR #expiresAt < :now")
-			.expressionAttributeNames(NAMES)
-			.expressionAttributeValues(Map.of(":token", AttributeValue.fromS(token), ":expiresAt", number(expiresAt),
-					":ttl", number(cleanupTime(expiresAt)), ":fenceStart", number(now * 1000), ":one", ONE, ":now",
-					number(now)))
-			.returnValues(ReturnValue.UPDATED_NEW)
-			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-			.build();
-		try {
-			UpdateItemResponse response = call("acquire", key, () -> this.client.updateItem(request));
-			return AcquireReply.acquired(longValue(response.attributes(), FENCE));
-		}
-		catch (ConditionalCheckFailedException ex) {
-			Map<String, AttributeValue> holder = ex.hasItem() ? ex.item() : Map.of();
-			long holderExpiresAt = longValue(holder, EXPIRES_AT);
-			if (token.equals(stringValue(holder, OWNER)) && holderExpiresAt >= now) {
-				// Our own acquisition, applied by an earlier attempt of the SDK's retries
-				return AcquireReply.acquired(longValue(holder, FENCE));
+		long lease = LockRequests.millis(ttl);
+		LockItem seen = null;
+		long remaining = 1;
+		for (int write = 0; write < MAX_WRITES; write++) {
+			long version = LockRequests.newVersion();
+			long sentAt = this.observed.now();
+			UpdateItemRequest request = this.requests.acquire(key, token, lease, version, seen);
+			try {
+				UpdateItemResponse response = call("acquire", key, () -> this.client.updateItem(request));
+				this.observed.wrote(key, token, sentAt, ttl);
+				return AcquireReply.acquired(LockItem.longValue(response.attributes(), FENCE));
 			}
-			return AcquireReply.held(Duration.ofMillis(holderExpiresAt - this.clock.millis()));
+			catch (ConditionalCheckFailedException ex) {
+				LockItem holder = LockItem.of(ex);
+				String owner = holder.owner();
+				if (owner == null) {
+					// Released since it was seen
+					seen = null;
+					continue;
+				}
+				if (token.equals(owner) && holder.hasVersion(version)) {
+					// Our own write, applied by an earlier attempt of the SDK's retries
+					this.observed.wrote(key, token, sentAt, ttl);
+					return AcquireReply.acquired(holder.fence());
+				}
+				if (token.equals(owner) && stillOwn(key, token, holder)) {
+					// An acquisition repeated by its owner
+					return AcquireReply.acquired(holder.fence());
+				}
+				if (this.expiry == DynamoDbExpiry.CLIENT_CLOCK) {
+					return AcquireReply.held(Duration.ofMillis(holder.expiresAt() - this.clock.millis()));
+				}
+				remaining = this.observed.remaining(key, owner, holder.observedVersion(), holder.lease());
+				if (remaining > 0) {
+					return AcquireReply.held(Duration.ofNanos(remaining));
+				}
+				// Unchanged for its whole lease: take it over if it still is
+				seen = holder;
+			}
 		}
+		// Lost every race: the next attempt decides
+		return AcquireReply.held(Duration.ofNanos(Math.max(1, remaining)));
 	}
 
+	private boolean stillOwn(String key, String token, LockItem holder) {
+		if (this.expiry == DynamoDbExpiry.CLIENT_CLOCK) {
+			return holder.expiresAt() >= this.clock.millis();
+		}
+		Long remaining = this.observed.ownRemaining(key, token);
+		return remaining != null && remaining > 0;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Conditioned on the owner only (and, with {@link DynamoDbExpiry#CLIENT_CLOCK}, on
+	 * the expiry time). A lock whose lease this store has outlived by its own count is
+	 * freed if it is still the caller's, and the answer is {@code false}: the lease was
+	 * lost.
+	 */
 	@Override
 	public boolean release(String key, String token) {
-		UpdateItemRequest request = UpdateItemRequest.builder()
-			.tableName(this.tableName)
-			.key(key(key))
-			.updateExpression("REMOVE #owner, #expiresAt")
-			.conditionExpression("#owner = :token AND #expiresAt >= :now")
-			.expressionAttributeNames(HOLDER_NAMES)
-			.expressionAttributeValues(
-					Map.of(":token", AttributeValue.fromS(token), ":now", number(this.clock.millis())))
-			.build();
-		return conditionally("release", key, request);
+		boolean outlived = this.observed.hasOutlived(key, token);
+		boolean released = conditionally("release", key, this.requests.release(key, token));
+		this.observed.forget(key, token);
+		return released && !outlived;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Refused, with nothing written, once this store has outlived the lock's lease by its
+	 * own count, from when it sent its last confirmed write: another owner may have taken
+	 * it over.
+	 */
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		long now = this.clock.millis();
-		long expiresAt = now + millis(ttl);
-		UpdateItemRequest request = UpdateItemRequest.builder()
-			.tableName(this.tableName)
-			.key(key(key))
-			.updateExpression("SET #expiresAt = :expiresAt, #ttl = :ttl")
-			.conditionExpression("#owner = :token AND #expiresAt >= :now")
-			.expressionAttributeNames(EXTEND_NAMES)
-			.expressionAttributeValues(Map.of(":token", AttributeValue.fromS(token), ":expiresAt", number(expiresAt),
-					":ttl", number(cleanupTime(expiresAt)), ":now", number(now)))
-			.build();
-		return conditionally("extend", key, request);
+		long lease = LockRequests.millis(ttl);
+		if (this.observed.hasOutlived(key, token)) {
+			return false;
+		}
+		long sentAt = this.observed.now();
+		if (!conditionally("extend", key, this.requests.extend(key, token, lease, LockRequests.newVersion()))) {
+			this.observed.forget(key, token);
+			return false;
+		}
+		this.observed.wrote(key, token, sentAt, ttl);
+		return true;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Refused, with nothing written, once this store has outlived the lock's lease by its
+	 * own count. The result's expiry is on this store's wall clock.
+	 */
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
-		long now = this.clock.millis();
-		long expiresAt = now + millis(ttl);
-		Map<String, String> names = new HashMap<>(HOLDER_NAMES);
-		names.put("#result", RESULT);
-		names.put("#resultExpiresAt", RESULT_EXPIRES_AT);
-		names.put("#ttl", TTL);
-		Map<String, AttributeValue> values = Map.of(":token", AttributeValue.fromS(token), ":now", number(now),
-				":result", AttributeValue.fromB(SdkBytes.fromByteArray(result)), ":resultExpiresAt", number(expiresAt),
-				":ttl", number(cleanupTime(expiresAt)));
-		// The item's Time to Live moves later only: a result that expires sooner must not
-		// let
-		// DynamoDB delete the item, with its fencing counter, before the lock's own
-		// cleanup time.
-		UpdateItemRequest request = UpdateItemRequest.builder()
-			.tableName(this.tableName)
-			.key(key(key))
-			.updateExpression("SET #result = :result, #resultExpiresAt = :resultExpiresAt, #ttl = :ttl")
-			.conditionExpression("#owner = :token AND #expiresAt >= :now AND #ttl <= :ttl")
-			.expressionAttributeNames(names)
-			.expressionAttributeValues(values)
-			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-			.build();
+		long millis = LockRequests.millis(ttl);
+		if (this.observed.hasOutlived(key, token)) {
+			return false;
+		}
 		try {
-			call("store the result of", key, () -> this.client.updateItem(request));
+			call("store the result of", key,
+					() -> this.client.updateItem(this.requests.putResult(key, token, result, millis, true)));
 			return true;
 		}
 		catch (ConditionalCheckFailedException ex) {
-			Map<String, AttributeValue> holder = ex.hasItem() ? ex.item() : Map.of();
-			if (!token.equals(stringValue(holder, OWNER)) || longValue(holder, EXPIRES_AT) < now) {
+			if (!token.equals(LockItem.of(ex).owner())) {
 				return false;
 			}
 		}
-		names.remove("#ttl");
-		UpdateItemRequest keepingTtl = request.toBuilder()
-			.updateExpression("SET #result = :result, #resultExpiresAt = :resultExpiresAt")
-			.conditionExpression("#owner = :token AND #expiresAt >= :now")
-			.expressionAttributeNames(names)
-			.expressionAttributeValues(Map.of(":token", values.get(":token"), ":now", values.get(":now"), ":result",
-					values.get(":result"), ":resultExpiresAt", values.get(":resultExpiresAt")))
-			.build();
-		return conditionally("store the result of", key, keepingTtl);
+		return conditionally("store the result of", key, this.requests.putResult(key, token, result, millis, false));
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
 		Map<String, AttributeValue> item = call("read the result of", key,
-				() -> this.client.getItem((get) -> get.tableName(this.tableName)
-					.key(key(key))
-					.consistentRead(true)
-					.projectionExpression("#result, #resultExpiresAt")
-					.expressionAttributeNames(Map.of("#result", RESULT, "#resultExpiresAt", RESULT_EXPIRES_AT))))
+				() -> this.client.getItem(this.requests.readResult(key)))
 			.item();
 		AttributeValue result = (item != null) ? item.get(RESULT) : null;
-		if (result == null || result.b() == null || longValue(item, RESULT_EXPIRES_AT) <= this.clock.millis()) {
+		if (result == null || result.b() == null
+				|| LockItem.longValue(item, RESULT_EXPIRES_AT) <= this.clock.millis()) {
 			return null;
 		}
 		return result.b().asByteArray();
@@ -341,26 +397,25 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A strongly consistent {@code GetItem} of the lock's owner and expiry time, which
-	 * changes nothing; the expiry time is compared with this store's clock as
-	 * {@link #tryAcquire} compares it, so a lock reported free here is one that
-	 * {@code tryAcquire} would take. The call blocks for at most the client's API call
-	 * timeout and retries.
+	 * A strongly consistent {@code GetItem} of the lock's holder, which changes nothing
+	 * in the table; the holder is judged as {@link #tryAcquire} judges it (and, with
+	 * {@link DynamoDbExpiry#OBSERVED}, remembered as seen), so a lock reported free here
+	 * is one that {@code tryAcquire} would take. The call blocks for at most the client's
+	 * API call timeout and retries.
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		Map<String, AttributeValue> item = call("read the time to expiry of", key,
-				() -> this.client.getItem((get) -> get.tableName(this.tableName)
-					.key(key(key))
-					.consistentRead(true)
-					.projectionExpression("#owner, #expiresAt")
-					.expressionAttributeNames(HOLDER_NAMES)))
-			.item();
-		if (item == null || stringValue(item, OWNER) == null) {
+		LockItem holder = LockItem
+			.of(call("read the time to expiry of", key, () -> this.client.getItem(this.requests.readHolder(key)))
+				.item());
+		String owner = holder.owner();
+		if (owner == null) {
 			return Duration.ZERO;
 		}
-		long remaining = longValue(item, EXPIRES_AT) - this.clock.millis();
-		return (remaining > 0) ? Duration.ofMillis(remaining) : Duration.ZERO;
+		long remaining = (this.expiry == DynamoDbExpiry.CLIENT_CLOCK)
+				? Duration.ofMillis(holder.expiresAt() - this.clock.millis()).toNanos()
+				: this.observed.remaining(key, owner, holder.observedVersion(), holder.lease());
+		return (remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
 	}
 
 	/**
@@ -369,6 +424,14 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 */
 	public String getTableName() {
 		return this.tableName;
+	}
+
+	/**
+	 * Return how this store decides that a lock's time-to-live has passed.
+	 * @return the expiry mode
+	 */
+	public DynamoDbExpiry getExpiry() {
+		return this.expiry;
 	}
 
 	/**
@@ -407,34 +470,6 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			throw new LockStoreException(key, "DynamoDB lock store failed to " + operation
 					+ (key.isEmpty() ? "" : " lock '" + key + "'") + " (table '" + this.tableName + "')", ex);
 		}
-	}
-
-	private static Map<String, AttributeValue> key(String key) {
-		return Map.of(PARTITION_KEY, AttributeValue.fromS(partitionKey(key)));
-	}
-
-	private static AttributeValue number(long value) {
-		return AttributeValue.fromN(Long.toString(value));
-	}
-
-	private static long cleanupTime(long expiresAt) {
-		return (expiresAt + 999) / 1000 + Duration.ofHours(RETENTION_HOURS).toSeconds();
-	}
-
-	private static long millis(Duration ttl) {
-		Assert.notNull(ttl, "'ttl' must not be null");
-		Assert.isTrue(!ttl.isZero() && !ttl.isNegative(), () -> "'ttl' must be positive, was " + ttl);
-		return Math.max(1, ttl.toMillis());
-	}
-
-	private static long longValue(Map<String, AttributeValue> item, String name) {
-		AttributeValue value = item.get(name);
-		return (value != null && value.n() != null) ? Long.parseLong(value.n()) : 0;
-	}
-
-	private static @Nullable String stringValue(Map<String, AttributeValue> item, String name) {
-		AttributeValue value = item.get(name);
-		return (value != null) ? value.s() : null;
 	}
 
 }

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * {@link LockStoreContractTests} for {@link DynamoDbLockStore}, against a real DynamoDB
  * Local server that keeps its data on disk (so that, as in DynamoDB, locks survive a
  * restart), and the DynamoDB store's own promises: one request per operation, fencing
- * tokens, the item layout and Time to Live, clock skew, and failing closed.
+ * tokens, the item layout and Time to Live, clock skew in the opt-in client clock mode,
+ * and failing closed.
  */
 class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 
@@ -140,15 +141,21 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 		long fencingToken = store().tryAcquire(key, owner, TTL).fencingToken();
 		Map<String, AttributeValue> held = item(key);
 		assertThat(held.get(DynamoDbLockStore.OWNER).s()).isEqualTo(owner);
-		long expiresAt = Long.parseLong(held.get(DynamoDbLockStore.EXPIRES_AT).n());
-		assertThat(expiresAt).isBetween(before + TTL.toMillis(), System.currentTimeMillis() + TTL.toMillis());
+		assertThat(held.get(DynamoDbLockStore.LEASE_MILLIS).n()).isEqualTo(Long.toString(TTL.toMillis()));
+		assertThat(held).as("no expiry time on a wall clock").doesNotContainKey(DynamoDbLockStore.EXPIRES_AT);
+		String version = held.get(DynamoDbLockStore.RECORD_VERSION).n();
 		long timeToLive = Long.parseLong(held.get(DynamoDbLockStore.TTL).n());
-		assertThat(timeToLive).as("Time to Live, epoch seconds a day after the expiry")
-			.isBetween(expiresAt / 1000 + Duration.ofDays(1).toSeconds(),
-					expiresAt / 1000 + Duration.ofDays(1).toSeconds() + 1);
+		assertThat(timeToLive).as("Time to Live, epoch seconds a day after the lease on the writer's clock")
+			.isBetween((before + TTL.toMillis()) / 1000 + Duration.ofDays(1).toSeconds(),
+					(System.currentTimeMillis() + TTL.toMillis()) / 1000 + Duration.ofDays(1).toSeconds() + 1);
+		assertThat(store().extend(key, owner, TTL)).isTrue();
+		assertThat(item(key).get(DynamoDbLockStore.RECORD_VERSION).n()).as("record version after an extension")
+			.isNotEqualTo(version);
+		timeToLive = Long.parseLong(item(key).get(DynamoDbLockStore.TTL).n());
 		assertThat(store().release(key, owner)).isTrue();
 		Map<String, AttributeValue> released = item(key);
-		assertThat(released).doesNotContainKeys(DynamoDbLockStore.OWNER, DynamoDbLockStore.EXPIRES_AT);
+		assertThat(released).doesNotContainKeys(DynamoDbLockStore.OWNER, DynamoDbLockStore.RECORD_VERSION,
+				DynamoDbLockStore.LEASE_MILLIS, DynamoDbLockStore.EXPIRES_AT);
 		assertThat(released.get(DynamoDbLockStore.FENCE).n()).isEqualTo(Long.toString(fencingToken));
 		assertThat(released.get(DynamoDbLockStore.TTL).n()).isEqualTo(Long.toString(timeToLive));
 	}
@@ -193,11 +200,13 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Test
-	void clientWhoseClockRunsAheadSeesLocksExpireEarly() {
+	void withTheClientClockModeAClientWhoseClockRunsAheadSeesLocksExpireEarly() {
 		DynamoDbLockStore skewed = new DynamoDbLockStore(client, TABLE,
-				Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20)));
+				Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20)), DynamoDbExpiry.CLIENT_CLOCK);
+		DynamoDbLockStore byClock = new DynamoDbLockStore(client, TABLE, Clock.systemUTC(),
+				DynamoDbExpiry.CLIENT_CLOCK);
 		String key = uniqueKey("skew");
-		long ownerToken = store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).fencingToken();
+		long ownerToken = byClock.tryAcquire(key, uniqueToken(), Duration.ofSeconds(10)).fencingToken();
 		AcquireReply takeover = skewed.tryAcquire(key, uniqueToken(), TTL);
 		assertThat(takeover.isAcquired()).as("acquire by a client whose clock is 20 s ahead of a 10 s lock's owner")
 			.isTrue();
