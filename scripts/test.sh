@@ -4,6 +4,7 @@
 # sample's page in a headless Chromium and run the lock server's Python client with python3, so this
 # installs them first when they are missing and apt-get is available. Run as root, the tests also cut
 # cluster members off from each other in network namespaces (ip, from iproute2); otherwise they skip that.
+# The reliability tests step worker JVMs' wall clocks with libfaketime (faketime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,7 @@ command -v etcd >/dev/null 2>&1 || [ -x /usr/bin/etcd ] || packages+=(etcd-serve
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 command -v python3 >/dev/null 2>&1 || packages+=(python3)
+[ -f /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || command -v faketime >/dev/null 2>&1 || packages+=(faketime)
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || packages+=(chromium-driver)
 if [ ${#packages[@]} -gt 0 ]; then

@@ -1,6 +1,7 @@
 package dev.lockstarter.autoconfigure;
 
 import java.net.URI;
+import java.time.Clock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -11,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 
 import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.dynamodb.DynamoDbExpiry;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -88,12 +90,23 @@ class DynamoDbLockStoreConfiguration {
 							+ "uses the application's DynamoDbClient bean");
 				}
 			}
-			DynamoDbLockStore store = new DynamoDbLockStore(client, dynamodb.getTable());
+			boolean clientClock = dynamodb.getExpiry() == DynamoDbLockStoreProperties.Expiry.CLIENT_CLOCK;
+			DynamoDbLockStore store = new DynamoDbLockStore(client, dynamodb.getTable(), Clock.systemUTC(),
+					clientClock ? DynamoDbExpiry.CLIENT_CLOCK : DynamoDbExpiry.OBSERVED);
 			if (dynamodb.isCreateTable()) {
 				store.createTableIfNotExists();
 			}
-			logger.info("Using the DynamoDB lock store on table '" + dynamodb.getTable() + "' through " + source
-					+ ". Lock expiry is decided by the application instances' clocks: keep them synchronized.");
+			if (clientClock) {
+				logger.warn("Using the DynamoDB lock store on table '" + dynamodb.getTable() + "' through " + source
+						+ " with lock.dynamodb.expiry=client-clock: lock expiry is decided by the application "
+						+ "instances' wall clocks, so an instance whose clock runs ahead takes held locks over. "
+						+ "Keep the clocks synchronized well within the time-to-live, or remove the property.");
+			}
+			else {
+				logger.info("Using the DynamoDB lock store on table '" + dynamodb.getTable() + "' through " + source
+						+ ". A lock is taken over once it stayed unchanged for its time-to-live; the instances' "
+						+ "clocks need not agree.");
+			}
 			return store;
 		}
 

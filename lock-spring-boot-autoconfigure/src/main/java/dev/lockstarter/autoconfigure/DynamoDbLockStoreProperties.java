@@ -50,6 +50,14 @@ public class DynamoDbLockStoreProperties implements InitializingBean {
 	 */
 	private boolean createTable;
 
+	/**
+	 * How a lock's expiry is decided: observed (a contender takes a lock over once it
+	 * stayed unchanged for its time-to-live on the contender's monotonic clock; no wall
+	 * clock decides) or client-clock (the expiry time written on the clients' wall
+	 * clocks, which must then agree). Every instance using one table must use the same.
+	 */
+	private Expiry expiry = Expiry.OBSERVED;
+
 	public String getTable() {
 		return this.table;
 	}
@@ -90,6 +98,14 @@ public class DynamoDbLockStoreProperties implements InitializingBean {
 		this.createTable = createTable;
 	}
 
+	public Expiry getExpiry() {
+		return this.expiry;
+	}
+
+	public void setExpiry(Expiry expiry) {
+		this.expiry = expiry;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		if (!this.table.matches("[a-zA-Z0-9_.-]{3,255}")) {
@@ -107,6 +123,25 @@ public class DynamoDbLockStoreProperties implements InitializingBean {
 					"The region must not be blank; leave it unset to use the AWS SDK's region provider chain.");
 		}
 		PropertyChecks.positive("lock.dynamodb.timeout", this.timeout, "The timeout must be positive.");
+	}
+
+	/**
+	 * How the DynamoDB store decides that a lock's time-to-live has passed.
+	 */
+	public enum Expiry {
+
+		/**
+		 * A contender takes a lock over once it saw it unchanged for its time-to-live, on
+		 * its own monotonic clock: no wall clock decides.
+		 */
+		OBSERVED,
+
+		/**
+		 * The expiry time is written and compared on the clients' wall clocks: mutual
+		 * exclusion depends on them agreeing.
+		 */
+		CLIENT_CLOCK
+
 	}
 
 }

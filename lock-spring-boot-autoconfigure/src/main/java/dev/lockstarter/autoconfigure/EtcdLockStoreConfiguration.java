@@ -99,7 +99,8 @@ class EtcdLockStoreConfiguration {
 			EtcdLockStore store = new EtcdLockStore(client, etcd.getPrefix(), etcd.getResultsPrefix(),
 					etcd.getTimeout(), Clock.systemUTC());
 			logger.info("Using the etcd lock store under '" + etcd.getPrefix() + "' through " + source
-					+ ". Lock expiry is decided by the application instances' clocks: keep them synchronized.");
+					+ ". A lock is taken over once it stayed unchanged for its time-to-live; the instances' clocks "
+					+ "need not agree.");
 			return store;
 		}
 

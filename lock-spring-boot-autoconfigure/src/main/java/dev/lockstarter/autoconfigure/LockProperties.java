@@ -262,14 +262,15 @@ public class LockProperties implements InitializingBean {
 		MEMCACHED,
 
 		/**
-		 * Amazon DynamoDB, through the AWS SDK: expiry is decided by the application
-		 * instances' clocks.
+		 * Amazon DynamoDB, through the AWS SDK: a lock is taken over once its record
+		 * stayed unchanged for its time-to-live, on the contender's monotonic clock.
 		 */
 		DYNAMODB,
 
 		/**
-		 * etcd v3, through jetcd: locks survive the loss of a minority of the members;
-		 * expiry is decided by the application instances' clocks.
+		 * etcd v3, through jetcd: locks survive the loss of a minority of the members; a
+		 * lock is taken over once its revision stayed unchanged for its time-to-live, on
+		 * the contender's monotonic clock.
 		 */
 		ETCD,
 
@@ -280,8 +281,9 @@ public class LockProperties implements InitializingBean {
 		JDBC,
 
 		/**
-		 * Apache ZooKeeper 3.6+, through Apache Curator: a lock ends at its time-to-live,
-		 * decided by the application instances' clocks, or with its holder's session.
+		 * Apache ZooKeeper 3.6+, through Apache Curator: a lock is taken over once its
+		 * node stayed unchanged for its time-to-live, on the contender's monotonic clock,
+		 * whatever its holder's session.
 		 */
 		ZOOKEEPER
 

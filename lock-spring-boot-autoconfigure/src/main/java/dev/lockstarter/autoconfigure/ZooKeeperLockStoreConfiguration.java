@@ -87,8 +87,8 @@ class ZooKeeperLockStoreConfiguration {
 					Clock.systemUTC());
 			logger.info("Using the ZooKeeper lock store under '" + zookeeper.getBasePath() + "' through " + source
 					+ ", timeout " + zookeeper.getTimeout()
-					+ ". A lock ends at its time-to-live, whatever its holder's "
-					+ "session; expiry is decided by the application instances' clocks: keep them synchronized.");
+					+ ". A lock is taken over once it stayed unchanged for its time-to-live, whatever its "
+					+ "holder's session; the instances' clocks need not agree.");
 			return store;
 		}
 

@@ -18,6 +18,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.dynamodb.DynamoDbExpiry;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -172,6 +173,29 @@ class StoreSelectionAutoConfigurationTests {
 				assertExclusive(context);
 				assertThat(output).contains("Using the DynamoDB lock store on table 'own-client-locks' through its "
 						+ "own client (endpoint " + dynamoDb.endpoint() + ", region eu-west-1, timeout PT2S)");
+			});
+	}
+
+	@Test
+	void dynamoDbStoreObservesExpiryByDefaultAndTheClientClockModeIsOptInWithAWarning(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("lock.store=dynamodb", "lock.dynamodb.endpoint=" + dynamoDb.endpoint(),
+					"lock.dynamodb.region=eu-west-1", "lock.dynamodb.table=observed-locks",
+					"lock.dynamodb.create-table=true")
+			.run((context) -> {
+				assertThat(context.getBean(DynamoDbLockStore.class).getExpiry()).isEqualTo(DynamoDbExpiry.OBSERVED);
+				assertThat(output).contains("the instances' clocks need not agree").doesNotContain("client-clock");
+			});
+		this.contextRunner
+			.withPropertyValues("lock.store=dynamodb", "lock.dynamodb.endpoint=" + dynamoDb.endpoint(),
+					"lock.dynamodb.region=eu-west-1", "lock.dynamodb.table=client-clock-locks",
+					"lock.dynamodb.create-table=true", "lock.dynamodb.expiry=client-clock")
+			.run((context) -> {
+				assertThat(context.getBean(DynamoDbLockStore.class).getExpiry()).isEqualTo(DynamoDbExpiry.CLIENT_CLOCK);
+				assertExclusive(context);
+				assertThat(output).contains("WARN")
+					.contains("lock.dynamodb.expiry=client-clock: lock expiry is decided by the application instances' "
+							+ "wall clocks");
 			});
 	}
 
