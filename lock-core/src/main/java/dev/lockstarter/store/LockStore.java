@@ -15,7 +15,13 @@ import java.util.List;
  * the lock, so a holder whose lock expired cannot delete or prolong a later holder's
  * lock;</li>
  * <li>a lock whose time-to-live passed is free to be acquired again;</li>
- * <li>a failed acquisition changes nothing, not even the holder's time-to-live.</li>
+ * <li>a failed acquisition changes nothing, not even the holder's time-to-live;</li>
+ * <li>no application server's wall clock decides when a lock expires: the store counts
+ * the time-to-live itself, or a contender does, on its monotonic clock, by watching the
+ * holder's record stay unchanged for the whole time-to-live ({@link ObservedExpiry}), in
+ * which case a lock is free to a contender one time-to-live after it first saw the
+ * holder's last write, and to the JVM that wrote it one time-to-live after the write was
+ * sent.</li>
  * </ul>
  * Keys arrive already prefixed and at most 250 bytes of UTF-8 long. Tokens are opaque
  * URL-safe strings.
