@@ -131,6 +131,11 @@ final class Checker {
 							}
 						}
 						case "crash" -> findings.crashes++;
+						case "clock" -> {
+							findings.clockSteps++;
+							findings.largestClockOffsetMillis = Math.max(findings.largestClockOffsetMillis,
+									Math.abs(Long.parseLong(f[4])));
+						}
 						default -> {
 						}
 					}

@@ -42,6 +42,15 @@ final class Findings {
 
 	long crashes;
 
+	/**
+	 * Offsets of a worker's wall clock set by the {@link ClockNemesis}, its first among
+	 * them.
+	 */
+	long clockSteps;
+
+	/** The largest offset of a worker's wall clock from the true time. */
+	long largestClockOffsetMillis;
+
 	final List<Long> killBlocks = new ArrayList<>();
 
 	long locksWithoutExpirySeen;
@@ -86,7 +95,8 @@ final class Findings {
 				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.STORE_LOST) + "/"
 				+ clobbers(Checker.Cause.LOST) + "/" + clobbers(Checker.Cause.PAUSE) + "), stale rejected "
 				+ this.staleRejected + ", pauses " + this.pauses + ", kills " + this.kills + ", restarts "
-				+ this.restarts + ", crashes " + this.crashes + ", no-expiry seen " + this.locksWithoutExpirySeen
+				+ this.restarts + ", crashes " + this.crashes + ", clock steps " + this.clockSteps + " (up to ±"
+				+ this.largestClockOffsetMillis + " ms)" + ", no-expiry seen " + this.locksWithoutExpirySeen
 				+ ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}

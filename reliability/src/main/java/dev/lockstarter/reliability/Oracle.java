@@ -30,8 +30,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * its lease whether it still held the lock: 1 means the lock was valid from its
  * acquisition to the recorded exit;</li>
  * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill,
- * restart...).</li>
+ * restart...);</li>
+ * <li>{@code M seq clock worker offsetMillis millis}: the clock nemesis set a worker's
+ * wall clock to the true time plus the offset.</li>
  * </ul>
+ * Every {@code millis} is on the harness's timeline, {@link #now()}, never a wall clock.
  */
 final class Oracle implements AutoCloseable {
 
@@ -134,10 +137,22 @@ final class Oracle implements AutoCloseable {
 		return factory;
 	}
 
+	/**
+	 * The time of the harness's timeline, in milliseconds: the machine's monotonic clock
+	 * ({@code CLOCK_MONOTONIC}, which {@link System#nanoTime()} reads on Linux as is),
+	 * the same in every process of the machine, and never moved by the clock nemesis (see
+	 * {@link ChildJvm#faketime}). The times of the oracle's events (a worker's attempt,
+	 * entry and exit, the nemeses' marks) are all on it, so that the checker compares
+	 * them whatever a worker's wall clock says.
+	 * @return milliseconds on the machine's monotonic clock
+	 */
+	static long now() {
+		return System.nanoTime() / 1_000_000;
+	}
+
 	long enter(String key, String sid, String worker, long fencingToken, long attemptMillis) {
 		return this.redis.execute(ENTER, List.of("occ:" + key, "open:" + key, SEQ, EVENTS, "entered:" + key), sid,
-				worker, Long.toString(fencingToken), key, Long.toString(System.currentTimeMillis()),
-				Long.toString(attemptMillis));
+				worker, Long.toString(fencingToken), key, Long.toString(now()), Long.toString(attemptMillis));
 	}
 
 	long read(String key, String sid) {
@@ -154,13 +169,11 @@ final class Oracle implements AutoCloseable {
 	}
 
 	void exit(String key, String sid) {
-		this.redis.execute(EXIT, List.of("occ:" + key, "open:" + key, SEQ, EVENTS), sid, "x",
-				Long.toString(System.currentTimeMillis()));
+		this.redis.execute(EXIT, List.of("occ:" + key, "open:" + key, SEQ, EVENTS), sid, "x", Long.toString(now()));
 	}
 
 	void checked(String sid, boolean held) {
-		this.redis.execute(MARK, List.of(SEQ, EVENTS), "held", sid + " " + (held ? "1" : "0"),
-				Long.toString(System.currentTimeMillis()));
+		this.redis.execute(MARK, List.of(SEQ, EVENTS), "held", sid + " " + (held ? "1" : "0"), Long.toString(now()));
 	}
 
 	void holding(String worker, int delta) {
@@ -173,7 +186,7 @@ final class Oracle implements AutoCloseable {
 	}
 
 	long mark(String what, String worker) {
-		return this.redis.execute(MARK, List.of(SEQ, EVENTS), what, worker, Long.toString(System.currentTimeMillis()));
+		return this.redis.execute(MARK, List.of(SEQ, EVENTS), what, worker, Long.toString(now()));
 	}
 
 	long closeKilled(String worker, List<String> keys) {
@@ -182,7 +195,7 @@ final class Oracle implements AutoCloseable {
 			redisKeys.add("occ:" + key);
 			redisKeys.add("open:" + key);
 		}
-		return this.redis.execute(CLOSE_KILLED, redisKeys, worker, Long.toString(System.currentTimeMillis()));
+		return this.redis.execute(CLOSE_KILLED, redisKeys, worker, Long.toString(now()));
 	}
 
 	/** The sections inside now, on any of the keys. */

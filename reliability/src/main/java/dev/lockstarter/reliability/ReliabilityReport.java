@@ -72,8 +72,13 @@ final class ReliabilityReport {
 				.append(n(ours.pauses))
 				.append(" pauses past the TTL, ")
 				.append(n(ours.kills))
-				.append(" `kill -9` of holders and ")
+				.append(" `kill -9` of holders, ")
 				.append(scenario.backend().faults(ours.restarts))
+				.append(" and ")
+				.append(n(ours.clockSteps))
+				.append(" steps of a worker's wall clock (up to ±")
+				.append(n(ours.largestClockOffsetMillis))
+				.append(" ms)")
 				.append(": **")
 				.append(n(ours.overlaps(Checker.Cause.REAL)))
 				.append(" overlaps while the lock was held as promised**, ")
@@ -158,6 +163,8 @@ final class ReliabilityReport {
 		row(md, results, "faults of the store (restarts, failovers)",
 				(r) -> r.scenario().restarts() ? r.scenario().backend().faults(r.findings().restarts) : "0");
 		row(md, results, "crashes of every worker", (r) -> n(r.findings().crashes));
+		row(md, results, "steps of a worker's wall clock (largest offset)", (r) -> r.scenario().clocks()
+				? n(r.findings().clockSteps) + " (±" + n(r.findings().largestClockOffsetMillis) + " ms)" : "0");
 		row(md, results, "longest wait for a killed holder's key (TTL " + ttl + " ms)",
 				(r) -> r.findings().killBlocks.isEmpty() ? "–"
 						: n(r.findings().maxKillBlock()) + " ms (of " + r.findings().killBlocks.size() + ")");
@@ -176,7 +183,7 @@ final class ReliabilityReport {
 				+ "`reliability/target/reliability/RELIABILITY.md` and never this file):\n\n");
 		md.append("```\n").append(SHORT_COMMAND).append("\n```\n\n");
 		md.append("Long form, on demand, one scenario at a time (this starter's lock for 70% of the duration, split "
-				+ "evenly over the stores, the HTTP paths for 15%, the broken locks for 15%; it rewrites this "
+				+ "evenly over the stores, the HTTP paths for 15%, each broken lock for 3%; it rewrites this "
 				+ "file):\n\n");
 		md.append("```\n").append(LONG_COMMAND).append("\n```\n\n");
 		md.append("Worker logs go to `reliability/target/reliability/logs/`.\n\n");
@@ -231,7 +238,8 @@ final class ReliabilityReport {
 			is at least the highest accepted so far; rejections are counted as stale writes), exit
 			(`DECR occ:{key}`); then, once the exit is recorded, whether the lease still holds its lock.
 
-			**Nemeses**, one at a time, each aimed at a worker that holds a lock:
+			**Nemeses**, one at a time, each aimed at a worker that holds a lock (the clock nemesis runs beside
+			them, on every worker):
 			- *pause*: `SIGSTOP` of the worker for 2 × TTL, then `SIGCONT`; its lock expires and another worker
 			  takes it, then the paused one resumes inside its section;
 			- *kill*: `kill -9` of the worker; a replacement starts at once, and the harness closes the killed
@@ -262,6 +270,17 @@ final class ReliabilityReport {
 			    namespace of its own, with one link to its clients and one to its peers, and the leader's link to
 			    its peers goes down until another member leads and 2 s more, while its clients still reach it. A
 			    lock is acknowledged only once a majority has logged it, so the locks must hold across all four;
+			- *clock* (beside the others, all the time): every worker JVM runs under libfaketime (Debian's
+			  `faketime`, preloaded with `FAKETIME_TIMESTAMP_FILE`, `FAKETIME_NO_CACHE=1`,
+			  `FAKETIME_DONT_FAKE_MONOTONIC=1`, `FAKETIME_FORCE_MONOTONIC_FIX=0`) with an offset file of its own.
+			  A worker starts with a random offset within ± 2 × TTL; a quarter to one TTL apart, a random worker's
+			  wall clock either jumps, forward or back, to a new random offset within ± 2 × TTL, or drifts: a
+			  series of 5 to 20 small steps in one direction (up to a tenth of the TTL each, 50 to 150 ms
+			  apart). `System.currentTimeMillis()`, `Instant.now()` and every library's wall clock follow the
+			  offset at once; `System.nanoTime()` stays the machine's real monotonic clock, as NTP stepping a
+			  clock would leave it. No store of this starter decides expiry by an application server's wall
+			  clock, so the locks must hold; the checker never reads a worker's wall clock (every time in the
+			  oracle's log is on the machine's monotonic clock, `CLOCK_MONOTONIC`, the same in every process);
 			- *crash on a lock without expiry* (Redis only): a watcher reads the `PTTL` of every lock key every
 			  20 ms; when one has none, every worker is killed at once. Our locks always have an expiry, so it
 			  never fires for them; for `SETNX` then `EXPIRE` it kills the holder between the two steps.
@@ -274,7 +293,14 @@ final class ReliabilityReport {
 			- *`GET` then `DEL`*: the same, when the pause falls between the `GET` that saw its own token and
 			  the `DEL`;
 			- *`SETNX` then `EXPIRE`*: a crash between the two leaves a lock without expiry, which nobody can
-			  ever take again.
+			  ever take again;
+			- *expiry by the workers' wall clocks*, as the etcd, ZooKeeper, Memcached and DynamoDB stores judged
+			  it before they moved to observed silence: the holder writes its token and `now + ttl` by its own
+			  wall clock (the Redis key's own expiry is a generous 10 × TTL), and a contender takes over, in one
+			  script, a lock whose written expiry is before its own `now`. It runs under the clock nemesis alone
+			  (no pauses, kills or faults): a contender whose clock is ahead of the holder's by more than a TTL
+			  takes the lock while its holder works, and a holder whose clock is behind writes locks that are
+			  born expired.
 
 			On Memcached and DynamoDB, the real store with a release that skips the owner check (memcached
 			`delete`, DynamoDB `DeleteItem` without a condition): caught like plain `DEL`. The broken locks run on
@@ -313,13 +339,16 @@ final class ReliabilityReport {
 
 			**What the build asserts** (short and long form): for this starter's lock on every store, no overlap
 			and no lost update while the lock was held as promised, no liveness violation, no lock without expiry,
-			every nemesis ran, no overlap across a fault of a store that keeps its data, and stale writes rejected
-			by fencing on Redis (pauses ran); the occupancy and interval checks agree; every broken lock is caught.
+			every nemesis ran (the clock nemesis among them), no overlap across a fault of a store that keeps its
+			data, and stale writes rejected by fencing on Redis (pauses ran); the occupancy and interval checks
+			agree; every broken lock is caught, the wall-clock one with overlaps under the clock nemesis alone.
 
 			**Not covered.** A restart of a Redis without persistence loses every lock, like the Memcached restart
-			above; the harness does not run that case. Not run here yet: a crash of PostgreSQL itself, clock jumps,
-			and network partitions other than the consensus leader's from its peers (none between the clients and
-			a store, none on the other stores). Memcached issues no fencing tokens ("no tokens" above). A `kill -9` of
+			above; the harness does not run that case. Not run here yet: a crash of PostgreSQL itself, a clock that
+			runs at a different rate (libfaketime's speed factor hung a JVM here; drift is made of small steps
+			instead), a skewed clock on a store's server (Redis crashes under libfaketime), and network
+			partitions other than the consensus leader's from its peers (none between the clients and a store,
+			none on the other stores). Memcached issues no fencing tokens ("no tokens" above). A `kill -9` of
 			the Sentinel primary (instead of its shutdown) was tried in one long run: 227 overlaps between
 			sections whose leases held, all of them seconds after the harness's failover had completed (the
 			replica promoted, the old primary back as its replica), so the checker counted them as real. A

@@ -20,9 +20,11 @@ import java.time.Duration;
  * restart, or a failover
  * @param crashOnLockWithoutExpiry whether to {@code kill -9} every worker at once as soon
  * as a lock key without expiry is seen
+ * @param clocks whether to step and drift the workers' wall clocks ({@link ClockNemesis})
  */
 record Scenario(String name, String store, Backend backend, String description, Duration duration,
-		boolean stopWhenCaught, boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry) {
+		boolean stopWhenCaught, boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry,
+		boolean clocks) {
 
 	boolean isOurs() {
 		return Worker.OURS.equals(this.store);
@@ -43,6 +45,11 @@ record Scenario(String name, String store, Backend backend, String description, 
 		}
 		if (this.restarts) {
 			nemeses.append(this.backend.fault()).append("; ");
+		}
+		if (this.clocks) {
+			nemeses.append("each worker's wall clock stepped and drifted within ± ")
+				.append(ClockNemesis.MAX_OFFSET_TTLS)
+				.append(" × TTL; ");
 		}
 		if (this.crashOnLockWithoutExpiry) {
 			nemeses.append("kill -9 of every worker when a lock without expiry is seen; ");

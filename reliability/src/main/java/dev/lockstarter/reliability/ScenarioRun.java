@@ -38,7 +38,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * or one command per key on a Redis Cluster, where the keys lie in several slots): a key
  * without expiry is counted, and one that stays so for more than five times the
  * time-to-live with no section entered on it meanwhile is a liveness violation (the lock
- * blocks forever).
+ * blocks forever). The {@link ClockNemesis}, when the scenario has it, moves the workers'
+ * wall clocks all the while, beside the others.
  */
 final class ScenarioRun {
 
@@ -85,6 +86,8 @@ final class ScenarioRun {
 
 	private @Nullable Oracle oracle;
 
+	private @Nullable ClockNemesis clocks;
+
 	private String oracleHost = "";
 
 	private int oraclePort;
@@ -113,12 +116,20 @@ final class ScenarioRun {
 			this.oraclePort = oracleServer.port();
 			Oracle oracle = new Oracle(this.oracleHost, this.oraclePort);
 			this.oracle = oracle;
+			ClockNemesis clocks = this.scenario.clocks()
+					? new ClockNemesis(this.settings.ttl(), this.logs, this.scenario.name(), oracle) : null;
+			this.clocks = clocks;
 			lockConnections = lock.watchConnections();
 			StringRedisTemplate lockRedis = (lockConnections != null) ? new StringRedisTemplate(lockConnections) : null;
 			boolean cluster = lockConnections != null && lockConnections.isClusterAware();
 			startWorkers(this.settings.workers());
 			long started = System.nanoTime();
 			Thread nemesis = Threads.daemon(this::nemeses, "nemesis");
+			Thread clockNemesis = Threads.daemon(() -> {
+				if (clocks != null) {
+					clocks.run(() -> this.running, () -> this.live.stream().map(WorkerProcess::id).toList());
+				}
+			}, "clock-nemesis");
 			Thread watcher = Threads.daemon(() -> {
 				if (lockRedis != null) {
 					watch(lockRedis, cluster);
@@ -137,6 +148,7 @@ final class ScenarioRun {
 			}
 			this.running = false;
 			nemesis.join(TimeUnit.SECONDS.toMillis(60));
+			clockNemesis.join(TimeUnit.SECONDS.toMillis(60));
 			watcher.join(TimeUnit.SECONDS.toMillis(60));
 			for (Thread replacement : this.replacements) {
 				// A start gives up after 60 s
@@ -442,36 +454,13 @@ final class ScenarioRun {
 		String id = "w" + this.workerIds.incrementAndGet();
 		Path log = this.logs.resolve(this.scenario.name() + "-" + id + ".log");
 		StoreUnderTest lock = lockServer();
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), Worker.class.getName(), this.scenario.backend().name(),
-				lock.address(), this.oracleHost, Integer.toString(this.oraclePort), id,
-				Integer.toString(this.settings.threads()), String.join(",", this.settings.keys()),
-				this.scenario.store(), Long.toString(this.settings.ttl().toMillis()),
-				Integer.toString(this.settings.maxSleepMillis()));
-		Process process;
-		try {
-			process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not start worker " + id, ex);
-		}
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		while (!output(log).contains(Worker.READY)) {
-			if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-				process.destroyForcibly();
-				throw new IllegalStateException("Worker " + id + " did not start. Output:\n" + output(log));
-			}
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				process.destroyForcibly();
-				throw new IllegalStateException("Interrupted while starting worker " + id, ex);
-			}
-		}
-		return new WorkerProcess(id, process);
+		ClockNemesis clocks = this.clocks;
+		ProcessBuilder builder = ChildJvm.builder(Worker.class, List.of(this.scenario.backend().name(), lock.address(),
+				this.oracleHost, Integer.toString(this.oraclePort), id, Integer.toString(this.settings.threads()),
+				String.join(",", this.settings.keys()), this.scenario.store(),
+				Long.toString(this.settings.ttl().toMillis()), Integer.toString(this.settings.maxSleepMillis())),
+				(clocks != null) ? clocks.clockFile(id) : null);
+		return new WorkerProcess(id, ChildJvm.startAndAwaitReady(builder, log, "Worker " + id));
 	}
 
 	private void stopWorkers() throws InterruptedException {
@@ -503,15 +492,6 @@ final class ScenarioRun {
 
 	private void log(String message) {
 		System.err.println("[" + this.scenario.name() + "] " + message);
-	}
-
-	private static String output(Path log) {
-		try {
-			return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-		}
-		catch (IOException ex) {
-			return "";
-		}
 	}
 
 	private static void signal(Process process, String signal) {

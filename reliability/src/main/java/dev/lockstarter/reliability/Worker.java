@@ -171,7 +171,7 @@ public final class Worker {
 		while (!Stop.requested) {
 			String key = keys.get(random.nextInt(keys.size()));
 			try {
-				long attemptMillis = System.currentTimeMillis();
+				long attemptMillis = Oracle.now();
 				Held held = locker.acquire(key);
 				if (held == null) {
 					continue;

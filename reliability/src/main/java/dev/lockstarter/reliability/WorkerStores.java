@@ -192,9 +192,10 @@ final class WorkerStores {
 	}
 
 	/**
-	 * A small connection pool to PostgreSQL. Borrowing a connection waits at most the
-	 * timeout, and so does the driver's connection attempt; the store bounds each
-	 * statement by the same timeout (the connection's network timeout).
+	 * A small connection pool to PostgreSQL (or MariaDB, whose driver the tests have).
+	 * Borrowing a connection waits at most the timeout, and so does the driver's
+	 * connection attempt; the store bounds each statement by the same timeout (the
+	 * connection's network timeout).
 	 * @param jdbcUrl the JDBC URL, with the user
 	 * @param timeout the longest a connection or a statement waits
 	 * @return the started pool
@@ -205,8 +206,14 @@ final class WorkerStores {
 		config.setMaximumPoolSize(JDBC_POOL_SIZE);
 		config.setConnectionTimeout(timeout.toMillis());
 		config.setValidationTimeout(timeout.toMillis() / 2);
-		config.addDataSourceProperty("connectTimeout", Long.toString(timeout.toSeconds()));
-		config.addDataSourceProperty("loginTimeout", Long.toString(timeout.toSeconds()));
+		if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+			// MariaDB's driver counts its connect timeout in milliseconds
+			config.addDataSourceProperty("connectTimeout", Long.toString(timeout.toMillis()));
+		}
+		else {
+			config.addDataSourceProperty("connectTimeout", Long.toString(timeout.toSeconds()));
+			config.addDataSourceProperty("loginTimeout", Long.toString(timeout.toSeconds()));
+		}
 		return new HikariDataSource(config);
 	}
 

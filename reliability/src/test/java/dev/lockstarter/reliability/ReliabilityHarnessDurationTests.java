@@ -41,7 +41,7 @@ class ReliabilityHarnessDurationTests {
 			.containsOnly(Duration.ofMinutes(20).multipliedBy(7).dividedBy(10).dividedBy(Backend.values().length));
 		assertThat(scenarios).filteredOn((scenario) -> !scenario.isOurs())
 			.extracting(Scenario::duration)
-			.hasSize(5)
+			.hasSize(6)
 			.containsOnly(Duration.ofSeconds(36));
 		assertThat(ReliabilityHarness.httpScenarios(Duration.ofMinutes(20))).extracting(HttpScenario::duration)
 			.hasSize(3)
@@ -51,7 +51,15 @@ class ReliabilityHarnessDurationTests {
 			.extracting(HttpScenario::transactional)
 			.containsExactlyInAnyOrder(true, false);
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn(Scenario::isOurs)
-			.allSatisfy((ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts()).isTrue());
+			.allSatisfy(
+					(ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts() && ours.clocks()).isTrue());
+		assertThat(ReliabilityHarness.scenarios(null)).filteredOn((scenario) -> !scenario.isOurs())
+			.filteredOn(Scenario::clocks)
+			.singleElement()
+			.satisfies((control) -> {
+				assertThat(control.store()).isEqualTo(BrokenLockStore.Flaw.WALL_CLOCK_EXPIRY.name());
+				assertThat(control.pauses() || control.kills() || control.restarts()).isFalse();
+			});
 	}
 
 }

@@ -45,6 +45,7 @@ class ReliabilityHarnessTests {
 			assertThat(ours.pauses).as("%s: pauses: %s", name, ours).isPositive();
 			assertThat(ours.kills).as("%s: kills: %s", name, ours).isPositive();
 			assertThat(ours.restarts).as("%s: faults of the store: %s", name, ours).isPositive();
+			assertThat(ours.clockSteps).as("%s: steps of a worker's wall clock: %s", name, ours).isPositive();
 			if (result.scenario().backend().isQuorum()) {
 				assertThat(ours.restarts).as("%s: faults of the cluster, each kind at least once: %s", name, ours)
 					.isGreaterThanOrEqualTo(QuorumFaults.kinds().size());
@@ -92,6 +93,21 @@ class ReliabilityHarnessTests {
 			assertThat(control.findings().caughtBroken())
 				.as("broken lock %s caught: %s", control.scenario().name(), control.findings())
 				.isTrue();
+			if (control.scenario().clocks()) {
+				// Caught by the clock nemesis alone: it moved clocks, and nothing else
+				// ran
+				assertThat(control.findings().clockSteps).as("%s: clock steps", control.scenario().name()).isPositive();
+				assertThat(control.findings().pauses + control.findings().kills + control.findings().restarts)
+					.as("%s: other nemeses", control.scenario().name())
+					.isZero();
+				assertThat(control.findings().overlaps(Cause.REAL))
+					.as("%s: overlaps while the lock was held as promised", control.scenario().name())
+					.isPositive();
+			}
+		}
+		if (System.getProperty(ReliabilityHarness.SCENARIOS_PROPERTY, "").isBlank()) {
+			assertThat(run.controls()).as("the wall-clock control ran")
+				.anyMatch((control) -> control.scenario().clocks());
 		}
 	}
 
