@@ -11,7 +11,8 @@ commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLat
 quick warm-up, optional), scale.json (MillionKeys, optional),
 http.json (benchmarks/http/run.sh) and machine.json; the adapters' section from RESULTS_DIR/adapters/
 (benchmarks/adapters.sh, optional), and the section of the stores that keep a lock across a failover from
-RESULTS_DIR/stores/ (benchmarks/stores.sh, optional; see report_stores.py). The charts are written as SVG files into a
+RESULTS_DIR/stores/ (benchmarks/stores.sh, optional; see report_stores.py), and the section of the stores whose
+expiry no wall clock decides from RESULTS_DIR/clock/ (benchmarks/clock.sh, optional; see report_clock.py). The charts are written as SVG files into a
 "performance" folder next to OUT.md, and linked from it.
 """
 
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 
+import report_clock
 import report_stores
 
 this = sys.modules[__name__]
@@ -449,6 +451,7 @@ def render(results, output, elapsed):
 
     adapters_section(adapters, w, machine_info)
     report_stores.section(report_stores.load(os.path.join(results, report_stores.DIRECTORY), this), w, this)
+    report_clock.section(report_clock.load(os.path.join(results, report_clock.DIRECTORY), this), w, this)
 
     # Commands per cycle
     w("## Commands per cycle")
@@ -733,6 +736,13 @@ def render(results, output, elapsed):
       "`benchmarks/stores.sh` builds the benchmarks, runs `FailoverStoreCycleBenchmarks` and the handoff on etcd "
       "and ZooKeeper, and rewrites this page with the new [stores](#stores-that-keep-a-lock-across-a-failover-"
       "postgresql-etcd-zookeeper) section.")
+    w("")
+    w("The stores whose expiry no instance's wall clock decides (etcd, ZooKeeper, Memcached, DynamoDB) before "
+      "and after, the takeover delay after a crashed holder on every store, and the loss detection latency: "
+      "`benchmarks/clock.sh [compare|takeover|loss|report]` builds a base revision (`BASE`, 2eeb541 by default) "
+      "and HEAD from copies of their commits, runs `ClockStoreCycleBenchmarks`, `HandoffLatency`, "
+      "`TakeoverDelay` and `LossDetectionLatency`, and rewrites this page with the new [expiry](#expiry-without-"
+      "the-instances-wall-clocks-before-and-after-takeover-and-loss-detection) section.")
     w("")
     w(VERSIONS)
     w("")

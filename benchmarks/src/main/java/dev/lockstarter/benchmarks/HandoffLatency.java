@@ -19,7 +19,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.etcd.EtcdServer;
+import dev.lockstarter.test.memcached.MemcachedServer;
 import dev.lockstarter.test.redis.RedisServer;
 import dev.lockstarter.test.zookeeper.ZooKeeperServer;
 
@@ -130,6 +132,9 @@ public final class HandoffLatency {
 			json.append("\n  }\n}\n");
 			Files.writeString(Path.of(args[0]), json, StandardCharsets.UTF_8);
 		}
+		// DynamoDB Local, which runs in this JVM, leaves a thread behind that is no
+		// daemon
+		System.exit(0);
 	}
 
 	/**
@@ -281,6 +286,17 @@ public final class HandoffLatency {
 					ZooKeeperServer zooKeeper = ZooKeeperServer.start();
 					this.started.put(k, zooKeeper);
 					yield new InetSocketAddress(zooKeeper.host(), zooKeeper.port());
+				}
+				case MEMCACHED -> {
+					MemcachedServer memcached = MemcachedServer.start();
+					this.started.put(k, memcached);
+					yield new InetSocketAddress(memcached.host(), memcached.port());
+				}
+				case DYNAMODB -> {
+					DynamoDbLocalServer dynamoDb = DynamoDbLocalServer.start();
+					this.started.put(k, dynamoDb);
+					ClockStoreClients.createDynamoDbTable(dynamoDb.endpoint().toString());
+					yield new InetSocketAddress(dynamoDb.host(), dynamoDb.port());
 				}
 			});
 		}

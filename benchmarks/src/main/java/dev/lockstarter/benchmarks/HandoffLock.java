@@ -11,6 +11,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
@@ -19,6 +20,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -157,6 +159,37 @@ enum HandoffLock {
 		Client open(String host, int port) {
 			return new FailoverHandoffClients.SpringIntegrationZooKeeper(host, port);
 		}
+	},
+
+	/**
+	 * This starter on {@code MemcachedLockStore}, which sends no release notifications:
+	 * the waiter polls.
+	 */
+	MEMCACHED_STARTER("lock-starter LockTemplate on MemcachedLockStore (polling)", Server.MEMCACHED) {
+		@Override
+		Client open(String host, int port) {
+			MemcachedLockStore store = ClockStoreClients.memcached(host, port);
+			return new StarterClient(store, () -> {
+				try {
+					store.destroy();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+		}
+	},
+
+	/**
+	 * This starter on {@code DynamoDbLockStore} (DynamoDB Local in the holder's JVM),
+	 * which sends no release notifications: the waiter polls.
+	 */
+	DYNAMODB_STARTER("lock-starter LockTemplate on DynamoDbLockStore (polling)", Server.DYNAMODB) {
+		@Override
+		Client open(String host, int port) {
+			DynamoDbClient client = ClockStoreClients.dynamoDbClient("http://" + host + ":" + port);
+			return new StarterClient(ClockStoreClients.dynamoDb(client), client::close);
+		}
 	};
 
 	/** The time-to-live of every lock. */
@@ -200,7 +233,16 @@ enum HandoffLock {
 		ETCD,
 
 		/** One standalone ZooKeeper server. */
-		ZOOKEEPER
+		ZOOKEEPER,
+
+		/** One {@code memcached}. */
+		MEMCACHED,
+
+		/**
+		 * DynamoDB Local, in the measuring JVM, its lock table created before any client
+		 * opens.
+		 */
+		DYNAMODB
 
 	}
 
