@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stores whose expiry no application server's wall clock decides any longer (issue 48), measured:
+# The stores whose expiry no application server's wall clock decides any longer, measured:
 #
 #   compare    the uncontended cycle (ClockStoreCycleBenchmarks, one thread) and the handoff to a waiter in
 #              another JVM (HandoffLatency) on etcd, ZooKeeper, Memcached and DynamoDB Local, on a base

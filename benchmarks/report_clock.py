@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The section of docs/PERFORMANCE.md on the stores whose expiry no application server's wall clock decides any
-longer (issue 48), from the results of benchmarks/clock.sh (benchmarks/results/clock/):
+longer, from the results of benchmarks/clock.sh (benchmarks/results/clock/):
 
 - compare: {base,head}-{pass}-jmh.json (ClockStoreCycleBenchmarks) and {base,head}-{pass}-handoff.json
   (HandoffLatency), pooled per side as compare.py pools them;
@@ -56,7 +56,7 @@ READING = """\
   version read, Memcached's `add`, DynamoDB's `UpdateItem` on `attribute_not_exists(owner)`) and freeing it
   one more; the record holds a duration where it held an expiry time. The errors are wide (±0.23 on
   ZooKeeper's ratio, about ±1 on etcd's and on DynamoDB Local's, which runs in the benchmark's own JVM):
-  other engineers' tests raised the load average to 8.5 during the passes, so this run excludes only a large
+  other builds and tests raised the load average to 8.5 during the passes, so this run excludes only a large
   change, and the cycle needs measuring again on an idle machine to say more.
 - **The handoff** on Memcached and DynamoDB (polled, no notifications) is within its error. On etcd and
   ZooKeeper the pooled medians came out 1.42 and 1.49 times the base's, outside the bootstrap intervals, but
