@@ -224,7 +224,7 @@ def section(clock, w, fmt=None):
     w("")
     if clock["load"]:
         w("Load average (1, 5, 15 min) at each step's start and end. The machine's 2 cores were shared with "
-          "other engineers' builds and tests; before each step the script waits a while (`LOAD_WAIT`, here as "
+          "other builds and tests; before each step the script waits a while (`LOAD_WAIT`, here as "
           "listed) for a one-minute load average below 1.5, then runs anyway:")
         w("")
         w("```")
