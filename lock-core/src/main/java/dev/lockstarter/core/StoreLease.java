@@ -495,7 +495,15 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	/** Record a renewal whose command was sent at {@code sentAt}. */
 	void renewed(long sentAt) {
 		extended(sentAt);
-		this.events.renewed(this);
+		if (this.state == State.HELD) {
+			this.events.renewed(this);
+		}
+		else if (this.state == State.LOST) {
+			// Its deadline passed while this renewal was on its way: the lease stays
+			// lost,
+			// and the lock it renewed goes to the next owner
+			releaseQuietly();
+		}
 	}
 
 	/**
@@ -511,6 +519,15 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 			return false;
 		}
 		deadlinePassed();
+		releaseQuietly();
+		return true;
+	}
+
+	/**
+	 * Release the lock of this lost lease, which may still be its own in the store, for
+	 * the next owner; a failure leaves it to expire with its time-to-live.
+	 */
+	private void releaseQuietly() {
 		try {
 			this.store.store().release(this.storeKey, this.token);
 		}
@@ -519,7 +536,6 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 					"Failed to release lost lock '" + LogSafe.key(this.key) + "'; it expires with its time-to-live",
 					ex);
 		}
-		return true;
 	}
 
 	/**

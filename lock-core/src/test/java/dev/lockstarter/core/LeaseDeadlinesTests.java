@@ -63,6 +63,24 @@ class LeaseDeadlinesTests {
 	}
 
 	@Test
+	void aRenewalConfirmedAfterTheDeadlineLeavesTheLeaseLostAndFreesItsLock() throws Exception {
+		// The first renewal is sent a third into the time-to-live and answered after the
+		// deadline: the store has extended the lock, but the lease was lost meanwhile
+		this.store.delayExtensions = TTL.dividedBy(2).plusMillis(100);
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL));
+		loss.assertLostBeforeTheStoreExpiry();
+		assertThat(this.store.extensionsAnswered.await(TTL.toMillis() * 3, TimeUnit.MILLISECONDS)).isTrue();
+		// Well before the extended lock would expire (a time-to-live after the renewal
+		// was sent, some 200 ms from now)
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+		while (!this.store.timeToExpiry("t:k").isZero() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(5);
+		}
+		assertThat(this.store.timeToExpiry("t:k")).as("the lock that the late renewal extended").isZero();
+		assertThat(loss.lease.isHeld()).isFalse();
+	}
+
+	@Test
 	void aConfirmedRenewalMovesTheDeadline() throws Exception {
 		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL));
 		assertThat(loss.lost.await(3 * TTL.toMillis(), TimeUnit.MILLISECONDS)).as("lost while renewed").isFalse();
@@ -146,6 +164,10 @@ class LeaseDeadlinesTests {
 
 		volatile boolean hangExtensions;
 
+		volatile Duration delayExtensions = Duration.ZERO;
+
+		final CountDownLatch extensionsAnswered = new CountDownLatch(1);
+
 		final AtomicLong extensions = new AtomicLong();
 
 		final CountDownLatch release = new CountDownLatch(1);
@@ -164,6 +186,17 @@ class LeaseDeadlinesTests {
 					Thread.currentThread().interrupt();
 				}
 				throw new LockStoreException(keys.get(0), "The store did not answer in time (test)", null);
+			}
+			if (!this.delayExtensions.isZero()) {
+				try {
+					Thread.sleep(this.delayExtensions.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				boolean[] extended = super.extendAll(keys, tokens, ttl);
+				this.extensionsAnswered.countDown();
+				return extended;
 			}
 			return super.extendAll(keys, tokens, ttl);
 		}
