@@ -14,6 +14,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A lease is lost at its local deadline, its time-to-live less the loss margin after the
@@ -72,11 +73,9 @@ class LeaseDeadlinesTests {
 		assertThat(this.store.extensionsAnswered.await(TTL.toMillis() * 3, TimeUnit.MILLISECONDS)).isTrue();
 		// Well before the extended lock would expire (a time-to-live after the renewal
 		// was sent, some 200 ms from now)
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-		while (!this.store.timeToExpiry("t:k").isZero() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(5);
-		}
-		assertThat(this.store.timeToExpiry("t:k")).as("the lock that the late renewal extended").isZero();
+		await("the release of the lock that the late renewal extended").atMost(Duration.ofMillis(100))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.store.timeToExpiry("t:k").isZero());
 		assertThat(loss.lease.isHeld()).isFalse();
 	}
 

@@ -15,6 +15,7 @@ import dev.lockstarter.test.contract.SkewedClockContractTests;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link SkewedClockContractTests} on one DynamoDB Local table, each store with its own
@@ -58,11 +59,9 @@ class DynamoDbSkewedClockTests extends SkewedClockContractTests {
 		AcquireReply first = behind().tryAcquire(key, token, TTL);
 		assertThat(first.isAcquired()).as("first try on a key abandoned two time-to-lives ago").isFalse();
 		assertThat(first.holderRemainingTtl()).as("time left at the first sight").isEqualTo(TTL);
-		while (!behind().tryAcquire(key, token, TTL).isAcquired()) {
-			assertThat(Duration.ofNanos(System.nanoTime() - firstSight)).as("wait from the first sight")
-				.isLessThan(TTL.plusSeconds(1));
-			sleep(Duration.ofMillis(10));
-		}
+		await("the takeover, from the first sight").atMost(TTL.plusSeconds(1))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> behind().tryAcquire(key, token, TTL).isAcquired());
 		assertThat(Duration.ofNanos(System.nanoTime() - firstSight)).as("takeover after the contender's first sight")
 			.isGreaterThanOrEqualTo(TTL);
 	}

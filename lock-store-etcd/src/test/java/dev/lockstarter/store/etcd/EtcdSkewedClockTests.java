@@ -16,6 +16,7 @@ import dev.lockstarter.test.contract.SkewedClockContractTests;
 import dev.lockstarter.test.etcd.EtcdServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link SkewedClockContractTests} on one etcd server, each store on its own client; and
@@ -56,11 +57,9 @@ class EtcdSkewedClockTests extends SkewedClockContractTests {
 		// A lease bucket of 2 s, granted for 4 s: the key is gone within 4 s and some
 		EtcdLockStore behind = (EtcdLockStore) behind();
 		Client observer = this.clients.get(this.stores.indexOf(behind));
-		long deadline = sent + Duration.ofSeconds(8).toNanos();
-		while (!observer.getKVClient().get(behind.lockKey(key)).get(5, TimeUnit.SECONDS).getKvs().isEmpty()) {
-			assertThat(System.nanoTime() - deadline).as("nanoseconds past the lease's end").isNegative();
-			Thread.sleep(50);
-		}
+		await("etcd's deletion of the abandoned key at its lease's end").atMost(Duration.ofSeconds(8))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> observer.getKVClient().get(behind.lockKey(key)).get(5, TimeUnit.SECONDS).getKvs().isEmpty());
 		assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("time until etcd deleted the abandoned key")
 			.isGreaterThanOrEqualTo(ttl.plus(EtcdLeases.MARGIN));
 		assertThat(behind.tryAcquire(key, token(), TTL).isAcquired())
