@@ -23,10 +23,10 @@ import dev.lockstarter.store.LogSafe;
  * a tenth of its time-to-live is extended, grouped by store (the mutexes, and the places
  * of shared locks) and time-to-live into {@link LockStore#extendAll} calls of at most
  * {@value #BATCH_SIZE} locks. A lease whose extension finds the lock gone is marked lost;
- * a store failure is retried until the lease's local deadline, and then the lease is lost
- * too, if {@link LeaseDeadlines} has not found it lost first (its own timer does not wait
- * for a renewal that the store is slow to answer). A lease held longer than its maximum
- * hold time is no longer renewed. No task outlives the last registered lease.
+ * a store failure is retried until the lease's local deadline, at which
+ * {@link LeaseDeadlines}, on a timer of its own that no renewal holds up, finds it lost.
+ * A lease held longer than its maximum hold time is no longer renewed. No task outlives
+ * the last registered lease.
  * <p>
  * The leases are those the template lists as held: registering one adds nothing to a
  * second collection, and a registration finds the timer already armed for an earlier time
@@ -158,7 +158,7 @@ final class LeaseRenewer {
 				extended = batch.store().extendAll(keys, tokens, batch.ttl());
 			}
 			catch (LockStoreException ex) {
-				retryLater(locked, sentAt, ex);
+				retryLater(locked, ex);
 				return;
 			}
 			for (int i = 0; i < locked.size(); i++) {
@@ -176,16 +176,15 @@ final class LeaseRenewer {
 		}
 	}
 
-	private void retryLater(List<StoreLease> leases, long failedAt, LockStoreException failure) {
+	/**
+	 * Try the failed renewals again soon; a lease whose local deadline comes first is
+	 * lost by {@link LeaseDeadlines}, and no longer renewed.
+	 */
+	private void retryLater(List<StoreLease> leases, LockStoreException failure) {
 		logger.warn("Failed to renew " + leases.size() + " lock(s); retrying until their local deadline", failure);
 		for (StoreLease lease : leases) {
-			if (failedAt - lease.lossAt() >= 0) {
-				lease.lost("the lock store could not be reached before the lease's local deadline");
-			}
-			else {
-				long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, lease.ttl().toNanos() / 10));
-				lease.renewAt = System.nanoTime() + retry;
-			}
+			long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, lease.ttl().toNanos() / 10));
+			lease.renewAt = System.nanoTime() + retry;
 		}
 	}
 
