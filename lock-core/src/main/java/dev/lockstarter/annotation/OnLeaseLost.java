@@ -2,8 +2,8 @@ package dev.lockstarter.annotation;
 
 /**
  * What happens to a method whose lease is found lost while it runs: a renewal found its
- * lock expired or held by another owner, the store could not be reached until the lock's
- * time-to-live passed, or the lease reached its maximum hold time and is no longer
+ * lock expired or held by another owner, no renewal was confirmed by the lease's local
+ * deadline (renewed or not), or the lease reached its maximum hold time and is no longer
  * renewed.
  *
  * @since 0.1.0

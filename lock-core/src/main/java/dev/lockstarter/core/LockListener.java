@@ -43,8 +43,8 @@ public interface LockListener {
 	}
 
 	/**
-	 * A held lock was lost before its release: a renewal found it gone, or the store
-	 * could not be reached until it expired.
+	 * A held lock was lost before its release: a renewal found it gone, or no renewal was
+	 * confirmed by its local deadline.
 	 * @param lock the lock
 	 * @param reason why, for people
 	 */

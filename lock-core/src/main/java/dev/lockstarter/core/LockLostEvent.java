@@ -2,8 +2,9 @@ package dev.lockstarter.core;
 
 /**
  * Published when a held lock is found lost: its renewal found the key gone or owned by
- * someone else, or the store could not be reached until the lock's time-to-live passed.
- * The work guarded by the lock is no longer exclusive. Published through the
+ * someone else, or no renewal was confirmed by the lease's local deadline, its
+ * time-to-live less the loss margin after its last confirmed write. The work guarded by
+ * the lock is no longer exclusive. Published through the
  * {@link org.springframework.context.ApplicationEventPublisher} given to
  * {@link LockTemplate}.
  *
