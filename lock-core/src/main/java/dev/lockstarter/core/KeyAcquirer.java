@@ -85,7 +85,9 @@ interface KeyAcquirer {
 
 	/**
 	 * An acquisition of a shared lock's place, of the kind the options say. A writer
-	 * tells the store to hold new readers back for as long as it will still wait.
+	 * tells the store to hold new readers back for as long as it will still wait, but no
+	 * longer than its time-to-live, so that a writer that dies while waiting holds them
+	 * back no longer than a holder would; each of its tries records the wait anew.
 	 * @param store the store
 	 * @param options the options, whose kind is not the mutex
 	 * @return the acquirer, for one attempt
@@ -101,7 +103,7 @@ interface KeyAcquirer {
 					case PERMITS -> store.tryAcquirePermit(storeKey, token, ttl, kind.getPermits());
 					case READ -> store.tryAcquireRead(storeKey, token, ttl);
 					case WRITE -> store.tryAcquireWrite(storeKey, token, ttl,
-							Duration.ofNanos(Math.max(0, waitsUntil - System.nanoTime())));
+							Duration.ofNanos(Math.min(ttl.toNanos(), Math.max(0, waitsUntil - System.nanoTime()))));
 					case MUTEX -> throw new IllegalArgumentException("A mutex is not a shared lock");
 				};
 			}

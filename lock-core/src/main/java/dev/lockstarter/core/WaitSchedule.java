@@ -14,7 +14,9 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * fixed number of retries at a fixed interval ({@link LockOptions#getRetries()}), or
  * until the wait time is over, polling with exponential backoff and jitter (from 100 ms
  * up to 1 s when release notifications wake the waiter, from 10 ms up to 500 ms without),
- * never sleeping past the holder's remaining time-to-live or the end of the wait.
+ * never sleeping past the holder's remaining time-to-live or the end of the wait. A
+ * waiting writer also tries at least every half of its own time-to-live, which bounds the
+ * wait it records in the store: each refused try records it anew.
  */
 final class WaitSchedule {
 
@@ -33,6 +35,9 @@ final class WaitSchedule {
 
 	private final long retryInterval;
 
+	/** The longest pause while polling: half a writer's TTL, else unbounded. */
+	private final long longestPoll;
+
 	private int retriesLeft;
 
 	private WaitSchedule(LockOptions options, boolean notified) {
@@ -40,6 +45,8 @@ final class WaitSchedule {
 		this.retryInterval = options.getRetryInterval().toNanos();
 		this.polls = (this.retriesLeft > 0) ? null : (notified ? NOTIFIED_POLLS : POLLED_POLLS).start();
 		this.deadline = System.nanoTime() + options.getWaitTime().toNanos();
+		this.longestPoll = (options.getKind().type() == LockKind.Type.WRITE) ? options.getTtl().toNanos() / 2
+				: Long.MAX_VALUE;
 	}
 
 	/**
@@ -97,7 +104,7 @@ final class WaitSchedule {
 			return -1;
 		}
 		long untilExpiry = holderRemainingTtl.toNanos() + ONE_MILLI;
-		long poll = TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff());
+		long poll = Math.min(TimeUnit.MILLISECONDS.toNanos(polls.nextBackOff()), this.longestPoll);
 		return Math.min(remaining, Math.min(untilExpiry, poll));
 	}
 

@@ -25,7 +25,8 @@ import java.time.Duration;
  * <li>a grant returns a fencing token that strictly increases with every grant on the
  * key, whatever its kind;</li>
  * <li>a failed acquisition changes nothing, except that a waiting writer's wait is
- * recorded (see {@link #tryAcquireWrite}).</li>
+ * recorded, for no longer than the writer's time-to-live (see
+ * {@link #tryAcquireWrite}).</li>
  * </ul>
  * Every operation is atomic in the store and, for a remote store, one round trip. A store
  * that is also a {@link ReleaseNotifyingLockStore} announces {@link #releaseShared} on
@@ -66,12 +67,16 @@ public interface SharedLockStore extends LockStore {
 	 * the key. A writer that is refused and will try again says for how long, and no new
 	 * reader is granted the key meanwhile, so that a stream of readers cannot starve
 	 * writers; its wait ends when it is granted, when it {@linkplain #releaseShared
-	 * releases} by its token, or when {@code waitFor} has passed.
+	 * releases} by its token, or when {@code waitFor} or {@code ttl} has passed,
+	 * whichever is first. The time-to-live bounds the wait as it bounds a place: a writer
+	 * that crashed while waiting holds readers back for at most its {@code ttl}, and a
+	 * writer that goes on waiting records its wait anew with every refused try.
 	 * @param key the full store key
 	 * @param token the new holder's token, unique to this acquisition
-	 * @param ttl the place's time-to-live, positive
-	 * @param waitFor how long new readers are held back for this writer if it is refused;
-	 * zero when it will not try again
+	 * @param ttl the place's time-to-live, positive; also the longest its recorded wait
+	 * lasts
+	 * @param waitFor how long new readers are held back for this writer if it is refused,
+	 * at most {@code ttl}; zero when it will not try again
 	 * @return acquired with a fencing token; or held, with the longest remaining
 	 * time-to-live among the holders
 	 * @throws LockStoreException if the store cannot be reached or does not answer in

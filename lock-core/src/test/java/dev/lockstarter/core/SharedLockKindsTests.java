@@ -109,6 +109,39 @@ class SharedLockKindsTests {
 		reader.release();
 	}
 
+	@Test
+	void aWaitingWriterRecordsItsWaitAnewSoReadersStayOutPastItsTimeToLive() throws Exception {
+		Lease reader = this.locks.acquire("doc", TTL.withKind(LockKind.READ));
+		// The store keeps a writer's wait for at most its TTL: the writer must ask again
+		// within it, though its polls would otherwise grow to a second
+		LockOptions writing = LockOptions.ttl(Duration.ofMillis(300))
+			.withKind(LockKind.WRITE)
+			.withWaitTime(Duration.ofSeconds(60));
+		Thread writer = new Thread(() -> {
+			try {
+				this.locks.acquire("doc", writing);
+			}
+			catch (LockWaitInterruptedException ex) {
+				// Expected: the writer gives up
+			}
+		});
+		writer.start();
+		awaitRead(false);
+		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+		while (System.nanoTime() - until < 0) {
+			LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+			if (probe.isAcquired()) {
+				probe.lease().release();
+			}
+			assertThat(probe.isAcquired()).as("a new reader while the writer waits").isFalse();
+			Thread.sleep(20);
+		}
+		writer.interrupt();
+		writer.join(TimeUnit.SECONDS.toMillis(10));
+		awaitRead(true);
+		reader.release();
+	}
+
 	private void awaitRead(boolean granted) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));

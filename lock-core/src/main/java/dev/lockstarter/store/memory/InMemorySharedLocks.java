@@ -129,7 +129,8 @@ final class InMemorySharedLocks {
 			Long refusal = refusal(kind, permits, now);
 			if (refusal != null) {
 				if (kind == Place.Kind.WRITE && waitForNanos > 0) {
-					this.waitingWriters.put(token, now + waitForNanos);
+					// A writer that stops asking holds readers back for at most its TTL
+					this.waitingWriters.put(token, now + Math.min(waitForNanos, ttlNanos));
 				}
 				return AcquireReply.held(Duration.ofNanos(refusal));
 			}

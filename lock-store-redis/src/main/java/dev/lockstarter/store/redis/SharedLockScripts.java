@@ -50,7 +50,8 @@ final class SharedLockScripts {
 	 * Takes a place. ARGV[1] is the token, ARGV[2] the TTL, ARGV[3] {@code 1} to mark a
 	 * refused key as watched, ARGV[4] the fencing counter's retention, ARGV[5] the kind
 	 * ({@code p}, {@code r} or {@code w}), ARGV[6] the permits of {@code p}, or how long
-	 * a refused {@code w} holds new readers back (0 for not at all).
+	 * a refused {@code w} will wait (0 for not at all): it holds new readers back for
+	 * that long, but never longer than its TTL, which each refused try starts anew.
 	 * <p>
 	 * A permit is refused while there are as many places as permits (remaining: the
 	 * earliest expiry); a reader while a writer holds the key (the writer's expiry) or a
@@ -90,8 +91,9 @@ final class SharedLockScripts {
 			  dropEndedWaits()
 			  if count > 0 then
 			    remaining = longest()
-			    if tonumber(ARGV[6]) > 0 then
-			      redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[1])
+			    local waits = math.min(tonumber(ARGV[6]), tonumber(ARGV[2]))
+			    if waits > 0 then
+			      redis.call('ZADD', KEYS[2], now + waits, ARGV[1])
 			      redis.call('PEXPIREAT', KEYS[2], redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')[2])
 			    end
 			  else

@@ -29,10 +29,11 @@ import static org.assertj.core.api.Assertions.fail;
  * The permits and read/write locks of a {@link SharedLockStore}: permits up to their
  * number, a refusal that reports the earliest expiry, readers that share and a writer
  * that excludes, a refused writer's wait that holds back new readers until it is granted,
- * releases by its token or runs out (and a writer that will not wait holds back no one),
- * owner-only release and extension, stale holders, expiry, fencing tokens that increase
- * across grants of every kind, the time to expiry of a shared key, and shared keys that
- * leave the mutexes of other keys alone. Skipped for other stores.
+ * releases by its token or runs out, for no longer than the writer's time-to-live unless
+ * it asks again (and a writer that will not wait holds back no one), owner-only release
+ * and extension, stale holders, expiry, fencing tokens that increase across grants of
+ * every kind, the time to expiry of a shared key, and shared keys that leave the mutexes
+ * of other keys alone. Skipped for other stores.
  */
 interface SharedLockStoreContract extends StoreContract {
 
@@ -240,6 +241,48 @@ interface SharedLockStoreContract extends StoreContract {
 		awaitGranted(key, () -> store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL));
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until new readers were granted again")
 			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
+	}
+
+	@Test
+	default void aWaitingWriterThatStopsAskingHoldsReadersBackForAtMostItsTimeToLive() {
+		StoreUnderTest fixture = storeUnderTest();
+		SharedLockStore store = fixture.sharedStore();
+		String key = fixture.uniqueKey("crashed-writer");
+		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+		long start = System.nanoTime();
+		// A writer that would wait LONG_TTL is refused once, then crashes: it never asks
+		// again and never releases
+		assertThat(store.tryAcquireWrite(key, fixture.uniqueToken(), SHORT_TTL, LONG_TTL).isAcquired()).isFalse();
+		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
+			.as("a new reader while the writer's wait lasts")
+			.isFalse();
+		awaitGranted(key, () -> store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until new readers were granted again")
+			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE))
+			.isLessThan(EXPIRY_DEADLINE);
+	}
+
+	@Test
+	default void aWriterThatGoesOnAskingHoldsReadersBackPastItsTimeToLive() {
+		StoreUnderTest fixture = storeUnderTest();
+		SharedLockStore store = fixture.sharedStore();
+		String key = fixture.uniqueKey("asking-writer");
+		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+		String writer = fixture.uniqueToken();
+		Duration ttl = Duration.ofSeconds(1);
+		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+		while (System.nanoTime() - end < 0) {
+			// Each refused try records the wait anew, for another TTL
+			assertThat(store.tryAcquireWrite(key, writer, ttl, LONG_TTL).isAcquired()).isFalse();
+			assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
+				.as("a new reader while the writer goes on asking")
+				.isFalse();
+			sleep(ttl.dividedBy(10));
+		}
+		assertThat(store.releaseShared(key, writer)).as("the writer held no place").isFalse();
+		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
+			.as("a new reader once the writer gave up its wait")
+			.isTrue();
 	}
 
 	@Test

@@ -40,6 +40,10 @@ final class FlawedSharedLockStore implements SharedLockStore, ReleaseNotifyingLo
 
 	@Override
 	public AcquireReply tryAcquireWrite(String key, String token, Duration ttl, Duration waitFor) {
+		if (this.flaw == Flaw.WAIT_OUTLIVES_WRITER && waitFor.compareTo(ttl) > 0) {
+			// The wait recorded for its whole length, as if the writer lived that long
+			return this.delegate.tryAcquireWrite(key, token, waitFor, waitFor);
+		}
 		return this.delegate.tryAcquireWrite(key, token, ttl,
 				(this.flaw == Flaw.IGNORES_WAITING_WRITER) ? Duration.ZERO : waitFor);
 	}
@@ -93,7 +97,13 @@ final class FlawedSharedLockStore implements SharedLockStore, ReleaseNotifyingLo
 		READER_BESIDE_WRITER,
 
 		/** Forgets a refused writer's wait, so new readers keep coming. */
-		IGNORES_WAITING_WRITER
+		IGNORES_WAITING_WRITER,
+
+		/**
+		 * Keeps a refused writer's wait for as long as it said it would wait, past its
+		 * time-to-live, so a writer that crashed while waiting holds readers back.
+		 */
+		WAIT_OUTLIVES_WRITER
 
 	}
 

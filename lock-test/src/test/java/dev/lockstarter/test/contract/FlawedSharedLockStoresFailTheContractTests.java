@@ -20,9 +20,10 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 /**
  * Negative controls for the shared lock tests of {@link LockStoreContractTests} and
  * {@link LockOperationsContractTests}: run against a store that grants one permit too
- * many, lets a reader in beside a writer, or forgets a waiting writer, the suites must
- * fail the tests that target that flaw, and still pass those it does not touch. A store
- * without shared locks skips them. Only those tests are run, to keep this fast.
+ * many, lets a reader in beside a writer, forgets a waiting writer or keeps a crashed
+ * writer's wait past its time-to-live, the suites must fail the tests that target that
+ * flaw, and still pass those it does not touch. A store without shared locks skips them.
+ * Only those tests are run, to keep this fast.
  */
 class FlawedSharedLockStoresFailTheContractTests {
 
@@ -62,6 +63,14 @@ class FlawedSharedLockStoresFailTheContractTests {
 		assertFails(IgnoresWaitingWriterStore.class, "aWritersWaitEndsOnceItsWaitPasses");
 		assertPasses(IgnoresWaitingWriterStore.class, "aWriterThatWillNotWaitHoldsNoReaderBack");
 		assertPasses(IgnoresWaitingWriterStore.class, "aWriterExcludesReadersAndOtherWriters");
+	}
+
+	@Test
+	void storeWhoseWaitOutlivesTheWriterIsCaught() {
+		assertFails(WaitOutlivesWriterStore.class,
+				"aWaitingWriterThatStopsAskingHoldsReadersBackForAtMostItsTimeToLive");
+		assertPasses(WaitOutlivesWriterStore.class, "aWriterThatGoesOnAskingHoldsReadersBackPastItsTimeToLive");
+		assertPasses(WaitOutlivesWriterStore.class, "aWaitingWriterHoldsBackNewReadersUntilItIsGranted");
 	}
 
 	@Test
@@ -164,6 +173,16 @@ class FlawedSharedLockStoresFailTheContractTests {
 		@Override
 		protected LockStore createStore() {
 			return new FlawedSharedLockStore(Flaw.IGNORES_WAITING_WRITER);
+		}
+
+	}
+
+	@EngineTestKitOnly
+	static class WaitOutlivesWriterStore extends LockStoreContractTests {
+
+		@Override
+		protected LockStore createStore() {
+			return new FlawedSharedLockStore(Flaw.WAIT_OUTLIVES_WRITER);
 		}
 
 	}
