@@ -10,16 +10,40 @@
 #   PASSES=1 JMH_FORKS=1 benchmarks/compare.sh <revision>    a quicker, noisier run
 #
 # Writes benchmarks/results/compare/ (raw JSON) and prints a table of ratios (head / base).
+#
+# The same script compares other benchmarks: SUITE=kinds measures the permit and read-lock cycles on Redis
+# and PostgreSQL and a place's renewal on PostgreSQL (SharedLockCycleBenchmarks, JdbcSharedLockCycleBenchmarks),
+# without handoffs, into benchmarks/results/compare-kinds/. Both revisions then run this checkout's benchmark
+# code, copied over the base's (they measure through public API only), so that only the library differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BASE=${1:?usage: benchmarks/compare.sh <revision>}
-OUT=benchmarks/results/compare
+SUITE=${SUITE:-cycle}
 WORKTREE=benchmarks/target/compare-base
 PASSES=${PASSES:-2}
 JMH_FORKS=${JMH_FORKS:-2}
-# The interceptor and the lock cycle of the starter and of its floor; no peers
-JMH_INCLUDE='InterceptorBenchmark|LockCycleBenchmarks\.(OneThread|EightThreads)\.(rawLettuce|lockTemplate)$'
+case "$SUITE" in
+cycle)
+	OUT=benchmarks/results/compare
+	# The interceptor and the lock cycle of the starter and of its floor; no peers
+	JMH_INCLUDE='InterceptorBenchmark|LockCycleBenchmarks\.(OneThread|EightThreads)\.(rawLettuce|lockTemplate)$'
+	HANDOFFS=yes
+	SAME_BENCHMARKS=no
+	;;
+kinds)
+	OUT=benchmarks/results/compare-kinds
+	JMH_INCLUDE='SharedLockCycleBenchmarks\.(permit|readLock)LockTemplate$|JdbcSharedLockCycleBenchmarks'
+	HANDOFFS=no
+	SAME_BENCHMARKS=yes
+	command -v pg_ctl > /dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl > /dev/null 2>&1 \
+		|| { echo "PostgreSQL is required (apt-get install -y postgresql)" >&2; exit 1; }
+	;;
+*)
+	echo "SUITE is cycle or kinds, not $SUITE" >&2
+	exit 1
+	;;
+esac
 
 command -v redis-server > /dev/null || { echo "redis-server is required (apt-get install -y redis-server)" >&2; exit 1; }
 
@@ -27,7 +51,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.json
 base_commit=$(git rev-parse "$BASE^{commit}")
 head_commit=$(git rev-parse HEAD)
-if [ -n "$(git status --porcelain -- lock-core lock-store-redis lock-spring-boot-autoconfigure benchmarks/src)" ]; then
+if [ -n "$(git status --porcelain -- lock-core lock-store-redis lock-store-jdbc lock-spring-boot-autoconfigure benchmarks/src)" ]; then
 	head_commit="$head_commit+changes"
 fi
 
@@ -36,6 +60,10 @@ rm -rf "$WORKTREE"
 git worktree prune
 git worktree add --detach "$WORKTREE" "$base_commit" > /dev/null
 trap 'git worktree remove --force "$WORKTREE" > /dev/null 2>&1 || true' EXIT
+if [ "$SAME_BENCHMARKS" = yes ]; then
+	rm -rf "$WORKTREE/benchmarks/src"
+	cp -r benchmarks/src "$WORKTREE/benchmarks/src"
+fi
 (cd "$WORKTREE" && ./mvnw -q -B -P benchmarks -pl benchmarks -am package -Dmaven.test.skip=true)
 echo "== Building the benchmarks of this checkout"
 ./mvnw -q -B -P benchmarks -pl benchmarks -am package -Dmaven.test.skip=true
@@ -47,6 +75,7 @@ measure() {
 	echo "== Pass $pass: $side"
 	java -jar "$jar" -f "$JMH_FORKS" -rf json -rff "$OUT/$side-$pass-jmh.json" "$JMH_INCLUDE" > "$OUT/$side-$pass-jmh.log" 2>&1 \
 		|| { tail -n 40 "$OUT/$side-$pass-jmh.log" >&2; exit 1; }
+	[ "$HANDOFFS" = yes ] || return 0
 	local locks=(STARTER)
 	# The usage message lists the locks a revision's benchmark knows
 	if { java -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency 2>&1 || true; } | grep -q STARTER_REACTIVE; then
