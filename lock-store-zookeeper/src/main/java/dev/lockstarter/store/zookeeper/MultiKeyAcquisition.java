@@ -11,6 +11,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStoreException;
@@ -26,9 +27,10 @@ import dev.lockstarter.store.zookeeper.NodeData.Lock;
  * seen unchanged for its holder's time-to-live, see
  * {@link dev.lockstarter.store.ObservedExpiry}), the answer names it; free, unchanged for
  * its holder's whole time-to-live or this acquisition's own (an earlier attempt whose
- * answer was lost), the next {@code multi} writes it at the version read. Once the
- * {@code multi} applied, every key's lock is counted from when it was sent. Nodes are
- * never deleted, so a version read is never that of another incarnation. The fencing
+ * answer was lost), the next {@code multi} writes it at the version read; a node at a
+ * version the {@code multi} cannot be conditioned on ({@code -2}, {@code -1}, see
+ * {@link LockNodeWrites}) is first freed by a write of its own, then read again. Once the
+ * {@code multi} applied, every key's lock is counted from when it was sent. The fencing
  * token of every key is the zxid of the transaction, which the answer of a
  * {@code setData} carries; a {@code multi} made of creates only ends with a
  * {@code setData} of the first node, created in it at version 0.
@@ -36,8 +38,6 @@ import dev.lockstarter.store.zookeeper.NodeData.Lock;
 final class MultiKeyAcquisition {
 
 	private static final int MAX_ROUNDS = 8;
-
-	private static final int CREATE = -1;
 
 	private final ZooKeeperLockStore store;
 
@@ -53,7 +53,10 @@ final class MultiKeyAcquisition {
 
 	private final long deadline;
 
-	/** The version at which each key's node is written, or {@link #CREATE}. */
+	/** Whether each key's node is written at {@link #versions} rather than created. */
+	private final boolean[] existing;
+
+	/** The version at which each existing key's node is written. */
 	private final int[] versions;
 
 	MultiKeyAcquisition(ZooKeeperLockStore store, List<String> keys, String token, Duration ttl) {
@@ -64,8 +67,8 @@ final class MultiKeyAcquisition {
 		this.data = NodeData.lock(token, ttl);
 		this.ttl = ttl;
 		this.deadline = store.calls().deadline();
+		this.existing = new boolean[keys.size()];
 		this.versions = new int[keys.size()];
-		Arrays.fill(this.versions, CREATE);
 	}
 
 	MultiKeyAcquireReply run() {
@@ -96,7 +99,7 @@ final class MultiKeyAcquisition {
 				// Read this node and every later one still to be created, which likely
 				// exist as well: keys used before keep their nodes
 				for (int index = failed; index < this.keys.size(); index++) {
-					if (index == failed || this.versions[index] == CREATE) {
+					if (index == failed || !this.existing[index]) {
 						MultiKeyAcquireReply held = readExisting(index);
 						if (held != null) {
 							return held;
@@ -111,9 +114,9 @@ final class MultiKeyAcquisition {
 					return held;
 				}
 			}
-			else if (this.versions[failed] != CREATE) {
-				// NONODE on a write: deleted by something other than the store
-				this.versions[failed] = CREATE;
+			else if (this.existing[failed]) {
+				// NONODE on a write: deleted since it was read
+				this.existing[failed] = false;
 			}
 			else {
 				this.store.createParents(this.keys.get(failed), this.deadline);
@@ -128,7 +131,7 @@ final class MultiKeyAcquisition {
 			boolean written = false;
 			for (int i = 0; i < this.keys.size(); i++) {
 				String path = this.store.nodes().lockPath(this.keys.get(i));
-				if (this.versions[i] == CREATE) {
+				if (!this.existing[i]) {
 					operations.add(this.client.transactionOp()
 						.create()
 						.withMode(CreateMode.PERSISTENT)
@@ -166,21 +169,38 @@ final class MultiKeyAcquisition {
 
 	private @Nullable MultiKeyAcquireReply readExisting(int index) {
 		String key = this.keys.get(index);
-		CuratorEvent read = this.store.read("acquire several keys", key, this.store.nodes().lockPath(key),
-				this.deadline);
-		if (Code.get(read.getResultCode()) == Code.NONODE) {
-			this.versions[index] = CREATE;
-			return null;
-		}
-		Lock lock = NodeData.decodeLock(read.getData());
-		if (lock != null && !lock.token().equals(this.token)) {
-			long remaining = this.store.observed().remaining(key, lock.token(), read.getStat().getMzxid(), lock.ttl());
-			if (remaining > 0) {
-				return MultiKeyAcquireReply.held(index, Duration.ofNanos(remaining));
+		String path = this.store.nodes().lockPath(key);
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			CuratorEvent read = this.store.read("acquire several keys", key, path, this.deadline);
+			if (Code.get(read.getResultCode()) == Code.NONODE) {
+				this.existing[index] = false;
+				return null;
 			}
+			Stat stat = read.getStat();
+			Lock lock = NodeData.decodeLock(read.getData());
+			boolean other = false;
+			if (lock != null && !lock.token().equals(this.token)) {
+				other = true;
+				long remaining = this.store.observed().remaining(key, lock.token(), stat.getMzxid(), lock.ttl());
+				if (remaining > 0) {
+					return MultiKeyAcquireReply.held(index, Duration.ofNanos(remaining));
+				}
+			}
+			if (LockNodeWrites.kind(stat.getVersion()) == LockNodeWrites.Kind.SET_DATA) {
+				this.existing[index] = true;
+				this.versions[index] = stat.getVersion();
+				return null;
+			}
+			// The multi cannot write the node at this version (-2 or -1): free it
+			// first, on condition that it was not written since, which leaves it at a
+			// version it can; then read it again. A lock of another owner unchanged
+			// for its whole time-to-live is taken over and freed, as this acquisition
+			// may; a free node, or one of this acquisition's own, keeps its data
+			byte[] data = other ? NodeData.free(this.token) : read.getData();
+			this.store.writes()
+				.write("acquire several keys", key, path, stat.getVersion(), stat.getMzxid(), data, this.deadline);
 		}
-		this.versions[index] = read.getStat().getVersion();
-		return null;
+		return MultiKeyAcquireReply.held(index, Duration.ZERO);
 	}
 
 }

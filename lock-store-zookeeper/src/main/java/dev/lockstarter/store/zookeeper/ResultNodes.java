@@ -17,10 +17,11 @@ import org.jspecify.annotations.Nullable;
  * in a {@code multi} whose first operation checks (or, for a release that keeps a result,
  * frees) the lock node at the version read with the holder's token, so that only the
  * current holder writes one, and not once this store's own lock outlived its
- * time-to-live. The node is created, or replaced when it exists; an expired result is
- * emptied by its first reader, at the version read. Like lock nodes, result nodes are
- * never deleted, so that a write at a version read never applies to another incarnation
- * of the node.
+ * time-to-live. A lock node at a version that the {@code multi} cannot be conditioned on
+ * ({@link LockNodeWrites}) is first written again with the holder's own data. The result
+ * node is created, or replaced when it exists; an expired result is emptied by its first
+ * reader, at the version read, unless that version is {@code -2} or {@code -1}. Result
+ * nodes are never deleted.
  * <p>
  * A result's expiry time is on the wall clock of the store that wrote it (the store's
  * {@code Clock}), and a reader compares it with its own: results are not mutual
@@ -51,9 +52,12 @@ final class ResultNodes {
 			return kept.bytes();
 		}
 		byte[] data = read.getData();
-		if (data != null && data.length > 0) {
-			// Expired: emptied by its first reader, unless it was replaced meanwhile
-			int version = read.getStat().getVersion();
+		int version = read.getStat().getVersion();
+		if (data != null && data.length > 0 && LockNodeWrites.kind(version) == LockNodeWrites.Kind.SET_DATA) {
+			// Expired: emptied by its first reader, unless it was replaced meanwhile.
+			// Not at -2, which the emptying would leave at -1, nor at -1, where it
+			// would apply whatever replaced it: the next result replaces it, and
+			// readers find it expired meanwhile
 			this.store.calls()
 				.call("empty an expired result", key, deadline,
 						(callback) -> this.client.setData()
@@ -87,6 +91,16 @@ final class ResultNodes {
 				return false;
 			}
 			Stat held = read.getStat();
+			LockNodeWrites.Kind kind = LockNodeWrites.kind(held.getVersion());
+			if (kind == LockNodeWrites.Kind.GUARDED || (release && kind == LockNodeWrites.Kind.RESTART)) {
+				// The multi cannot check or write the lock node at this version:
+				// write the holder's own data again first, on condition that it was
+				// not written since, which leaves the node at a version it can; then
+				// read it again
+				this.store.writes()
+					.write(operation, key, lockPath, held.getVersion(), held.getMzxid(), read.getData(), deadline);
+				continue;
+			}
 			boolean replace = exists;
 			CuratorEvent multi = this.store.calls().call(operation, key, deadline, (callback) -> {
 				CuratorOp lockOp = release

@@ -21,6 +21,7 @@ import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.zookeeper.LockNodeWrites.Written;
 import dev.lockstarter.store.zookeeper.NodeData.Lock;
 import org.springframework.util.Assert;
 
@@ -47,11 +48,14 @@ import org.springframework.util.Assert;
  * for at most its time-to-live after a contender's first look, about two time-to-lives
  * after the crash when the contender arrives just before it.
  * <p>
- * Lock nodes are never deleted by the store: a released lock is a node holding "free".
- * Their data version thus only grows, so a write conditioned on the version read can
- * never apply to another incarnation of the node (ZooKeeper conditions writes on versions
- * only, which a deleted and re-created node would repeat). A free node stays in
- * ZooKeeper: a few dozen bytes per key ever used.
+ * Lock nodes are not deleted on release or takeover: a released lock is a node holding
+ * "free", so a write conditioned on the version read cannot apply to another incarnation
+ * of the node (ZooKeeper conditions writes on versions only, which a deleted and
+ * re-created node would repeat). A free node stays in ZooKeeper: a few dozen bytes per
+ * key ever used. ZooKeeper's version is a signed 32-bit integer, and {@code -1} in a
+ * write's condition means any version: no write of the store is conditioned on it, and
+ * none leaves a node at it ({@link LockNodeWrites}); a node at {@code -2} is deleted and
+ * created again in the one {@code multi} that writes it.
  * <ul>
  * <li>acquire: reads the node; creates it if missing, or, free or taken over (unchanged
  * for its time-to-live), writes it at the version read, so that of several contenders
@@ -105,6 +109,8 @@ public class ZooKeeperLockStore
 
 	private final OwnWrites ownWrites = new OwnWrites();
 
+	private final LockNodeWrites writes;
+
 	private final ObservedExpiry observed;
 
 	/**
@@ -149,6 +155,7 @@ public class ZooKeeperLockStore
 		this.observed = observed;
 		this.releaseWatch = new ReleaseWatch(client, this.nodes);
 		this.results = new ResultNodes(this);
+		this.writes = new LockNodeWrites(this);
 	}
 
 	@Override
@@ -176,7 +183,7 @@ public class ZooKeeperLockStore
 				Code code = Code.get(create.getResultCode());
 				if (code == Code.OK) {
 					Stat stat = (create.getStat() != null) ? create.getStat() : created;
-					wrote(key, token, stat.getVersion(), sentAt, ttl);
+					wrote(key, token, stat, sentAt, ttl);
 					return AcquireReply.acquired(stat.getMzxid());
 				}
 				if (code == Code.NONODE) {
@@ -198,7 +205,7 @@ public class ZooKeeperLockStore
 				if (own == null && firstSent != null) {
 					// This acquisition's own write, repeated after its answer was lost:
 					// counted from this call's first write, no later than it was sent
-					wrote(key, token, stat.getVersion(), firstSent, ttl);
+					wrote(key, token, stat, firstSent, ttl);
 					return AcquireReply.acquired(stat.getMzxid());
 				}
 				// Its time-to-live passed, or written elsewhere with this token: write it
@@ -210,15 +217,15 @@ public class ZooKeeperLockStore
 					return AcquireReply.held(Duration.ofNanos(remaining));
 				}
 			}
-			// Free, or unchanged for its holder's whole time-to-live: take it at the
-			// version read. The node is never deleted, so its version only grows and no
-			// other write can leave it at this version
+			// Free, or unchanged for its holder's whole time-to-live: take it on
+			// condition that it was not written since it was read, so that of
+			// several contenders exactly one wins
 			long sentAt = this.observed.now();
 			firstSent = (firstSent != null) ? firstSent : sentAt;
-			CuratorEvent take = setData("acquire", key, path, stat.getVersion(), data, deadline);
-			if (Code.get(take.getResultCode()) == Code.OK) {
-				wrote(key, token, take.getStat().getVersion(), sentAt, ttl);
-				return AcquireReply.acquired(take.getStat().getMzxid());
+			Written take = this.writes.write("acquire", key, path, stat.getVersion(), stat.getMzxid(), data, deadline);
+			if (take.applied()) {
+				wrote(key, token, take.after(), sentAt, ttl);
+				return AcquireReply.acquired(take.after().getMzxid());
 			}
 			// Another contender took or released it first, or the holder renewed it:
 			// look again
@@ -241,12 +248,10 @@ public class ZooKeeperLockStore
 		boolean repeated = false;
 		try {
 			if (own != null && left != null && left > 0) {
-				// Still at the version this store wrote as the holder: nothing changed
-				// since
-				CuratorEvent set = setData("release", key, path, own.version(), free, deadline);
-				Code code = Code.get(set.getResultCode());
-				if (code != Code.BADVERSION) {
-					return code == Code.OK;
+				// Still as this store wrote it as the holder: nothing changed since
+				Written set = this.writes.write("release", key, path, own.version(), own.mzxid(), free, deadline);
+				if (set.code() != Code.BADVERSION) {
+					return set.applied();
 				}
 				// Written since: by another holder that took it over, or by this very
 				// write, repeated after its answer was lost
@@ -265,10 +270,11 @@ public class ZooKeeperLockStore
 				if (lock == null || !lock.token().equals(token)) {
 					return false;
 				}
-				CuratorEvent set = setData("release", key, path, read.getStat().getVersion(), free, deadline);
-				Code code = Code.get(set.getResultCode());
-				if (code != Code.BADVERSION) {
-					return code == Code.OK && !outlived;
+				Stat stat = read.getStat();
+				Written set = this.writes.write("release", key, path, stat.getVersion(), stat.getMzxid(), free,
+						deadline);
+				if (set.code() != Code.BADVERSION) {
+					return set.applied() && !outlived;
 				}
 			}
 			return false;
@@ -304,13 +310,13 @@ public class ZooKeeperLockStore
 			// Written anew even when the node holds this very data (an extend repeated
 			// after its answer was lost): every renewal must change the node's mzxid
 			long sentAt = this.observed.now();
-			CuratorEvent set = setData("extend", key, path, read.getStat().getVersion(), data, deadline);
-			Code code = Code.get(set.getResultCode());
-			if (code == Code.OK) {
-				wrote(key, token, set.getStat().getVersion(), sentAt, ttl);
+			Stat stat = read.getStat();
+			Written set = this.writes.write("extend", key, path, stat.getVersion(), stat.getMzxid(), data, deadline);
+			if (set.applied()) {
+				wrote(key, token, set.after(), sentAt, ttl);
 				return true;
 			}
-			if (code != Code.BADVERSION) {
+			if (set.code() != Code.BADVERSION) {
 				forget(key, token);
 				return false;
 			}
@@ -413,14 +419,18 @@ public class ZooKeeperLockStore
 		return this.observed;
 	}
 
+	LockNodeWrites writes() {
+		return this.writes;
+	}
+
 	/**
 	 * Record that the store confirmed this store's write of {@code key}'s lock node as
 	 * the holder {@code token}, sent at {@code sentAt} (monotonic) and leaving the node
-	 * at {@code version}.
+	 * as {@code stat} says.
 	 */
-	private void wrote(String key, String token, int version, long sentAt, Duration ttl) {
+	private void wrote(String key, String token, Stat stat, long sentAt, Duration ttl) {
 		this.observed.wrote(key, token, sentAt, ttl);
-		this.ownWrites.wrote(key, token, version);
+		this.ownWrites.wrote(key, token, stat.getVersion(), stat.getMzxid());
 	}
 
 	/**
@@ -430,16 +440,6 @@ public class ZooKeeperLockStore
 	private void forget(String key, String token) {
 		this.observed.forget(key, token);
 		this.ownWrites.forget(key, token);
-	}
-
-	/**
-	 * Write a lock node at {@code version}, answering {@link Code#OK},
-	 * {@link Code#NONODE} or {@link Code#BADVERSION}.
-	 */
-	private CuratorEvent setData(String operation, String key, String path, int version, byte[] data, long deadline) {
-		return this.calls.call(operation, key, deadline,
-				(callback) -> this.client.setData().withVersion(version).inBackground(callback).forPath(path, data),
-				Code.NONODE, Code.BADVERSION);
 	}
 
 	/**
