@@ -1,9 +1,12 @@
 package dev.lockstarter.integration;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LeaseLock;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -22,7 +25,15 @@ import org.springframework.util.Assert;
  * {@code obtain} returns the same lock object for a key for as long as a thread of this
  * process holds it or waits for it. Locks no thread uses are dropped once more than
  * {@linkplain #LockOperationsLockRegistry(LockOperations, LockOptions, int) a capacity}
- * of keys were obtained, and by {@link #expireUnusedOlderThan(long)}.
+ * of keys were obtained, and by {@link #expireUnusedOlderThan(long)}. A dropped lock that
+ * a caller kept (as {@code LockRegistryLeaderInitiator} keeps its lock) is never a second
+ * lock for its key: used again, it returns to the registry if the key has no lock there,
+ * or acts as the key's lock if it has one.
+ * <p>
+ * A lock's lease is released by the {@code unlock()} that ends the hold which took it,
+ * and a re-entry that finds the lease lost throws
+ * {@link java.util.ConcurrentModificationException} instead of taking the lock again: see
+ * the reference guide for what happens when a holder is paused past its time-to-live.
  * <p>
  * The options give each acquisition its time-to-live and renewal: with renewal (the
  * default), a lock is kept alive while it is held, and {@link #renewLock} is needed only
@@ -43,7 +54,7 @@ public class LockOperationsLockRegistry
 
 	private final int capacity;
 
-	private final Map<String, RegistryLock> locks = new ConcurrentHashMap<>();
+	private final ConcurrentMap<String, RegistryLock> locks = new ConcurrentHashMap<>();
 
 	/**
 	 * Create a registry that keeps up to {@link #DEFAULT_CAPACITY} keys.
@@ -82,10 +93,15 @@ public class LockOperationsLockRegistry
 		Assert.isInstanceOf(String.class, lockKey, "Lock keys of this registry are strings: ");
 		String key = (String) lockKey;
 		Assert.hasText(key, "'lockKey' must not be blank");
-		RegistryLock lock = this.locks.computeIfAbsent(key, (k) -> new RegistryLock(this.operations, k, this.options));
+		RegistryLock lock = this.locks.computeIfAbsent(key,
+				(k) -> new RegistryLock(this, this.operations, k, this.options));
 		lock.obtainedAt = System.nanoTime();
 		if (this.locks.size() > this.capacity) {
-			this.locks.values().removeIf((candidate) -> candidate != lock && !candidate.isInUse());
+			for (RegistryLock candidate : this.locks.values()) {
+				if (candidate != lock) {
+					drop(candidate);
+				}
+			}
 		}
 		return lock;
 	}
@@ -93,14 +109,19 @@ public class LockOperationsLockRegistry
 	/**
 	 * Drop the locks that no thread of this process holds or waits for and that were last
 	 * obtained longer ago than {@code age}; a later {@link #obtain} of their keys makes
-	 * new ones.
+	 * new ones, unless a dropped lock that a caller kept is used first, which takes it
+	 * back.
 	 * @param age the age in milliseconds
 	 */
 	@Override
 	public void expireUnusedOlderThan(long age) {
 		long now = System.nanoTime();
 		long ageNanos = Duration.ofMillis(age).toNanos();
-		this.locks.values().removeIf((lock) -> now - lock.obtainedAt >= ageNanos && !lock.isInUse());
+		for (RegistryLock lock : this.locks.values()) {
+			if (now - lock.obtainedAt >= ageNanos) {
+				drop(lock);
+			}
+		}
 	}
 
 	/**
@@ -125,14 +146,48 @@ public class LockOperationsLockRegistry
 	@Override
 	public void renewLock(Object lockKey, Duration ttl) {
 		RegistryLock lock = this.locks.get(lockKey);
-		if (lock == null || !lock.isHeldByCurrentThread()) {
+		Lease lease = (lock != null) ? lock.heldLease() : null;
+		if (lease == null) {
 			throw new IllegalStateException(
 					"Lock '" + lockKey + "' is not held by the current thread: it cannot be renewed");
 		}
-		if (!lock.lease().extend(ttl)) {
+		if (!lease.extend(ttl)) {
 			throw new IllegalStateException(
 					"Lock '" + lockKey + "' had expired or was taken over: it cannot be renewed");
 		}
+	}
+
+	/**
+	 * Return the lock of a key in this registry, if it has one.
+	 * @param key the key
+	 * @return the lock, or {@code null}
+	 */
+	@Nullable RegistryLock mapped(String key) {
+		return this.locks.get(key);
+	}
+
+	/**
+	 * Return the lock of a dropped lock's key: the dropped lock itself, taken back, if
+	 * the key has no lock, else the key's lock.
+	 * @param dropped a lock that this registry dropped
+	 * @return the key's lock
+	 */
+	RegistryLock current(RegistryLock dropped) {
+		return this.locks.compute(dropped.key(), (key, mapped) -> {
+			if (mapped != null && mapped != dropped) {
+				return mapped;
+			}
+			dropped.undrop();
+			return dropped;
+		});
+	}
+
+	/**
+	 * Remove a lock from the map if no thread holds it or is taking it; atomic for its
+	 * key, so that a lock is in the map exactly while it is not dropped.
+	 */
+	private void drop(RegistryLock lock) {
+		this.locks.computeIfPresent(lock.key(), (key, mapped) -> (mapped == lock && lock.drop()) ? null : mapped);
 	}
 
 	@Override
