@@ -22,15 +22,15 @@ public class RedisLockStoreProperties implements InitializingBean {
 	private Duration timeout = Duration.ofSeconds(2);
 
 	/**
-	 * Number of replicas that must acknowledge an acquisition (WAIT) before it counts as
-	 * acquired, or else it fails. Zero does not wait. Not supported on Redis Cluster.
+	 * Number of replicas that must acknowledge an acquisition or an extension (WAIT)
+	 * before it counts, or else it fails. Zero does not wait. Not supported on Redis
+	 * Cluster.
 	 */
 	private int minReplicaAcks;
 
 	/**
-	 * Longest time an acquisition waits for the replica acknowledgements of
-	 * min-replica-acks. Such an acquisition may take this long on top of
-	 * lock.redis.timeout.
+	 * Longest time an acquisition or an extension waits for the replica acknowledgements
+	 * of min-replica-acks. Such a call may take this long on top of lock.redis.timeout.
 	 */
 	private Duration replicaAckTimeout = Duration.ofSeconds(1);
 

@@ -169,9 +169,9 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	}
 
 	/**
-	 * Set the number of replicas that must acknowledge an acquisition ({@code WAIT})
-	 * before it counts as acquired; 0 (the default) does not wait. Not supported on Redis
-	 * Cluster.
+	 * Set the number of replicas that must acknowledge an acquisition or an extension
+	 * ({@code WAIT}) before it counts; 0 (the default) does not wait. Not supported on
+	 * Redis Cluster.
 	 * @param minReplicaAcks the number of replicas, 0 or more
 	 */
 	public void setMinReplicaAcks(int minReplicaAcks) {
@@ -180,10 +180,10 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	}
 
 	/**
-	 * Set the longest time an acquisition waits for the replica acknowledgements of
-	 * {@link #setMinReplicaAcks(int)}; 1 second by default. An acquisition that waits for
-	 * them may take up to this time on top of the {@linkplain #setTimeout(Duration)
-	 * timeout}.
+	 * Set the longest time an acquisition or an extension waits for the replica
+	 * acknowledgements of {@link #setMinReplicaAcks(int)}; 1 second by default. A call
+	 * that waits for them may take up to this time on top of the
+	 * {@linkplain #setTimeout(Duration) timeout}.
 	 * @param replicaAckTimeout the timeout, positive
 	 */
 	public void setReplicaAckTimeout(Duration replicaAckTimeout) {
@@ -254,7 +254,12 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		return isOne(this.executor.eval(new RedisOperation("extend", key), this.calls.extend(key, token, ttl)));
+		RedisOperation operation = new RedisOperation("extend", key);
+		if (this.replicaAcks.required()) {
+			return this.replicaAcks.extend(this.executor, operation, this.calls.extend(key, token, ttl),
+					this.notifications.topology(operation));
+		}
+		return isOne(this.executor.eval(operation, this.calls.extend(key, token, ttl)));
 	}
 
 	@Override
@@ -308,6 +313,9 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 
 	@Override
 	public Mono<Boolean> extendReactive(String key, String token, Duration ttl) {
+		if (this.replicaAcks.required()) {
+			return RedisCommandExecutor.offloaded(() -> extend(key, token, ttl));
+		}
 		return this.executor.evalReactive(new RedisOperation("extend", key), () -> this.calls.extend(key, token, ttl))
 			.map(RedisLockStore::isOne)
 			.defaultIfEmpty(false);
@@ -316,6 +324,13 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	@Override
 	public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
 		Assert.isTrue(keys.size() == tokens.size(), "'keys' and 'tokens' must have the same size");
+		if (this.replicaAcks.required()) {
+			boolean[] extended = new boolean[keys.size()];
+			for (int i = 0; i < extended.length; i++) {
+				extended[i] = extend(keys.get(i), tokens.get(i), ttl);
+			}
+			return extended;
+		}
 		return keys.isEmpty() ? new boolean[0] : this.multiKey.extendAll(keys, tokens, ttl);
 	}
 

@@ -8,12 +8,15 @@ import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 
 /**
- * Acquisitions that count only once replicas acknowledged them: the acquire script (which
- * draws the fencing token) and then {@code WAIT n timeout} on the same, dedicated
- * connection. An acquisition that fewer replicas acknowledged in time is released by its
- * token and fails. This narrows the window in which a failover loses a lock, but does not
- * close it: {@code WAIT} does not make a write durable, and a replica that acknowledged
- * it may still not be the one promoted. Not supported on Redis Cluster.
+ * Acquisitions and extensions that count only once replicas acknowledged them: the
+ * acquire script (which draws the fencing token), or the extend script, and then
+ * {@code WAIT n timeout} on the same, dedicated connection. An acquisition that fewer
+ * replicas acknowledged in time is released by its token and fails. An extension that
+ * fewer replicas acknowledged fails too (it stays on the primary, harmless), so that the
+ * holder never counts on time a promoted replica does not have: its lease runs on from
+ * its last acknowledged renewal. This narrows the window in which a failover loses a
+ * lock, but does not close it: {@code WAIT} does not make a write durable, and a replica
+ * that acknowledged it may still not be the one promoted. Not supported on Redis Cluster.
  */
 final class ReplicaAcknowledgements {
 
@@ -52,12 +55,7 @@ final class ReplicaAcknowledgements {
 			RedisTopology topology, Runnable release) {
 		int required = this.minReplicaAcks;
 		Duration waitTimeout = this.timeout;
-		if (topology.cluster()) {
-			throw new LockStoreException(operation.key(),
-					"Redis lock store cannot wait for replica acknowledgements "
-							+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
-					new IllegalStateException("WAIT on Redis Cluster"));
-		}
+		refuseCluster(operation, topology);
 		Acknowledged acknowledged = executor.evalThenWait(operation, call, required, waitTimeout);
 		AcquireReply reply = RedisLockScripts.acquireReply(acknowledged.reply());
 		if (!reply.isAcquired() || acknowledged.acks() >= required) {
@@ -81,6 +79,48 @@ final class ReplicaAcknowledgements {
 						+ " replicas required (lock.redis.min-replica-acks) acknowledged it within "
 						+ waitTimeout.toMillis() + " ms; " + released,
 				new IllegalStateException("WAIT " + required + " " + waitTimeout.toMillis() + " answered " + acks));
+	}
+
+	/**
+	 * Extend and wait for the replicas.
+	 * @param executor the executor that sends the commands
+	 * @param operation the extension
+	 * @param call the extend script, answering 1 when the token held the lock
+	 * @param topology the deployment
+	 * @return whether the lock was extended, and acknowledged
+	 * @throws LockStoreException when extended without enough acknowledgements, or on
+	 * Redis Cluster
+	 */
+	boolean extend(RedisCommandExecutor executor, RedisOperation operation, ScriptCall<Long> call,
+			RedisTopology topology) {
+		int required = this.minReplicaAcks;
+		Duration waitTimeout = this.timeout;
+		refuseCluster(operation, topology);
+		Acknowledged acknowledged = executor.evalThenWait(operation, call, required, waitTimeout);
+		Long reply = acknowledged.reply();
+		boolean extended = reply != null && reply == 1;
+		if (!extended || acknowledged.acks() >= required) {
+			return extended;
+		}
+		String key = operation.key();
+		Exception waitFailure = acknowledged.waitFailure();
+		String outcome = (waitFailure != null) ? "could not wait for its replica acknowledgements"
+				: "only " + Math.max(acknowledged.acks(), 0) + " of the " + required
+						+ " replicas required acknowledged it within " + waitTimeout.toMillis() + " ms";
+		throw new LockStoreException(key,
+				"Redis lock store extended lock '" + key + "' but " + outcome
+						+ " (lock.redis.min-replica-acks); the extension does not count",
+				(waitFailure != null) ? waitFailure : new IllegalStateException(
+						"WAIT " + required + " " + waitTimeout.toMillis() + " answered " + acknowledged.acks()));
+	}
+
+	private static void refuseCluster(RedisOperation operation, RedisTopology topology) {
+		if (topology.cluster()) {
+			throw new LockStoreException(operation.key(),
+					"Redis lock store cannot wait for replica acknowledgements "
+							+ "(min-replica-acks) on Redis Cluster; set lock.redis.min-replica-acks to 0",
+					new IllegalStateException("WAIT on Redis Cluster"));
+		}
 	}
 
 	private static boolean releaseQuietly(Runnable release) {

@@ -66,8 +66,12 @@ final class SharedLocks {
 	}
 
 	boolean extend(String key, String token, Duration ttl) {
-		return isOne(this.executor.eval(new RedisOperation("extend a place of", key),
-				ScriptCall.of(SharedLockScripts.EXTEND, keysOf(key), token, millis(ttl))));
+		RedisOperation operation = new RedisOperation("extend a place of", key);
+		ScriptCall<Long> call = ScriptCall.of(SharedLockScripts.EXTEND, keysOf(key), token, millis(ttl));
+		if (this.replicaAcks.required()) {
+			return this.replicaAcks.extend(this.executor, operation, call, this.notifications.topology(operation));
+		}
+		return isOne(this.executor.eval(operation, call));
 	}
 
 	/**

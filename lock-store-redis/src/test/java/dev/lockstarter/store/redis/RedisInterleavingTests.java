@@ -37,6 +37,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -177,13 +178,13 @@ class RedisInterleavingTests {
 	}
 
 	/**
-	 * With {@code lock.redis.min-replica-acks}, only acquisitions wait for the replicas:
-	 * an extension that the primary acknowledged alone is lost when the primary fails,
-	 * and the promoted replica frees the lock at the expiry of its acquisition, while the
-	 * holder counts on the extension.
+	 * With {@code lock.redis.min-replica-acks}, an extension waits for the replicas as an
+	 * acquisition does: one that the primary alone has fails, so the holder never counts
+	 * on it; when the primary fails, the promoted replica frees the lock at the expiry of
+	 * the acquisition, which is all the holder was told it had.
 	 */
 	@Test
-	void anExtensionOnlyThePrimaryHadIsLostAtAFailoverEvenWithReplicaAcknowledgements() {
+	void anExtensionOnlyThePrimaryHadFailsSoTheHolderNeverCountsOnTimeTheReplicaLacks() {
 		try (RedisSentinel sentinel = RedisSentinel.start()) {
 			LettuceConnectionFactory factory = RedisSentinelLockStoreTests.connectionFactory(sentinel);
 			RedisLockStore holder = new RedisLockStore(factory);
@@ -201,7 +202,9 @@ class RedisInterleavingTests {
 				// follows
 				replica.pause();
 				primary.command("CLIENT", "KILL", "TYPE", "replica");
-				assertThat(holder.extend(key, "holder", Duration.ofMinutes(10))).as("the extension").isTrue();
+				assertThatExceptionOfType(LockStoreException.class).as("the extension no replica acknowledged")
+					.isThrownBy(() -> holder.extend(key, "holder", Duration.ofMinutes(10)))
+					.withMessageContaining("lock.redis.min-replica-acks");
 				assertThat(Long.parseLong(primary.command("PTTL", redisKey(key))))
 					.isGreaterThan(Duration.ofMinutes(9).toMillis());
 				crash(primary);
@@ -211,8 +214,7 @@ class RedisInterleavingTests {
 				assertThat(Long.parseLong(promoted.command("PTTL", redisKey(key))))
 					.as("the lock's time to live on the promoted replica")
 					.isLessThanOrEqualTo(ttl.toMillis());
-				// Within the acquisition's TTL, ten minutes before the holder's extension
-				// ends
+				// Within the acquisition's TTL: the holder was never told of more
 				assertThat(awaitAnswer(() -> {
 					AcquireReply reply = contender.tryAcquire(key, "contender", LONG_TTL);
 					return reply.isAcquired() ? reply : null;

@@ -216,6 +216,15 @@ class RedisSentinelLockStoreTests {
 			assertThat(store.tryAcquire(acknowledged, owner, Duration.ofMinutes(1)).isAcquired()).isTrue();
 			// Acknowledged: already on the replica, no polling needed.
 			assertThat(replica.command("GET", redisKey(acknowledged))).isEqualTo(owner);
+			// An extension waits for the replica too, and counts once it acknowledged
+			assertThat(store.extend(acknowledged, owner, Duration.ofMinutes(2))).as("an acknowledged extension")
+				.isTrue();
+			assertThat(Long.parseLong(replica.command("PTTL", redisKey(acknowledged))))
+				.as("the extension's time to live on the replica")
+				.isGreaterThan(Duration.ofMinutes(1).toMillis());
+			assertThat(store.extend(acknowledged, "another owner", Duration.ofMinutes(2)))
+				.as("another owner's extension")
+				.isFalse();
 			assertThat(store.tryAcquire(acknowledged, UUID.randomUUID().toString(), Duration.ofMinutes(1)).isAcquired())
 				.as("conflict while the replica is up")
 				.isFalse();
