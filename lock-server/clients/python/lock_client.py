@@ -75,6 +75,7 @@ import time
 import urllib.parse
 
 __all__ = [
+    "lock_key",
     "LockClient",
     "Lock",
     "LockStatus",
@@ -179,6 +180,37 @@ _ERRORS_BY_STATUS = {
     429: RateLimitedError,
     503: StoreUnavailableError,
 }
+
+
+def lock_key(name, *values):
+    """The key that a JVM application builds for the lock ``name`` on ``values``.
+
+    It is the key of ``@ExclusiveRequest(name = name, key = ...)`` and of ``LockKeys.of(name,
+    values...)``: the name as given, then each value after a ``:``, with ``\\`` in a value
+    written ``\\\\`` and ``:`` written ``\\:``. Without values it is the name alone. In a
+    namespace that shares the applications' keys (``shares-application-keys``), a lock on
+    ``lock_key("user", user_id)`` excludes the annotated methods of that user. A key written by
+    hand, ``"user:" + user_id``, is another key when the id contains ``:`` or ``\\``.
+
+    Values are strings: convert others as the application's ``toString()`` does (``str(True)``
+    is ``"True"``, Java's ``"true"``).
+
+    Raises:
+        ValueError: the name or a value is empty or only whitespace.
+        TypeError: the name or a value is not a string.
+    """
+    if not isinstance(name, str):
+        raise TypeError("name must be a string")
+    if not name.strip():
+        raise ValueError("name must not be blank")
+    parts = [name]
+    for index, value in enumerate(values):
+        if not isinstance(value, str):
+            raise TypeError("value %d must be a string, as the application's toString() writes it" % index)
+        if not value.strip():
+            raise ValueError("value %d is blank, which names no lock" % index)
+        parts.append(value.replace("\\", "\\\\").replace(":", "\\:"))
+    return ":".join(parts)
 
 
 def _describe(status, problem):

@@ -66,6 +66,31 @@ def _random_token():
     return base64.urlsafe_b64encode(os.urandom(16)).decode("ascii").rstrip("=")
 
 
+class LockKeyTests(unittest.TestCase):
+    """lock_key gives the keys of the JVM's LockKeys.of; LockKeysTests asserts the same ones."""
+
+    def test_values_are_escaped_and_joined_after_the_name(self):
+        self.assertEqual("user:42", lock_client.lock_key("user", "42"))
+        self.assertEqual("user:a\\:b", lock_client.lock_key("user", "a:b"))
+        self.assertEqual("user:a\\\\\\:b", lock_client.lock_key("user", "a\\:b"))
+        self.assertEqual("user:\\\\", lock_client.lock_key("user", "\\"))
+        self.assertEqual("user:\u00fc\u20ac\U0001d11e\\:", lock_client.lock_key("user", "\u00fc\u20ac\U0001d11e:"))
+        self.assertEqual("order:x\\:y:z", lock_client.lock_key("order", "x:y", "z"))
+        self.assertEqual("order:x:y\\:z", lock_client.lock_key("order", "x", "y:z"))
+        self.assertEqual("a:b:c", lock_client.lock_key("a:b", "c"))
+        self.assertEqual("report", lock_client.lock_key("report"))
+
+    def test_blank_or_non_string_parts_are_refused(self):
+        for blank in ("", " ", "\t\n"):
+            with self.assertRaises(ValueError):
+                lock_client.lock_key("user", blank)
+            with self.assertRaises(ValueError):
+                lock_client.lock_key(blank, "42")
+        for other in (None, 42, True):
+            with self.assertRaises(TypeError):
+                lock_client.lock_key("user", other)
+
+
 class LockClientTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

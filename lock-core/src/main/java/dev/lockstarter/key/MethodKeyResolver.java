@@ -35,7 +35,8 @@ import org.springframework.util.StringUtils;
  * <p>
  * The key is {@code name + ":" + value}, where the value joins the expressions' results
  * with {@code ':'}, each result escaped ({@code '\'} becomes {@code "\\"} and {@code ':'}
- * becomes {@code "\:"}), so distinct argument tuples never produce the same key. With
+ * becomes {@code "\:"}), so distinct argument tuples never produce the same key: the key
+ * that {@link LockKeys#of(String, Object...)} builds from the name and the results. With
  * {@link #resolveEach(Object[])}, each expression's result is a key of its own instead,
  * {@code name + ":" + value}, and a result that is a {@link Collection} or an array gives
  * one key per element.
@@ -61,9 +62,6 @@ public final class MethodKeyResolver {
 
 	private final String name;
 
-	/** {@code name:}, the start of every key with a value. */
-	private final String namePrefix;
-
 	private final String description;
 
 	private final String[] sources;
@@ -79,7 +77,6 @@ public final class MethodKeyResolver {
 			@Nullable String[] parameterNames) {
 		this.method = method;
 		this.name = name;
-		this.namePrefix = name + ":";
 		this.description = description;
 		this.sources = sources;
 		this.parts = parts;
@@ -142,12 +139,12 @@ public final class MethodKeyResolver {
 		if (this.parts.length == 1) {
 			// The common case, one value as the key: no builder when there is nothing to
 			// escape
-			return key(text(value(0, args, context), 0));
+			return LockKeys.key(this.name, text(value(0, args, context), 0));
 		}
 		StringBuilder key = new StringBuilder(this.name.length() + 32).append(this.name);
 		for (int i = 0; i < this.parts.length; i++) {
 			key.append(':');
-			appendEscaped(key, text(value(i, args, context), i));
+			LockKeys.appendEscaped(key, text(value(i, args, context), i));
 		}
 		return key.toString();
 	}
@@ -181,11 +178,11 @@ public final class MethodKeyResolver {
 							+ this.description + " evaluated to an empty collection, which names no lock", null);
 				}
 				for (Object element : elements) {
-					keys.add(key(text(element, i)));
+					keys.add(LockKeys.key(this.name, text(element, i)));
 				}
 			}
 			else {
-				keys.add(key(text(value, i)));
+				keys.add(LockKeys.key(this.name, text(value, i)));
 			}
 		}
 		return keys;
@@ -198,18 +195,6 @@ public final class MethodKeyResolver {
 			elements.add(Array.get(array, i));
 		}
 		return elements;
-	}
-
-	/**
-	 * Return {@code name:value}, with the value's colons and backslashes escaped.
-	 */
-	private String key(String value) {
-		if (value.indexOf(':') < 0 && value.indexOf('\\') < 0) {
-			return this.namePrefix.concat(value);
-		}
-		StringBuilder key = new StringBuilder(this.name.length() + value.length() + 8).append(this.name).append(':');
-		appendEscaped(key, value);
-		return key.toString();
 	}
 
 	/**
@@ -286,16 +271,6 @@ public final class MethodKeyResolver {
 			}
 		}
 		return context;
-	}
-
-	private static void appendEscaped(StringBuilder key, String text) {
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '\\' || c == ':') {
-				key.append('\\');
-			}
-			key.append(c);
-		}
 	}
 
 	private static Part parse(String source, Set<String> variables, @Nullable String[] parameterNames) {

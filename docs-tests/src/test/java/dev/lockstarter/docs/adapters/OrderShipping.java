@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.lockstarter.docs.migration.Orders;
 import dev.lockstarter.docs.migration.Shipment;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.stereotype.Service;
@@ -26,7 +27,7 @@ public class OrderShipping {
 
 	// tag::registry[]
 	public Shipment ship(String orderId) throws InterruptedException {
-		DistributedLock lock = this.lockRegistry.obtain("order:" + orderId);
+		DistributedLock lock = this.lockRegistry.obtain(LockKeys.of("order", orderId));
 		if (!lock.tryLock(Duration.ofSeconds(2), Duration.ofSeconds(30))) {
 			throw new IllegalStateException("order " + orderId + " is busy");
 		}

@@ -6,6 +6,7 @@ import java.util.concurrent.locks.Lock;
 
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 
 /**
  * A {@code java.util.concurrent.locks.Lock} from {@code LockOperations}, handed to code
@@ -21,7 +22,7 @@ public class StockCounter {
 
 	// tag::java-lock[]
 	public void reserve(String sku, int quantity, Stock stock) throws InterruptedException {
-		Lock lock = this.locks.lock("stock:" + sku, LockOptions.ttl(Duration.ofSeconds(30)));
+		Lock lock = this.locks.lock(LockKeys.of("stock", sku), LockOptions.ttl(Duration.ofSeconds(30)));
 		if (!lock.tryLock(5, TimeUnit.SECONDS)) {
 			throw new IllegalStateException("stock of " + sku + " is busy");
 		}

@@ -7,6 +7,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -31,7 +32,7 @@ public class ReportExports {
 	// tag::programmatic[]
 	public String exportNow(String tenant) {
 		LockOptions twoAtOnce = LockOptions.ttl(Duration.ofMinutes(1)).withKind(LockKind.permits(2));
-		try (Lease permit = this.locks.acquire("report-export:" + tenant, twoAtOnce)) {
+		try (Lease permit = this.locks.acquire(LockKeys.of("report-export", tenant), twoAtOnce)) {
 			return render(tenant) + " #" + permit.fencingToken();
 		}
 	}

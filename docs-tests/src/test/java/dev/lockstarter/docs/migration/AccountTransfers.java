@@ -6,6 +6,7 @@ import java.util.List;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,7 +28,7 @@ public class AccountTransfers {
 	// tag::fencing[]
 	public void credit(String accountId, long amount) {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10)).withWaitTime(Duration.ofSeconds(2));
-		try (Lease lease = this.locks.acquire("account:" + accountId, options)) {
+		try (Lease lease = this.locks.acquire(LockKeys.of("account", accountId), options)) {
 			this.accounts.credit(accountId, amount, lease.fencingToken());
 		}
 	}
@@ -36,7 +37,8 @@ public class AccountTransfers {
 	// tag::several-keys[]
 	public void transfer(String from, String to, long amount) {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10)).withWaitTime(Duration.ofSeconds(2));
-		try (Lease lease = this.locks.acquire(List.of("account:" + from, "account:" + to), options)) {
+		try (Lease lease = this.locks.acquire(List.of(LockKeys.of("account", from), LockKeys.of("account", to)),
+				options)) {
 			this.accounts.move(from, to, amount);
 		} // all keys or none, taken in one global order
 	}

@@ -6,6 +6,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -26,7 +27,7 @@ public class CouponLocks {
 	// tag::programmatic[]
 	public Redemption redeem(String userId, String code) {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(5));
-		LockAttempt attempt = this.locks.tryAcquire("coupon:" + code, options);
+		LockAttempt attempt = this.locks.tryAcquire(LockKeys.of("coupon", code), options);
 		if (!attempt.isAcquired()) {
 			return Redemption.busy(attempt.retryAfter());
 		}

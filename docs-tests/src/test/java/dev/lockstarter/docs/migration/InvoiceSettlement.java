@@ -7,6 +7,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,7 +28,7 @@ public class InvoiceSettlement {
 	// tag::wait-and-renew[]
 	public void settle(String invoiceId) {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(5));
-		try (Lease lease = this.locks.acquire("invoice:" + invoiceId, options)) {
+		try (Lease lease = this.locks.acquire(LockKeys.of("invoice", invoiceId), options)) {
 			this.invoices.settle(invoiceId);
 		} // LockConflictException if still held after 5 s; renewed while the block runs
 	}
@@ -38,7 +39,7 @@ public class InvoiceSettlement {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10))
 			.withWaitTime(Duration.ofSeconds(5))
 			.withRenewal(false);
-		this.locks.execute("invoice:" + invoiceId, options, (lease) -> {
+		this.locks.execute(LockKeys.of("invoice", invoiceId), options, (lease) -> {
 			this.invoices.sendReminder(invoiceId);
 			return null;
 		});
@@ -47,7 +48,7 @@ public class InvoiceSettlement {
 
 	// tag::try-once[]
 	public Optional<Duration> archive(String invoiceId) {
-		LockAttempt attempt = this.locks.tryAcquire("invoice:" + invoiceId, Duration.ofSeconds(30));
+		LockAttempt attempt = this.locks.tryAcquire(LockKeys.of("invoice", invoiceId), Duration.ofSeconds(30));
 		if (!attempt.isAcquired()) {
 			// busy: free again in at most this long
 			return Optional.of(attempt.holderRemainingTtl());

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -26,13 +27,14 @@ public class OrderFulfilment {
 	// tag::execute[]
 	public Shipment ship(String orderId) {
 		LockOptions options = LockOptions.ttl(Duration.ofSeconds(10)).withWaitTime(Duration.ofSeconds(2));
-		return this.locks.execute("order:" + orderId, options, (lease) -> this.orders.ship(orderId));
+		return this.locks.execute(LockKeys.of("order", orderId), options, (lease) -> this.orders.ship(orderId));
 	}
 	// end::execute[]
 
 	// tag::try-once[]
 	public boolean cancelIfFree(String orderId) {
-		LockAttempt attempt = this.locks.tryAcquire("order:" + orderId, LockOptions.ttl(Duration.ofSeconds(10)));
+		LockAttempt attempt = this.locks.tryAcquire(LockKeys.of("order", orderId),
+				LockOptions.ttl(Duration.ofSeconds(10)));
 		if (!attempt.isAcquired()) {
 			return false;
 		}

@@ -11,6 +11,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -38,17 +39,18 @@ public class AccountLocks {
 
 	public String basics(String id) {
 		// tag::basics[]
-		try (Lease lease = this.locks.acquire("user:" + id, Duration.ofSeconds(10))) {
+		try (Lease lease = this.locks.acquire(LockKeys.of("user", id), Duration.ofSeconds(10))) {
 			// at most one holder of "user:42" at a time, across all instances
 			this.service.update(id);
 		} // released here, owner-checked
 
-		LockAttempt attempt = this.locks.tryAcquire("report:daily", Duration.ofMinutes(5));
+		LockAttempt attempt = this.locks.tryAcquire(LockKeys.of("report", "daily"), Duration.ofMinutes(5));
 		if (!attempt.isAcquired()) {
 			log.info("Someone else is on it; free again in at most {}", attempt.holderRemainingTtl());
 		}
 
-		String result = this.locks.execute("user:" + id, Duration.ofSeconds(10), () -> this.service.update(id));
+		String result = this.locks.execute(LockKeys.of("user", id), Duration.ofSeconds(10),
+				() -> this.service.update(id));
 		// end::basics[]
 		return result;
 	}
@@ -61,11 +63,11 @@ public class AccountLocks {
 			.withWaitTime(Duration.ofSeconds(5))
 			.withHoldAtLeast(Duration.ofSeconds(2));
 
-		try (Lease lease = this.locks.acquire("account:" + id, options)) {
+		try (Lease lease = this.locks.acquire(LockKeys.of("account", id), options)) {
 			this.accounts.update(id, amount, lease.fencingToken());
 		}
 
-		Receipt receipt = this.locks.execute("account:" + id, options,
+		Receipt receipt = this.locks.execute(LockKeys.of("account", id), options,
 				(lease) -> this.payments.charge(id, lease.fencingToken()));
 		// end::options[]
 		return receipt;
@@ -73,18 +75,20 @@ public class AccountLocks {
 
 	public Receipt multiKey(String from, String to, long amount, LockOptions options) {
 		// tag::multi-key[]
-		try (Lease lease = this.locks.acquire(List.of("account:" + from, "account:" + to), options)) {
-			this.accounts.move(from, to, amount, lease.fencingToken("account:" + from),
-					lease.fencingToken("account:" + to));
+		String fromKey = LockKeys.of("account", from);
+		String toKey = LockKeys.of("account", to);
+		try (Lease lease = this.locks.acquire(List.of(fromKey, toKey), options)) {
+			this.accounts.move(from, to, amount, lease.fencingToken(fromKey), lease.fencingToken(toKey));
 		} // one release frees both
 
-		LockAttempt attempt = this.locks.tryAcquire(Set.of("account:A", "account:C"), Duration.ofSeconds(10));
+		LockAttempt attempt = this.locks.tryAcquire(Set.of(LockKeys.of("account", "A"), LockKeys.of("account", "C")),
+				Duration.ofSeconds(10));
 		if (!attempt.isAcquired()) {
 			// holds nothing
 			log.info("{} is busy for at most {}", attempt.heldKey(), attempt.holderRemainingTtl());
 		}
 
-		Receipt receipt = this.locks.execute(List.of("account:A", "account:B"), options,
+		Receipt receipt = this.locks.execute(List.of(LockKeys.of("account", "A"), LockKeys.of("account", "B")), options,
 				(lease) -> this.accounts.transfer("A", "B", amount));
 		// end::multi-key[]
 		return receipt;

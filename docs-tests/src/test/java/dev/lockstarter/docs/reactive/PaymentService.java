@@ -6,6 +6,7 @@ import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.key.LockKeys;
 import org.springframework.stereotype.Service;
 
 /**
@@ -26,7 +27,8 @@ public class PaymentService {
 	public Mono<Receipt> charge(String orderId) {
 		// tag::execute[]
 		Mono<Receipt> receipt = this.reactiveLocks
-			.execute("payment:" + orderId, LockOptions.ttl(Duration.ofSeconds(10)).withWaitTime(Duration.ofSeconds(2)),
+			.execute(LockKeys.of("payment", orderId),
+					LockOptions.ttl(Duration.ofSeconds(10)).withWaitTime(Duration.ofSeconds(2)),
 					(lease) -> this.payments.charge(orderId)) // any Publisher
 			.single();
 		// end::execute[]

@@ -52,4 +52,9 @@ class DynamoDbLockOperationsContractTests extends LockOperationsContractTests {
 		return sharedStore;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -73,6 +73,11 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		dynamoDb.server().restart();
 	}

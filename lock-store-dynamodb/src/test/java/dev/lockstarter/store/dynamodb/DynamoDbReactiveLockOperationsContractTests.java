@@ -53,4 +53,9 @@ class DynamoDbReactiveLockOperationsContractTests extends ReactiveLockOperations
 		return sharedStore;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

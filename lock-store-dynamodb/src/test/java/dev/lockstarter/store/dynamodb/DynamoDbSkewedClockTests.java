@@ -49,6 +49,11 @@ class DynamoDbSkewedClockTests extends SkewedClockContractTests {
 		return new DynamoDbLockStore(this.client, TABLE, wallClock);
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 	@Test
 	void firstContenderForAKeyAbandonedLongAgoWaitsOneTimeToLive() {
 		String key = key("abandoned");

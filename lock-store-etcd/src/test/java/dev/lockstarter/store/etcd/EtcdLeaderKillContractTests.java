@@ -68,6 +68,11 @@ class EtcdLeaderKillContractTests extends LockStoreContractTests {
 		return sharedStore;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 	@Test
 	void callsDuringAnElectionSucceedOrFailWithinTheTimeout() {
 		// Three members again, if the leader killer struck before this test

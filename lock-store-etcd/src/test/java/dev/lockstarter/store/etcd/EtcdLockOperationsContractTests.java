@@ -27,4 +27,9 @@ class EtcdLockOperationsContractTests extends LockOperationsContractTests {
 		return shared.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -67,6 +67,11 @@ class EtcdLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		etcd.server().members().forEach(EtcdMember::kill);
 		etcd.server().heal();

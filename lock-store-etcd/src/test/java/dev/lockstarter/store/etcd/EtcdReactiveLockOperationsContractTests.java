@@ -27,4 +27,9 @@ class EtcdReactiveLockOperationsContractTests extends ReactiveLockOperationsCont
 		return shared.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -42,6 +42,11 @@ class EtcdSkewedClockTests extends SkewedClockContractTests {
 		return store;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 	@AfterAll
 	void closeStores() {
 		this.stores.forEach(EtcdLockStore::close);

@@ -36,4 +36,9 @@ class H2JdbcLockOperationsContractTests extends LockOperationsContractTests {
 		return sharedStore;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -44,6 +44,11 @@ class H2JdbcLockStoreContractTests extends LockStoreContractTests {
 		return sharedStore;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 	@Test
 	void fencingTokensIncreaseAcrossReleasesAndTakeovers() throws InterruptedException {
 		String key = uniqueKey("fencing");

@@ -26,4 +26,9 @@ class MariaDbJdbcLockOperationsContractTests extends LockOperationsContractTests
 		return jdbc.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

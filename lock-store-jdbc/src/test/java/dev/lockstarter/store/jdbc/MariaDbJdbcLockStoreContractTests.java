@@ -74,6 +74,11 @@ class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		mariadb.server().restart();
 	}

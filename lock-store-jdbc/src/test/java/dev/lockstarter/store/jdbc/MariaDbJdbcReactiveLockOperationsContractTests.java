@@ -27,4 +27,9 @@ class MariaDbJdbcReactiveLockOperationsContractTests extends ReactiveLockOperati
 		return jdbc.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

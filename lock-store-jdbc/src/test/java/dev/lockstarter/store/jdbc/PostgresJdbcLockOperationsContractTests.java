@@ -26,4 +26,9 @@ class PostgresJdbcLockOperationsContractTests extends LockOperationsContractTest
 		return jdbc.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -71,6 +71,11 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		postgres.server().restart();
 	}

@@ -27,4 +27,9 @@ class PostgresJdbcReactiveLockOperationsContractTests extends ReactiveLockOperat
 		return jdbc.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -120,6 +120,11 @@ class JedisLockStoreTests {
 		}
 
 		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
+		}
+
+		@Override
 		protected void destroyStore(LockStore store) {
 			((RedisLockStore) store).destroy();
 		}
@@ -132,6 +137,11 @@ class JedisLockStoreTests {
 		@Override
 		protected LockStore createStore() {
 			return new RedisLockStore(connectionFactory);
+		}
+
+		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
 		}
 
 		@Override

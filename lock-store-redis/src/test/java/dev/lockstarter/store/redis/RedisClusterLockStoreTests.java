@@ -316,6 +316,11 @@ class RedisClusterLockStoreTests {
 		}
 
 		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
+		}
+
+		@Override
 		protected void destroyStore(LockStore store) {
 			((RedisLockStore) store).destroy();
 		}
@@ -328,6 +333,11 @@ class RedisClusterLockStoreTests {
 		@Override
 		protected LockStore createStore() {
 			return new RedisLockStore(connectionFactory);
+		}
+
+		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
 		}
 
 		@Override

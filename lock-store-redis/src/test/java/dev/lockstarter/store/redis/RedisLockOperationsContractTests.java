@@ -66,6 +66,11 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void destroyStore(LockStore store) {
 		((RedisLockStore) store).destroy();
 	}

@@ -57,6 +57,11 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		redis.server().restart();
 	}

@@ -56,6 +56,11 @@ class RedisReactiveLockOperationsContractTests extends ReactiveLockOperationsCon
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void destroyStore(LockStore store) {
 		((RedisLockStore) store).destroy();
 	}

@@ -63,6 +63,11 @@ class ZooKeeperLeaderKillContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		ZooKeeperEnsemble servers = ensemble.server();
 		servers.servers().forEach((server) -> server.kill());

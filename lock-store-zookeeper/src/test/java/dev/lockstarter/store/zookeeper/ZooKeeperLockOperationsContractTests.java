@@ -27,4 +27,9 @@ class ZooKeeperLockOperationsContractTests extends LockOperationsContractTests {
 		return shared.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -83,6 +83,11 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
+	@Override
 	protected void restartServer() {
 		ZooKeeperEnsemble servers = ensemble.server();
 		servers.servers().forEach((server) -> server.kill());

@@ -27,4 +27,9 @@ class ZooKeeperReactiveLockOperationsContractTests extends ReactiveLockOperation
 		return shared.store();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

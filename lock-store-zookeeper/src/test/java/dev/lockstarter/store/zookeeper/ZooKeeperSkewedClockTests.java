@@ -36,6 +36,11 @@ class ZooKeeperSkewedClockTests extends SkewedClockContractTests {
 		return store;
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 	@AfterAll
 	void closeStores() {
 		this.stores.forEach(ZooKeeperLockStore::close);

@@ -30,8 +30,9 @@ import dev.lockstarter.store.MultiKeyLockStore;
  * implements: waiting, renewal and hold times, fencing, multi-key leases and shared
  * leases.
  * <p>
- * Subclasses return the store from {@link #createStore()}. Tests use time-to-lives of a
- * few hundred milliseconds and take a few seconds in all.
+ * Subclasses return the store from {@link #createStore()}, and declare with
+ * {@link #issuesFencingTokens()} whether it issues fencing tokens. Tests use
+ * time-to-lives of a few hundred milliseconds and take a few seconds in all.
  *
  * @since 0.1.0
  */
@@ -52,6 +53,20 @@ public abstract class LockOperationsContractTests implements WaitingContract, Le
 	 * @param store the store
 	 */
 	protected void destroyStore(LockStore store) {
+	}
+
+	/**
+	 * Return whether the store issues fencing tokens: with every acquisition a positive
+	 * token, greater than every earlier one of the key (drawn on demand for a
+	 * {@link dev.lockstarter.store.FencingOnDemandLockStore}). The fencing tests check
+	 * the store's tokens against this declaration, and none of them is skipped: a store
+	 * that declares tokens fails them when an acquisition answers
+	 * {@link dev.lockstarter.store.AcquireReply#NO_FENCING_TOKEN}, and a store that
+	 * declares none, as by default, fails them when it answers any other token.
+	 * @return {@code true} if the store issues fencing tokens
+	 */
+	protected boolean issuesFencingTokens() {
+		return false;
 	}
 
 	/**
@@ -104,7 +119,8 @@ public abstract class LockOperationsContractTests implements WaitingContract, Le
 
 	@BeforeEach
 	void setUpTemplate() {
-		this.templateUnderTest = new TemplateUnderTest(createStore());
+		LockStore store = createStore();
+		this.templateUnderTest = new TemplateUnderTest(store, DeclaredFencing.of(issuesFencingTokens(), store));
 	}
 
 	@AfterEach

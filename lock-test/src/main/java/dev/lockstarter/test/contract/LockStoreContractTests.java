@@ -47,6 +47,10 @@ import dev.lockstarter.store.SharedLockStore;
  * owner-only release and extension, expiry, fencing and the time to expiry of a shared
  * key. Other stores skip those tests.
  * <p>
+ * A store that issues fencing tokens declares it with {@link #issuesFencingTokens()}: its
+ * tokens must then increase from one owner of a key to the next, and a store that
+ * declares none must answer none.
+ * <p>
  * A store backed by a server implements {@link #restartServer()}, and the suite checks
  * that the store answers again after the restart without being recreated, and that the
  * locks held before are gone, or, if {@link #locksSurviveServerRestart()} says so, still
@@ -58,6 +62,11 @@ import dev.lockstarter.store.SharedLockStore;
  *     &#64;Override
  *     protected LockStore createStore() {
  *         return new MyLockStore(...);
+ *     }
+ *
+ *     &#64;Override
+ *     protected boolean issuesFencingTokens() {
+ *         return true;
  *     }
  *
  * }
@@ -108,6 +117,20 @@ public abstract class LockStoreContractTests
 	 * @return {@code true} if locks survive a restart
 	 */
 	protected boolean locksSurviveServerRestart() {
+		return false;
+	}
+
+	/**
+	 * Return whether the store issues fencing tokens: with every acquisition a positive
+	 * token, greater than every earlier one of the key (drawn on demand for a
+	 * {@link dev.lockstarter.store.FencingOnDemandLockStore}). The fencing tests check
+	 * the store's tokens against this declaration, and none of them is skipped: a store
+	 * that declares tokens fails them when an acquisition answers
+	 * {@link dev.lockstarter.store.AcquireReply#NO_FENCING_TOKEN}, and a store that
+	 * declares none, as by default, fails them when it answers any other token.
+	 * @return {@code true} if the store issues fencing tokens
+	 */
+	protected boolean issuesFencingTokens() {
 		return false;
 	}
 

@@ -2,6 +2,7 @@ package dev.lockstarter.test.contract;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -35,6 +36,10 @@ interface MultiKeyStoreContract extends StoreContract {
 		assertThat(result.isAcquired()).isTrue();
 		assertThat(result.heldIndex()).isEqualTo(-1);
 		assertThat(result.fencingTokens()).hasSize(3);
+		// A store that draws its tokens on demand answers none here, by contract
+		fixture.fencing()
+			.ofPlainAcquisitions(store)
+			.check("fencing tokens of a multi-key acquisition", Arrays.stream(result.fencingTokens()).boxed().toList());
 		keys.forEach(fixture::assertHeld);
 		for (String key : keys) {
 			assertThat(store.extend(key, token, LONG_TTL)).as("owned by the token: %s", key).isTrue();

@@ -35,6 +35,12 @@ interface ReactiveTemplateContract {
 	ReactiveLockTemplate reactiveLocks();
 
 	/**
+	 * Return whether the store issues fencing tokens, as the suite declares.
+	 * @return the declared fencing
+	 */
+	DeclaredFencing declaredFencing();
+
+	/**
 	 * Return a new key, unique to the test run.
 	 * @param name a readable part
 	 * @return the key

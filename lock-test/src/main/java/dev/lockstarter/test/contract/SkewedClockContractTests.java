@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * higher fencing token, and the crashed holder can no longer extend.</li>
  * </ul>
  * A subclass creates each store with {@link #createStore(Clock)}, once per test class,
+ * declares with {@link #issuesFencingTokens()} whether its store issues fencing tokens,
  * and closes what it opened; it adds the tests of its store's own expiry (a lease, an
  * item's expiry) and modes.
  */
@@ -67,6 +68,19 @@ public abstract class SkewedClockContractTests {
 	 * @return the store
 	 */
 	protected abstract LockStore createStore(Clock wallClock);
+
+	/**
+	 * Return whether the store issues fencing tokens: with every acquisition a positive
+	 * token, greater than every earlier one of the key. The takeover of a crashed
+	 * holder's lock checks the store's tokens against this declaration: a store that
+	 * declares tokens fails it when an acquisition answers
+	 * {@link AcquireReply#NO_FENCING_TOKEN}, and a store that declares none, as by
+	 * default, fails it when it answers any other token.
+	 * @return {@code true} if the store issues fencing tokens
+	 */
+	protected boolean issuesFencingTokens() {
+		return false;
+	}
 
 	/** Return the store whose wall clock is {@link #SKEW} ahead. */
 	protected final LockStore ahead() {
@@ -120,7 +134,7 @@ public abstract class SkewedClockContractTests {
 			String description = "holder " + nameOf(pair[0]) + ", contender " + nameOf(pair[1]);
 			String key = key("crashed");
 			String crashed = token();
-			AcquireReply held = pair[0].tryAcquire(key, crashed, TTL);
+			AcquireReply held = DeclaredFencing.tryAcquireFenced(pair[0], key, crashed, TTL);
 			assertThat(held.isAcquired()).isTrue();
 			// The holder crashes: it renews no more
 			String contender = token();
@@ -131,7 +145,7 @@ public abstract class SkewedClockContractTests {
 				.isPositive()
 				.isLessThanOrEqualTo(TTL);
 			AcquireReply taken;
-			while (!(taken = pair[1].tryAcquire(key, contender, TTL)).isAcquired()) {
+			while (!(taken = DeclaredFencing.tryAcquireFenced(pair[1], key, contender, TTL)).isAcquired()) {
 				assertThat(Duration.ofNanos(System.nanoTime() - firstTry))
 					.as("%s: time the crashed holder blocked the key", description)
 					.isLessThan(TTL.plus(SLACK));
@@ -140,7 +154,9 @@ public abstract class SkewedClockContractTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - firstTry))
 				.as("%s: wait from the contender's first sight to its takeover", description)
 				.isGreaterThanOrEqualTo(TTL);
-			if (held.fencingToken() != AcquireReply.NO_FENCING_TOKEN) {
+			if (DeclaredFencing.of(issuesFencingTokens(), pair[0])
+				.check(description + ": fencing tokens of the crashed holder and of the takeover",
+						List.of(held.fencingToken(), taken.fencingToken()))) {
 				assertThat(taken.fencingToken()).as("%s: fencing token of the takeover", description)
 					.isGreaterThan(held.fencingToken());
 			}

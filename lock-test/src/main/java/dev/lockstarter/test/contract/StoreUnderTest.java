@@ -69,6 +69,11 @@ final class StoreUnderTest {
 		return this.suite.locksSurviveServerRestart();
 	}
 
+	/** Whether the store issues fencing tokens, as its suite declares. */
+	DeclaredFencing fencing() {
+		return DeclaredFencing.of(this.suite.issuesFencingTokens(), this.store);
+	}
+
 	/**
 	 * The store as a {@link ResultStoringLockStore}; the test is skipped if it is not
 	 * one.

@@ -47,8 +47,11 @@ final class TemplateUnderTest {
 
 	private final List<LockTemplate> otherInstances = new CopyOnWriteArrayList<>();
 
-	TemplateUnderTest(LockStore store) {
+	private final DeclaredFencing fencing;
+
+	TemplateUnderTest(LockStore store, DeclaredFencing fencing) {
 		this.store = store;
+		this.fencing = fencing;
 		this.prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 		this.recording = TokenRecordingStore.of(store);
 		this.locks = template(this.recording);
@@ -69,6 +72,11 @@ final class TemplateUnderTest {
 	/** The store as the suite created it, without recording. */
 	LockStore store() {
 		return this.store;
+	}
+
+	/** Whether the store issues fencing tokens, as its suite declares. */
+	DeclaredFencing fencing() {
+		return this.fencing;
 	}
 
 	/** The template on the store as it is. */

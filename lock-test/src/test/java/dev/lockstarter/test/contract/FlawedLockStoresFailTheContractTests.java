@@ -111,6 +111,11 @@ class FlawedLockStoresFailTheContractTests {
 			return new FlawedLockStore(Flaw.FENCING_DRAWN_BEFORE_INSERT);
 		}
 
+		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
+		}
+
 	}
 
 	@EngineTestKitOnly
@@ -141,6 +146,11 @@ class FlawedLockStoresFailTheContractTests {
 			return new FlawedMultiKeyLockStore(FlawedMultiKeyLockStore.Flaw.NO_ROLLBACK);
 		}
 
+		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
+		}
+
 	}
 
 	@EngineTestKitOnly
@@ -149,6 +159,11 @@ class FlawedLockStoresFailTheContractTests {
 		@Override
 		protected LockStore createStore() {
 			return new FlawedMultiKeyLockStore(FlawedMultiKeyLockStore.Flaw.CHECKS_FIRST_KEY_ONLY);
+		}
+
+		@Override
+		protected boolean issuesFencingTokens() {
+			return true;
 		}
 
 	}

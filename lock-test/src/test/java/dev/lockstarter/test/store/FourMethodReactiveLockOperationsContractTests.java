@@ -16,4 +16,9 @@ class FourMethodReactiveLockOperationsContractTests extends ReactiveLockOperatio
 		return new FourMethodLockStore();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

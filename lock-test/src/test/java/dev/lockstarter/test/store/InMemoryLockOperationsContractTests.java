@@ -14,4 +14,9 @@ class InMemoryLockOperationsContractTests extends LockOperationsContractTests {
 		return new InMemoryLockStore();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

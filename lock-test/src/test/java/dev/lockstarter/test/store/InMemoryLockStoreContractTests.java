@@ -14,4 +14,9 @@ class InMemoryLockStoreContractTests extends LockStoreContractTests {
 		return new InMemoryLockStore();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -15,4 +15,9 @@ class InMemoryReactiveLockOperationsContractTests extends ReactiveLockOperations
 		return new InMemoryLockStore();
 	}
 
+	@Override
+	protected boolean issuesFencingTokens() {
+		return true;
+	}
+
 }

@@ -2,6 +2,7 @@ package dev.lockstarter.docs.reactive.coroutines
 
 import dev.lockstarter.core.ReactiveLockOperations
 import dev.lockstarter.core.withLock
+import dev.lockstarter.key.LockKeys
 import org.springframework.stereotype.Service
 import java.time.Duration
 
@@ -13,7 +14,7 @@ class PaymentCharges(private val reactiveLocks: ReactiveLockOperations, private 
 
 	suspend fun charge(orderId: String): Receipt {
 		// tag::with-lock[]
-		val receipt = reactiveLocks.withLock("payment:$orderId", Duration.ofSeconds(10)) { lease ->
+		val receipt = reactiveLocks.withLock(LockKeys.of("payment", orderId), Duration.ofSeconds(10)) { lease ->
 			payments.charge(orderId, lease.fencingToken())
 		}
 		// end::with-lock[]
