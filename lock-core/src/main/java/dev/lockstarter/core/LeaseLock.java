@@ -23,16 +23,18 @@ import org.springframework.util.Assert;
  * The lock is reentrant and owned by a thread, as a {@link ReentrantLock} is: the threads
  * of this process queue on a local lock first, and the thread that gets it takes the
  * store's lock with a fresh owner token. A thread that locks again while it holds the
- * lock extends the store's lock instead (one store call), and takes it anew if its lease
- * was lost meanwhile; each {@code lock} needs its {@code unlock}, and the last one
- * releases the store's lock.
+ * lock extends the store's lock instead (one store call); each {@code lock} needs its
+ * {@code unlock}, and the {@code unlock} that ends the hold which took the store's lock
+ * releases it: for a lock taken once, the last one.
  * <p>
  * Unlike a local lock:
  * <ul>
  * <li>the lock can be <b>lost</b>: it ends when its time-to-live passes without a renewal
  * (the options' renewal keeps it while the holder lives), and another process may then
- * take it; the last {@link #unlock()} tells the holder so by throwing
- * {@link LockNotHeldException};</li>
+ * take it. A re-entry that finds it lost throws {@link LockNotHeldException} and takes
+ * nothing, even if the key is free, as does the {@link #unlock()} of the hold that took
+ * it; a thread that locks again before giving back its holds takes a new lease, which
+ * that hold's {@code unlock} releases;</li>
  * <li>a store that cannot be reached makes {@code lock} and {@code tryLock} throw
  * {@link LockStoreException} instead of waiting, and {@code unlock} log a WARN;</li>
  * <li>there are no {@linkplain #newCondition() conditions}.</li>
@@ -59,9 +61,9 @@ public class LeaseLock implements Lock {
 	private final ReentrantLock local = new ReentrantLock();
 
 	/**
-	 * The store's lease, read and written only by the thread that holds {@link #local}.
+	 * The store's leases, read and written only by the thread that holds {@link #local}.
 	 */
-	private @Nullable Lease lease;
+	private final HeldLeases leases = new HeldLeases();
 
 	/**
 	 * Create a lock on a key.
@@ -91,6 +93,7 @@ public class LeaseLock implements Lock {
 	 * Acquire the lock with the options' time-to-live, waiting as long as it takes; an
 	 * interruption does not end the wait, and is kept for the caller to see.
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	@Override
 	public void lock() {
@@ -102,32 +105,10 @@ public class LeaseLock implements Lock {
 	 * interruption does not end the wait, and is kept for the caller to see.
 	 * @param ttl the time-to-live, positive
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	public void lock(Duration ttl) {
-		this.local.lock();
-		// Not interruptible: an interrupt already set would end a store call early
-		boolean interrupted = Thread.interrupted();
-		try {
-			while (true) {
-				try {
-					if (acquire(ttl, WAIT_SLICE)) {
-						return;
-					}
-				}
-				catch (LockWaitInterruptedException ex) {
-					interrupted |= Thread.interrupted();
-				}
-			}
-		}
-		catch (RuntimeException ex) {
-			this.local.unlock();
-			throw ex;
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		enter().lockEntered(ttl);
 	}
 
 	/**
@@ -136,21 +117,11 @@ public class LeaseLock implements Lock {
 	 * @throws InterruptedException if the thread is interrupted first; the lock is not
 	 * held
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		this.local.lockInterruptibly();
-		boolean acquired = false;
-		try {
-			while (!acquired) {
-				acquired = acquireInterruptibly(this.options.getTtl(), WAIT_SLICE);
-			}
-		}
-		finally {
-			if (!acquired) {
-				this.local.unlock();
-			}
-		}
+		enter().lockInterruptiblyEntered();
 	}
 
 	/**
@@ -158,22 +129,11 @@ public class LeaseLock implements Lock {
 	 * for the store's lock.
 	 * @return whether the lock is now held
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	@Override
 	public boolean tryLock() {
-		if (!this.local.tryLock()) {
-			return false;
-		}
-		boolean acquired = false;
-		try {
-			acquired = acquire(this.options.getTtl(), Duration.ZERO);
-			return acquired;
-		}
-		finally {
-			if (!acquired) {
-				this.local.unlock();
-			}
-		}
+		return enter().tryLockEntered();
 	}
 
 	/**
@@ -185,6 +145,7 @@ public class LeaseLock implements Lock {
 	 * @throws InterruptedException if the thread is interrupted first; the lock is not
 	 * held
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
@@ -200,51 +161,29 @@ public class LeaseLock implements Lock {
 	 * @throws InterruptedException if the thread is interrupted first; the lock is not
 	 * held
 	 * @throws LockStoreException if the store cannot be reached; the lock is not held
+	 * @throws LockNotHeldException if a re-entry finds the lock lost; it takes nothing
 	 */
 	public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
 		long deadline = System.nanoTime() + Math.max(0, waitTime.toNanos());
-		if (!this.local.tryLock(Math.max(0, waitTime.toNanos()), TimeUnit.NANOSECONDS)) {
-			return false;
-		}
-		boolean acquired = false;
-		try {
-			acquired = acquireInterruptibly(ttl, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-			return acquired;
-		}
-		finally {
-			if (!acquired) {
-				this.local.unlock();
-			}
-		}
+		return enter().tryLockEntered(deadline, ttl);
 	}
 
 	/**
-	 * Release one hold of the lock; the last one releases the store's lock, by
-	 * compare-and-delete on its owner token. A last release that cannot reach the store
-	 * logs a WARN and returns: the store's lock expires with its time-to-live, and this
-	 * thread holds it no more.
+	 * Release one hold of the lock; the hold that took the store's lock releases it, by
+	 * compare-and-delete on its owner token. A release that cannot reach the store logs a
+	 * WARN and returns: the store's lock expires with its time-to-live, and this thread
+	 * holds it no more.
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
-	 * @throws LockNotHeldException on the last release, if the lock had expired or was
-	 * taken over meanwhile; this thread holds it no more either way
+	 * @throws LockNotHeldException if this hold took the store's lock and it had expired
+	 * or was taken over meanwhile; this thread holds it no more either way
 	 */
 	@Override
 	public void unlock() {
-		if (!this.local.isHeldByCurrentThread()) {
-			throw new IllegalMonitorStateException("Lock '" + this.key + "' is not held by the current thread");
+		LeaseLock holder = holderOrNull();
+		if (holder == null) {
+			throw notHeldByCurrentThread();
 		}
-		try {
-			if (this.local.getHoldCount() == 1) {
-				Lease held = this.lease;
-				this.lease = null;
-				// No lease: a re-entry found it lost and could not take the lock again
-				if (held == null || !release(held)) {
-					throw lostBeforeUnlock();
-				}
-			}
-		}
-		finally {
-			this.local.unlock();
-		}
+		holder.unlockHeld();
 	}
 
 	/**
@@ -253,7 +192,8 @@ public class LeaseLock implements Lock {
 	 * @return {@code true} if held by the current thread
 	 */
 	public boolean isHeldByCurrentThread() {
-		Lease held = this.local.isHeldByCurrentThread() ? this.lease : null;
+		LeaseLock holder = holderOrNull();
+		Lease held = (holder != null) ? holder.leases.extendable() : null;
 		return held != null && held.isHeld();
 	}
 
@@ -266,14 +206,15 @@ public class LeaseLock implements Lock {
 	}
 
 	/**
-	 * Return the lease of the store's lock, for its fencing token.
+	 * Return the lease of the store's lock that the current thread took last, for its
+	 * fencing token; it may have been found lost.
 	 * @return the lease
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 */
 	public Lease lease() {
-		Lease held = this.local.isHeldByCurrentThread() ? this.lease : null;
+		Lease held = heldLease();
 		if (held == null) {
-			throw new IllegalMonitorStateException("Lock '" + this.key + "' is not held by the current thread");
+			throw notHeldByCurrentThread();
 		}
 		return held;
 	}
@@ -288,13 +229,140 @@ public class LeaseLock implements Lock {
 	}
 
 	/**
-	 * Return the exception the last {@link #unlock()} throws when the lock had expired or
-	 * was taken over before it: a {@link LockNotHeldException}.
+	 * Return the lease of the store's lock that the current thread took last, found lost
+	 * or not.
+	 * @return the lease, or {@code null} if the current thread does not hold this lock
+	 */
+	protected @Nullable Lease heldLease() {
+		LeaseLock holder = holderOrNull();
+		return (holder != null) ? holder.leases.newest() : null;
+	}
+
+	/**
+	 * Return the lock that takes an acquisition, called as the acquisition begins, before
+	 * it waits for the local lock: this lock, or another lock on the same key that takes
+	 * the whole call in its place. The lock returned is told {@link #exit()} once for
+	 * each acquisition it took, and only for those. This lock returns itself.
+	 * @return the lock that takes the acquisition
+	 */
+	protected LeaseLock enter() {
+		return this;
+	}
+
+	/**
+	 * Called once for each acquisition that {@link #enter()} gave this lock: when it ends
+	 * without the lock, or by the {@code unlock} that gives back the hold it took. Does
+	 * nothing here.
+	 */
+	protected void exit() {
+	}
+
+	/**
+	 * Return the lock on the same key that stands in for this one for a thread that does
+	 * not hold this lock: {@link #unlock()}, {@link #isHeldByCurrentThread()} and
+	 * {@link #lease()} go to it if the current thread holds it. This lock has none.
+	 * @return the lock, or {@code null}
+	 */
+	protected @Nullable LeaseLock replacement() {
+		return null;
+	}
+
+	/**
+	 * Return the exception that a re-entry throws when it finds the lock expired or taken
+	 * over: a {@link LockNotHeldException}.
+	 * @return the exception to throw
+	 */
+	protected RuntimeException lostBeforeReentry() {
+		return new LockNotHeldException(this.key, "Lock '" + this.key + "' had expired or was taken over before "
+				+ "this re-entry, which takes nothing; the work of the holds before it was not exclusive");
+	}
+
+	/**
+	 * Return the exception the {@link #unlock()} of the hold that took the store's lock
+	 * throws when the lock had expired or was taken over before it: a
+	 * {@link LockNotHeldException}.
 	 * @return the exception to throw
 	 */
 	protected RuntimeException lostBeforeUnlock() {
 		return new LockNotHeldException(this.key, "Lock '" + this.key
 				+ "' had expired or was taken over before its release; the work it guarded was not exclusive");
+	}
+
+	private void lockEntered(Duration ttl) {
+		int holds = this.local.getHoldCount();
+		boolean acquired = false;
+		// Not interruptible: an interrupt already set would end a store call early
+		boolean interrupted = Thread.interrupted();
+		try {
+			this.local.lock();
+			while (!acquired) {
+				try {
+					acquired = acquire(ttl, WAIT_SLICE);
+				}
+				catch (LockWaitInterruptedException ex) {
+					interrupted |= Thread.interrupted();
+				}
+			}
+		}
+		finally {
+			endUnless(acquired, holds);
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void lockInterruptiblyEntered() throws InterruptedException {
+		int holds = this.local.getHoldCount();
+		boolean acquired = false;
+		try {
+			this.local.lockInterruptibly();
+			while (!acquired) {
+				acquired = acquireInterruptibly(this.options.getTtl(), WAIT_SLICE);
+			}
+		}
+		finally {
+			endUnless(acquired, holds);
+		}
+	}
+
+	private boolean tryLockEntered() {
+		int holds = this.local.getHoldCount();
+		boolean acquired = false;
+		try {
+			acquired = this.local.tryLock() && acquire(this.options.getTtl(), Duration.ZERO);
+		}
+		finally {
+			endUnless(acquired, holds);
+		}
+		return acquired;
+	}
+
+	private boolean tryLockEntered(long deadline, Duration ttl) throws InterruptedException {
+		int holds = this.local.getHoldCount();
+		boolean acquired = false;
+		try {
+			acquired = this.local.tryLock(remaining(deadline), TimeUnit.NANOSECONDS)
+					&& acquireInterruptibly(ttl, Duration.ofNanos(remaining(deadline)));
+		}
+		finally {
+			endUnless(acquired, holds);
+		}
+		return acquired;
+	}
+
+	/**
+	 * End an acquisition unless it took the lock: give back the hold of the local lock it
+	 * took, if it took one.
+	 */
+	private void endUnless(boolean acquired, int holdsBefore) {
+		if (acquired) {
+			return;
+		}
+		if (this.local.getHoldCount() > holdsBefore) {
+			this.local.unlock();
+		}
+		exit();
 	}
 
 	private boolean acquireInterruptibly(Duration ttl, Duration wait) throws InterruptedException {
@@ -313,28 +381,46 @@ public class LeaseLock implements Lock {
 	}
 
 	/**
-	 * Take the store's lock for the thread that holds the local lock: extend the lease on
-	 * a re-entry, or acquire a new one.
+	 * Take the store's lock for the thread that holds the local lock, at the hold count
+	 * it now has: extend the newest lease on a re-entry, or take a new one.
 	 */
 	private boolean acquire(Duration ttl, Duration wait) {
-		Lease held = this.lease;
-		if (held != null) {
-			if (held.extend(ttl)) {
+		Lease newest = this.leases.extendable();
+		if (newest != null) {
+			if (newest.extend(ttl)) {
 				return true;
 			}
-			this.lease = null;
+			this.leases.reportLoss();
+			throw lostBeforeReentry();
 		}
 		LockAttempt attempt = this.operations.tryAcquire(this.key, this.options.withTtl(ttl).withWaitTime(wait));
 		if (!attempt.isAcquired()) {
 			return false;
 		}
-		this.lease = attempt.lease();
+		this.leases.add(this.local.getHoldCount(), attempt.lease());
 		return true;
 	}
 
 	/**
-	 * Release the lease; a store failure is logged, and counts as a release, since the
-	 * lock expires with its time-to-live.
+	 * Give back a hold of the current thread, which holds the local lock, releasing the
+	 * lease taken at its hold count.
+	 */
+	private void unlockHeld() {
+		try {
+			Lease taken = this.leases.removeTakenAt(this.local.getHoldCount());
+			if (taken != null && !release(taken)) {
+				throw lostBeforeUnlock();
+			}
+		}
+		finally {
+			this.local.unlock();
+			exit();
+		}
+	}
+
+	/**
+	 * Release a lease; a store failure is logged, and counts as a release, since the lock
+	 * expires with its time-to-live.
 	 */
 	private boolean release(Lease held) {
 		try {
@@ -346,6 +432,26 @@ public class LeaseLock implements Lock {
 					ex);
 			return true;
 		}
+	}
+
+	private IllegalMonitorStateException notHeldByCurrentThread() {
+		return new IllegalMonitorStateException("Lock '" + this.key + "' is not held by the current thread");
+	}
+
+	/**
+	 * Return the lock whose local lock the current thread holds for this one: this lock,
+	 * its {@linkplain #replacement() replacement}, or none.
+	 */
+	private @Nullable LeaseLock holderOrNull() {
+		if (this.local.isHeldByCurrentThread()) {
+			return this;
+		}
+		LeaseLock replacement = replacement();
+		return (replacement != null && replacement.local.isHeldByCurrentThread()) ? replacement : null;
+	}
+
+	private static long remaining(long deadline) {
+		return Math.max(0, deadline - System.nanoTime());
 	}
 
 	@Override

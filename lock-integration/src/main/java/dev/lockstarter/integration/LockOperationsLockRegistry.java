@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentMap;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LeaseLock;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -146,15 +145,10 @@ public class LockOperationsLockRegistry
 	@Override
 	public void renewLock(Object lockKey, Duration ttl) {
 		RegistryLock lock = this.locks.get(lockKey);
-		Lease lease = (lock != null) ? lock.heldLease() : null;
-		if (lease == null) {
-			throw new IllegalStateException(
-					"Lock '" + lockKey + "' is not held by the current thread: it cannot be renewed");
+		if (lock == null) {
+			throw RegistryLock.notHeldForRenewal(lockKey);
 		}
-		if (!lease.extend(ttl)) {
-			throw new IllegalStateException(
-					"Lock '" + lockKey + "' had expired or was taken over: it cannot be renewed");
-		}
+		lock.renew(ttl);
 	}
 
 	/**

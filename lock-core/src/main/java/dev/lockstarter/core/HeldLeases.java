@@ -1,14 +1,9 @@
-package dev.lockstarter.integration;
-
-import java.util.ArrayDeque;
-import java.util.Deque;
+package dev.lockstarter.core;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.Lease;
-
 /**
- * The leases of the thread that holds a {@link RegistryLock}, each with the hold count at
+ * The leases of the thread that holds a {@link LeaseLock}, each with the hold count at
  * which it was taken: only the unlock that brings the hold count back below that depth
  * releases it, so a hold the thread never gives back cannot keep a lease taken above it.
  * <p>
@@ -20,7 +15,8 @@ import dev.lockstarter.core.Lease;
  */
 final class HeldLeases {
 
-	private final Deque<Taken> taken = new ArrayDeque<>();
+	/** The newest lease taken, linked to the ones taken before it. */
+	private @Nullable Taken newest;
 
 	/**
 	 * Return the newest lease, unless a re-entry already found it lost.
@@ -28,7 +24,7 @@ final class HeldLeases {
 	 * one
 	 */
 	@Nullable Lease extendable() {
-		Taken newest = this.taken.peek();
+		Taken newest = this.newest;
 		return (newest != null && !newest.lossReported) ? newest.lease : null;
 	}
 
@@ -37,7 +33,7 @@ final class HeldLeases {
 	 * @return the lease, or {@code null} if the thread has none
 	 */
 	@Nullable Lease newest() {
-		Taken newest = this.taken.peek();
+		Taken newest = this.newest;
 		return (newest != null) ? newest.lease : null;
 	}
 
@@ -45,7 +41,7 @@ final class HeldLeases {
 	 * Mark the newest lease found lost by a re-entry.
 	 */
 	void reportLoss() {
-		Taken newest = this.taken.peek();
+		Taken newest = this.newest;
 		if (newest != null) {
 			newest.lossReported = true;
 		}
@@ -57,7 +53,7 @@ final class HeldLeases {
 	 * @param lease the lease
 	 */
 	void add(int depth, Lease lease) {
-		this.taken.push(new Taken(depth, lease));
+		this.newest = new Taken(depth, lease, this.newest);
 	}
 
 	/**
@@ -66,11 +62,11 @@ final class HeldLeases {
 	 * @return the lease to release, or {@code null} if none was taken at that depth
 	 */
 	@Nullable Lease removeTakenAt(int depth) {
-		Taken newest = this.taken.peek();
+		Taken newest = this.newest;
 		if (newest == null || newest.depth != depth) {
 			return null;
 		}
-		this.taken.pop();
+		this.newest = newest.before;
 		return newest.lease;
 	}
 
@@ -80,11 +76,14 @@ final class HeldLeases {
 
 		private final Lease lease;
 
+		private final @Nullable Taken before;
+
 		private boolean lossReported;
 
-		private Taken(int depth, Lease lease) {
+		private Taken(int depth, Lease lease, @Nullable Taken before) {
 			this.depth = depth;
 			this.lease = lease;
+			this.before = before;
 		}
 
 	}
