@@ -120,22 +120,28 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
-		// Under an optimistic read of the key-set lock: an acquisition that overlapped an
-		// operation on several keys is undone (its own entry, if still there) and tried
-		// again under the read lock, since that operation may have decided on the key
-		// while this one changed it
+		// Under an optimistic read of the key-set lock. An acquisition that overlapped an
+		// operation on several keys waits for it to end (the read lock): if its entry is
+		// still in place, the other operation saw it, or did not touch the key, and the
+		// acquisition stands; if that operation wrote over it, the acquisition did not
+		// happen and is tried again. The entry is never withdrawn, since another caller
+		// may have been refused because of it meanwhile.
 		long optimistic = this.keySets.tryOptimisticRead();
+		@Nullable Entry tried = null;
+		@Nullable AcquireReply result = null;
 		if (optimistic != 0) {
 			long now = this.nanoClock.getAsLong();
-			Entry entry = new Entry(token, now + ttl.toNanos());
-			AcquireReply result = acquire(key, token, now, entry);
+			tried = new Entry(token, now + ttl.toNanos());
+			result = acquire(key, token, now, tried);
 			if (this.keySets.validate(optimistic)) {
 				return result;
 			}
-			this.locks.remove(key, entry);
 		}
 		long shared = this.keySets.readLock();
 		try {
+			if (result != null && result.isAcquired() && this.locks.get(key) == tried) {
+				return result;
+			}
 			long now = this.nanoClock.getAsLong();
 			return acquire(key, token, now, new Entry(token, now + ttl.toNanos()));
 		}
