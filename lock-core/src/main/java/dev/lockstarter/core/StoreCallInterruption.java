@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
@@ -18,13 +19,16 @@ final class StoreCallInterruption {
 	/**
 	 * Whether a store failure was caused by an interrupt. Store clients wrap it in their
 	 * own types (Lettuce's {@code RedisCommandInterruptedException}, the AWS SDK's
-	 * {@code AbortedException}), matched by name so that this class needs none of them.
+	 * {@code AbortedException}), matched by name so that this class needs none of them. A
+	 * {@link SocketTimeoutException}, although an {@link InterruptedIOException}, is a
+	 * timeout (a JDBC driver's network timeout), not an interrupt.
 	 * @param failure the failure
 	 * @return whether an interrupt caused it
 	 */
 	static boolean isInterruption(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InterruptedException || cause instanceof InterruptedIOException
+			if (cause instanceof InterruptedException
+					|| (cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException))
 					|| cause.getClass().getSimpleName().contains("Interrupted")
 					|| cause.getClass().getSimpleName().equals("AbortedException")) {
 				return true;

@@ -27,9 +27,10 @@ public class JdbcLockStoreProperties implements InitializingBean {
 	private String tableName = "lock_store";
 
 	/**
-	 * Longest time a lock operation waits for the database before it fails. Bounds each
+	 * Longest time a lock operation waits for the database before it fails. Bounds the
+	 * wait for a connection of the pool, whatever the pool's own wait, then each
 	 * statement through the connection's network timeout (and a query timeout on MariaDB
-	 * and H2); waiting for a pooled connection is bounded by the pool.
+	 * and H2).
 	 */
 	private Duration timeout = Duration.ofSeconds(2);
 

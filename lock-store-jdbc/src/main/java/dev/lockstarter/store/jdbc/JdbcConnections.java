@@ -27,7 +27,9 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
  * Runs the statements of a {@link JdbcLockStore}: on a connection of its own in
- * auto-commit ({@link #call}), or on the connection of the Spring-managed transaction
+ * auto-commit ({@link #call}) or in a transaction of its own
+ * ({@link #callInOwnTransaction}), obtained within the store's timeout
+ * ({@link JdbcConnectionSource}), or on the connection of the Spring-managed transaction
  * active on the data source ({@link #callInTransaction}). Each call sets the network
  * timeout of its connection to the store's timeout and restores the earlier setting
  * before the connection goes back; statements get a query timeout where the
@@ -47,6 +49,8 @@ final class JdbcConnections {
 
 	private final Duration timeout;
 
+	private final JdbcConnectionSource connectionSource;
+
 	private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 
 	private volatile @Nullable JdbcDialect dialect;
@@ -55,6 +59,7 @@ final class JdbcConnections {
 		this.dataSource = dataSource;
 		this.tableName = tableName;
 		this.timeout = timeout;
+		this.connectionSource = new JdbcConnectionSource(dataSource, timeout);
 	}
 
 	DataSource dataSource() {
@@ -112,11 +117,20 @@ final class JdbcConnections {
 	}
 
 	<T extends @Nullable Object> T call(String operation, String key, ConnectionCallback<T> action) {
+		return call(operation, key, this.timeout, action);
+	}
+
+	/**
+	 * Run in auto-commit on a connection of its own, waiting for it at most
+	 * {@code connectionWait}.
+	 */
+	<T extends @Nullable Object> T call(String operation, String key, Duration connectionWait,
+			ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean restoreAutoCommit = false;
 		int networkTimeout = -1;
 		try {
-			connection = this.dataSource.getConnection();
+			connection = this.connectionSource.getConnection(connectionWait);
 			// First: some drivers (MariaDB's) change auto-commit with a round trip
 			networkTimeout = setNetworkTimeout(connection);
 			if (!connection.getAutoCommit()) {
@@ -174,7 +188,7 @@ final class JdbcConnections {
 		int isolation = -1;
 		int networkTimeout = -1;
 		try {
-			connection = this.dataSource.getConnection();
+			connection = this.connectionSource.getConnection();
 			// First: some drivers (MariaDB's) change auto-commit and isolation with a
 			// round trip
 			networkTimeout = setNetworkTimeout(connection);

@@ -39,24 +39,28 @@ import org.springframework.util.Assert;
  * <li><b>Keys</b> of at most {@value #MAX_KEY_BYTES} bytes of UTF-8 without NUL or
  * unpaired surrogates are stored as they are; any other key, and any key starting with
  * {@code "#sha256:"}, as {@code "#sha256:"} and its SHA-256.</li>
- * <li><b>Bounds</b>: each call sets its connection's network timeout to the store's
- * timeout (on MariaDB and H2, statements also get a query timeout) and fails with
- * {@link LockStoreException} when the database does not answer in time. A call whose
- * answer is lost may still have been applied: it is reported as a failure.</li>
+ * <li><b>Bounds</b>: each call waits at most the store's timeout for a connection of the
+ * data source, whatever the pool's own wait (it asks for it on a thread of the store's
+ * own), then sets the connection's network timeout to the store's timeout (on MariaDB and
+ * H2, statements also get a query timeout), and fails with {@link LockStoreException}
+ * when the pool or the database does not answer in time. A call whose answer is lost may
+ * still have been applied: it is reported as a failure.</li>
  * <li><b>Transactions</b>: the store never joins the caller's transaction, except
  * {@link #putResult} when {@link #setJoinTransactionForResults(boolean)} asks for
  * it.</li>
  * <li><b>Shared locks</b> (permits, read/write locks) are rows of two tables beside the
  * lock table, {@code _holders} (a row per place) and {@code _writers} (a row per waiting
- * writer); an acquisition is a short transaction of its own that first takes a lock on
- * the key (a transaction-scoped advisory lock on PostgreSQL, a row lock on the key's row
- * of a table of keys on MariaDB and H2), with the same expiry, fencing sequence, timeout
- * and clean-up as the mutexes.</li>
+ * writer); an acquisition, and the extension of a place, is a short transaction of its
+ * own that first takes a lock on the key (a transaction-scoped advisory lock on
+ * PostgreSQL, a row lock on the key's row of a table of keys on MariaDB and H2), with the
+ * same expiry, fencing sequence, timeout and clean-up as the mutexes. A refused writer's
+ * wait is recorded for its {@code waitFor}, but no longer than its time-to-live.</li>
  * <li><b>Not promised</b>: release notifications (waiters poll), and safety across a
  * failover to an asynchronous replica that lost an acquisition.</li>
  * </ul>
- * The statements, timeouts and clean-up are described in the JDBC section of the
- * reference documentation ({@code docs/stores.md}).
+ * The statements, timeouts, clean-up and what serializes each pair of operations are
+ * described in the reference documentation's page of the JDBC store
+ * ({@code docs/stores/jdbc.md}).
  *
  * @since 0.1.0
  */
@@ -108,7 +112,8 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 	 * @param dataSource the data source
 	 * @param tableName the table, optionally qualified by its schema, matching
 	 * {@link #TABLE_NAME_PATTERN}
-	 * @param timeout the longest time a statement waits for the database, positive
+	 * @param timeout the longest time a call waits for a connection of the data source,
+	 * and then for each statement, positive
 	 */
 	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
 		Assert.notNull(dataSource, "'dataSource' must not be null");
@@ -218,7 +223,8 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 
 	/**
 	 * Stop the clean-up started by {@link #startCleanup(Duration)}, if any. The data
-	 * source is not closed: it belongs to the caller.
+	 * source is not closed: it belongs to the caller. The threads on which the store asks
+	 * for connections are daemons that end a minute after their last request.
 	 */
 	@Override
 	public void close() {
@@ -418,7 +424,7 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 	}
 
 	/**
-	 * Return the longest time a statement waits for the database.
+	 * Return the longest time a call waits for a connection, and then for each statement.
 	 * @return the timeout
 	 */
 	public Duration getTimeout() {

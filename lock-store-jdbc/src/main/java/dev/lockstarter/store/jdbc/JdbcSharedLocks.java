@@ -18,13 +18,16 @@ import dev.lockstarter.store.AcquireReply;
  * {@linkplain JdbcDialect#lockKey key's lock} (which serializes the acquisitions of a
  * key), reads the key's unexpired places and waits, decides as the contract says, then
  * grants the place with a fencing token from the table's sequence or records the writer's
- * wait. A single conditional
+ * wait, for its {@code waitFor} but no longer than its time-to-live. A single conditional
  * {@code INSERT ... SELECT ... WHERE (SELECT count(*) ...) < n} would not do: two such
  * statements at READ COMMITTED count the same places from their snapshots and both
- * insert. Release, extension and the time-to-expiry are one statement each (release two)
- * in auto-commit: none of them admits a holder, so none needs the key's lock. Expiry
- * follows the database's clock; expired rows are left for the {@linkplain JdbcCleanup
- * clean-up}.
+ * insert. An extension takes the key's lock too, in a short transaction of its own: it
+ * keeps a place counted, and an acquisition's read, which locks no row, would otherwise
+ * find the place's last committed expiry past while the extension that matched it before
+ * then has not committed yet. Release and the time-to-expiry are statements in
+ * auto-commit (two for a release): a release only frees a place, so an acquisition that
+ * reads before it commits refuses at worst. Expiry follows the database's clock; expired
+ * rows are left for the {@linkplain JdbcCleanup clean-up}.
  */
 final class JdbcSharedLocks {
 
@@ -50,7 +53,9 @@ final class JdbcSharedLocks {
 					try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::recordWait)) {
 						statement.setString(1, storedKey);
 						statement.setString(2, token);
-						statement.setLong(3, waitForMicros);
+						// A writer that stops trying holds readers back for its
+						// time-to-live at most; one that keeps trying records it again
+						statement.setLong(3, Math.min(waitForMicros, ttlMicros));
 						statement.executeUpdate();
 					}
 				}
@@ -90,9 +95,17 @@ final class JdbcSharedLocks {
 		});
 	}
 
+	/**
+	 * Extend a place, under the key's lock: an extension that matched a place about to
+	 * expire, committed while an acquisition counted the key's places, would keep that
+	 * place after the acquisition found it expired and granted it again. With the key's
+	 * lock, the acquisition counts the places once the extension committed, and an
+	 * extension that comes after an acquisition reads the clock after it.
+	 */
 	boolean extend(String key, String storedKey, String token, long ttlMicros) {
-		return this.connections.call("extend a place of", key, (connection) -> {
+		return this.connections.callInOwnTransaction("extend a place of", key, (connection) -> {
 			JdbcDialect dialect = this.connections.dialect(connection);
+			dialect.lockKey(this.connections, connection, storedKey);
 			try (PreparedStatement statement = this.connections.prepare(connection,
 					sql("UPDATE %1$s_holders SET expires_at = " + dialect.plusTtl()
 							+ " WHERE lock_key = ? AND owner_token = ? AND expires_at > " + dialect.now()))) {
