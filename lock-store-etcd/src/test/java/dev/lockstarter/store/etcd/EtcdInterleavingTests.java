@@ -13,17 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.test.clock.ManualClock;
 import dev.lockstarter.test.etcd.EtcdServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every pair of the etcd store's operations that can meet on one lock key, each driven
- * into its racy order on a real etcd server. A store counts expiry on a {@link TestClock}
- * of its own, which a test moves by hand and which runs the other operation at a chosen
- * reading: between the transaction that read the key and the one that writes it (an
- * acquisition judges the holder's record, then takes the time it sends the takeover), or
- * between a holder's check of its own time-to-live and its transaction.
+ * into its racy order on a real etcd server. A store counts expiry on a
+ * {@link ManualClock} of its own, which a test moves by hand and which runs the other
+ * operation at a chosen reading: between the transaction that read the key and the one
+ * that writes it (an acquisition judges the holder's record, then takes the time it sends
+ * the takeover), or between a holder's check of its own time-to-live and its transaction.
  */
 class EtcdInterleavingTests {
 
@@ -56,10 +57,10 @@ class EtcdInterleavingTests {
 	void takeoverOfAKeyReleasedBetweenItsReadAndItsWriteTakesTheFreeKey() {
 		String key = key("released-before-takeover");
 		String holderToken = token();
-		EtcdLockStore holder = storeOn(client, TestClock.start());
+		EtcdLockStore holder = storeOn(client, ManualClock.start());
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		List<Boolean> released = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		// Each call reads the clock when it sends its first transaction (readings 1 and
 		// 3), then judges the holder's record that the transaction read (readings 2 and
 		// 4): the holder releases the lock at the second judgement, which finds the
@@ -80,10 +81,10 @@ class EtcdInterleavingTests {
 		String held = key("multi-released-before-takeover");
 		String unused = key("multi-new");
 		String holderToken = token();
-		EtcdLockStore holder = storeOn(client, TestClock.start());
+		EtcdLockStore holder = storeOn(client, ManualClock.start());
 		assertThat(holder.tryAcquire(held, holderToken, TTL).isAcquired()).isTrue();
 		List<Boolean> released = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient,
 				clock.hookedAt(4, () -> released.add(holder.release(held, holderToken))));
 		assertThat(contender.tryAcquireAll(List.of(held, unused), token(), TTL).isAcquired()).as("first sight")
@@ -99,8 +100,8 @@ class EtcdInterleavingTests {
 	@Test
 	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut() {
 		String key = key("takeover-takeover");
-		assertThat(storeOn(client, TestClock.start()).tryAcquire(key, token(), TTL).isAcquired()).isTrue();
-		TestClock clock = TestClock.start();
+		assertThat(storeOn(client, ManualClock.start()).tryAcquire(key, token(), TTL).isAcquired()).isTrue();
+		ManualClock clock = ManualClock.start();
 		EtcdLockStore other = storeOn(otherClient, clock);
 		String otherToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
@@ -119,10 +120,10 @@ class EtcdInterleavingTests {
 	void renewalBetweenAContendersReadAndItsTakeoverKeepsTheContenderOut() {
 		String key = key("renewal-before-takeover");
 		String holderToken = token();
-		EtcdLockStore holder = storeOn(client, TestClock.start());
+		EtcdLockStore holder = storeOn(client, ManualClock.start());
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		List<Boolean> renewals = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient,
 				clock.hookedAt(4, () -> renewals.add(holder.extend(key, holderToken, TTL))));
 		assertThat(contender.tryAcquire(key, token(), TTL).isAcquired()).as("first sight").isFalse();
@@ -137,12 +138,12 @@ class EtcdInterleavingTests {
 	void releaseAndNewAcquisitionBetweenAContendersReadAndItsWriteKeepTheContenderOut() {
 		String key = key("release-and-acquire-before-takeover");
 		String ownerToken = token();
-		EtcdLockStore owner = storeOn(client, TestClock.start());
+		EtcdLockStore owner = storeOn(client, ManualClock.start());
 		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
 		String thirdToken = token();
 		List<Boolean> released = new ArrayList<>();
 		List<AcquireReply> thirds = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient, clock.hookedAt(4, () -> {
 			released.add(owner.release(key, ownerToken));
 			thirds.add(owner.tryAcquire(key, thirdToken, TTL));
@@ -160,7 +161,7 @@ class EtcdInterleavingTests {
 	void takeoverBetweenAHoldersCheckAndItsRenewalFailsTheRenewal() {
 		String key = key("takeover-before-renewal");
 		String holderToken = token();
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient, contenderClock);
 		String contenderToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
@@ -168,7 +169,7 @@ class EtcdInterleavingTests {
 		// renew, when it checks that its lock has not outlived its time-to-live (2) and
 		// when it sends the renewal (3): the contender takes the lock over there
 		EtcdLockStore holder = storeOn(client,
-				TestClock.start().hookedAt(3, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
+				ManualClock.start().hookedAt(3, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		assertThat(contender.tryAcquire(key, contenderToken, TTL).isAcquired()).as("first sight").isFalse();
 		contenderClock.advance(TTL.plusSeconds(1));
@@ -182,14 +183,14 @@ class EtcdInterleavingTests {
 	void takeoverBetweenAHoldersCheckAndItsReleaseLeavesTheNewHolderAlone() {
 		String key = key("takeover-before-release");
 		String holderToken = token();
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient, contenderClock);
 		String contenderToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
 		// The holder reads its clock when it sends its acquisition (reading 1), then when
 		// its release checks whether its lock outlived its time-to-live (2)
 		EtcdLockStore holder = storeOn(client,
-				TestClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
+				ManualClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		assertThat(contender.tryAcquire(key, contenderToken, TTL).isAcquired()).as("first sight").isFalse();
 		contenderClock.advance(TTL.plusSeconds(1));
@@ -212,14 +213,14 @@ class EtcdInterleavingTests {
 	private void resultAfterATakeover(boolean release) {
 		String key = key(release ? "release-keeping-result-after-takeover" : "result-after-takeover");
 		String holderToken = token();
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		EtcdLockStore contender = storeOn(otherClient, contenderClock);
 		String contenderToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
 		// The holder reads its clock when it sends its acquisition (reading 1), then when
 		// it checks that its lock has not outlived its time-to-live (2)
 		EtcdLockStore holder = storeOn(client,
-				TestClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
+				ManualClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		assertThat(contender.tryAcquire(key, contenderToken, TTL).isAcquired()).as("first sight").isFalse();
 		contenderClock.advance(TTL.plusSeconds(1));
@@ -232,7 +233,7 @@ class EtcdInterleavingTests {
 		assertThat(contender.release(key, contenderToken)).as("still held by the contender").isTrue();
 	}
 
-	private static EtcdLockStore storeOn(Client client, TestClock clock) {
+	private static EtcdLockStore storeOn(Client client, ManualClock clock) {
 		return new EtcdLockStore(client, EtcdLockStore.DEFAULT_PREFIX, EtcdLockStore.DEFAULT_RESULTS_PREFIX,
 				EtcdTestClients.TIMEOUT, Clock.systemUTC(), clock.expiry());
 	}

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.test.clock.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,12 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * version is set in the data tree of a real ZooKeeper server run in the test JVM
  * ({@link InJvmZooKeeper}); reaching it by writes would take some 2³¹ of them.
  * <p>
- * A store counts expiry on a {@link TestClock} of its own, which a test moves by hand and
- * which runs the other operation at a chosen reading: the store reads its clock between
- * reading a node and writing it (when it judges the holder's record, when it checks its
- * own lock's time-to-live, when it takes the time it sends a write). Whatever the
- * version, the write whose read predates the other operation must fail, and no write may
- * leave a lock node at {@code -1}.
+ * A store counts expiry on a {@link ManualClock} of its own, which a test moves by hand
+ * and which runs the other operation at a chosen reading: the store reads its clock
+ * between reading a node and writing it (when it judges the holder's record, when it
+ * checks its own lock's time-to-live, when it takes the time it sends a write). Whatever
+ * the version, the write whose read predates the other operation must fail, and no write
+ * may leave a lock node at {@code -1}.
  */
 class ZooKeeperInterleavingTests {
 
@@ -58,7 +59,7 @@ class ZooKeeperInterleavingTests {
 		otherClient = TestClients.start(zookeeper.connectString());
 		// The parents of the nodes exist from here on, so that the stores' first clock
 		// reading of an acquisition is the one of its create
-		ZooKeeperLockStore store = storeOn(client, TestClock.start());
+		ZooKeeperLockStore store = storeOn(client, ManualClock.start());
 		String token = token();
 		assertThat(store.tryAcquire("parents", token, TTL).isAcquired()).isTrue();
 		assertThat(store.release("parents", token)).isTrue();
@@ -78,9 +79,9 @@ class ZooKeeperInterleavingTests {
 	@ValueSource(ints = { 7, Integer.MAX_VALUE, -2, -1 })
 	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut(int version) {
 		String key = key("takeover-takeover");
-		assertThat(storeOn(client, TestClock.start()).tryAcquire(key, token(), TTL).isAcquired()).isTrue();
+		assertThat(storeOn(client, ManualClock.start()).tryAcquire(key, token(), TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore other = storeOn(otherClient, clock);
 		String otherToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
@@ -103,11 +104,11 @@ class ZooKeeperInterleavingTests {
 	void renewalBetweenAContendersReadAndItsTakeoverKeepsTheContenderOut(int version) {
 		String key = key("renewal-before-takeover");
 		String holderToken = token();
-		ZooKeeperLockStore holder = storeOn(client, TestClock.start());
+		ZooKeeperLockStore holder = storeOn(client, ManualClock.start());
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
 		List<Boolean> renewals = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore contender = storeOn(otherClient,
 				clock.hookedAt(2, () -> renewals.add(holder.extend(key, holderToken, TTL))));
 		assertThat(contender.tryAcquire(key, token(), TTL).isAcquired()).as("first sight").isFalse();
@@ -124,9 +125,9 @@ class ZooKeeperInterleavingTests {
 	void takeoverBetweenAHoldersReadAndItsRenewalFailsTheRenewal(int version) {
 		String key = key("takeover-before-renewal");
 		String holderToken = token();
-		assertThat(storeOn(client, TestClock.start()).tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
+		assertThat(storeOn(client, ManualClock.start()).tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		ZooKeeperLockStore contender = storeOn(otherClient, contenderClock);
 		String contenderToken = token();
 		assertThat(contender.tryAcquire(key, contenderToken, TTL).isAcquired()).as("first sight").isFalse();
@@ -137,7 +138,7 @@ class ZooKeeperInterleavingTests {
 		// which has seen the lock unchanged for longer than its time-to-live, takes
 		// it over there
 		ZooKeeperLockStore renewer = storeOn(client,
-				TestClock.start().hookedAt(1, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
+				ManualClock.start().hookedAt(1, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
 		boolean renewed = renewer.extend(key, holderToken, TTL);
 		assertThat(takeovers).as("the contender's takeover").singleElement().matches(AcquireReply::isAcquired);
 		assertThat(renewed).as("the renewal, whose read predates the takeover").isFalse();
@@ -150,13 +151,13 @@ class ZooKeeperInterleavingTests {
 	void releaseAndNewAcquisitionBetweenAContendersReadAndItsWriteKeepTheContenderOut(int version) {
 		String key = key("release-before-takeover");
 		String ownerToken = token();
-		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
+		ZooKeeperLockStore owner = storeOn(client, ManualClock.start());
 		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
 		String thirdToken = token();
 		List<Boolean> released = new ArrayList<>();
 		List<AcquireReply> thirds = new ArrayList<>();
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore contender = storeOn(otherClient, clock.hookedAt(2, () -> {
 			released.add(owner.release(key, ownerToken));
 			thirds.add(owner.tryAcquire(key, thirdToken, TTL));
@@ -175,7 +176,7 @@ class ZooKeeperInterleavingTests {
 	@ValueSource(ints = { 7, Integer.MAX_VALUE, -3, -2, -1 })
 	void releaseAtTheVersionOfItsOwnWriteLeavesAContendersTakeoverAlone(int version) {
 		String key = key("release-after-takeover");
-		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
+		ZooKeeperLockStore owner = storeOn(client, ManualClock.start());
 		String earlier = token();
 		assertThat(owner.tryAcquire(key, earlier, TTL).isAcquired()).isTrue();
 		assertThat(owner.release(key, earlier)).isTrue();
@@ -184,7 +185,7 @@ class ZooKeeperInterleavingTests {
 		// and later releases at that version without reading the node first
 		String ownerToken = token();
 		assertThat(owner.tryAcquire(key, ownerToken, TTL).isAcquired()).isTrue();
-		TestClock otherClock = TestClock.start();
+		ManualClock otherClock = ManualClock.start();
 		ZooKeeperLockStore other = storeOn(otherClient, otherClock);
 		String otherToken = token();
 		assertThat(other.tryAcquire(key, otherToken, TTL).isAcquired()).as("first sight").isFalse();
@@ -213,7 +214,7 @@ class ZooKeeperInterleavingTests {
 	void emptyingAnExpiredResultLeavesAResultKeptMeanwhileAlone(int version) {
 		String key = key("result-emptied");
 		String holderToken = token();
-		ZooKeeperLockStore holder = storeOn(client, TestClock.start());
+		ZooKeeperLockStore holder = storeOn(client, ManualClock.start());
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		assertThat(holder.putResult(key, holderToken, new byte[] { 1 }, TTL)).isTrue();
 		zookeeper.setVersion(resultPath(key), version);
@@ -224,7 +225,7 @@ class ZooKeeperInterleavingTests {
 		Clock readerClock = new HookedClock(Instant.now().plus(TTL.multipliedBy(2)),
 				() -> kept.add(holder.putResult(key, holderToken, new byte[] { 2 }, TTL)));
 		ZooKeeperLockStore reader = new ZooKeeperLockStore(otherClient, BASE_PATH, TestClients.TIMEOUT, readerClock,
-				TestClock.start().expiry());
+				ManualClock.start().expiry());
 		assertThat(reader.getResult(key)).as("the first result, expired on the reader's clock").isNull();
 		assertThat(kept).as("the second result kept").containsExactly(true);
 		assertThat(holder.getResult(key)).as("the second result, read by the holder").containsExactly(2);
@@ -236,7 +237,7 @@ class ZooKeeperInterleavingTests {
 	void severalKeysAreAcquiredWhateverTheVersionOfAFreeNode(int version) {
 		String used = key("multi-free");
 		String unused = key("multi-new");
-		ZooKeeperLockStore store = storeOn(client, TestClock.start());
+		ZooKeeperLockStore store = storeOn(client, ManualClock.start());
 		String earlier = token();
 		assertThat(store.tryAcquire(used, earlier, TTL).isAcquired()).isTrue();
 		assertThat(store.release(used, earlier)).isTrue();
@@ -252,9 +253,9 @@ class ZooKeeperInterleavingTests {
 	void takeoverBetweenAMultiKeyAcquisitionsReadAndItsWriteKeepsItOut(int version) {
 		String held = key("multi-held");
 		String unused = key("multi-new");
-		assertThat(storeOn(client, TestClock.start()).tryAcquire(held, token(), TTL).isAcquired()).isTrue();
+		assertThat(storeOn(client, ManualClock.start()).tryAcquire(held, token(), TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(held), version);
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore other = storeOn(otherClient, clock);
 		String otherToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
@@ -281,7 +282,7 @@ class ZooKeeperInterleavingTests {
 	void everyWriteLeavesTheNodeAtAVersionTheNextWriteCanBeConditionedOn(int version) throws Exception {
 		String key = key("next-version");
 		String path = lockPath(key);
-		ZooKeeperLockStore store = storeOn(client, TestClock.start());
+		ZooKeeperLockStore store = storeOn(client, ManualClock.start());
 		String earlier = token();
 		assertThat(store.tryAcquire(key, earlier, TTL).isAcquired()).isTrue();
 		assertThat(store.release(key, earlier)).isTrue();
@@ -313,7 +314,7 @@ class ZooKeeperInterleavingTests {
 	void resultsAreKeptWhateverTheVersionOfTheLockNode(int version) {
 		String key = key("result-version");
 		String owner = token();
-		ZooKeeperLockStore store = storeOn(client, TestClock.start());
+		ZooKeeperLockStore store = storeOn(client, ManualClock.start());
 		assertThat(store.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
 		assertThat(store.putResult(key, owner, new byte[] { 1 }, TTL)).isTrue();
@@ -329,7 +330,7 @@ class ZooKeeperInterleavingTests {
 	void releaseAtTheVersionOfItsOwnWriteRestartsANodeThatWriteLeftAtMinusTwo() throws Exception {
 		String key = key("own-write-restart");
 		String path = lockPath(key);
-		ZooKeeperLockStore store = storeOn(client, TestClock.start());
+		ZooKeeperLockStore store = storeOn(client, ManualClock.start());
 		String earlier = token();
 		assertThat(store.tryAcquire(key, earlier, TTL).isAcquired()).isTrue();
 		assertThat(store.release(key, earlier)).isTrue();
@@ -348,7 +349,7 @@ class ZooKeeperInterleavingTests {
 	private void resultAfterATakeover(int version, boolean release) {
 		String key = key(release ? "release-keeping-result-after-takeover" : "result-after-takeover");
 		String holderToken = token();
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		ZooKeeperLockStore contender = storeOn(otherClient, contenderClock);
 		String contenderToken = token();
 		List<AcquireReply> takeovers = new ArrayList<>();
@@ -356,7 +357,7 @@ class ZooKeeperInterleavingTests {
 		// when it checks, after reading the lock node, that its lock has not outlived its
 		// time-to-live: the contender takes the lock over there
 		ZooKeeperLockStore holder = storeOn(client,
-				TestClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
+				ManualClock.start().hookedAt(2, () -> takeovers.add(contender.tryAcquire(key, contenderToken, TTL))));
 		assertThat(holder.tryAcquire(key, holderToken, TTL).isAcquired()).isTrue();
 		zookeeper.setVersion(lockPath(key), version);
 		assertThat(contender.tryAcquire(key, contenderToken, TTL).isAcquired()).as("first sight").isFalse();
@@ -377,7 +378,7 @@ class ZooKeeperInterleavingTests {
 			.isNotEqualTo(-1);
 	}
 
-	private static ZooKeeperLockStore storeOn(CuratorFramework client, TestClock clock) {
+	private static ZooKeeperLockStore storeOn(CuratorFramework client, ManualClock clock) {
 		return new ZooKeeperLockStore(client, BASE_PATH, TestClients.TIMEOUT, Clock.systemUTC(), clock.expiry());
 	}
 

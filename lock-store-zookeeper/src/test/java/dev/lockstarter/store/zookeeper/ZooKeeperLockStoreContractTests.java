@@ -27,6 +27,7 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.ReleaseNotifyingLockStore.Subscription;
+import dev.lockstarter.test.clock.ManualClock;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.zookeeper.ZooKeeperEnsemble;
@@ -45,7 +46,7 @@ import static org.awaitility.Awaitility.await;
  * time-to-live.
  * <p>
  * Tests that make locks expire by hand give each store its own monotonic clock
- * ({@link TestClock}), on which the store counts how long it has seen a lock unchanged:
+ * ({@link ManualClock}), on which the store counts how long it has seen a lock unchanged:
  * such a store stands for a JVM of its own.
  */
 class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
@@ -138,7 +139,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// version, and a contender's write at the version it read may land on the node
 		// another contender has just created
 		String key = uniqueKey("takeover-race");
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		CuratorFramework secondClient = TestClients.start(ensemble.connectString());
 		ExecutorService pool = Executors.newFixedThreadPool(CONTENDERS);
 		try {
@@ -180,7 +181,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	@Test
 	void takeoverBetweenAContendersReadAndItsWriteKeepsTheContenderOut() throws Exception {
 		String key = uniqueKey("takeover-between");
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore plain = storeOn(client, clock);
 		assertThat(plain.tryAcquire(key, uniqueToken(), TTL).isAcquired()).isTrue();
 		clock.advance(TTL.plusSeconds(1));
@@ -219,13 +220,13 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// time-to-live on its own clock, while the owner (on a clock of its own) still
 		// releases it, and a third client acquires it at once
 		String key = uniqueKey("release-between");
-		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
+		ZooKeeperLockStore owner = storeOn(client, ManualClock.start());
 		String ownerToken = uniqueToken();
 		assertThat(owner.tryAcquire(key, ownerToken, Duration.ofSeconds(1)).isAcquired()).isTrue();
 		String thirdToken = uniqueToken();
 		List<Boolean> ownerReleased = new ArrayList<>();
 		List<AcquireReply> thirdReplies = new ArrayList<>();
-		TestClock contenderClock = TestClock.start();
+		ManualClock contenderClock = ManualClock.start();
 		ZooKeeperLockStore contender = storeOn(client, contenderClock.hookedAt(2, () -> {
 			ownerReleased.add(owner.release(key, ownerToken));
 			thirdReplies.add(owner.tryAcquire(key, thirdToken, TTL));
@@ -246,8 +247,8 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		// The owner's release, at the version it wrote, must find the node changed and
 		// leave the other holder's lock alone
 		String key = uniqueKey("own-write-overtaken");
-		TestClock otherClock = TestClock.start();
-		ZooKeeperLockStore owner = storeOn(client, TestClock.start());
+		ManualClock otherClock = ManualClock.start();
+		ZooKeeperLockStore owner = storeOn(client, ManualClock.start());
 		ZooKeeperLockStore other = storeOn(client, otherClock);
 		String ownerToken = uniqueToken();
 		String otherToken = uniqueToken();
@@ -265,7 +266,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 		String key = uniqueKey("outlived");
 		String owner = uniqueToken();
 		String path = ZooKeeperLockStore.DEFAULT_BASE_PATH + "/locks/" + LockNodes.name(key);
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore store = storeOn(client, clock);
 		assertThat(store.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
 		long acquired = client.checkExists().forPath(path).getMzxid();
@@ -296,7 +297,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	@Test
 	void multiKeyAcquisitionTakesReleasedExpiredAndNewNodesInPlaceAllOrNone() throws Exception {
-		TestClock clock = TestClock.start();
+		ManualClock clock = ManualClock.start();
 		ZooKeeperLockStore store = storeOn(client, clock);
 		String released = uniqueKey("multi-released");
 		String expired = uniqueKey("multi-expired");
@@ -462,7 +463,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 	 * counts expiry on the monotonic clock {@code clock}, with a record of sightings of
 	 * its own.
 	 */
-	private static ZooKeeperLockStore storeOn(CuratorFramework client, TestClock clock) {
+	private static ZooKeeperLockStore storeOn(CuratorFramework client, ManualClock clock) {
 		return new ZooKeeperLockStore(client, ZooKeeperLockStore.DEFAULT_BASE_PATH, TestClients.TIMEOUT,
 				Clock.systemUTC(), clock.expiry());
 	}

@@ -1,4 +1,4 @@
-package dev.lockstarter.store.etcd;
+package dev.lockstarter.test.clock;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,15 +8,15 @@ import java.util.function.LongSupplier;
 import dev.lockstarter.store.ObservedExpiry;
 
 /**
- * A monotonic clock for the tests, in nanoseconds as {@link System#nanoTime()}, moved by
- * hand, whose time may be shared by several stores (each counting with its own
+ * A monotonic clock for store tests, in nanoseconds as {@link System#nanoTime()}, moved
+ * by hand, whose time may be shared by several stores (each counting with its own
  * {@link ObservedExpiry}, as separate JVMs would), and which can run an action at its
- * n-th reading: the store reads the clock between a transaction that read a key and the
- * transaction that writes it (when it judges the holder's record, and when it takes the
+ * n-th reading. A store that counts by observed silence reads its clock between reading a
+ * lock's record and writing it (when it judges the holder's record, and when it takes the
  * time it sends a write), and before it writes as a holder (when it checks its own lock's
- * time-to-live), which lets a test change the key exactly there.
+ * time-to-live), so a test can change the record exactly there.
  */
-final class TestClock implements LongSupplier {
+public final class ManualClock implements LongSupplier {
 
 	private final AtomicLong now;
 
@@ -26,7 +26,7 @@ final class TestClock implements LongSupplier {
 
 	private final Runnable hook;
 
-	private TestClock(AtomicLong now, int hookAt, Runnable hook) {
+	private ManualClock(AtomicLong now, int hookAt, Runnable hook) {
 		this.now = now;
 		this.hookAt = hookAt;
 		this.hook = hook;
@@ -36,8 +36,8 @@ final class TestClock implements LongSupplier {
 	 * A clock at an arbitrary origin, as every JVM's monotonic clock is.
 	 * @return the clock
 	 */
-	static TestClock start() {
-		return new TestClock(new AtomicLong(System.nanoTime()), -1, () -> {
+	public static ManualClock start() {
+		return new ManualClock(new AtomicLong(System.nanoTime()), -1, () -> {
 		});
 	}
 
@@ -48,19 +48,23 @@ final class TestClock implements LongSupplier {
 	 * @param hook the action
 	 * @return the clock
 	 */
-	TestClock hookedAt(int reading, Runnable hook) {
-		return new TestClock(this.now, reading, hook);
+	public ManualClock hookedAt(int reading, Runnable hook) {
+		return new ManualClock(this.now, reading, hook);
 	}
 
 	/**
 	 * A record of sightings counting on this clock, for one store: a JVM of its own.
 	 * @return the record
 	 */
-	ObservedExpiry expiry() {
+	public ObservedExpiry expiry() {
 		return new ObservedExpiry(this, ObservedExpiry.DEFAULT_MAX_ENTRIES);
 	}
 
-	void advance(Duration duration) {
+	/**
+	 * Move the clock on, for every clock sharing its time.
+	 * @param duration how far
+	 */
+	public void advance(Duration duration) {
 		this.now.addAndGet(duration.toNanos());
 	}
 
