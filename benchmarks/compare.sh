@@ -12,7 +12,8 @@
 # Writes benchmarks/results/compare/ (raw JSON) and prints a table of ratios (head / base).
 #
 # The same script compares other benchmarks: SUITE=kinds measures the permit and read-lock cycles on Redis
-# and PostgreSQL and a place's renewal on PostgreSQL (SharedLockCycleBenchmarks, JdbcSharedLockCycleBenchmarks),
+# and PostgreSQL, a place's renewal and the mutex cycle on PostgreSQL (SharedLockCycleBenchmarks,
+# JdbcSharedLockCycleBenchmarks, JdbcLockCycleBenchmarks at one thread),
 # without handoffs, into benchmarks/results/compare-kinds/. Both revisions then run this checkout's benchmark
 # code, copied over the base's (they measure through public API only), so that only the library differs.
 set -euo pipefail
@@ -33,7 +34,7 @@ cycle)
 	;;
 kinds)
 	OUT=benchmarks/results/compare-kinds
-	JMH_INCLUDE='SharedLockCycleBenchmarks\.(permit|readLock)LockTemplate$|JdbcSharedLockCycleBenchmarks'
+	JMH_INCLUDE='SharedLockCycleBenchmarks\.(permit|readLock)LockTemplate$|JdbcSharedLockCycleBenchmarks|JdbcLockCycleBenchmarks\.OneThread\.jdbcLockTemplate$'
 	HANDOFFS=no
 	SAME_BENCHMARKS=yes
 	command -v pg_ctl > /dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl > /dev/null 2>&1 \
