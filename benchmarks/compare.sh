@@ -34,7 +34,7 @@ cycle)
 	;;
 kinds)
 	OUT=benchmarks/results/compare-kinds
-	JMH_INCLUDE='SharedLockCycleBenchmarks\.(permit|readLock)LockTemplate$|JdbcSharedLockCycleBenchmarks|JdbcLockCycleBenchmarks\.OneThread\.jdbcLockTemplate$'
+	JMH_INCLUDE='SharedLockCycleBenchmarks\.(permit|read)LockTemplate$|JdbcSharedLockCycleBenchmarks|JdbcLockCycleBenchmarks\.OneThread\.jdbcLockTemplate$'
 	HANDOFFS=no
 	SAME_BENCHMARKS=yes
 	command -v pg_ctl > /dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl > /dev/null 2>&1 \
