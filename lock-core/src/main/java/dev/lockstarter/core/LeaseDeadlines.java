@@ -13,7 +13,9 @@ import java.util.Collection;
  * {@link Lease#isHeld()} turns false, the loss is logged, counted and published, and its
  * {@link Lease#whenLost} actions run (with {@code OnLeaseLost.CANCEL}, the guarded work
  * is cancelled). This timer makes no store call, so a renewal that the store is slow to
- * answer delays no loss; a renewal confirmed in time has already moved the deadline.
+ * answer delays no loss; a renewal confirmed in time has already moved the deadline. The
+ * one exception is a renewal confirmed while the timer judged its lease: the lease is
+ * lost all the same, and the timer releases the lock that renewal lengthened.
  */
 final class LeaseDeadlines {
 

@@ -118,6 +118,9 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	 */
 	private volatile long lossAt;
 
+	private static final String DEADLINE_PASSED = "no acquisition or renewal that the lock store confirmed covers "
+			+ "it any longer (its local deadline, the time-to-live less the loss margin, passed)";
+
 	private final LossMargin lossMargin;
 
 	/** Monotonic time at which the renewer should extend the lock next. */
@@ -518,7 +521,7 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 		if (this.state != State.HELD || System.nanoTime() - this.lossAt < 0) {
 			return false;
 		}
-		deadlinePassed();
+		lost(DEADLINE_PASSED);
 		releaseQuietly();
 		return true;
 	}
@@ -543,18 +546,31 @@ final class StoreLease implements LossNotifyingLease, HeldLock {
 	 * let the lock expire, so the lease is lost, whether it is renewed or not.
 	 */
 	void deadlinePassed() {
-		lost("no acquisition or renewal that the lock store confirmed covers it any longer (its local deadline, "
-				+ "the time-to-live less the loss margin, passed)");
+		// A renewal confirmed meanwhile moved the deadline after it was read, and found
+		// this lease still held, so left its lock alone: the lock it lengthened goes to
+		// the next owner here. The renewal wrote the deadline before it read the state,
+		// and this reads the deadline after it changed the state, so one of the two sees
+		// the other.
+		if (lost(DEADLINE_PASSED) && System.nanoTime() - this.lossAt < 0) {
+			releaseQuietly();
+		}
 	}
 
-	void lost(String reason) {
-		if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
-			this.events.finished(this);
-			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
-					+ "; the work it guards is no longer exclusive");
-			this.events.lost(this, reason);
-			this.lossSignal.tell(reason);
+	/**
+	 * Lose this held lease.
+	 * @param reason why, for the log and the listeners
+	 * @return whether it was held until now
+	 */
+	boolean lost(String reason) {
+		if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
+			return false;
 		}
+		this.events.finished(this);
+		logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
+				+ "; the work it guards is no longer exclusive");
+		this.events.lost(this, reason);
+		this.lossSignal.tell(reason);
+		return true;
 	}
 
 	/**
