@@ -12,6 +12,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for permits and read/write locks through {@link LockTemplate} and
@@ -127,15 +128,17 @@ class SharedLockKindsTests {
 		});
 		writer.start();
 		awaitRead(false);
-		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-		while (System.nanoTime() - until < 0) {
-			LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
-			if (probe.isAcquired()) {
-				probe.lease().release();
-			}
-			assertThat(probe.isAcquired()).as("a new reader while the writer waits").isFalse();
-			Thread.sleep(20);
-		}
+		// Ten of the writer's TTLs
+		await("no new reader while the writer waits").during(Duration.ofSeconds(3))
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> {
+				LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+				if (probe.isAcquired()) {
+					probe.lease().release();
+				}
+				return !probe.isAcquired();
+			});
 		writer.interrupt();
 		writer.join(TimeUnit.SECONDS.toMillis(10));
 		awaitRead(true);

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,8 +24,6 @@ import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.reliability.SkewedClockInstancesTests.Servers;
-import dev.lockstarter.test.mariadb.MariaDbServer;
-import dev.lockstarter.test.redis.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,8 +56,7 @@ class KilledWaitingWriterTests {
 
 		@Override
 		Servers start() {
-			RedisServer redis = RedisServer.start();
-			return new Servers(Backend.REDIS.name(), redis.host() + ":" + redis.port(), redis::close);
+			return SkewedClockInstancesTests.redisServers();
 		}
 
 	}
@@ -80,16 +76,7 @@ class KilledWaitingWriterTests {
 
 		@Override
 		Servers start() {
-			MariaDbServer mariadb = MariaDbServer.start();
-			String address = mariadb.jdbcUrl() + "?user=" + mariadb.username() + "&password=" + mariadb.password();
-			try (HikariDataSource dataSource = WorkerStores.jdbcDataSource(address, StoreUnderTest.STORE_TIMEOUT)) {
-				WorkerStores.jdbc(dataSource).createSchema();
-			}
-			catch (RuntimeException ex) {
-				mariadb.close();
-				throw ex;
-			}
-			return new Servers(Backend.JDBC.name(), address, mariadb::close);
+			return SkewedClockInstancesTests.mariaDbServers();
 		}
 
 	}
@@ -137,11 +124,10 @@ class KilledWaitingWriterTests {
 			try {
 				await("the writer's wait held new readers back").atMost(Duration.ofSeconds(30))
 					.until(() -> !tryRead(locks, key));
-				long asking = System.nanoTime() + TTL.multipliedBy(3).toNanos();
-				while (System.nanoTime() - asking < 0) {
-					assertThat(tryRead(locks, key)).as("a new reader while the writer waits").isFalse();
-					Thread.sleep(200);
-				}
+				await("no new reader while the writer waits").during(TTL.multipliedBy(3))
+					.atMost(TTL.multipliedBy(6))
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> !tryRead(locks, key));
 			}
 			finally {
 				writer.destroyForcibly();

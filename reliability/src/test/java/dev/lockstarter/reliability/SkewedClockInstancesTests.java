@@ -72,8 +72,7 @@ class SkewedClockInstancesTests {
 
 		@Override
 		Servers start() {
-			RedisServer redis = RedisServer.start();
-			return new Servers(Backend.REDIS.name(), redis.host() + ":" + redis.port(), redis::close);
+			return redisServers();
 		}
 
 	}
@@ -113,16 +112,7 @@ class SkewedClockInstancesTests {
 
 		@Override
 		Servers start() {
-			MariaDbServer mariadb = MariaDbServer.start();
-			String address = mariadb.jdbcUrl() + "?user=" + mariadb.username() + "&password=" + mariadb.password();
-			try (HikariDataSource dataSource = WorkerStores.jdbcDataSource(address, StoreUnderTest.STORE_TIMEOUT)) {
-				WorkerStores.jdbc(dataSource).createSchema();
-			}
-			catch (RuntimeException ex) {
-				mariadb.close();
-				throw ex;
-			}
-			return new Servers(Backend.JDBC.name(), address, mariadb::close);
+			return mariaDbServers();
 		}
 
 	}
@@ -169,6 +159,25 @@ class SkewedClockInstancesTests {
 			return true;
 		}
 
+	}
+
+	static Servers redisServers() {
+		RedisServer redis = RedisServer.start();
+		return new Servers(Backend.REDIS.name(), redis.host() + ":" + redis.port(), redis::close);
+	}
+
+	/** A MariaDB server with the JDBC store's schema, as the harness's JDBC backend. */
+	static Servers mariaDbServers() {
+		MariaDbServer mariadb = MariaDbServer.start();
+		String address = mariadb.jdbcUrl() + "?user=" + mariadb.username() + "&password=" + mariadb.password();
+		try (HikariDataSource dataSource = WorkerStores.jdbcDataSource(address, StoreUnderTest.STORE_TIMEOUT)) {
+			WorkerStores.jdbc(dataSource).createSchema();
+		}
+		catch (RuntimeException ex) {
+			mariadb.close();
+			throw ex;
+		}
+		return new Servers(Backend.JDBC.name(), address, mariadb::close);
 	}
 
 	static Servers harnessServers(Backend backend) {

@@ -7,7 +7,9 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,8 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Interleavings of {@link RedisLockStore}'s operations on one key against a real Redis,
@@ -239,47 +239,18 @@ class RedisInterleavingTests {
 
 	/** Wait until Redis no longer has the key: its time to live has passed. */
 	private static void awaitExpired(String key) {
-		awaitCondition(() -> "-2".equals(redis.server().command("PTTL", redisKey(key))), Duration.ofSeconds(5));
-	}
-
-	private static void awaitCondition(BooleanSupplier condition, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Condition not met within %s", timeout);
-			}
-			pause();
-		}
+		await("the key's expiry").atMost(Duration.ofSeconds(5))
+			.until(() -> "-2".equals(redis.server().command("PTTL", redisKey(key))));
 	}
 
 	/** Call until the store answers something else than {@code null} without failing. */
-	private static <T> T awaitAnswer(Supplier<@Nullable T> call, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (true) {
-			try {
-				T answer = call.get();
-				if (answer != null) {
-					return answer;
-				}
-			}
-			catch (LockStoreException ex) {
-				// No primary yet
-			}
-			if (System.nanoTime() - deadline > 0) {
-				throw new AssertionError("No answer within " + timeout);
-			}
-			pause();
-		}
-	}
-
-	private static void pause() {
-		try {
-			Thread.sleep(10);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+	private static <T> T awaitAnswer(Callable<@Nullable T> call, Duration timeout) {
+		// LockStoreException: no primary yet
+		T answer = await("an answer of the store").atMost(timeout)
+			.pollInterval(Duration.ofMillis(10))
+			.ignoreException(LockStoreException.class)
+			.until(call, Objects::nonNull);
+		return Objects.requireNonNull(answer);
 	}
 
 	/** End a server at once, without waiting for its replicas, as a crash would. */
