@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,11 +85,13 @@ class RegistryEvictionTests {
 		// Locks obtained once and kept, as a leader initiator keeps its lock
 		List<DistributedLock> kept = keys.stream().map(registry::obtain).toList();
 		AtomicBoolean done = new AtomicBoolean();
+		// Threads of their own: a common pool of one thread would run the dropper alone
+		ExecutorService threads = Executors.newFixedThreadPool(5);
 		CompletableFuture<Void> dropper = CompletableFuture.runAsync(() -> {
 			while (!done.get()) {
 				registry.expireUnusedOlderThan(-1);
 			}
-		});
+		}, threads);
 		List<CompletableFuture<Void>> workers = new ArrayList<>();
 		for (int worker = 0; worker < 4; worker++) {
 			workers.add(CompletableFuture.runAsync(() -> {
@@ -106,7 +110,7 @@ class RegistryEvictionTests {
 						}
 					}
 				}
-			}));
+			}, threads));
 		}
 		try {
 			CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -114,6 +118,7 @@ class RegistryEvictionTests {
 		finally {
 			done.set(true);
 			dropper.get(10, TimeUnit.SECONDS);
+			threads.shutdownNow();
 		}
 		for (String key : keys) {
 			LockAttempt attempt = this.observer.tryAcquire(key, OPTIONS);
