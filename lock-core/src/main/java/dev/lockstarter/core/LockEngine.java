@@ -5,7 +5,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
@@ -21,6 +24,8 @@ import org.springframework.util.StringUtils;
  * {@link AcquisitionAttempt}s and their release handoffs.
  */
 final class LockEngine {
+
+	private static final Log logger = LogFactory.getLog(LockEngine.class);
 
 	private final StoreCapabilities store;
 
@@ -190,10 +195,23 @@ final class LockEngine {
 	}
 
 	/** Stop renewing and cleaning up. */
+	/**
+	 * Stop renewing, watching deadlines and cleaning up. Leases still held are not
+	 * released, since the work they guard may still run: they expire with their
+	 * time-to-live, and a WARN names them.
+	 */
 	void destroy() {
 		this.renewer.shutdown();
 		this.deadlines.shutdown();
 		this.cleaner.shutdown();
+		List<HeldLock> held = this.events.heldLocks();
+		if (!held.isEmpty()) {
+			logger.warn(held.size() + " lock(s) still held when the lock template was destroyed are no longer "
+					+ "renewed and expire within their time-to-live: "
+					+ held.stream()
+						.map((lock) -> "'" + lock.name() + "' (" + lock.timeToExpiry().toMillis() + " ms left)")
+						.collect(Collectors.joining(", ")));
+		}
 	}
 
 }

@@ -1,6 +1,8 @@
 package dev.lockstarter.store.memory;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
@@ -20,6 +23,7 @@ import dev.lockstarter.store.ReleaseListeners;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.SharedLockStore;
+import dev.lockstarter.store.StoredLock;
 import org.springframework.util.Assert;
 
 /**
@@ -36,7 +40,8 @@ import org.springframework.util.Assert;
  * Fencing tokens come from one counter for all keys, so they strictly increase per key
  * for the life of the store. Releases are announced to waiters of the same store at once.
  * Results kept next to locks live in a second map with the same expiry rules and sweep,
- * and permits and read/write locks ({@link SharedLockStore}) in a third.
+ * and permits and read/write locks ({@link SharedLockStore}) in a third. The locks held
+ * are listed and force-released by {@link InspectableLockStore}'s methods.
  * <p>
  * Each map holds at most {@code maxEntries} unexpired entries
  * ({@value #DEFAULT_MAX_ENTRIES} by default): a lock or a result beyond it, after a
@@ -51,7 +56,7 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		ReactiveResultStoringLockStore, SharedLockStore {
+		ReactiveResultStoringLockStore, SharedLockStore, InspectableLockStore {
 
 	static final long SWEEP_INTERVAL_MILLIS = 1000;
 
@@ -273,6 +278,38 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		long now = this.nanoClock.getAsLong();
 		return (existing == null || existing.isExpired(now)) ? Duration.ZERO
 				: Duration.ofNanos(existing.expiresAt - now);
+	}
+
+	@Override
+	public List<StoredLock> holders(String keyPrefix, int limit) {
+		Assert.isTrue(limit > 0, "'limit' must be positive");
+		long now = this.nanoClock.getAsLong();
+		List<StoredLock> holders = new ArrayList<>();
+		this.locks.forEach((key, entry) -> {
+			if (key.startsWith(keyPrefix) && !entry.isExpired(now)) {
+				holders
+					.add(new StoredLock(key, entry.token, Duration.ofNanos(entry.expiresAt - now), entry.fencingToken));
+			}
+		});
+		holders.sort(Comparator.comparing(StoredLock::key));
+		return (holders.size() > limit) ? List.copyOf(holders.subList(0, limit)) : holders;
+	}
+
+	@Override
+	public boolean forceRelease(String key) {
+		Entry removed;
+		long shared = this.keySets.readLock();
+		try {
+			removed = this.locks.remove(key);
+		}
+		finally {
+			this.keySets.unlockRead(shared);
+		}
+		boolean held = removed != null && !removed.isExpired(this.nanoClock.getAsLong());
+		if (held) {
+			this.listeners.released(key);
+		}
+		return held;
 	}
 
 	@Override

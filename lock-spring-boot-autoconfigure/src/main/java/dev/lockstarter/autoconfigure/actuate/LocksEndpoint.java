@@ -11,22 +11,32 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnHolderFailure;
+import dev.lockstarter.autoconfigure.actuate.LockHolderOperations.ForceReleaseDescriptor;
+import dev.lockstarter.autoconfigure.actuate.LockHolderOperations.HoldersDescriptor;
 import dev.lockstarter.core.HeldLock;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveJobAttribute;
 import dev.lockstarter.interceptor.ExclusiveRequestAttribute;
 import dev.lockstarter.interceptor.LockDeclaration;
 import dev.lockstarter.interceptor.ResultSharing;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.util.Assert;
 
 /**
  * {@link Endpoint @Endpoint} that describes the application's locks: the lock store and
  * its configuration, the {@code @ExclusiveRequest}, {@code @ExclusiveJob} and
  * {@code @IdempotentRequest} methods with their effective settings, and the locks this
- * instance holds now.
+ * instance holds now; on a store that can list them, the holders of the keys under a
+ * prefix, whichever instance holds them, and a force-release of a key. The endpoint's
+ * access is read-only by default: the force-release needs
+ * {@code management.endpoint.locks.access=unrestricted}.
  * <p>
  * Durations are ISO-8601 strings ({@code "PT30S"}), to the millisecond. Owner tokens are
  * never shown, and neither are store credentials. The key of a held lock is built from
@@ -35,7 +45,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
 	private final Supplier<StoreDescriptor> store;
@@ -50,6 +60,8 @@ public class LocksEndpoint {
 
 	private final boolean showKeys;
 
+	private final LockHolderOperations holders;
+
 	/**
 	 * Create an endpoint. The suppliers are called on every read.
 	 * @param store the description of the lock store
@@ -61,7 +73,7 @@ public class LocksEndpoint {
 	LocksEndpoint(Supplier<StoreDescriptor> store, Supplier<List<ExclusiveRequestDescriptor>> exclusiveRequests,
 			Supplier<List<IdempotentRequestDescriptor>> idempotentRequests, Supplier<List<HeldLock>> heldLocks,
 			boolean showKeys) {
-		this(store, exclusiveRequests, idempotentRequests, List::of, heldLocks, showKeys);
+		this(store, exclusiveRequests, idempotentRequests, List::of, heldLocks, showKeys, LockHolderOperations.none());
 	}
 
 	/**
@@ -72,11 +84,12 @@ public class LocksEndpoint {
 	 * @param exclusiveJobs the {@code @ExclusiveJob} methods
 	 * @param heldLocks the locks this instance holds now
 	 * @param showKeys whether to show the keys of held locks
+	 * @param holders the operations on the store's holders
 	 */
 	LocksEndpoint(Supplier<StoreDescriptor> store, Supplier<List<ExclusiveRequestDescriptor>> exclusiveRequests,
 			Supplier<List<IdempotentRequestDescriptor>> idempotentRequests,
-			Supplier<List<ExclusiveJobDescriptor>> exclusiveJobs, Supplier<List<HeldLock>> heldLocks,
-			boolean showKeys) {
+			Supplier<List<ExclusiveJobDescriptor>> exclusiveJobs, Supplier<List<HeldLock>> heldLocks, boolean showKeys,
+			LockHolderOperations holders) {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(exclusiveRequests, "'exclusiveRequests' must not be null");
 		Assert.notNull(idempotentRequests, "'idempotentRequests' must not be null");
@@ -88,6 +101,7 @@ public class LocksEndpoint {
 		this.exclusiveJobs = exclusiveJobs;
 		this.heldLocks = heldLocks;
 		this.showKeys = showKeys;
+		this.holders = holders;
 	}
 
 	/**
@@ -102,6 +116,34 @@ public class LocksEndpoint {
 			.toList();
 		return new LocksDescriptor(this.store.get(), this.exclusiveRequests.get(), this.idempotentRequests.get(),
 				this.exclusiveJobs.get(), leases);
+	}
+
+	/**
+	 * List the locks held now, by any instance, on the keys that start with a prefix, in
+	 * key order: {@code GET /actuator/locks/{prefix}}.
+	 * @param prefix the start of the keys, without the store's key prefix; the path's
+	 * segments joined by {@code /}
+	 * @param limit the most holders to list, 100 by default, at most 1000
+	 * @return the holders
+	 */
+	@ReadOperation
+	public HoldersDescriptor holders(@Selector(match = Match.ALL_REMAINING) String[] prefix, @Nullable Integer limit) {
+		return this.holders.find(String.join("/", prefix), limit);
+	}
+
+	/**
+	 * Delete the lock on a key, whoever holds it: {@code DELETE /actuator/locks/{key}}.
+	 * Allowed only when the endpoint's access is unrestricted
+	 * ({@code management.endpoint.locks.access=unrestricted}); audited.
+	 * @param key the key, without the store's key prefix; the path's segments joined by
+	 * {@code /}
+	 * @param securityContext the caller's security context, which names the operator
+	 * @return whether the key was held and is now free
+	 */
+	@DeleteOperation
+	public ForceReleaseDescriptor forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key,
+			SecurityContext securityContext) {
+		return this.holders.forceRelease(String.join("/", key), securityContext);
 	}
 
 	static String format(Duration duration) {

@@ -1,6 +1,7 @@
 package dev.lockstarter.autoconfigure.actuate;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.lockstarter.autoconfigure.DefaultLockOptions;
@@ -11,6 +12,7 @@ import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveJobDescripto
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.ExclusiveRequestDescriptor;
 import dev.lockstarter.autoconfigure.actuate.LocksEndpoint.StoreDescriptor;
 import dev.lockstarter.core.HeldLock;
+import dev.lockstarter.core.LockHolders;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
@@ -25,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -34,7 +37,8 @@ import org.springframework.util.function.SingletonSupplier;
  * created only when it is available: enabled ({@code management.endpoint.locks.access})
  * and exposed, for example with
  * {@code management.endpoints.web.exposure.include=health,locks}; it is not exposed by
- * default.
+ * default. Its access is read-only unless set otherwise, which keeps the force-release
+ * off.
  *
  * @since 0.1.0
  */
@@ -50,7 +54,8 @@ public final class LocksEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	LocksEndpoint locksEndpoint(LockProperties properties, ObjectProvider<LockOperations> locks,
 			ObjectProvider<LockStore> store, ObjectProvider<ExclusiveRequestMethodValidator> methods,
-			ObjectProvider<ExclusiveJobMethodValidator> jobs, ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<ExclusiveJobMethodValidator> jobs, ConfigurableListableBeanFactory beanFactory,
+			ApplicationEventPublisher events) {
 		Supplier<StoreDescriptor> storeDescriptor = SingletonSupplier.of(() -> {
 			LockStore lockStore = store.getIfUnique();
 			LockOperations operations = locks.getIfUnique();
@@ -84,8 +89,12 @@ public final class LocksEndpointAutoConfiguration {
 		};
 		Supplier<List<HeldLock>> heldLocks = () -> (locks.getIfUnique() instanceof LockTemplate template)
 				? template.getHeldLocks() : List.of();
+		Supplier<Optional<LockHolders>> holders = SingletonSupplier
+			.of(() -> (locks.getIfUnique() instanceof LockTemplate template) ? LockHolders.of(template)
+					: Optional.empty());
+		boolean showKeys = properties.getActuator().isShowKeys();
 		return new LocksEndpoint(storeDescriptor, exclusiveRequests, IdempotentRequestDescriptions.of(beanFactory),
-				exclusiveJobs, heldLocks, properties.getActuator().isShowKeys());
+				exclusiveJobs, heldLocks, showKeys, new LockHolderOperations(holders, events, showKeys));
 	}
 
 }

@@ -74,7 +74,8 @@ import dev.lockstarter.store.SharedLockStore;
  *
  * The tests are grouped by topic in package-private interfaces that this class
  * implements: acquisition and release, expiry, time to expiry, keys, contention and
- * fencing, server restart, kept results, multi-key acquisition and shared locks.
+ * fencing, server restart, kept results, multi-key acquisition, shared locks, and the
+ * listing and force-release of held locks.
  * <p>
  * The suite takes a few seconds: expiry is tested with time-to-lives of a few hundred
  * milliseconds, so a store must expire locks with a precision of tens of milliseconds.
@@ -83,7 +84,7 @@ import dev.lockstarter.store.SharedLockStore;
  */
 public abstract class LockStoreContractTests
 		implements AcquisitionContract, ExpiryContract, TimeToExpiryContract, KeyContract, ContentionContract,
-		ServerRestartContract, ResultContract, MultiKeyStoreContract, SharedLockStoreContract {
+		ServerRestartContract, ResultContract, MultiKeyStoreContract, SharedLockStoreContract, InspectionContract {
 
 	private @Nullable StoreUnderTest storeUnderTest;
 

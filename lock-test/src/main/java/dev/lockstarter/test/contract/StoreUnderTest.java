@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
@@ -89,6 +90,15 @@ final class StoreUnderTest {
 		Assumptions.assumeTrue(this.store instanceof MultiKeyLockStore, () -> this.store.getClass().getSimpleName()
 				+ " has no multi-key acquisition; " + "LockOperationsContractTests covers its generic path");
 		return (MultiKeyLockStore) this.store;
+	}
+
+	/**
+	 * The store as an {@link InspectableLockStore}; the test is skipped if it is not one.
+	 */
+	InspectableLockStore inspectableStore() {
+		Assumptions.assumeTrue(this.store instanceof InspectableLockStore,
+				() -> this.store.getClass().getSimpleName() + " lists no holders");
+		return (InspectableLockStore) this.store;
 	}
 
 	/**

@@ -1,0 +1,116 @@
+package dev.lockstarter.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import dev.lockstarter.store.HashedKeys;
+import dev.lockstarter.store.InspectableLockStore;
+import dev.lockstarter.store.LockStoreException;
+import dev.lockstarter.store.StoredLock;
+import org.springframework.util.Assert;
+
+/**
+ * An operator's view of the locks of a {@link LockTemplate}'s store, whichever instance
+ * holds them: the holders of the keys under a prefix, and a force-release that frees a
+ * key whoever holds it. Available for stores that are an {@link InspectableLockStore};
+ * these calls serve operations, never the locking path.
+ * <p>
+ * Keys are the template's keys, without its prefix. Owner tokens are never returned: each
+ * holder is named by a fingerprint of its token, which tells two holders apart and
+ * matches the {@linkplain LockHolder#heldHere() locks this instance holds}.
+ *
+ * @since 0.1.0
+ */
+public final class LockHolders {
+
+	/** The length of an owner's fingerprint. */
+	static final int FINGERPRINT_LENGTH = 12;
+
+	private final InspectableLockStore store;
+
+	private final StoreKeys keys;
+
+	private final LockEvents events;
+
+	private LockHolders(InspectableLockStore store, StoreKeys keys, LockEvents events) {
+		this.store = store;
+		this.keys = keys;
+		this.events = events;
+	}
+
+	/**
+	 * Return the holders' view of a template's store, if the store can list its holders.
+	 * @param template the template
+	 * @return the view, or empty if the store is not an {@link InspectableLockStore}
+	 */
+	public static Optional<LockHolders> of(LockTemplate template) {
+		Assert.notNull(template, "'template' must not be null");
+		LockEngine engine = template.engine();
+		return (engine.store().store() instanceof InspectableLockStore inspectable)
+				? Optional.of(new LockHolders(inspectable, engine.storeKeys(), engine.events())) : Optional.empty();
+	}
+
+	/**
+	 * List the locks held now on the keys that start with {@code keyPrefix}, in key
+	 * order. A key too long for the store is kept in its hashed form, which no prefix but
+	 * the empty one finds.
+	 * @param keyPrefix the start of the keys, without the template's prefix; empty for
+	 * every key
+	 * @param limit the most holders to list, positive
+	 * @return the holders
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public List<LockHolder> find(String keyPrefix, int limit) {
+		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		Assert.isTrue(limit > 0, "'limit' must be positive");
+		String prefix = this.keys.prefix();
+		return this.store.holders(prefix + keyPrefix, limit).stream().map((held) -> holder(prefix, held)).toList();
+	}
+
+	/**
+	 * Delete the lock on a key, whoever holds it. Its holder finds it lost at its next
+	 * renewal or release, and a waiter may take it at once.
+	 * @param key the key, without the template's prefix
+	 * @return {@code true} if the key was held and is now free; {@code false} if no one
+	 * held it
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public boolean forceRelease(String key) {
+		Assert.hasText(key, "'key' must not be blank");
+		return this.store.forceRelease(this.keys.storeKey(key));
+	}
+
+	private LockHolder holder(String prefix, StoredLock held) {
+		String key = held.key().startsWith(prefix) ? held.key().substring(prefix.length()) : held.key();
+		boolean heldHere = this.events.held()
+			.stream()
+			.anyMatch((lease) -> lease.storeKey().equals(held.key()) && lease.token().equals(held.token()));
+		return new LockHolder(key, fingerprint(held.token()), held.timeToExpiry(), held.fencingToken(), heldHere);
+	}
+
+	static String fingerprint(String token) {
+		return HashedKeys.sha256(token).substring(0, FINGERPRINT_LENGTH);
+	}
+
+	/**
+	 * A lock held now, as {@link LockHolders} lists it.
+	 *
+	 * @param key the key, without the template's prefix
+	 * @param owner a fingerprint of the holder's owner token: the same for the same
+	 * acquisition, never the token
+	 * @param timeToExpiry the time left before the lock expires unless renewed, as the
+	 * store tells it: for a store whose locks a contender expires, the time-to-live the
+	 * holder last wrote
+	 * @param fencingToken the lock's fencing token, or
+	 * {@link dev.lockstarter.store.AcquireReply#NO_FENCING_TOKEN} if the store issues
+	 * none or has not drawn it
+	 * @param heldHere whether this instance holds the lock, through this template
+	 */
+	public record LockHolder(String key, String owner, Duration timeToExpiry, long fencingToken, boolean heldHere) {
+
+	}
+
+}

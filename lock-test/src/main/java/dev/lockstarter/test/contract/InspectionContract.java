@@ -1,0 +1,129 @@
+package dev.lockstarter.test.contract;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.InspectableLockStore;
+import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.SharedLockStore;
+import dev.lockstarter.store.StoredLock;
+
+import static dev.lockstarter.test.contract.StoreUnderTest.LONG_TTL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator's view of an {@link InspectableLockStore}: the holders under a prefix,
+ * with their tokens, time to expiry and fencing tokens, and a force-release that frees a
+ * key whoever holds it and leaves its holder unable to extend or release it. Skipped for
+ * other stores.
+ */
+interface InspectionContract extends StoreContract {
+
+	@Test
+	default void inspectableStoreListsTheHoldersUnderAPrefixInKeyOrder() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String prefix = fixture.uniqueKey("holders") + ":";
+		String first = fixture.uniqueToken();
+		String second = fixture.uniqueToken();
+		AcquireReply b = store.tryAcquire(prefix + "b", second, Duration.ofSeconds(20));
+		AcquireReply a = store.tryAcquire(prefix + "a", first, LONG_TTL);
+		assertThat(a.isAcquired() && b.isAcquired()).isTrue();
+		String outside = fixture.uniqueKey("outside");
+		assertThat(store.tryAcquire(outside, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
+		assertThat(store.tryAcquire(prefix + "released", first, LONG_TTL).isAcquired()).isTrue();
+		assertThat(store.release(prefix + "released", first)).isTrue();
+
+		List<StoredLock> holders = store.holders(prefix, 10);
+
+		assertThat(holders).extracting(StoredLock::key).containsExactly(prefix + "a", prefix + "b");
+		assertThat(holders).extracting(StoredLock::token).containsExactly(first, second);
+		assertThat(holders.get(0).timeToExpiry()).isPositive().isLessThanOrEqualTo(LONG_TTL);
+		assertThat(holders.get(1).timeToExpiry()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(20));
+		DeclaredFencing fencing = fixture.fencing();
+		fencing.ofPlainAcquisitions(store)
+			.check("fencing tokens of the listed holders", holders.stream().map(StoredLock::fencingToken).toList());
+		if (a.fencingToken() != AcquireReply.NO_FENCING_TOKEN) {
+			assertThat(holders.get(0).fencingToken()).as("the token the acquisition was given")
+				.isEqualTo(a.fencingToken());
+		}
+		assertThat(store.holders(prefix, 1)).extracting(StoredLock::key).containsExactly(prefix + "a");
+		assertThat(store.holders(prefix + "zzz", 10)).isEmpty();
+	}
+
+	@Test
+	default void inspectableStoreListsTheKeysOfAMultiKeyLock() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String prefix = fixture.uniqueKey("multi") + ":";
+		String token = fixture.uniqueToken();
+		List<String> keys = List.of(prefix + "1", prefix + "2");
+		if (store instanceof MultiKeyLockStore multiKey) {
+			assertThat(multiKey.tryAcquireAll(keys, token, LONG_TTL).isAcquired()).isTrue();
+		}
+		else {
+			keys.forEach((key) -> assertThat(store.tryAcquire(key, token, LONG_TTL).isAcquired()).isTrue());
+		}
+		assertThat(store.holders(prefix, 10)).extracting(StoredLock::key).containsExactlyElementsOf(keys);
+		assertThat(store.holders(prefix, 10)).extracting(StoredLock::token).containsOnly(token);
+	}
+
+	@Test
+	default void inspectableStoreListsNeitherResultsNorSharedPlaces() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String prefix = fixture.uniqueKey("records") + ":";
+		String token = fixture.uniqueToken();
+		assertThat(store.tryAcquire(prefix + "held", token, LONG_TTL).isAcquired()).isTrue();
+		if (store instanceof ResultStoringLockStore results) {
+			assertThat(results.putResult(prefix + "held", token, new byte[] { 1 }, LONG_TTL)).isTrue();
+		}
+		if (store instanceof SharedLockStore shared) {
+			assertThat(shared.tryAcquirePermit(prefix + "permits", token, LONG_TTL, 2).isAcquired()).isTrue();
+			assertThat(shared.tryAcquireRead(prefix + "read", token, LONG_TTL).isAcquired()).isTrue();
+			assertThat(shared.tryAcquireWrite(prefix + "write", fixture.uniqueToken(), LONG_TTL, LONG_TTL).isAcquired())
+				.isTrue();
+		}
+		assertThat(store.holders(prefix, 10)).extracting(StoredLock::key).containsExactly(prefix + "held");
+	}
+
+	@Test
+	default void forceReleaseFreesAKeyWhoeverHoldsItAndItsHolderFindsItLost() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String key = fixture.uniqueKey("force");
+		String holder = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, holder, LONG_TTL).isAcquired()).isTrue();
+
+		assertThat(store.forceRelease(key)).as("a held lock is force-released").isTrue();
+
+		assertThat(store.timeToExpiry(key)).isEqualTo(Duration.ZERO);
+		assertThat(store.holders(key, 10)).isEmpty();
+		assertThat(store.extend(key, holder, LONG_TTL)).as("the former holder's extension").isFalse();
+		assertThat(store.release(key, holder)).as("the former holder's release").isFalse();
+		String next = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, next, LONG_TTL).isAcquired()).as("the key is free").isTrue();
+		fixture.assertHeld(key);
+		assertThat(store.release(key, holder)).as("the former holder cannot release the new lock").isFalse();
+		assertThat(store.release(key, next)).isTrue();
+		assertThat(store.forceRelease(key)).as("a free key has nothing to force-release").isFalse();
+	}
+
+	@Test
+	default void forceReleaseOfOneKeyLeavesTheOthersHeld() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String prefix = fixture.uniqueKey("one-of") + ":";
+		String token = fixture.uniqueToken();
+		assertThat(store.tryAcquire(prefix + "a", token, LONG_TTL).isAcquired()).isTrue();
+		assertThat(store.tryAcquire(prefix + "ab", token, LONG_TTL).isAcquired()).isTrue();
+		assertThat(store.forceRelease(prefix + "a")).isTrue();
+		assertThat(store.holders(prefix, 10)).extracting(StoredLock::key).containsExactly(prefix + "ab");
+		assertThat(store.extend(prefix + "ab", token, LONG_TTL)).as("the other key's lock is still held").isTrue();
+	}
+
+}
