@@ -124,6 +124,23 @@ final class H2Dialect extends JdbcDialect {
 		}
 	}
 
+	/**
+	 * H2 compares strings as Java does, by UTF-16 code units: the prefix's last code unit
+	 * is followed by the next one, which may leave half of a pair, as H2 strings may.
+	 */
+	@Override
+	@Nullable String prefixEnd(String prefix) {
+		StringBuilder end = new StringBuilder(prefix);
+		while (!end.isEmpty()) {
+			char last = end.charAt(end.length() - 1);
+			end.setLength(end.length() - 1);
+			if (last < Character.MAX_VALUE) {
+				return end.append((char) (last + 1)).toString();
+			}
+		}
+		return null;
+	}
+
 	@Override
 	boolean setsIsolation() {
 		return false;

@@ -141,6 +141,29 @@ abstract class JdbcDialect {
 	}
 
 	/**
+	 * Return the least string above every key that starts with a prefix, in the order of
+	 * the key column, or {@code null} if there is none: the keys from the prefix
+	 * (included) to it (excluded) are those that start with the prefix, a range that the
+	 * primary key's index finds. The key column compares code points (the byte order of
+	 * UTF-8: PostgreSQL's {@code "C"} collation, MariaDB's {@code utf8mb4_nopad_bin}), so
+	 * the prefix's last code point is followed by the next one, skipping the surrogates.
+	 * @param prefix a prefix without unpaired surrogates
+	 */
+	@Nullable String prefixEnd(String prefix) {
+		StringBuilder end = new StringBuilder(prefix);
+		while (!end.isEmpty()) {
+			int last = end.codePointBefore(end.length());
+			end.setLength(end.length() - Character.charCount(last));
+			if (last < Character.MAX_CODE_POINT) {
+				return end
+					.appendCodePoint((last + 1 == Character.MIN_SURROGATE) ? Character.MAX_SURROGATE + 1 : last + 1)
+					.toString();
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * Return the DDL statements that create the tables of shared locks (holders and
 	 * waiting writers, see {@link JdbcSharedLocks}) if they do not exist.
 	 */

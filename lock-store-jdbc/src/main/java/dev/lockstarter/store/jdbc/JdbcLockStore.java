@@ -12,10 +12,12 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.SharedLockStore;
+import dev.lockstarter.store.StoredLock;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
@@ -55,6 +57,9 @@ import org.springframework.util.Assert;
  * PostgreSQL, a row lock on the key's row of a table of keys on MariaDB and H2), with the
  * same expiry, fencing sequence, timeout and clean-up as the mutexes. A refused writer's
  * wait is recorded for its {@code waitFor}, but no longer than its time-to-live.</li>
+ * <li><b>Inspection</b> ({@link InspectableLockStore}): the held mutexes under a key
+ * prefix are read from the primary key's index, and a force-release frees a held row as a
+ * release does, whatever its owner, keeping its result.</li>
  * <li><b>Not promised</b>: release notifications (waiters poll), and safety across a
  * failover to an asynchronous replica that lost an acquisition.</li>
  * </ul>
@@ -64,7 +69,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, AutoCloseable {
+public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, InspectableLockStore, AutoCloseable {
 
 	/** The default table name. */
 	public static final String DEFAULT_TABLE_NAME = "lock_store";
@@ -96,6 +101,8 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 
 	private final JdbcSharedLocks sharedLocks;
 
+	private final JdbcLockInspection inspection;
+
 	private volatile boolean joinTransactionForResults;
 
 	/**
@@ -126,6 +133,7 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 		this.connections = new JdbcConnections(dataSource, tableName, timeout);
 		this.cleanup = new JdbcCleanup(this.connections);
 		this.sharedLocks = new JdbcSharedLocks(this.connections);
+		this.inspection = new JdbcLockInspection(this.connections);
 	}
 
 	/**
@@ -413,6 +421,16 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, A
 	@Override
 	public Duration sharedTimeToExpiry(String key) {
 		return this.sharedLocks.timeToExpiry(key, storedKey(key));
+	}
+
+	@Override
+	public List<StoredLock> holders(String keyPrefix, int limit) {
+		return this.inspection.holders(keyPrefix, limit);
+	}
+
+	@Override
+	public boolean forceRelease(String key) {
+		return this.inspection.forceRelease(key, storedKey(key));
 	}
 
 	/**

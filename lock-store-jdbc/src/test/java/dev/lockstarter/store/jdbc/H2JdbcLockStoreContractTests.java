@@ -1,6 +1,7 @@
 package dev.lockstarter.store.jdbc;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link LockStoreContractTests} for {@link JdbcLockStore} on an in-memory H2 database in
  * H2's own (regular) mode, and the H2 SQL's own promises.
  */
-class H2JdbcLockStoreContractTests extends LockStoreContractTests {
+class H2JdbcLockStoreContractTests extends LockStoreContractTests implements JdbcInspectionContract {
 
 	private static HikariDataSource dataSource;
 
@@ -45,6 +46,11 @@ class H2JdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	public JdbcLockStore inspectedStore() {
+		return sharedStore;
+	}
+
+	@Override
 	protected boolean issuesFencingTokens() {
 		return true;
 	}
@@ -61,6 +67,23 @@ class H2JdbcLockStoreContractTests extends LockStoreContractTests {
 		Thread.sleep(100);
 		long thirdToken = store().tryAcquire(key, uniqueToken(), Duration.ofSeconds(30)).fencingToken();
 		assertThat(thirdToken).as("token after taking an expired lock over").isGreaterThan(secondToken);
+	}
+
+	@Test
+	void theListingOfHoldersReadsARangeOfThePrimaryKeysIndex() throws Exception {
+		String query = JdbcLockInspection.holdersQuery(JdbcDialect.H2, JdbcLockStore.DEFAULT_TABLE_NAME, true);
+		try (Connection connection = dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement("EXPLAIN " + query)) {
+			statement.setString(1, "a");
+			statement.setString(2, "b");
+			statement.setInt(3, 10);
+			try (ResultSet rows = statement.executeQuery()) {
+				assertThat(rows.next()).isTrue();
+				String plan = rows.getString(1);
+				assertThat(plan).containsPattern("PRIMARY_KEY_\\w+: LOCK_KEY >= \\?1\\s+AND LOCK_KEY < \\?2")
+					.contains("/* index sorted */");
+			}
+		}
 	}
 
 	@Test

@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
  * acquisitions that write nothing, keys compared byte for byte, clean-up, table names,
  * and bounded failures.
  */
-class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests {
+class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests implements JdbcInspectionContract {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -75,6 +75,11 @@ class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	public JdbcLockStore inspectedStore() {
+		return sharedStore;
+	}
+
+	@Override
 	protected boolean issuesFencingTokens() {
 		return true;
 	}
@@ -87,6 +92,24 @@ class MariaDbJdbcLockStoreContractTests extends LockStoreContractTests {
 	@Override
 	protected boolean locksSurviveServerRestart() {
 		return true;
+	}
+
+	@Test
+	void theListingOfHoldersReadsARangeOfThePrimaryKeysIndex() throws SQLException {
+		String query = JdbcLockInspection.holdersQuery(JdbcDialect.MARIADB, JdbcLockStore.DEFAULT_TABLE_NAME, true);
+		try (Connection connection = dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement("EXPLAIN " + query)) {
+			statement.setString(1, "a");
+			statement.setString(2, "b");
+			statement.setInt(3, 10);
+			try (ResultSet rows = statement.executeQuery()) {
+				assertThat(rows.next()).isTrue();
+				assertThat(rows.getString("type")).isEqualTo("range");
+				assertThat(rows.getString("key")).isEqualTo("PRIMARY");
+				assertThat(rows.getString("Extra")).doesNotContain("filesort");
+				assertThat(rows.next()).isFalse();
+			}
+		}
 	}
 
 	@Test

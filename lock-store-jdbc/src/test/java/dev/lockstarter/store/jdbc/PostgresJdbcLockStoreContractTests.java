@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * store's own promises: expiry on the database's clock, fencing tokens from a sequence,
  * failed acquisitions that write nothing, clean-up, table names, and bounded failures.
  */
-class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
+class PostgresJdbcLockStoreContractTests extends LockStoreContractTests implements JdbcInspectionContract {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -71,6 +72,11 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	@Override
+	public JdbcLockStore inspectedStore() {
+		return sharedStore;
+	}
+
+	@Override
 	protected boolean issuesFencingTokens() {
 		return true;
 	}
@@ -83,6 +89,31 @@ class PostgresJdbcLockStoreContractTests extends LockStoreContractTests {
 	@Override
 	protected boolean locksSurviveServerRestart() {
 		return true;
+	}
+
+	/**
+	 * The generic plan of the listing, the one a statement that the driver prepared on
+	 * the server may run with any parameters, reads the primary key's index from the
+	 * prefix to the end of its range, in key order.
+	 */
+	@Test
+	void theListingOfHoldersReadsARangeOfThePrimaryKeysIndex() throws SQLException {
+		String query = JdbcLockInspection.holdersQuery(JdbcDialect.POSTGRESQL, JdbcLockStore.DEFAULT_TABLE_NAME, true);
+		String numbered = query.replaceFirst("\\?", "\\$1").replaceFirst("\\?", "\\$2").replaceFirst("\\?", "\\$3");
+		try (Connection connection = DriverManager.getConnection(postgres.server().jdbcUrl(),
+				postgres.server().username(), null); Statement statement = connection.createStatement()) {
+			statement.execute("SET plan_cache_mode = force_generic_plan");
+			statement.execute("PREPARE holders(varchar, varchar, int) AS " + numbered);
+			StringBuilder plan = new StringBuilder();
+			try (ResultSet rows = statement.executeQuery("EXPLAIN EXECUTE holders('a', 'b', 10)")) {
+				while (rows.next()) {
+					plan.append(rows.getString(1)).append('\n');
+				}
+			}
+			assertThat(plan).contains("Index Scan using lock_store_pkey")
+				.containsPattern("Index Cond: .*lock_key.* >= .*\\$1.* AND .*lock_key.* < .*\\$2")
+				.doesNotContain("Sort");
+		}
 	}
 
 	@Test
