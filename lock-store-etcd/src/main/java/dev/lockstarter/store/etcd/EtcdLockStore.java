@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.HashedKeys;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
@@ -32,6 +33,7 @@ import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.StoredLock;
 import org.springframework.util.Assert;
 
 /**
@@ -56,6 +58,8 @@ import org.springframework.util.Assert;
  * condition on the lock key, with a lease of its own.</li>
  * <li>several keys at once ({@link MultiKeyLockStore}): one transaction comparing every
  * key, all or none.</li>
+ * <li>the locks held ({@link InspectableLockStore}): range reads of the lock prefix, and
+ * a force-release that deletes a lock key ({@link EtcdLockInspection}).</li>
  * </ul>
  * <p>
  * <b>Fencing tokens</b> are the revision of the write that took the lock: etcd's revision
@@ -86,8 +90,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class EtcdLockStore
-		implements ResultStoringLockStore, MultiKeyLockStore, ReleaseNotifyingLockStore, AutoCloseable {
+public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore, ReleaseNotifyingLockStore,
+		InspectableLockStore, AutoCloseable {
 
 	/** The default prefix of the lock keys. */
 	public static final String DEFAULT_PREFIX = "/lock-starter/locks/";
@@ -115,6 +119,8 @@ public class EtcdLockStore
 	private final Clock clock;
 
 	private final ObservedExpiry observed;
+
+	private final EtcdLockInspection inspection;
 
 	/**
 	 * Create a store on the given client, with the default prefixes.
@@ -160,6 +166,7 @@ public class EtcdLockStore
 		this.releaseWatch = new EtcdReleaseWatch(client.getWatchClient(), this.prefix);
 		this.clock = clock;
 		this.observed = observed;
+		this.inspection = new EtcdLockInspection(this.kv, this.prefix, this.calls, observed);
 	}
 
 	@Override
@@ -296,6 +303,16 @@ public class EtcdLockStore
 			released[i] = release(keys.get(i), token);
 		}
 		return released;
+	}
+
+	@Override
+	public List<StoredLock> holders(String keyPrefix, int limit) {
+		return this.inspection.holders(keyPrefix, limit);
+	}
+
+	@Override
+	public boolean forceRelease(String key) {
+		return this.inspection.forceRelease(key);
 	}
 
 	@Override

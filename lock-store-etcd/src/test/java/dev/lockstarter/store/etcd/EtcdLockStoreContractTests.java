@@ -173,6 +173,8 @@ class EtcdLockStoreContractTests extends LockStoreContractTests {
 						TimedCall.of("put a result", () -> impatient.putResult(key, owner, new byte[] { 1 }, TTL)),
 						TimedCall.of("read the time to expiry", () -> impatient.timeToExpiry(key)),
 						TimedCall.of("read the result", () -> impatient.getResult(key)),
+						TimedCall.of("list the holders", () -> impatient.holders("", 10)),
+						TimedCall.of("force-release", () -> impatient.forceRelease(uniqueKey("paused"))),
 						TimedCall.of("release", () -> impatient.release(key, owner)));
 			}
 			finally {

@@ -1,7 +1,9 @@
 package dev.lockstarter.store.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -69,8 +71,7 @@ final class BoundedCalls {
 				return event;
 			}
 			if (!RETRIED.contains(code)) {
-				throw new LockStoreException(key,
-						"ZooKeeper refused to " + operation + ": " + code + " (" + event.getPath() + ")", null);
+				throw refused(operation, key, event, code);
 			}
 			long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
 			if (left <= 0) {
@@ -80,15 +81,68 @@ final class BoundedCalls {
 		}
 	}
 
+	/**
+	 * Run several calls at once, each answered as {@link #call} answers it: a call whose
+	 * answer says the connection was lost is run again on its own, retried until the
+	 * deadline.
+	 * @param operation what the store is doing, for the exception's message
+	 * @param key the lock's key, for the exception
+	 * @param deadline the deadline from {@link #deadline()}
+	 * @param calls each starts one background call with the given callback
+	 * @param expected the answers the caller handles, besides {@link Code#OK}
+	 * @return the answers, in the order of the calls
+	 * @throws LockStoreException past the deadline, or on another answer
+	 */
+	List<CuratorEvent> callAll(String operation, String key, long deadline, List<BackgroundCall> calls,
+			Code... expected) {
+		List<CompletableFuture<CuratorEvent>> answers = new ArrayList<>(calls.size());
+		for (BackgroundCall call : calls) {
+			answers.add(start(call));
+		}
+		List<CuratorEvent> events = new ArrayList<>(calls.size());
+		for (int i = 0; i < calls.size(); i++) {
+			CuratorEvent event = answer(operation, key, deadline, answers.get(i));
+			Code code = Code.get(event.getResultCode());
+			if (code == Code.OK || contains(expected, code)) {
+				events.add(event);
+			}
+			else if (RETRIED.contains(code)) {
+				events.add(call(operation, key, deadline, calls.get(i), expected));
+			}
+			else {
+				throw refused(operation, key, event, code);
+			}
+		}
+		return events;
+	}
+
+	private static LockStoreException refused(String operation, String key, CuratorEvent event, Code code) {
+		return new LockStoreException(key,
+				"ZooKeeper refused to " + operation + ": " + code + " (" + event.getPath() + ")", null);
+	}
+
 	LockStoreException timedOut(String operation, String key, @Nullable Throwable cause) {
 		return new LockStoreException(key, "ZooKeeper did not " + operation + " within " + this.timeout.toMillis()
 				+ " ms (lock.zookeeper.timeout)", cause);
 	}
 
 	private CuratorEvent await(String operation, String key, long deadline, BackgroundCall call) {
+		return answer(operation, key, deadline, start(call));
+	}
+
+	private static CompletableFuture<CuratorEvent> start(BackgroundCall call) {
 		CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
 		try {
 			call.start((client, event) -> answer.complete(event));
+		}
+		catch (Exception ex) {
+			answer.completeExceptionally(ex);
+		}
+		return answer;
+	}
+
+	private CuratorEvent answer(String operation, String key, long deadline, CompletableFuture<CuratorEvent> answer) {
+		try {
 			return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {

@@ -84,6 +84,44 @@ final class LockNodes {
 		return escape(HashedKeys.hash(key));
 	}
 
+	/**
+	 * Return the key whose lock node has this name: the name's escapes decoded.
+	 * @param name a node name
+	 * @return the key, or {@code null} if the name is that of a hashed key, whose key
+	 * cannot be read back, or is not a name that {@link #name(String)} makes
+	 */
+	static @Nullable String key(String name) {
+		StringBuilder key = new StringBuilder(name.length());
+		int i = 0;
+		while (i < name.length()) {
+			char c = name.charAt(i);
+			if (c != '%') {
+				key.append(c);
+				i++;
+				continue;
+			}
+			boolean unicode = i + 1 < name.length() && name.charAt(i + 1) == 'u';
+			int start = i + (unicode ? 2 : 1);
+			int end = start + (unicode ? 4 : 2);
+			if (end > name.length()) {
+				return null;
+			}
+			int unit = 0;
+			for (int j = start; j < end; j++) {
+				int digit = Character.digit(name.charAt(j), 16);
+				if (digit < 0) {
+					return null;
+				}
+				unit = unit * 16 + digit;
+			}
+			key.append((char) unit);
+			i = end;
+		}
+		String decoded = key.toString();
+		// Only the name the store makes of the key: one name, one key
+		return (!decoded.startsWith(HashedKeys.MARKER) && name(decoded).equals(name)) ? decoded : null;
+	}
+
 	private static String escape(String key) {
 		if (key.length() > MAX_NAME_LENGTH) {
 			// Too long already: the caller hashes it

@@ -14,6 +14,7 @@ import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
@@ -21,6 +22,7 @@ import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ObservedExpiry;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
+import dev.lockstarter.store.StoredLock;
 import dev.lockstarter.store.zookeeper.LockNodeWrites.Written;
 import dev.lockstarter.store.zookeeper.NodeData.Lock;
 import org.springframework.util.Assert;
@@ -76,6 +78,9 @@ import org.springframework.util.Assert;
  * <li>release notifications: one persistent recursive watch on the lock nodes' parent,
  * whose data changes wake the waiters; multi-key locks: one {@code multi} creating or
  * writing every node, all or none, each key judged by the same rule as acquire.</li>
+ * <li>the locks held ({@link InspectableLockStore}): the lock nodes' names, then their
+ * data; a force-release writes "free" at the version read
+ * ({@link ZooKeeperLockInspection}).</li>
  * </ul>
  * <p>
  * Every operation waits at most the store's timeout, including Curator's retries, and
@@ -84,8 +89,8 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class ZooKeeperLockStore
-		implements ResultStoringLockStore, ReleaseNotifyingLockStore, MultiKeyLockStore, AutoCloseable {
+public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotifyingLockStore, MultiKeyLockStore,
+		InspectableLockStore, AutoCloseable {
 
 	/** The default base path of the store's nodes. */
 	public static final String DEFAULT_BASE_PATH = "/lock-starter";
@@ -112,6 +117,8 @@ public class ZooKeeperLockStore
 	private final LockNodeWrites writes;
 
 	private final ObservedExpiry observed;
+
+	private final ZooKeeperLockInspection inspection;
 
 	/**
 	 * Create a store on a started client, with the default base path and timeout. The
@@ -156,6 +163,7 @@ public class ZooKeeperLockStore
 		this.releaseWatch = new ReleaseWatch(client, this.nodes);
 		this.results = new ResultNodes(this);
 		this.writes = new LockNodeWrites(this);
+		this.inspection = new ZooKeeperLockInspection(this);
 	}
 
 	@Override
@@ -377,6 +385,16 @@ public class ZooKeeperLockStore
 			released[i] = release(keys.get(i), token);
 		}
 		return released;
+	}
+
+	@Override
+	public List<StoredLock> holders(String keyPrefix, int limit) {
+		return this.inspection.holders(keyPrefix, limit);
+	}
+
+	@Override
+	public boolean forceRelease(String key) {
+		return this.inspection.forceRelease(key);
 	}
 
 	@Override
