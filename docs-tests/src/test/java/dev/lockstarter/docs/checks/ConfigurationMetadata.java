@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -21,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param groups the names of the property groups, sorted
  * @param properties the properties, sorted by name
+ * @param hints for a property's name, the values its value hint lists, in order
  */
-record ConfigurationMetadata(List<String> groups, List<Property> properties) {
+record ConfigurationMetadata(List<String> groups, List<Property> properties, Map<String, List<String>> hints) {
 
 	static final String LOCATION = "META-INF/spring-configuration-metadata.json";
 
@@ -63,6 +65,7 @@ record ConfigurationMetadata(List<String> groups, List<Property> properties) {
 	private static ConfigurationMetadata of(List<Map<?, ?>> files) {
 		TreeSet<String> groups = new TreeSet<>();
 		List<Property> properties = new ArrayList<>();
+		Map<String, List<String>> hints = new TreeMap<>();
 		for (Map<?, ?> file : files) {
 			List<Map<?, ?>> fileGroups = entries(file, "groups");
 			List<Map<?, ?>> fileProperties = entries(file, "properties");
@@ -72,9 +75,17 @@ record ConfigurationMetadata(List<String> groups, List<Property> properties) {
 			}
 			fileGroups.forEach((group) -> groups.add((String) group.get("name")));
 			fileProperties.forEach((property) -> properties.add(Property.of(property)));
+			for (Map<?, ?> hint : entries(file, "hints")) {
+				List<String> values = entries(hint, "values").stream()
+					.map((value) -> String.valueOf(value.get("value")))
+					.toList();
+				if (!values.isEmpty()) {
+					hints.put((String) hint.get("name"), values);
+				}
+			}
 		}
 		properties.sort(Comparator.comparing(Property::name));
-		return new ConfigurationMetadata(List.copyOf(groups), List.copyOf(properties));
+		return new ConfigurationMetadata(List.copyOf(groups), List.copyOf(properties), hints);
 	}
 
 	private static boolean isLock(Map<?, ?> entry) {
@@ -86,6 +97,15 @@ record ConfigurationMetadata(List<String> groups, List<Property> properties) {
 	private static List<Map<?, ?>> entries(Map<?, ?> file, String key) {
 		Object entries = file.get(key);
 		return (entries != null) ? (List<Map<?, ?>>) entries : List.of();
+	}
+
+	/**
+	 * The values that a property takes, when its metadata lists them in a value hint.
+	 * @param property the property
+	 * @return the values, in the hint's order, or an empty list when it has no hint
+	 */
+	List<String> hintedValues(Property property) {
+		return this.hints.getOrDefault(property.name(), List.of());
 	}
 
 	/**

@@ -12,13 +12,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.docs.checks.ConfigurationMetadata.Property;
 import org.springframework.util.ClassUtils;
 
 /**
  * Renders docs/configuration-reference.md from the configuration metadata: one table per
  * property group (property, type, default, description), groups and properties sorted by
- * name. The type of an enum property lists its values.
+ * name. The type of a property lists the values of its value hint, or else, for an enum,
+ * every constant: a hint leaves out the constants that the property rejects.
  */
 final class ConfigurationReference {
 
@@ -57,7 +60,7 @@ final class ConfigurationReference {
 			page.append("\n## ").append(group).append("\n\n");
 			page.append("| Property | Type | Default | Description |\n");
 			page.append("|---|---|---|---|\n");
-			properties.forEach((property) -> page.append(row(property)));
+			properties.forEach((property) -> page.append(row(property, metadata.hintedValues(property))));
 		});
 		return page.toString();
 	}
@@ -75,13 +78,15 @@ final class ConfigurationReference {
 			.collect(Collectors.toCollection(TreeSet::new));
 	}
 
-	private static String row(Property property) {
+	private static String row(Property property, List<String> hintedValues) {
 		String description = property.description().replaceAll("\\s+", " ").strip();
 		if (property.deprecated()) {
 			description = "*Deprecated.* " + description;
 		}
-		return "| `" + property.name() + "` | " + code(type(property.type())) + enumValues(property.type()) + " | "
-				+ defaultValue(property.defaultValue()) + " | " + cell(description) + " |\n";
+		String values = hintedValues.isEmpty() ? enumValues(property.type())
+				: hintedValues.stream().map(ConfigurationReference::code).collect(Collectors.joining(", ", ": ", ""));
+		return "| `" + property.name() + "` | " + code(type(property.type())) + values + " | "
+				+ defaultValue(property.defaultValue(), isEnum(property.type())) + " | " + cell(description) + " |\n";
 	}
 
 	private static String type(String type) {
@@ -107,9 +112,25 @@ final class ConfigurationReference {
 		}
 	}
 
-	private static String defaultValue(Object value) {
+	private static boolean isEnum(String type) {
+		try {
+			return ClassUtils.forName(type, ConfigurationReference.class.getClassLoader()).isEnum();
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * The default value as the property takes it; an enum's constant as the type column
+	 * lists it, whether the metadata spells it {@code read_only} or {@code read-only}.
+	 */
+	private static String defaultValue(@Nullable Object value, boolean isEnum) {
 		if (value instanceof List<?> list) {
 			return list.stream().map((item) -> code(String.valueOf(item))).collect(Collectors.joining(", "));
+		}
+		if (value instanceof String constant && isEnum) {
+			return code(constant.toLowerCase(Locale.ROOT).replace('_', '-'));
 		}
 		return (value != null) ? code(String.valueOf(value)) : "";
 	}

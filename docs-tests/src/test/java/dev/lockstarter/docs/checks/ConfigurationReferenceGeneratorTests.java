@@ -64,6 +64,27 @@ class ConfigurationReferenceGeneratorTests {
 	}
 
 	@Test
+	void valueHintListsTheValuesInPlaceOfTheEnumsConstants() {
+		ConfigurationMetadata hinted = ConfigurationMetadata.fromJson("""
+				{
+					"properties": [
+						{ "name": "lock.on-lease-lost", "type": "dev.lockstarter.annotation.OnLeaseLost",
+							"defaultValue": "report", "description": "What a lost lease does." },
+						{ "name": "lock.other", "type": "dev.lockstarter.annotation.OnLeaseLost",
+							"description": "Another." }
+					],
+					"hints": [
+						{ "name": "lock.on-lease-lost", "values": [ { "value": "report" }, { "value": "cancel" } ] }
+					]
+				}
+				""");
+		assertThat(ConfigurationReference.render(hinted))
+			.contains(
+					"| `lock.on-lease-lost` | `OnLeaseLost`: `report`, `cancel` | `report` | What a lost lease does. |")
+			.contains("| `lock.other` | `OnLeaseLost`: `default`, `report`, `cancel` |  | Another. |");
+	}
+
+	@Test
 	void propertyWithoutDescriptionIsReported() {
 		assertThat(MissingDescriptions.of(this.metadata))
 			.containsExactly("lock.redis.timeout (declared by example.LockProperties$Redis)");

@@ -27,6 +27,7 @@ public class LedgerJob {
 		if (lease == null) {
 			throw new IllegalStateException("closeHour() runs without its lock: is it called through the proxy?");
 		}
+		// the token is 0 on a store that issues none: the ledger refuses 0
 		this.ledger.closeHour(lease.fencingToken());
 	}
 	// end::current-lease[]

@@ -64,6 +64,7 @@ public class AccountLocks {
 			.withHoldAtLeast(Duration.ofSeconds(2));
 
 		try (Lease lease = this.locks.acquire(LockKeys.of("account", id), options)) {
+			// the token is 0 on a store that issues none: the ledger refuses 0
 			this.accounts.update(id, amount, lease.fencingToken());
 		}
 

@@ -15,6 +15,7 @@ class PaymentCharges(private val reactiveLocks: ReactiveLockOperations, private 
 	suspend fun charge(orderId: String): Receipt {
 		// tag::with-lock[]
 		val receipt = reactiveLocks.withLock(LockKeys.of("payment", orderId), Duration.ofSeconds(10)) { lease ->
+			// the token is 0 on a store that issues none: the payment service refuses 0
 			payments.charge(orderId, lease.fencingToken())
 		}
 		// end::with-lock[]
