@@ -53,8 +53,9 @@ public final class LockHolders {
 
 	/**
 	 * List the locks held now on the keys that start with {@code keyPrefix}, in key
-	 * order. A key too long for the store is kept in its hashed form, which no prefix but
-	 * the empty one finds.
+	 * order. A key too long for the store, kept in its {@linkplain HashedKeys hashed
+	 * form}, is not listed: its key cannot be told from the store, though
+	 * {@link #forceRelease} frees it.
 	 * @param keyPrefix the start of the keys, without the template's prefix; empty for
 	 * every key
 	 * @param limit the most holders to list, positive
@@ -66,7 +67,11 @@ public final class LockHolders {
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.isTrue(limit > 0, "'limit' must be positive");
 		String prefix = this.keys.prefix();
-		return this.store.holders(prefix + keyPrefix, limit).stream().map((held) -> holder(prefix, held)).toList();
+		return this.store.holders(prefix + keyPrefix, limit)
+			.stream()
+			.filter((held) -> !held.key().startsWith(HashedKeys.MARKER, prefix.length()))
+			.map((held) -> holder(prefix, held))
+			.toList();
 	}
 
 	/**

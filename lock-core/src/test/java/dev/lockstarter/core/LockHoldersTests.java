@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.LockHolders.LockHolder;
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
@@ -87,6 +88,19 @@ class LockHoldersTests {
 		assertThat(stuck.lease().release()).as("the former holder's release").isFalse();
 		assertThat(next.lease().isHeld()).as("the new holder's lock is untouched").isTrue();
 		assertThat(holders(this.here).forceRelease(this.prefix + "free")).isFalse();
+	}
+
+	@Test
+	void aKeyKeptHashedIsNotListedAndIsForceReleasedByItsKey() {
+		String longKey = this.prefix + "x".repeat(300);
+		assertThat(this.there.tryAcquire(longKey, LONG).isAcquired()).isTrue();
+		assertThat(this.here.tryAcquire(this.prefix + "short", LONG).isAcquired()).isTrue();
+
+		assertThat(holders(this.here).find("", 1000)).extracting(LockHolder::key)
+			.contains(this.prefix + "short")
+			.noneMatch((key) -> key.contains(HashedKeys.MARKER) || key.equals(longKey));
+		assertThat(holders(this.here).forceRelease(longKey)).isTrue();
+		assertThat(this.here.tryAcquire(longKey, LONG).isAcquired()).as("the long key is free").isTrue();
 	}
 
 	@Test

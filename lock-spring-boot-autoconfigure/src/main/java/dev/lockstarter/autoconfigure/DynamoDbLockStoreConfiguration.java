@@ -37,7 +37,7 @@ class DynamoDbLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(DynamoDbLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.dynamodb.DynamoDbLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.dynamodb.DynamoDbLockStore";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = STORE_CLASS)

@@ -42,7 +42,7 @@ class EtcdLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(EtcdLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.etcd.EtcdLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.etcd.EtcdLockStore";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = STORE_CLASS)

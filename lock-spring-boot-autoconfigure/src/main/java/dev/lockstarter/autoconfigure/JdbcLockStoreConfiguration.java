@@ -34,7 +34,7 @@ class JdbcLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(JdbcLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.jdbc.JdbcLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.jdbc.JdbcLockStore";
 
 	private static final boolean BOOT_JDBC_PRESENT = ClassUtils.isPresent(
 			"org.springframework.boot.jdbc.EmbeddedDatabaseConnection",

@@ -26,8 +26,9 @@ public class LockProperties implements InitializingBean {
 	private boolean enabled = true;
 
 	/**
-	 * Lock store to use. Defaults to Redis when a RedisConnectionFactory is available,
-	 * and to the in-memory store otherwise.
+	 * Lock store to use. Required when a store module other than Redis is on the
+	 * classpath. Otherwise defaults to Redis when its module is on the classpath and a
+	 * RedisConnectionFactory is available, and to the in-memory store otherwise.
 	 */
 	private @Nullable Store store;
 

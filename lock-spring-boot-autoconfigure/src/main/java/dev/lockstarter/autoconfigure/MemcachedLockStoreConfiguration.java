@@ -28,7 +28,7 @@ class MemcachedLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(MemcachedLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.memcached.MemcachedLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.memcached.MemcachedLockStore";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = STORE_CLASS)

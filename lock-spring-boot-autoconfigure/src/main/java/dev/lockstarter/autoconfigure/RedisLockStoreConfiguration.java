@@ -33,9 +33,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The Redis lock store: chosen with {@code lock.store=redis}, and when {@code lock.store}
- * is not set and the application has a {@link RedisConnectionFactory}. A
- * {@link RedisLockStore} on that connection factory, or a startup failure that names what
- * is missing.
+ * is not set, Redis is the only store module on the classpath and the application has a
+ * {@link RedisConnectionFactory} (see {@link StoreSelection}). A {@link RedisLockStore}
+ * on that connection factory, or a startup failure that names what is missing.
  * <p>
  * With Lettuce, two customizers of Spring Boot's Lettuce client keep an outage of Redis
  * short for the locks, each switched off by its property:
@@ -47,12 +47,12 @@ import org.springframework.util.ClassUtils;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnMissingBean(LockStore.class)
-@ConditionalOnProperty(name = "lock.store", havingValue = "redis", matchIfMissing = true)
+@Conditional(StoreSelection.OnRedisStore.class)
 class RedisLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(RedisLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.redis.RedisLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.redis.RedisLockStore";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = { STORE_CLASS, "org.springframework.data.redis.connection.RedisConnectionFactory" })
@@ -66,6 +66,11 @@ class RedisLockStoreConfiguration {
 		RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, LockProperties properties,
 				RedisLockStoreProperties redis) {
 			StorePropertyChecks.checkRedis(properties, redis, isCluster(connectionFactory));
+			if (properties.getStore() == null) {
+				logger.info("lock.store is not set; using the Redis lock store because a RedisConnectionFactory "
+						+ "exists and " + LockStoreConfigurations.module(Store.REDIS)
+						+ " is the only lock store module on the classpath");
+			}
 			String prefix = properties.getKeyPrefix();
 			logger.info("Using the Redis lock store" + timeout(connectionFactory, redis.getTimeout())
 					+ ((redis.getMinReplicaAcks() > 0)

@@ -39,7 +39,7 @@ class ZooKeeperLockStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockStoreConfiguration.class);
 
-	private static final String STORE_CLASS = "dev.lockstarter.store.zookeeper.ZooKeeperLockStore";
+	static final String STORE_CLASS = "dev.lockstarter.store.zookeeper.ZooKeeperLockStore";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = STORE_CLASS)

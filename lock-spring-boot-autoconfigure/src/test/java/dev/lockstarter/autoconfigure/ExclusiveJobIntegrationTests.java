@@ -155,9 +155,9 @@ class ExclusiveJobIntegrationTests {
 
 	private ConfigurableApplicationContext start() {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + this.proxy.host(),
-					"spring.data.redis.port=" + this.proxy.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s", "lock.redis.timeout=1s",
+			.properties("spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=" + this.proxy.host(), "spring.data.redis.port=" + this.proxy.port(),
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s", "lock.redis.timeout=1s",
 					"logging.level.dev.lockstarter.interceptor.ExclusiveJobInterceptor=debug")
 			.run();
 		this.contexts.add(context);

@@ -74,7 +74,7 @@ class ExclusiveJobVirtualThreadsIntegrationTests {
 
 	private void start() {
 		this.contexts.add(new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.threads.virtual.enabled=true",
 					"spring.task.scheduling.shutdown.await-termination=true",
 					"spring.task.scheduling.shutdown.await-termination-period=5s")

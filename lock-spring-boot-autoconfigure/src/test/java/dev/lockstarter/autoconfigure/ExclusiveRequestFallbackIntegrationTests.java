@@ -55,8 +55,9 @@ class ExclusiveRequestFallbackIntegrationTests {
 		bodies.set(0);
 		redis.server().command("FLUSHALL");
 		this.context = new SpringApplicationBuilder(ExportApp.class)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s")
 			.run();
 		this.port = this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}

@@ -48,7 +48,7 @@ class ExclusiveRequestWaitingIntegrationTests {
 	void start() {
 		redis.server().command("FLUSHALL");
 		this.context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.port=" + redis.port(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.host=" + redis.host(), "lock.ttl=10s")
 			.run();
 		this.jobs = this.context.getBean(Jobs.class);

@@ -190,9 +190,9 @@ class ExclusiveRequestWebIntegrationTests {
 
 	private int start(Class<?> application, int redisPort, String... properties) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redisPort, "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redisPort,
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s")
 			.properties(properties)
 			.run();
 		this.contexts.add(context);

@@ -389,8 +389,9 @@ class IdempotentRequestWebIntegrationTests {
 
 	private static int start(Class<?> application, String... properties) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s")
 			.properties(properties)
 			.run();
 		contexts.add(context);

@@ -90,9 +90,9 @@ class IdempotentResponseBufferingIntegrationTests {
 	@BeforeAll
 	static void start() {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"lock.idempotency.max-response-size=1KB")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s", "lock.idempotency.max-response-size=1KB")
 			.run();
 		contexts.add(context);
 		port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);

@@ -70,7 +70,7 @@ class LeaseLostCancellationIntegrationTests {
 	@BeforeAll
 	static void start() {
 		context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=500ms",
 					"lock.redis.timeout=500ms", "lock.ttl=1s")
 			.run();

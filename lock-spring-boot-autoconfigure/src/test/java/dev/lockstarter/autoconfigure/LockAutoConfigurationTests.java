@@ -38,15 +38,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class LockAutoConfigurationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class));
+	private final ApplicationContextRunner starterContextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class))
+		.withClassLoader(StoreModules.only(RedisLockStore.class));
 
-	private final ApplicationContextRunner redisContextRunner = this.contextRunner
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
+
+	private final ApplicationContextRunner redisContextRunner = this.starterContextRunner
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class));
 
 	@Test
 	void fallsBackToInMemoryStoreWithWarningWhenRedisIsAbsent(CapturedOutput output) {
-		this.contextRunner.run((context) -> {
+		this.starterContextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLockStore.class);
 			assertThat(context).hasSingleBean(LockTemplate.class);
 			assertThat(context).hasSingleBean(ExclusiveRequestAdvisor.class);
@@ -251,7 +256,7 @@ class LockAutoConfigurationTests {
 	void webApplicationGetsTheProblemHandlerWithTheConfiguredStatus() {
 		new WebApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class))
-			.withPropertyValues("lock.web.conflict-status=422")
+			.withPropertyValues("lock.store=memory", "lock.web.conflict-status=422")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(LockExceptionHandler.class);
 				var response = context.getBean(LockExceptionHandler.class)
@@ -264,7 +269,8 @@ class LockAutoConfigurationTests {
 	@Test
 	void webApplicationAnswersALostLeaseWithTheConfiguredStatus() {
 		WebApplicationContextRunner runner = new WebApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class));
+			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockWebAutoConfiguration.class))
+			.withPropertyValues("lock.store=memory");
 		dev.lockstarter.core.LeaseLostException lost = new dev.lockstarter.core.LeaseLostException("n", "n:k", "lost");
 		runner.run((context) -> assertThat(
 				context.getBean(LockExceptionHandler.class).handleLeaseLost(lost).getStatusCode().value())

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockKindsAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
 
 	@Test
 	void aStoreThatKeepsPermitsRunsTheMethods() {

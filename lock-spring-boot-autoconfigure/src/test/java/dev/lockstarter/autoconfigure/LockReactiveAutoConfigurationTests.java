@@ -26,16 +26,19 @@ class LockReactiveAutoConfigurationTests {
 
 	@Test
 	void reactiveLockOperationsWorkOnTheLockTemplate() {
-		new ApplicationContextRunner().withConfiguration(LOCKS).run((context) -> {
-			assertThat(context).hasSingleBean(ReactiveLockOperations.class);
-			assertThat(context.getBean(ReactiveLockTemplate.class).getTemplate())
-				.isSameAs(context.getBean(LockTemplate.class));
-		});
+		new ApplicationContextRunner().withConfiguration(LOCKS)
+			.withPropertyValues("lock.store=memory")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ReactiveLockOperations.class);
+				assertThat(context.getBean(ReactiveLockTemplate.class).getTemplate())
+					.isSameAs(context.getBean(LockTemplate.class));
+			});
 	}
 
 	@Test
 	void reactiveLockOperationsBackOffWithoutReactor() {
 		new ApplicationContextRunner().withConfiguration(LOCKS)
+			.withPropertyValues("lock.store=memory")
 			.withClassLoader(new FilteredClassLoader(Mono.class))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(LockTemplate.class);
@@ -46,19 +49,21 @@ class LockReactiveAutoConfigurationTests {
 	@Test
 	void reactiveWebApplicationGetsTheLockExceptionHandler() {
 		new ReactiveWebApplicationContextRunner().withConfiguration(LOCKS)
-			.withPropertyValues("lock.web.conflict-status=422")
+			.withPropertyValues("lock.store=memory", "lock.web.conflict-status=422")
 			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
 	}
 
 	@Test
 	void servletWebApplicationStillGetsTheLockExceptionHandler() {
 		new WebApplicationContextRunner().withConfiguration(LOCKS)
+			.withPropertyValues("lock.store=memory")
 			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class));
 	}
 
 	@Test
 	void reactiveWebApplicationWithoutWebFluxGetsNoHandler() {
 		new ReactiveWebApplicationContextRunner().withConfiguration(LOCKS)
+			.withPropertyValues("lock.store=memory")
 			.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive"))
 			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
 	}
@@ -66,6 +71,7 @@ class LockReactiveAutoConfigurationTests {
 	@Test
 	void nonWebApplicationGetsNoHandler() {
 		new ApplicationContextRunner().withConfiguration(LOCKS)
+			.withPropertyValues("lock.store=memory")
 			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
 	}
 

@@ -67,7 +67,7 @@ class RedisAclIntegrationTests {
 	static void startApplication() {
 		createUser("locker", RULE);
 		context = new SpringApplicationBuilder(AclApp.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.data.redis.username=locker",
 					"spring.data.redis.password=secret", "spring.data.redis.timeout=5s")
 			.run();

@@ -79,7 +79,7 @@ class RedisClusterIntegrationTests {
 
 	private static ConfigurableApplicationContext start(String... properties) {
 		return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off",
+			.properties("spring.main.banner-mode=off", "lock.store=redis",
 					"spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodeAddresses()),
 					"spring.data.redis.timeout=5s")
 			.properties(properties)

@@ -18,7 +18,8 @@ class RedisClusterMultiKeyTransferIntegrationTests {
 
 	@Test
 	void concurrentTransfersOverSharedAccountsNeverOverlapNorDeadlockAndKeepEveryCent() throws Exception {
-		MultiKeyTransfers.runAndCheck("spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodeAddresses()),
+		MultiKeyTransfers.runAndCheck("lock.store=redis",
+				"spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodeAddresses()),
 				"spring.data.redis.timeout=5s");
 	}
 

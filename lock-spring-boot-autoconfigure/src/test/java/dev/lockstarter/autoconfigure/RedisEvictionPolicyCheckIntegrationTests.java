@@ -72,7 +72,7 @@ class RedisEvictionPolicyCheckIntegrationTests {
 		ConfigurableApplicationContext context = null;
 		try {
 			context = new SpringApplicationBuilder(EvictionApp.class).web(WebApplicationType.NONE)
-				.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+				.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 						"spring.data.redis.port=" + redis.port(), "lock.redis.timeout=1s")
 				.run();
 			long startupMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
@@ -91,7 +91,7 @@ class RedisEvictionPolicyCheckIntegrationTests {
 
 	private static ConfigurableApplicationContext start(String... properties) {
 		return new SpringApplicationBuilder(EvictionApp.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s")
 			.properties(properties)
 			.run();

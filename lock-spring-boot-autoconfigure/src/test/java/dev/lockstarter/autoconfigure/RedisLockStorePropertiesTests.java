@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisLockStorePropertiesTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class))
+		.withPropertyValues("lock.store=redis");
 
 	@Test
 	void replicaAcknowledgementsAreOffByDefault(CapturedOutput output) {

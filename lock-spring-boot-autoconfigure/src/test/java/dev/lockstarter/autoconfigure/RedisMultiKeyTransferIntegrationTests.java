@@ -17,7 +17,7 @@ class RedisMultiKeyTransferIntegrationTests {
 
 	@Test
 	void concurrentTransfersOverSharedAccountsNeverOverlapNorDeadlockAndKeepEveryCent() throws Exception {
-		MultiKeyTransfers.runAndCheck("spring.data.redis.host=" + redis.host(),
+		MultiKeyTransfers.runAndCheck("lock.store=redis", "spring.data.redis.host=" + redis.host(),
 				"spring.data.redis.port=" + redis.port());
 	}
 

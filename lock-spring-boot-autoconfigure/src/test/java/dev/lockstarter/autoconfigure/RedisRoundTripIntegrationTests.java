@@ -41,7 +41,7 @@ class RedisRoundTripIntegrationTests {
 	void acquireAndReleaseCostOneRoundTripEachAndAConflictTwo() {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.port=" + redis.port(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.host=" + redis.host())
 			.run()) {
 			LockOperations locks = context.getBean(LockOperations.class);

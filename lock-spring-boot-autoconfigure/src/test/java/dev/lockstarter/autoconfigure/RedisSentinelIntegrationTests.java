@@ -53,7 +53,8 @@ class RedisSentinelIntegrationTests {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
+			.properties("spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
 					"spring.data.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelAddresses()),
 					"spring.data.redis.timeout=3s", "lock.redis.min-replica-acks=1",
 					"lock.redis.replica-ack-timeout=300ms")

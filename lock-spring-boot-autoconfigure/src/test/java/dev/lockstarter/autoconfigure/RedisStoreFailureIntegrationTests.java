@@ -314,9 +314,9 @@ class RedisStoreFailureIntegrationTests {
 
 	private int start(String... properties) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(FailureApp.class)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + this.proxy.host(),
-					"spring.data.redis.port=" + this.proxy.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=" + this.proxy.host(), "spring.data.redis.port=" + this.proxy.port(),
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s")
 			.properties(properties)
 			.run();
 		this.contexts.add(context);
@@ -325,8 +325,8 @@ class RedisStoreFailureIntegrationTests {
 
 	private int startWithoutRedisTimeouts() {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(FailureApp.class)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=" + this.proxy.host(),
-					"spring.data.redis.port=" + this.proxy.port())
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=" + this.proxy.host(), "spring.data.redis.port=" + this.proxy.port())
 			.run();
 		this.contexts.add(context);
 		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);

@@ -141,7 +141,7 @@ class RedisTlsIntegrationTests {
 
 	private ConfigurableApplicationContext start(String... properties) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(TlsApp.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s",
 					"spring.data.redis.connect-timeout=2s")
 			.properties(properties)

@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResultSharingAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, JacksonAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, JacksonAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
 
 	@Test
 	void jacksonCodecIsConfiguredAndSharedResultsRoundTripInMemory() {

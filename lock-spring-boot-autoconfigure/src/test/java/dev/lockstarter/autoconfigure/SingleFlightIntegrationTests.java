@@ -84,7 +84,7 @@ class SingleFlightIntegrationTests {
 	}
 
 	static ConfigurableApplicationContext start(String instance, String... extraProperties) {
-		List<String> properties = new ArrayList<>(List.of("spring.main.banner-mode=off",
+		List<String> properties = new ArrayList<>(List.of("spring.main.banner-mode=off", "lock.store=redis",
 				"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 				"lock.ttl=" + TTL.toMillis() + "ms", "reports.instance=" + instance));
 		properties.addAll(List.of(extraProperties));

@@ -271,7 +271,7 @@ class StoreSelectionAutoConfigurationTests {
 	void withoutTheRedisModuleTheInMemoryStoreIsUsedEvenWithAConnectionFactory() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LockAutoConfiguration.class))
-			.withClassLoader(new FilteredClassLoader(RedisLockStore.class))
+			.withClassLoader(StoreModules.none())
 			.run((context) -> {
 				assertThat(context).hasBean("redisConnectionFactory");
 				assertThat(context).hasSingleBean(InMemoryLockStore.class);

@@ -58,7 +58,7 @@ class TransactionalLockIntegrationTests {
 		redis.server().command("FLUSHALL");
 		Accounts.lockHeldAtCommit.set(null);
 		return new SpringApplicationBuilder(application).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.port=" + redis.port(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.host=" + redis.host(), "spring.datasource.url=jdbc:h2:mem:accounts",
 					"spring.datasource.generate-unique-name=true")
 			.run();

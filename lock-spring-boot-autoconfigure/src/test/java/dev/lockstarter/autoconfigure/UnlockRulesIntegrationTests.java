@@ -53,7 +53,7 @@ class UnlockRulesIntegrationTests {
 		Registrations.bodies.set(0);
 		Registrations.heldWhileRunning = false;
 		this.context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.port=" + redis.port(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.host=" + redis.host(), "spring.data.redis.timeout=2s")
 			.run();
 		this.registrations = this.context.getBean(Registrations.class);

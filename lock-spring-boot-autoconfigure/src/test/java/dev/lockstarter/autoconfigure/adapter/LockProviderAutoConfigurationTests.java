@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockProviderAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockProviderAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockProviderAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
 
 	@Test
 	void providerLocksTheKeyOfTheJobOfTheSameName() {

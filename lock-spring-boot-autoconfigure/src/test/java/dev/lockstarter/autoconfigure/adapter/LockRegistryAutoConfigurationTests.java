@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockRegistryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockRegistryAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockRegistryAutoConfiguration.class))
+		.withPropertyValues("lock.store=memory");
 
 	@Test
 	void registryLocksTheKeysOfTheStartersLocks() {

@@ -54,7 +54,7 @@ class LockMetricsIntegrationTests {
 	@BeforeAll
 	static void start() {
 		context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "lock.ttl=10s")
 			.run();
 		meters = context.getBean(MeterRegistry.class);

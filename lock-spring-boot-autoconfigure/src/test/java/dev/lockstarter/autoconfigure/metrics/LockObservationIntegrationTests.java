@@ -49,7 +49,7 @@ class LockObservationIntegrationTests {
 	@BeforeAll
 	static void start() {
 		context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "lock.ttl=10s")
 			.run();
 		registry = context.getBean(TestObservationRegistry.class);
@@ -115,7 +115,7 @@ class LockObservationIntegrationTests {
 	void aConventionBeanReplacesTheDefault() {
 		try (ConfigurableApplicationContext custom = new SpringApplicationBuilder(App.class, CustomConvention.class)
 			.web(WebApplicationType.NONE)
-			.properties("spring.main.banner-mode=off", "spring.data.redis.host=" + redis.host(),
+			.properties("spring.main.banner-mode=off", "lock.store=redis", "spring.data.redis.host=" + redis.host(),
 					"spring.data.redis.port=" + redis.port(), "lock.ttl=10s")
 			.run()) {
 			TestObservationRegistry observations = custom.getBean(TestObservationRegistry.class);

@@ -69,9 +69,9 @@ abstract class InstancesOnRedis {
 	static int start(List<ConfigurableApplicationContext> contexts, Class<?> application, WebApplicationType type,
 			String... properties) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(application).web(type)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s")
 			.properties(properties)
 			.run();
 		contexts.add(context);

@@ -305,10 +305,10 @@ class WebFluxIdempotentRequestIntegrationTests {
 
 	private static int start(Class<?> application, WebApplicationType type) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(application).web(type)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"spring.data.redis.connect-timeout=1s", "lock.ttl=30s", "lock.redis.timeout=500ms",
-					"lock.idempotency.max-body-size=1KB")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s", "lock.ttl=30s",
+					"lock.redis.timeout=500ms", "lock.idempotency.max-body-size=1KB")
 			.run();
 		contexts.add(context);
 		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);

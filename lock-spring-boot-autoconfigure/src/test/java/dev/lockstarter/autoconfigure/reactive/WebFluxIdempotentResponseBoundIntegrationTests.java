@@ -71,9 +71,9 @@ class WebFluxIdempotentResponseBoundIntegrationTests {
 	@BeforeAll
 	static void start() {
 		context = new SpringApplicationBuilder(ReportsApp.class).web(WebApplicationType.REACTIVE)
-			.properties("server.port=0", "spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s",
-					"lock.idempotency.max-response-size=1KB")
+			.properties("server.port=0", "spring.main.banner-mode=off", "lock.store=redis",
+					"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=1s", "lock.idempotency.max-response-size=1KB")
 			.run();
 		port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
