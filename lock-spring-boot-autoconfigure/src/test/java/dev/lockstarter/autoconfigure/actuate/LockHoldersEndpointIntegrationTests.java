@@ -91,7 +91,10 @@ class LockHoldersEndpointIntegrationTests {
 		assertThat(there.get("holders").get(0).get("heldByThisInstance").asBoolean()).isFalse();
 		assertThat(there.get("holders").get(0).get("owner").asString())
 			.isEqualTo(here.get("holders").get(0).get("owner").asString());
-		assertThat(here.get("holders").get(0).get("fencingToken").asLong()).isEqualTo(held.lease().fencingToken());
+		assertThat(held.lease().fencingToken()).isPositive();
+		assertThat(here.get("holders").get(0).has("fencingToken"))
+			.as("Redis draws tokens on demand and does not list them")
+			.isFalse();
 		assertThat(Duration.parse(here.get("holders").get(1).get("timeToExpiry").asString())).isPositive()
 			.isLessThanOrEqualTo(Duration.ofSeconds(20));
 		assertThat(keys(get(readOnly, this.prefix + "a/"))).containsExactly(this.prefix + "a/1");

@@ -8,16 +8,23 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +36,7 @@ import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.redis.LettuceConnections.Commands;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.Assert;
 
 import static dev.lockstarter.store.redis.RedisLockScripts.ACQUIRE;
 import static dev.lockstarter.store.redis.RedisLockScripts.ACQUIRE_FENCED;
@@ -155,6 +163,60 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 				return await(commands.async().get(key), deadline);
 			}
 		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * On a cluster, each primary that serves slots in the client's view of the topology
+	 * is scanned on its own node connection, one after the other.
+	 */
+	@Override
+	public void scan(RedisOperation operation, byte[] pattern, int count, String routePrefix,
+			Consumer<List<byte[]>> page) {
+		ScanArgs args = ScanArgs.Builder.matches(pattern).limit(count);
+		Commands commands = call(operation, 0, (deadline) -> this.connections.commands(false, deadline));
+		Assert.state(commands != null, "Commands are obtained or the call fails");
+		try (commands) {
+			List<RedisClusterAsyncCommands<byte[], byte[]>> nodes = call(operation, 0,
+					(deadline) -> primaries(commands.async(), deadline));
+			for (RedisClusterAsyncCommands<byte[], byte[]> node : (nodes != null) ? nodes
+					: List.<RedisClusterAsyncCommands<byte[], byte[]>>of()) {
+				ScanCursor cursor = ScanCursor.INITIAL;
+				while (!cursor.isFinished()) {
+					ScanCursor from = cursor;
+					KeyScanCursor<byte[]> scanned = call(operation, 0,
+							(deadline) -> await(node.scan(from, args), deadline));
+					if (scanned == null) {
+						break;
+					}
+					page.accept(scanned.getKeys());
+					cursor = scanned;
+				}
+			}
+		}
+	}
+
+	/**
+	 * The commands of each primary of a cluster that serves slots, or the given commands
+	 * elsewhere.
+	 */
+	private static List<RedisClusterAsyncCommands<byte[], byte[]>> primaries(
+			RedisClusterAsyncCommands<byte[], byte[]> commands, long deadline)
+			throws TimeoutException, InterruptedException, ExecutionException {
+		if (!(commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster)) {
+			return List.of(commands);
+		}
+		StatefulRedisClusterConnection<byte[], byte[]> connection = cluster.getStatefulConnection();
+		List<RedisClusterAsyncCommands<byte[], byte[]>> primaries = new ArrayList<>();
+		for (RedisClusterNode node : connection.getPartitions()) {
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+				primaries.add(connection.getConnectionAsync(node.getNodeId())
+					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+					.async());
+			}
+		}
+		return primaries;
 	}
 
 	@Override

@@ -118,6 +118,20 @@ interface RedisCommandExecutor {
 	byte @Nullable [] get(RedisOperation operation, byte[] key);
 
 	/**
+	 * Scan the keys that match a pattern, page by page: {@code SCAN} with {@code MATCH}
+	 * and {@code COUNT}, on every primary of a Redis Cluster. Each page is one call,
+	 * bounded as any other; a scan takes as many as the keyspace needs.
+	 * @param operation the operation
+	 * @param pattern the {@code MATCH} pattern
+	 * @param count the {@code COUNT} of each page
+	 * @param routePrefix the start of the keys the store may name (its key prefix), for a
+	 * client that reaches a node by naming a key of its slots
+	 * @param page called with the keys of each page, in no order, before the next page is
+	 * asked for
+	 */
+	void scan(RedisOperation operation, byte[] pattern, int count, String routePrefix, Consumer<List<byte[]>> page);
+
+	/**
 	 * Run an acquire script on a connection of its own and, when it acquired,
 	 * {@code WAIT} for replica acknowledgements on that connection ({@code WAIT} counts
 	 * the writes of the connection it is sent on, and blocks it).

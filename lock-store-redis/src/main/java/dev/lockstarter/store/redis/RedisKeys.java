@@ -1,5 +1,9 @@
 package dev.lockstarter.store.redis;
 
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -53,6 +57,15 @@ final class RedisKeys {
 	}
 
 	/**
+	 * Return the lock key prefix, which starts every key made for a store key that has
+	 * it.
+	 * @return the prefix, possibly empty
+	 */
+	String prefix() {
+		return this.prefix;
+	}
+
+	/**
 	 * Return the Redis key of the lock on a store key.
 	 * @param key the store key, usually starting with the prefix
 	 * @return the Redis key, such as <code>lock:{UserService.register:alice}</code>
@@ -77,6 +90,72 @@ final class RedisKeys {
 	 */
 	String related(String key, String suffix) {
 		return lockKey(key) + ":" + suffix;
+	}
+
+	/**
+	 * Return the store key whose lock is the given Redis key: the reverse of
+	 * {@link #lockKey}.
+	 * @param redisKey a Redis key
+	 * @return the store key, or {@code null} when the Redis key is not the lock of any
+	 * store key: a key related to a lock (such as its fencing counter or its result), or
+	 * a key of another layout
+	 */
+	@Nullable String storeKey(String redisKey) {
+		int open = redisKey.indexOf('{');
+		if (open < 0 || !redisKey.endsWith("}") || redisKey.length() < open + 2) {
+			return null;
+		}
+		String head = redisKey.substring(0, open);
+		if (!head.isEmpty() && !head.equals(this.prefix)) {
+			return null;
+		}
+		int rest = (redisKey.charAt(open + 1) == ESCAPE) ? open + 2 : open + 1;
+		String storeKey = head + redisKey.substring(rest, redisKey.length() - 1);
+		return lockKey(storeKey).equals(redisKey) ? storeKey : null;
+	}
+
+	/**
+	 * Return the {@code SCAN} patterns that match the lock of every store key that starts
+	 * with a prefix, among other keys: one, or two for a prefix that is the start of the
+	 * store's own prefix (store keys without the store's prefix are wrapped whole). The
+	 * prefix's glob characters ({@code * ? [ ] \}) are escaped.
+	 * @param storeKeyPrefix the start of the store keys
+	 * @return the patterns
+	 */
+	List<String> lockKeyPatterns(String storeKeyPrefix) {
+		if (storeKeyPrefix.startsWith(this.prefix)) {
+			return List.of(glob(this.prefix + "{" + escaped(storeKeyPrefix.substring(this.prefix.length()))) + "*");
+		}
+		String unprefixed = glob("{" + escaped(storeKeyPrefix)) + "*";
+		return this.prefix.startsWith(storeKeyPrefix) ? List.of(unprefixed, glob(this.prefix + "{") + "*")
+				: List.of(unprefixed);
+	}
+
+	/**
+	 * The start of the text inside a lock key's braces, for a store key that starts with
+	 * {@code start} after the prefix: escaped as {@link #lockKey} escapes it.
+	 */
+	private static String escaped(String start) {
+		if (!start.isEmpty() && (start.charAt(0) == '}' || start.charAt(0) == ESCAPE)) {
+			return ESCAPE + start;
+		}
+		return start;
+	}
+
+	/**
+	 * Escape the characters that a {@code SCAN} pattern reads as glob, so that they match
+	 * themselves.
+	 */
+	private static String glob(String literal) {
+		StringBuilder pattern = new StringBuilder(literal.length() + 8);
+		for (int i = 0; i < literal.length(); i++) {
+			char c = literal.charAt(i);
+			if ("*?[]\\".indexOf(c) >= 0) {
+				pattern.append(ESCAPE);
+			}
+			pattern.append(c);
+		}
+		return pattern.toString();
 	}
 
 }

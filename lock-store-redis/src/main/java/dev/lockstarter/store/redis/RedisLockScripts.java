@@ -281,6 +281,60 @@ final class RedisLockScripts {
 			return released
 			""", List.class);
 
+	/**
+	 * Reads locks for a listing, whoever holds them. Returns two values per key: the
+	 * lock's value ({@code ''} when the key is not a string, so not a lock, or is gone)
+	 * and its {@code PTTL}.
+	 */
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> READ_LOCKS = RedisScript.of("""
+			local read = {}
+			for i = 1, #KEYS do
+			  local value = ''
+			  local ttl = -2
+			  if redis.call('TYPE', KEYS[i]).ok == 'string' then
+			    value = redis.call('GET', KEYS[i])
+			    ttl = redis.call('PTTL', KEYS[i])
+			  end
+			  read[#read + 1] = value
+			  read[#read + 1] = ttl
+			end
+			return read
+			""", List.class);
+
+	/**
+	 * One page of {@code SCAN} on the node that serves KEYS[1], a key that is not read
+	 * but routes the script: ARGV[1] is the cursor, ARGV[2] the {@code MATCH} pattern,
+	 * ARGV[3] the {@code COUNT}. Returns {@code SCAN}'s answer: the next cursor and the
+	 * page's keys.
+	 */
+	@SuppressWarnings("rawtypes")
+	static final RedisScript<List> SCAN_PAGE = RedisScript.of("""
+			return redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', ARGV[3])
+			""", List.class);
+
+	/**
+	 * Deletes the lock KEYS[1] whoever holds it, and announces its release as
+	 * {@link #RELEASE} does: on the channel ARGV[1], by {@code SPUBLISH} when ARGV[2] is
+	 * {@code 1}, else {@code PUBLISH}, only if a waiter watched it. A key that is not a
+	 * string is no lock, and is left alone. Returns 1 when a lock was deleted, else 0.
+	 */
+	static final RedisScript<Long> FORCE_RELEASE = RedisScript.of("""
+			if redis.call('TYPE', KEYS[1]).ok ~= 'string' then
+			  return 0
+			end
+			local holder = redis.call('GET', KEYS[1])
+			redis.call('DEL', KEYS[1])
+			if string.sub(holder, -1) == '!' then
+			  if ARGV[2] == '1' then
+			    redis.pcall('SPUBLISH', ARGV[1], KEYS[1])
+			  else
+			    redis.call('PUBLISH', ARGV[1], KEYS[1])
+			  end
+			end
+			return 1
+			""", Long.class);
+
 	private RedisLockScripts() {
 	}
 

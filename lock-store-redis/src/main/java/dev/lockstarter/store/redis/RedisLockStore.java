@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.AcquireReplyWithResult;
 import dev.lockstarter.store.FencingOnDemandLockStore;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
@@ -18,6 +19,7 @@ import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.SharedLockStore;
+import dev.lockstarter.store.StoredLock;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -50,8 +52,9 @@ import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
  *
  * @since 0.1.0
  */
-public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLockStore, MultiKeyLockStore,
-		FencingOnDemandLockStore, ReactiveResultStoringLockStore, SharedLockStore, DisposableBean {
+public class RedisLockStore
+		implements ReleaseHandoffLockStore, ResultStoringLockStore, MultiKeyLockStore, FencingOnDemandLockStore,
+		ReactiveResultStoringLockStore, SharedLockStore, InspectableLockStore, DisposableBean {
 
 	/** The default release channel. */
 	public static final String DEFAULT_CHANNEL = "lock:released";
@@ -75,6 +78,8 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	private final MultiKeyLocks multiKey;
 
 	private final SharedLocks shared;
+
+	private final RedisLockInspection inspection;
 
 	private volatile Duration timeout = DEFAULT_TIMEOUT;
 
@@ -117,6 +122,7 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 		this.calls = new ScriptCalls(this.keys, this.notifications);
 		this.multiKey = new MultiKeyLocks(this.keys, this.executor, this.notifications);
 		this.shared = new SharedLocks(this.keys, this.executor, this.notifications, this.replicaAcks);
+		this.inspection = new RedisLockInspection(this.keys, this.executor, this.notifications);
 	}
 
 	/**
@@ -447,6 +453,28 @@ public class RedisLockStore implements ReleaseHandoffLockStore, ResultStoringLoc
 	@Override
 	public Duration sharedTimeToExpiry(String key) {
 		return this.shared.timeToExpiry(key);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Scans every key that may match ({@code SCAN}, on every primary of a cluster), each
+	 * page within the {@linkplain #setTimeout(Duration) timeout}, and reads the locks
+	 * among them a page at a time.
+	 */
+	@Override
+	public List<StoredLock> holders(String keyPrefix, int limit) {
+		return this.inspection.holders(keyPrefix, limit);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script; the release is announced as a release's is.
+	 */
+	@Override
+	public boolean forceRelease(String key) {
+		return this.inspection.forceRelease(key);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.lockstarter.store.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,9 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
@@ -96,6 +99,58 @@ final class TemplateCommandExecutor implements RedisCommandExecutor {
 	@Override
 	public byte @Nullable [] get(RedisOperation operation, byte[] key) {
 		return call(operation, () -> this.template.opsForValue().get(key));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Each page is {@link RedisLockScripts#SCAN_PAGE}, a script that a key of the node's
+	 * slots routes to the node: unlike the client's own cursor on a cluster node, it
+	 * holds no connection between pages.
+	 */
+	@Override
+	public void scan(RedisOperation operation, byte[] pattern, int count, String routePrefix,
+			Consumer<List<byte[]>> page) {
+		List<String> routes = call(operation, () -> this.template
+			.execute((RedisCallback<List<String>>) (connection) -> routes(connection, routePrefix)));
+		for (String route : (routes != null) ? routes : List.<String>of()) {
+			byte[] cursor = ScriptCall.bytes("0");
+			do {
+				@SuppressWarnings("rawtypes")
+				List answer = eval(operation, ScriptCall.of(RedisLockScripts.SCAN_PAGE, List.of(route), cursor, pattern,
+						Integer.toString(count)));
+				if (answer == null || answer.size() < 2 || !(answer.get(0) instanceof byte[] next)
+						|| !(answer.get(1) instanceof List<?> keys)) {
+					throw operation.failed(new IllegalStateException("SCAN answered " + answer));
+				}
+				page.accept(keys.stream().filter(byte[].class::isInstance).map(byte[].class::cast).toList());
+				cursor = next;
+			}
+			while (!"0".equals(new String(cursor, StandardCharsets.UTF_8)));
+		}
+	}
+
+	/**
+	 * One key per node to scan, starting with {@code routePrefix}: a key of a slot of
+	 * each primary that serves slots on a cluster, any key elsewhere.
+	 */
+	private static List<String> routes(RedisConnection connection, String routePrefix) {
+		if (!(connection instanceof RedisClusterConnection cluster)) {
+			return List.of(routePrefix + "{0}");
+		}
+		List<String> routes = new ArrayList<>();
+		for (RedisClusterNode node : cluster.clusterGetNodes()) {
+			if (node.isMaster() && node.getSlotRange().getSlotsArray().length > 0) {
+				for (int n = 0; n < Integer.MAX_VALUE; n++) {
+					String route = routePrefix + "{" + n + "}";
+					if (node.servesSlot(ClusterSlotHashUtil.calculateSlot(route))) {
+						routes.add(route);
+						break;
+					}
+				}
+			}
+		}
+		return routes;
 	}
 
 	/**

@@ -1,9 +1,12 @@
 package dev.lockstarter.store.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -25,6 +29,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.StoredLock;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 import dev.lockstarter.test.contract.WatchedLockStore;
@@ -33,7 +38,11 @@ import dev.lockstarter.test.redis.RedisClusterExtension;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@link RedisLockStore} on a real Redis Cluster of three masters: both contract
  * suites, the slot of every key of a lock, renewal of locks spread over every node in one
- * call, and release notifications by sharded pub/sub to a waiter of another application.
+ * call, the listing of locks spread over every node (through Lettuce and Jedis), and
+ * release notifications by sharded pub/sub to a waiter of another application, on a
+ * release and on a force-release.
  */
 class RedisClusterLockStoreTests {
 
@@ -216,6 +227,114 @@ class RedisClusterLockStoreTests {
 		finally {
 			store.destroy();
 		}
+	}
+
+	@Test
+	void locksOnEveryNodeAreListedInKeyOrderThroughLettuceAndJedis() throws Exception {
+		JedisConnectionFactory jedisFactory = jedisConnectionFactory();
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		RedisLockStore jedisStore = new RedisLockStore(jedisFactory);
+		// Other keys, so that each node is scanned over several pages
+		Map<byte[], byte[]> others = new HashMap<>();
+		String other = "other-" + UUID.randomUUID() + ":";
+		for (int i = 0; i < 4 * RedisLockInspection.SCAN_COUNT; i++) {
+			others.put((other + i).getBytes(StandardCharsets.UTF_8), new byte[] { 1 });
+		}
+		RedisAdvancedClusterAsyncCommands<byte[], byte[]> commands = nativeCommands();
+		commands.mset(others).get(10, TimeUnit.SECONDS);
+		try {
+			String prefix = "lock:listed-" + UUID.randomUUID() + ":";
+			List<String> keys = new ArrayList<>();
+			Set<RedisServer> nodes = new HashSet<>();
+			String token = UUID.randomUUID().toString();
+			for (int i = 0; i < 40; i++) {
+				String key = prefix + i;
+				assertThat(store.tryAcquire(key, token, Duration.ofMinutes(1)).isAcquired()).isTrue();
+				keys.add(key);
+				nodes.add(cluster.server().nodeFor(lockKey(key)));
+			}
+			assertThat(nodes).as("nodes that hold the locks").hasSize(3);
+			assertThat(store.putResult(keys.get(0), token, new byte[] { 1 }, Duration.ofMinutes(1))).isTrue();
+			assertThat(store.fencingToken(keys.get(1), token)).isPositive();
+			List<String> sorted = keys.stream().sorted().toList();
+
+			for (RedisLockStore lister : List.of(store, jedisStore)) {
+				cluster.server().nodes().forEach((node) -> node.command("CONFIG", "RESETSTAT"));
+				assertThat(lister.holders(prefix, 100)).extracting(StoredLock::key).containsExactlyElementsOf(sorted);
+				for (RedisServer node : cluster.server().nodes()) {
+					assertThat(scanCalls(node)).as("SCAN pages on %s", node).isGreaterThan(1);
+				}
+				assertThat(lister.holders(prefix, 10)).extracting(StoredLock::key)
+					.containsExactlyElementsOf(sorted.subList(0, 10));
+			}
+			assertThat(jedisStore.forceRelease(sorted.get(0))).isTrue();
+			assertThat(store.forceRelease(sorted.get(1))).isTrue();
+			assertThat(jedisStore.holders(prefix, 100)).extracting(StoredLock::key)
+				.containsExactlyElementsOf(sorted.subList(2, sorted.size()));
+			assertThat(store.releaseAll(sorted, token)).containsOnly(true, false).startsWith(false, false, true);
+		}
+		finally {
+			commands.del(others.keySet().toArray(new byte[0][])).get(10, TimeUnit.SECONDS);
+			store.destroy();
+			jedisStore.destroy();
+			jedisFactory.destroy();
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisAdvancedClusterAsyncCommands<byte[], byte[]> nativeCommands() {
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			return (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) ((LettuceClusterConnection) connection)
+				.getNativeConnection();
+		}
+	}
+
+	private static long scanCalls(RedisServer node) {
+		String stats = node.command("INFO", "commandstats");
+		assertThat(stats).contains("cmdstat_scan:calls=");
+		String calls = stats.substring(stats.indexOf("cmdstat_scan:calls=") + "cmdstat_scan:calls=".length());
+		return Long.parseLong(calls.substring(0, calls.indexOf(',')));
+	}
+
+	@Test
+	void aForceReleaseIsAnnouncedByShardedPubSubToAWaiterOfAnotherApplication() throws Exception {
+		LettuceConnectionFactory otherApplication = connectionFactory(cluster.nodeAddresses());
+		RedisLockStore holderStore = new RedisLockStore(connectionFactory);
+		RedisLockStore waiterStore = new RedisLockStore(otherApplication);
+		try {
+			String key = "lock:forced-" + UUID.randomUUID();
+			String channel = lockKey(key) + ":released";
+			String holder = UUID.randomUUID().toString();
+			assertThat(holderStore.tryAcquire(key, holder, Duration.ofSeconds(30)).isAcquired()).isTrue();
+			CountDownLatch released = new CountDownLatch(1);
+			try (ReleaseNotifyingLockStore.Subscription subscription = waiterStore.subscribe(key,
+					released::countDown)) {
+				awaitShardSubscribers(cluster.server().nodeFor(channel), channel, 1);
+				assertThat(waiterStore.tryAcquire(key, "waiter", Duration.ofSeconds(30)).isAcquired()).isFalse();
+
+				assertThat(waiterStore.forceRelease(key)).isTrue();
+
+				assertThat(released.await(5, TimeUnit.SECONDS)).as("release notification received").isTrue();
+			}
+			assertThat(holderStore.release(key, holder)).isFalse();
+		}
+		finally {
+			holderStore.destroy();
+			waiterStore.destroy();
+			otherApplication.destroy();
+		}
+	}
+
+	private static JedisConnectionFactory jedisConnectionFactory() {
+		JedisClientConfiguration client = JedisClientConfiguration.builder()
+			.readTimeout(Duration.ofSeconds(2))
+			.connectTimeout(Duration.ofSeconds(2))
+			.build();
+		JedisConnectionFactory factory = new JedisConnectionFactory(
+				new RedisClusterConfiguration(cluster.nodeAddresses()), client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	private static String lockKey(String key) {

@@ -68,6 +68,38 @@ class RedisKeysTests {
 	}
 
 	@Test
+	void aLockKeyGivesBackItsStoreKeyAndNoOtherKeyDoes() {
+		List<String> storeKeys = List.of("lock:", "lock:}", "lock:\\}", "lock:\\", "lock:a", "lock:a}:fence", "}", "",
+				"\\", "a", "{a}", "lock{a}", "{lock:a}", "lock:lock:a", "ü{锁}:x");
+		for (String storeKey : storeKeys) {
+			String lockKey = this.keys.lockKey(storeKey);
+			assertThat(this.keys.storeKey(lockKey)).as("store key of %s", lockKey).isEqualTo(storeKey);
+			for (String suffix : List.of("fence", "result", "released", "holders", "writers", "watched")) {
+				assertThat(this.keys.storeKey(this.keys.related(storeKey, suffix))).isNull();
+			}
+		}
+		assertThat(this.keys.storeKey("{lock:a}")).as("no store key with the prefix is wrapped whole").isNull();
+		assertThat(this.keys.storeKey("app:{a}")).as("another prefix").isNull();
+		assertThat(this.keys.storeKey("lock:{}")).isNull();
+		assertThat(this.keys.storeKey("lock:a")).isNull();
+		assertThat(new RedisKeys("").storeKey("{lock:a}")).isEqualTo("lock:a");
+	}
+
+	@Test
+	void scanPatternsEscapeGlobCharactersAndTheLeadingBraceOrBackslash() {
+		assertThat(this.keys.lockKeyPatterns("lock:job:")).containsExactly("lock:{job:*");
+		assertThat(this.keys.lockKeyPatterns("lock:")).containsExactly("lock:{*");
+		assertThat(this.keys.lockKeyPatterns("lock:a*b?[c]\\d")).containsExactly("lock:{a\\*b\\?\\[c\\]\\\\d*");
+		assertThat(this.keys.lockKeyPatterns("lock:}x")).containsExactly("lock:{\\\\}x*");
+		assertThat(this.keys.lockKeyPatterns("lock:\\x")).containsExactly("lock:{\\\\\\\\x*");
+		assertThat(this.keys.lockKeyPatterns("other*:")).containsExactly("{other\\*:*");
+		assertThat(this.keys.lockKeyPatterns("lo")).containsExactly("{lo*", "lock:{*");
+		assertThat(this.keys.lockKeyPatterns("")).containsExactly("{*", "lock:{*");
+		assertThat(new RedisKeys("app[1]*:").lockKeyPatterns("app[1]*:x")).containsExactly("app\\[1\\]\\*:{x*");
+		assertThat(new RedisKeys("").lockKeyPatterns("x?")).containsExactly("{x\\?*");
+	}
+
+	@Test
 	void prefixWithABraceIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new RedisKeys("app{1}:"))
 			.withMessageContaining("must not contain '{' or '}'");

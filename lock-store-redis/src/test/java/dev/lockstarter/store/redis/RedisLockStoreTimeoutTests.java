@@ -216,6 +216,10 @@ class RedisLockStoreTimeoutTests {
 				(k) -> store.tryAcquireReadingResult(k, token(), Duration.ofSeconds(30)), "acquire"));
 		times.put("releaseKeepingResult", assertFailsWithin(SHORT_TIMEOUT, held,
 				(k) -> store.releaseKeepingResult(k, token, new byte[] { 1 }, Duration.ofSeconds(10)), "release"));
+		times.put("holders", assertFailsWithin(SHORT_TIMEOUT, "lock:timeout-*",
+				(k) -> store.holders("lock:timeout-", 10), "list the holders of"));
+		times.put("forceRelease",
+				assertFailsWithin(SHORT_TIMEOUT, held, (k) -> store.forceRelease(k), "force-release"));
 		// WAIT may take its own timeout on top
 		times.put("acquire with WAIT", assertFailsWithin(SHORT_TIMEOUT.plus(Duration.ofMillis(200)), key(),
 				(k) -> acknowledged.tryAcquire(k, token(), Duration.ofSeconds(30)), "acquire"));

@@ -17,6 +17,7 @@ import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
+import dev.lockstarter.store.StoredLock;
 import dev.lockstarter.test.redis.RedisSentinel;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -25,14 +26,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The {@link RedisLockStore} behind Redis Sentinel (a primary, a replica, three
  * sentinels), through Spring's {@link RedisSentinelConfiguration}: locking survives a
  * failover without a restart of the application; with asynchronous replication a lock
  * held at the failover can be lost (the documented non-guarantee, shown to happen); and
- * replica acknowledgements ({@code WAIT}) are required when asked for. Each test gets a
- * fresh setup.
+ * replica acknowledgements ({@code WAIT}) are required when asked for, and not by a
+ * force-release, as not by a release. Each test gets a fresh setup.
  */
 class RedisSentinelLockStoreTests {
 
@@ -248,6 +251,39 @@ class RedisSentinelLockStoreTests {
 			assertThat(replica.command("GET", redisKey(unacknowledged))).isEqualTo(later);
 			assertThat(store.release(unacknowledged, later)).isTrue();
 			assertThat(store.release(acknowledged, owner)).isTrue();
+		}
+		finally {
+			store.destroy();
+		}
+	}
+
+	@Test
+	void locksOnThePrimaryAreListedAndForceReleasedWithoutWaitingForReplicasAsAReleaseIs() {
+		RedisLockStore store = new RedisLockStore(this.connectionFactory);
+		store.setMinReplicaAcks(1);
+		store.setReplicaAckTimeout(Duration.ofMillis(300));
+		try {
+			RedisServer replica = this.sentinel.replica();
+			RedisServer primary = this.sentinel.primary();
+			String prefix = "lock:listed-" + UUID.randomUUID() + ":";
+			List<String> keys = List.of(prefix + "a", prefix + "b");
+			String owner = UUID.randomUUID().toString();
+			keys.forEach(
+					(key) -> assertThat(store.tryAcquire(key, owner, Duration.ofMinutes(1)).isAcquired()).isTrue());
+			assertThat(store.holders(prefix, 10)).extracting(StoredLock::key, StoredLock::token)
+				.containsExactly(tuple(keys.get(0), owner), tuple(keys.get(1), owner));
+			assertThat(store.forceRelease(keys.get(0))).isTrue();
+			assertThat(primary.command("EXISTS", redisKey(keys.get(0)))).isEqualTo("0");
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(replica.command("EXISTS", redisKey(keys.get(0)))).isEqualTo("0"));
+			replica.pause();
+			try {
+				assertThat(store.forceRelease(keys.get(1))).as("a force-release while no replica answers").isTrue();
+				assertThat(store.holders(prefix, 10)).isEmpty();
+			}
+			finally {
+				replica.resume();
+			}
 		}
 		finally {
 			store.destroy();
