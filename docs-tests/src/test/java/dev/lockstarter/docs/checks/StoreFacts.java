@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.FencingOnDemandLockStore;
+import dev.lockstarter.store.InspectableLockStore;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ObservedExpiry;
@@ -224,6 +225,10 @@ final class StoreFacts {
 				!notifies ? "no: waiters poll" : ReleaseHandoffLockStore.class.isAssignableFrom(type)
 						? "yes, and the store acquires for the waiter it wakes" : "yes");
 
+		boolean inspectable = InspectableLockStore.class.isAssignableFrom(type);
+		has.put(Fact.HOLDERS_LISTED, inspectable);
+		cells.put(Fact.HOLDERS_LISTED, inspectable ? "yes" : "no");
+
 		boolean observed = countsWithObservedExpiry(type);
 		has.put(Fact.CONTENDER_CLOCK, observed);
 		String ownClock = OWN_CLOCKS.get(type);
@@ -311,7 +316,10 @@ final class StoreFacts {
 		RELEASE_NOTIFICATIONS("release-notifications", "release notifications"),
 
 		/** The time-to-live counted by a contender watching the holder's record. */
-		CONTENDER_CLOCK("contender-clock", "whose clock counts the TTL");
+		CONTENDER_CLOCK("contender-clock", "whose clock counts the TTL"),
+
+		/** Holders listed and locks force-released: an {@link InspectableLockStore}. */
+		HOLDERS_LISTED("holders-listed", "holders listed, stuck locks freed");
 
 		private final String key;
 

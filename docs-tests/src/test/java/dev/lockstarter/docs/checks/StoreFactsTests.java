@@ -39,7 +39,9 @@ class StoreFactsTests {
 			"docs/scheduled-jobs.md", List.of("contender-clock"), "docs/idempotent-requests.md",
 			List.of("stored-results"), "docs/single-flight.md", List.of("stored-results", "not release-notifications"),
 			"docs/waiting-renewal-fencing.md", List.of("not fencing-tokens", "contender-clock"), "docs/stores.md",
-			List.of("contender-clock"));
+			List.of("contender-clock"),
+			// the stores whose holders the locks endpoint lists and frees
+			"docs/production.md", List.of("holders-listed", "not holders-listed"));
 
 	private final StoreFacts facts = StoreFacts.ofBuiltInStores();
 
