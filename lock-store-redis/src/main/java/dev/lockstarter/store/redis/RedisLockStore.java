@@ -455,23 +455,11 @@ public class RedisLockStore
 		return this.shared.timeToExpiry(key);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Scans every key that may match ({@code SCAN}, on every primary of a cluster), each
-	 * page within the {@linkplain #setTimeout(Duration) timeout}, and reads the locks
-	 * among them a page at a time.
-	 */
 	@Override
 	public List<StoredLock> holders(String keyPrefix, int limit) {
 		return this.inspection.holders(keyPrefix, limit);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * One script; the release is announced as a release's is.
-	 */
 	@Override
 	public boolean forceRelease(String key) {
 		return this.inspection.forceRelease(key);
