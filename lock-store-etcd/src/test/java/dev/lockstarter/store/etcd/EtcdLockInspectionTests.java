@@ -116,37 +116,6 @@ class EtcdLockInspectionTests {
 		}
 	}
 
-	@Test
-	void forceReleaseLeavesResultsAlone() {
-		String key = "with-result";
-		String owner = token();
-		assertThat(this.store.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
-		assertThat(this.store.releaseKeepingResult(key, owner, new byte[] { 1 }, TTL)).isTrue();
-		assertThat(this.store.forceRelease(key)).as("a key with a result and no lock").isFalse();
-		assertThat(this.store.getResult(key)).containsExactly(1);
-		String next = token();
-		assertThat(this.store.tryAcquire(key, next, TTL).isAcquired()).isTrue();
-		assertThat(this.store.putResult(key, next, new byte[] { 2 }, TTL)).isTrue();
-		assertThat(this.store.forceRelease(key)).isTrue();
-		assertThat(this.store.getResult(key)).as("the result kept next to the force-released lock").containsExactly(2);
-		assertThat(this.store.holders("", 10)).isEmpty();
-	}
-
-	@Test
-	void listedFencingTokenIsTheRevisionOfTheHoldersLastWrite() {
-		String key = "fenced";
-		String owner = token();
-		long acquired = this.store.tryAcquire(key, owner, TTL).fencingToken();
-		assertThat(this.store.holders(key, 1)).extracting(StoredLock::fencingToken).containsExactly(acquired);
-		assertThat(this.store.extend(key, owner, Duration.ofSeconds(20))).isTrue();
-		StoredLock renewed = this.store.holders(key, 1).get(0);
-		assertThat(renewed.fencingToken()).as("after a renewal").isGreaterThan(acquired);
-		assertThat(renewed.timeToExpiry()).as("the time-to-live last written").isEqualTo(Duration.ofSeconds(20));
-		assertThat(this.store.release(key, owner)).isTrue();
-		long next = this.store.tryAcquire(key, token(), TTL).fencingToken();
-		assertThat(next).as("the next holder's token").isGreaterThan(renewed.fencingToken());
-	}
-
 	/**
 	 * Wait until the store's release watch, opened by the first subscription, delivers
 	 * releases.

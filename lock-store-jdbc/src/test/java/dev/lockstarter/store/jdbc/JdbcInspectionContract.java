@@ -90,22 +90,6 @@ interface JdbcInspectionContract {
 	}
 
 	@Test
-	default void aForceReleaseKeepsTheResultStoredNextToTheLock() {
-		JdbcLockStore store = inspectedStore();
-		String key = base() + "with-result";
-		String holder = UUID.randomUUID().toString();
-		assertThat(store.tryAcquire(key, holder, INSPECTED_TTL).isAcquired()).isTrue();
-		assertThat(store.putResult(key, holder, new byte[] { 4, 2 }, INSPECTED_TTL)).isTrue();
-
-		assertThat(store.forceRelease(key)).isTrue();
-
-		assertThat(store.getResult(key)).containsExactly(4, 2);
-		assertThat(store.putResult(key, holder, new byte[] { 1 }, INSPECTED_TTL)).as("the former holder's result")
-			.isFalse();
-		assertThat(store.tryAcquire(key, UUID.randomUUID().toString(), INSPECTED_TTL).isAcquired()).isTrue();
-	}
-
-	@Test
 	default void aKeyStoredHashedIsForceReleasedByItsKey() {
 		JdbcLockStore store = inspectedStore();
 		String key = base() + "long:" + "k".repeat(300);

@@ -3,6 +3,7 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.store.AcquireReply;
@@ -111,6 +112,49 @@ interface InspectionContract extends StoreContract {
 		assertThat(store.release(key, holder)).as("the former holder cannot release the new lock").isFalse();
 		assertThat(store.release(key, next)).isTrue();
 		assertThat(store.forceRelease(key)).as("a free key has nothing to force-release").isFalse();
+	}
+
+	@Test
+	default void forceReleaseKeepsTheResultKeptNextToTheLock() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		ResultStoringLockStore results = fixture.resultStore();
+		String key = fixture.uniqueKey("result");
+		String first = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, first, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.releaseKeepingResult(key, first, new byte[] { 1 }, LONG_TTL)).isTrue();
+		assertThat(store.forceRelease(key)).as("a key with a result and no lock").isFalse();
+		assertThat(results.getResult(key)).containsExactly(1);
+		String holder = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, holder, LONG_TTL).isAcquired()).isTrue();
+		assertThat(results.putResult(key, holder, new byte[] { 2 }, LONG_TTL)).isTrue();
+
+		assertThat(store.forceRelease(key)).isTrue();
+
+		assertThat(results.getResult(key)).as("the result kept next to the force-released lock").containsExactly(2);
+		assertThat(results.putResult(key, holder, new byte[] { 3 }, LONG_TTL)).as("the former holder's result")
+			.isFalse();
+		assertThat(store.holders(key, 10)).isEmpty();
+	}
+
+	@Test
+	default void aListedFencingTokenIsTheHoldersOrLaterAndBelowTheNextHolders() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String key = fixture.uniqueKey("fenced");
+		String holder = fixture.uniqueToken();
+		long acquired = store.tryAcquire(key, holder, LONG_TTL).fencingToken();
+		Assumptions.assumeTrue(acquired != AcquireReply.NO_FENCING_TOKEN,
+				() -> store.getClass().getSimpleName() + " gives no fencing token with an acquisition");
+		assertThat(store.holders(key, 1)).extracting(StoredLock::fencingToken).containsExactly(acquired);
+		assertThat(store.extend(key, holder, LONG_TTL)).isTrue();
+		long listed = store.holders(key, 1).get(0).fencingToken();
+		// A store may list the revision of the holder's last write, which a renewal moves
+		// on
+		assertThat(listed).as("after a renewal").isGreaterThanOrEqualTo(acquired);
+		assertThat(store.release(key, holder)).isTrue();
+		assertThat(store.tryAcquire(key, fixture.uniqueToken(), LONG_TTL).fencingToken()).as("the next holder's")
+			.isGreaterThan(listed);
 	}
 
 	@Test
