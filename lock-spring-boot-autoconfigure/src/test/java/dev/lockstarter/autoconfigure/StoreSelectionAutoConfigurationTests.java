@@ -299,7 +299,8 @@ class StoreSelectionAutoConfigurationTests {
 				.hasMessageContaining("lock.dynamodb.timeout"));
 	}
 
-	private static void assertExclusive(ConfigurableApplicationContext context) {
+	/** One caller holds a key at a time through the context's lock operations. */
+	static void assertExclusive(ConfigurableApplicationContext context) {
 		LockOperations locks = context.getBean(LockOperations.class);
 		String key = "user:" + System.nanoTime();
 		LockAttempt first = locks.tryAcquire(key, Duration.ofSeconds(10));

@@ -1,13 +1,9 @@
 package dev.lockstarter.autoconfigure;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockstarter.core.LockAttempt;
-import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -22,7 +18,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
@@ -114,7 +109,7 @@ class StoreSelectionTests {
 		this.redisContextRunner.withClassLoader(StoreModules.only(RedisLockStore.class)).run((context) -> {
 			assertThat(context).hasSingleBean(RedisLockStore.class);
 			assertThat(context).doesNotHaveBean(InMemoryLockStore.class);
-			assertExclusive(context);
+			StoreSelectionAutoConfigurationTests.assertExclusive(context);
 			assertThat(output).containsPattern("INFO .* - " + REDIS_CHOSEN);
 			assertThat(output.getOut().split(REDIS_CHOSEN, -1)).as("lines logging the choice").hasSize(2);
 		});
@@ -124,7 +119,7 @@ class StoreSelectionTests {
 	void redisModuleAloneWithoutAConnectionFactoryUsesTheInMemoryStoreWithAWarning(CapturedOutput output) {
 		this.contextRunner.withClassLoader(StoreModules.only(RedisLockStore.class)).run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLockStore.class);
-			assertExclusive(context);
+			StoreSelectionAutoConfigurationTests.assertExclusive(context);
 			assertThat(output).containsPattern("WARN .* - lock.store is not set; using the in-memory lock store "
 					+ "because there is no RedisConnectionFactory for the Redis lock store "
 					+ "\\(dev.lockstarter:lock-store-redis\\)");
@@ -135,7 +130,7 @@ class StoreSelectionTests {
 	void noStoreModuleUsesTheInMemoryStoreWithAWarning(CapturedOutput output) {
 		this.contextRunner.withClassLoader(StoreModules.none()).run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLockStore.class);
-			assertExclusive(context);
+			StoreSelectionAutoConfigurationTests.assertExclusive(context);
 			assertThat(output).containsPattern("WARN .* - lock.store is not set; using the in-memory lock store "
 					+ "because no lock store module is on the classpath");
 		});
@@ -145,12 +140,12 @@ class StoreSelectionTests {
 	void lockStoreSetWithSeveralModulesSelectsThatStore(CapturedOutput output) {
 		this.redisContextRunner.withPropertyValues("lock.store=redis").run((context) -> {
 			assertThat(context).hasSingleBean(RedisLockStore.class);
-			assertExclusive(context);
+			StoreSelectionAutoConfigurationTests.assertExclusive(context);
 		});
 		this.redisContextRunner.withPropertyValues("lock.store=memory").run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLockStore.class);
 			assertThat(context).doesNotHaveBean(RedisLockStore.class);
-			assertExclusive(context);
+			StoreSelectionAutoConfigurationTests.assertExclusive(context);
 		});
 		assertThat(output).doesNotContain("lock.store is not set");
 	}
@@ -161,16 +156,6 @@ class StoreSelectionTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context).getBean(LockStore.class).isSameAs(context.getBean("applicationStore"));
 		});
-	}
-
-	private static void assertExclusive(ConfigurableApplicationContext context) {
-		LockOperations locks = context.getBean(LockOperations.class);
-		String key = "selection:" + System.nanoTime();
-		LockAttempt first = locks.tryAcquire(key, Duration.ofSeconds(10));
-		assertThat(first.isAcquired()).isTrue();
-		assertThat(locks.tryAcquire(key, Duration.ofSeconds(10)).isAcquired()).isFalse();
-		first.lease().release();
-		assertThat(locks.tryAcquire(key, Duration.ofSeconds(10)).isAcquired()).isTrue();
 	}
 
 	@Configuration(proxyBeanMethods = false)
