@@ -3,6 +3,8 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.lockstarter.store.HashedKeys;
 import dev.lockstarter.store.InspectableLockStore;
@@ -59,19 +61,25 @@ public final class LockHolders {
 	 * @param keyPrefix the start of the keys, without the template's prefix; empty for
 	 * every key
 	 * @param limit the most holders to list, positive
-	 * @return the holders
+	 * @return the holders, and whether the store had more to list
 	 * @throws LockStoreException if the store cannot be reached or does not answer in
 	 * time
 	 */
-	public List<LockHolder> find(String keyPrefix, int limit) {
+	public Listing find(String keyPrefix, int limit) {
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.isTrue(limit > 0, "'limit' must be positive");
 		String prefix = this.keys.prefix();
-		return this.store.holders(prefix + keyPrefix, limit)
+		List<StoredLock> stored = this.store.holders(prefix + keyPrefix, limit);
+		Set<HeldHere> heldHere = this.events.held()
 			.stream()
+			.map((lease) -> new HeldHere(lease.storeKey(), lease.token()))
+			.collect(Collectors.toSet());
+		List<LockHolder> holders = stored.stream()
 			.filter((held) -> !held.key().startsWith(HashedKeys.MARKER, prefix.length()))
-			.map((held) -> holder(prefix, held))
+			.map((held) -> holder(prefix, held, heldHere.contains(new HeldHere(held.key(), held.token()))))
 			.toList();
+		// The store stopped at the limit, hashed keys counted, so it may have more
+		return new Listing(holders, stored.size() >= limit);
 	}
 
 	/**
@@ -88,16 +96,29 @@ public final class LockHolders {
 		return this.store.forceRelease(this.keys.storeKey(key));
 	}
 
-	private LockHolder holder(String prefix, StoredLock held) {
+	private static LockHolder holder(String prefix, StoredLock held, boolean heldHere) {
 		String key = held.key().startsWith(prefix) ? held.key().substring(prefix.length()) : held.key();
-		boolean heldHere = this.events.held()
-			.stream()
-			.anyMatch((lease) -> lease.storeKey().equals(held.key()) && lease.token().equals(held.token()));
 		return new LockHolder(key, fingerprint(held.token()), held.timeToExpiry(), held.fencingToken(), heldHere);
 	}
 
 	static String fingerprint(String token) {
 		return HashedKeys.sha256(token).substring(0, FINGERPRINT_LENGTH);
+	}
+
+	/**
+	 * The holders a {@link LockHolders#find} found.
+	 *
+	 * @param holders the holders, in key order
+	 * @param truncated whether the listing stopped at its limit, so that more holders may
+	 * exist
+	 */
+	public record Listing(List<LockHolder> holders, boolean truncated) {
+
+	}
+
+	/** A lease of this template, by its store key and owner token. */
+	private record HeldHere(String storeKey, String token) {
+
 	}
 
 	/**

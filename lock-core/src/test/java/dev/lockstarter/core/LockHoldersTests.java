@@ -48,7 +48,7 @@ class LockHoldersTests {
 		LockAttempt theirs = this.there.tryAcquire(this.prefix + "2", LONG.withTtl(Duration.ofSeconds(10)));
 		this.here.tryAcquire("other:" + UUID.randomUUID(), LONG);
 
-		List<LockHolder> holders = holders(this.here).find(this.prefix, 10);
+		List<LockHolder> holders = holders(this.here).find(this.prefix, 10).holders();
 
 		assertThat(holders).extracting(LockHolder::key).containsExactly(this.prefix + "1", this.prefix + "2");
 		assertThat(holders).extracting(LockHolder::heldHere).containsExactly(true, false);
@@ -56,9 +56,9 @@ class LockHoldersTests {
 			.containsExactly(mine.lease().fencingToken(), theirs.lease().fencingToken());
 		assertThat(holders.get(0).owner()).hasSize(LockHolders.FINGERPRINT_LENGTH).isNotEqualTo(holders.get(1).owner());
 		assertThat(holders.get(1).timeToExpiry()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
-		assertThat(holders(this.there).find(this.prefix, 10)).extracting(LockHolder::heldHere)
+		assertThat(holders(this.there).find(this.prefix, 10).holders()).extracting(LockHolder::heldHere)
 			.containsExactly(false, true);
-		assertThat(holders(this.here).find(this.prefix, 10)).extracting(LockHolder::owner)
+		assertThat(holders(this.here).find(this.prefix, 10).holders()).extracting(LockHolder::owner)
 			.as("the same acquisition, the same fingerprint")
 			.isEqualTo(holders.stream().map(LockHolder::owner).toList());
 	}
@@ -80,7 +80,7 @@ class LockHoldersTests {
 
 		assertThat(holders(this.here).forceRelease(key)).isTrue();
 
-		assertThat(holders(this.here).find(key, 10)).isEmpty();
+		assertThat(holders(this.here).find(key, 10).holders()).isEmpty();
 		LockAttempt next = this.here.tryAcquire(key, LONG);
 		assertThat(next.isAcquired()).as("the key is free").isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> lost.contains(key));
@@ -96,9 +96,13 @@ class LockHoldersTests {
 		assertThat(this.there.tryAcquire(longKey, LONG).isAcquired()).isTrue();
 		assertThat(this.here.tryAcquire(this.prefix + "short", LONG).isAcquired()).isTrue();
 
-		assertThat(holders(this.here).find("", 1000)).extracting(LockHolder::key)
+		assertThat(holders(this.here).find("", 1000).holders()).extracting(LockHolder::key)
 			.contains(this.prefix + "short")
 			.noneMatch((key) -> key.contains(HashedKeys.MARKER) || key.equals(longKey));
+		LockHolders.Listing two = holders(this.here).find("", 2);
+		assertThat(two.holders()).as("the hashed key counted by the store, then left out").hasSize(1);
+		assertThat(two.truncated()).as("the store stopped at the limit").isTrue();
+		assertThat(holders(this.here).find("", 3).truncated()).isFalse();
 		assertThat(holders(this.here).forceRelease(longKey)).isTrue();
 		assertThat(this.here.tryAcquire(longKey, LONG).isAcquired()).as("the long key is free").isTrue();
 	}

@@ -69,11 +69,12 @@ final class LockHolderOperations {
 			throw new InvalidEndpointRequestException("The limit must be between 1 and " + MAX_LIMIT,
 					"Invalid limit " + max);
 		}
-		List<HolderDescriptor> found = view().find(keyPrefix, max)
+		LockHolders.Listing listing = view().find(keyPrefix, max);
+		List<HolderDescriptor> found = listing.holders()
 			.stream()
 			.map((holder) -> HolderDescriptor.of(holder, this.showKeys))
 			.toList();
-		return new HoldersDescriptor(found, found.size() == max);
+		return new HoldersDescriptor(found, listing.truncated());
 	}
 
 	ForceReleaseDescriptor forceRelease(String key, SecurityContext securityContext) {
