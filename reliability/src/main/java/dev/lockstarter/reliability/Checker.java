@@ -67,6 +67,7 @@ final class Checker {
 							Long.parseLong(f[8]));
 					section.valid = finished;
 					sections.put(section.sid, section);
+					findings.tokensSeen |= !f[5].equals("0");
 					findings.entered++;
 					if (section.occupancy > 1) {
 						findings.occupancyViolations++;

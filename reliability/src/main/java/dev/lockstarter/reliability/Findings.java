@@ -34,6 +34,16 @@ final class Findings {
 
 	long staleRejected;
 
+	/**
+	 * Writes the fenced register accepted, less the fenced counter's final values:
+	 * updates lost although every write carried its lock's fencing token (with a lock
+	 * that issues none, every write is accepted, and this counts as the plain counter's).
+	 */
+	long fencedLostUpdates;
+
+	/** Whether any section's lock carried a fencing token other than 0. */
+	boolean tokensSeen;
+
 	long pauses;
 
 	long kills;
@@ -94,10 +104,10 @@ final class Findings {
 				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "
 				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.STORE_LOST) + "/"
 				+ clobbers(Checker.Cause.LOST) + "/" + clobbers(Checker.Cause.PAUSE) + "), stale rejected "
-				+ this.staleRejected + ", pauses " + this.pauses + ", kills " + this.kills + ", restarts "
-				+ this.restarts + ", crashes " + this.crashes + ", clock steps " + this.clockSteps + " (up to ±"
-				+ this.largestClockOffsetMillis + " ms)" + ", no-expiry seen " + this.locksWithoutExpirySeen
-				+ ", liveness " + this.livenessViolations
+				+ this.staleRejected + ", fenced lost updates " + this.fencedLostUpdates + ", pauses " + this.pauses
+				+ ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
+				+ ", clock steps " + this.clockSteps + " (up to ±" + this.largestClockOffsetMillis + " ms)"
+				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}
 

@@ -22,8 +22,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * lock;</li>
  * <li>{@code R seq sid value}: the section read the read-modify-write counter;</li>
  * <li>{@code W seq sid}: the section wrote the counter (value read + 1);</li>
- * <li>{@code F seq sid accepted}: the section wrote to the fenced register, accepted (1)
- * or rejected as stale (0);</li>
+ * <li>{@code F seq sid accepted}: the section wrote the fenced counter (its read + 1)
+ * through the fenced register, accepted (1) or rejected as stale (0): the register
+ * accepts a token at least as high as the highest it has seen, the reads' tokens
+ * included;</li>
  * <li>{@code X seq sid kind millis}: the section exited ({@code x}), or was closed by the
  * harness after it killed its worker ({@code k});</li>
  * <li>{@code M seq held sid held millis}: after the exit was recorded, the worker asked
@@ -54,12 +56,23 @@ final class Oracle implements AutoCloseable {
 			return occ
 			""", Long.class);
 
-	private static final RedisScript<Long> READ = RedisScript.of("""
+	/**
+	 * Reads both counters; the fenced register also takes note of the reader's token, as
+	 * a store that checks tokens on every access does, so that a stale holder's later
+	 * write is refused even when it comes before the newer holder's write.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> READ = RedisScript.of("""
 			local value = tonumber(redis.call('GET', KEYS[1]) or '0')
+			local fenced = tonumber(redis.call('GET', KEYS[4]) or '0')
+			local highest = redis.call('GET', KEYS[5])
+			if highest == false or tonumber(ARGV[2]) > tonumber(highest) then
+			  redis.call('SET', KEYS[5], ARGV[2])
+			end
 			local seq = redis.call('INCR', KEYS[2])
 			redis.call('RPUSH', KEYS[3], 'R ' .. seq .. ' ' .. ARGV[1] .. ' ' .. value)
-			return value
-			""", Long.class);
+			return { value, fenced }
+			""", List.class);
 
 	private static final RedisScript<Long> WRITE = RedisScript.of("""
 			redis.call('SET', KEYS[1], ARGV[2])
@@ -69,13 +82,15 @@ final class Oracle implements AutoCloseable {
 			""", Long.class);
 
 	/**
-	 * Accepts a token at least as high as the highest accepted so far; counts rejections.
+	 * Accepts a token at least as high as the highest seen so far (by a read or a write),
+	 * and then sets the fenced counter; counts rejections.
 	 */
 	private static final RedisScript<Long> FENCED_WRITE = RedisScript.of("""
 			local seq = redis.call('INCR', KEYS[3])
 			local highest = redis.call('GET', KEYS[1])
 			if highest == false or tonumber(ARGV[2]) >= tonumber(highest) then
 			  redis.call('SET', KEYS[1], ARGV[2])
+			  redis.call('SET', KEYS[5], ARGV[3])
 			  redis.call('RPUSH', KEYS[4], 'F ' .. seq .. ' ' .. ARGV[1] .. ' 1')
 			  return 1
 			end
@@ -155,17 +170,21 @@ final class Oracle implements AutoCloseable {
 				worker, Long.toString(fencingToken), key, Long.toString(now()), Long.toString(attemptMillis));
 	}
 
-	long read(String key, String sid) {
-		return this.redis.execute(READ, List.of("counter:" + key, SEQ, EVENTS), sid);
+	Read read(String key, String sid, long fencingToken) {
+		List<?> values = this.redis.execute(READ,
+				List.of("counter:" + key, SEQ, EVENTS, "fenced-counter:" + key, "fence:" + key), sid,
+				Long.toString(fencingToken));
+		return new Read(((Number) values.get(0)).longValue(), ((Number) values.get(1)).longValue());
 	}
 
 	void write(String key, String sid, long value) {
 		this.redis.execute(WRITE, List.of("counter:" + key, SEQ, EVENTS), sid, Long.toString(value));
 	}
 
-	boolean fencedWrite(String key, String sid, long fencingToken) {
-		return this.redis.execute(FENCED_WRITE, List.of("fence:" + key, "stale:" + key, SEQ, EVENTS), sid,
-				Long.toString(fencingToken)) == 1L;
+	boolean fencedWrite(String key, String sid, long fencingToken, long value) {
+		return this.redis.execute(FENCED_WRITE,
+				List.of("fence:" + key, "stale:" + key, SEQ, EVENTS, "fenced-counter:" + key), sid,
+				Long.toString(fencingToken), Long.toString(value)) == 1L;
 	}
 
 	void exit(String key, String sid) {
@@ -215,6 +234,11 @@ final class Oracle implements AutoCloseable {
 		return longValue("counter:" + key);
 	}
 
+	/** The fenced counter: what the writes the fenced register accepted left. */
+	long fencedCounter(String key) {
+		return longValue("fenced-counter:" + key);
+	}
+
 	boolean isStopped() {
 		return Boolean.TRUE.equals(this.redis.hasKey(STOP));
 	}
@@ -236,6 +260,15 @@ final class Oracle implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connectionFactory.destroy();
+	}
+
+	/**
+	 * What a section read.
+	 *
+	 * @param counter the read-modify-write counter
+	 * @param fencedCounter the counter behind the fenced register
+	 */
+	record Read(long counter, long fencedCounter) {
 	}
 
 }

@@ -26,7 +26,10 @@ final class ReliabilityReport {
 	static void write(ReliabilityHarness.Run run, Path file) {
 		try {
 			Files.createDirectories(file.toAbsolutePath().getParent());
-			Files.writeString(file, render(run));
+			// The comparison with the peers has a run of its own: keep its section
+			String peers = Files.exists(file) ? PeerReport.existing(Files.readString(file)) : "";
+			String page = render(run);
+			Files.writeString(file, peers.isEmpty() ? page : PeerReport.splice(page, peers));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not write " + file, ex);
@@ -156,8 +159,9 @@ final class ReliabilityReport {
 				(r) -> r.scenario().faultLosesLocks() ? n(r.findings().clobbers(Checker.Cause.STORE_LOST)) : "–");
 		row(md, results, "fenced writes", (r) -> n(r.findings().fencedWrites));
 		row(md, results, "stale writes rejected by the fenced register",
-				(r) -> r.scenario().isOurs() && r.scenario().backend() != Backend.MEMCACHED
-						? n(r.findings().staleRejected) : "no tokens");
+				(r) -> r.findings().tokensSeen ? n(r.findings().staleRejected) : "no tokens");
+		row(md, results, "lost updates on the fenced register",
+				(r) -> r.findings().tokensSeen ? n(r.findings().fencedLostUpdates) : "no tokens");
 		row(md, results, "pauses (SIGSTOP for 2 × TTL)", (r) -> n(r.findings().pauses));
 		row(md, results, "`kill -9` of workers", (r) -> n(r.findings().kills));
 		row(md, results, "faults of the store (restarts, failovers)",
@@ -234,9 +238,12 @@ final class ReliabilityReport {
 			**Oracle.** A second `redis-server`, never faulted, records every section, each step one Lua script that
 			also draws a global sequence number:
 			entry (`INCR occ:{key}`, which must return 1), a read-modify-write counter (`GET`, a short sleep,
-			`SET` value + 1), a write of the lease's fencing token to a fenced register (accepted only if the token
-			is at least the highest accepted so far; rejections are counted as stale writes), exit
-			(`DECR occ:{key}`); then, once the exit is recorded, whether the lease still holds its lock.
+			`SET` value + 1), the same read-modify-write of a second counter through a fenced register, as a
+			resource that checks fencing tokens would do it (the read notes the lease's token, and the write is
+			accepted only if its token is at least the highest the register has seen, read or written; rejections
+			are counted as stale writes, and accepted writes lost to another are *lost updates on the fenced
+			register*), exit (`DECR occ:{key}`); then, once the exit is recorded, whether the lease still holds
+			its lock.
 
 			**Nemeses**, one at a time, each aimed at a worker that holds a lock (the clock nemesis runs beside
 			them, on every worker):
@@ -340,7 +347,8 @@ final class ReliabilityReport {
 			**What the build asserts** (short and long form): for this starter's lock on every store, no overlap
 			and no lost update while the lock was held as promised, no liveness violation, no lock without expiry,
 			every nemesis ran (the clock nemesis among them), no overlap across a fault of a store that keeps its
-			data, and stale writes rejected by fencing on Redis (pauses ran); the occupancy and interval checks
+			data, stale writes rejected by fencing on Redis (pauses ran), and no lost update on the fenced register
+			on a store that issues tokens and keeps its data; the occupancy and interval checks
 			agree; every broken lock is caught, the wall-clock one with overlaps under the clock nemesis alone.
 
 			**Not covered.** A restart of a Redis without persistence loses every lock, like the Memcached restart

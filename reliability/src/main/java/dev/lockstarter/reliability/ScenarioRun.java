@@ -199,6 +199,10 @@ final class ScenarioRun {
 		}
 		List<String> events = oracle.events();
 		Findings findings = Checker.check(events, counters, !this.running, this.scenario.faultLosesLocks());
+		findings.fencedLostUpdates = findings.fencedWrites - findings.staleRejected;
+		for (String key : this.settings.keys()) {
+			findings.fencedLostUpdates -= oracle.fencedCounter(key);
+		}
 		if (!this.running) {
 			try {
 				Files.write(this.logs.resolve(this.scenario.name() + "-events.txt"), events);
@@ -231,9 +235,10 @@ final class ScenarioRun {
 		if (this.scenario.kills()) {
 			actions.add(this::kill);
 		}
+		long gap = nemesisGapMillis();
 		for (int i = 0; this.running && !actions.isEmpty(); i++) {
 			try {
-				Thread.sleep(this.settings.ttl().toMillis() / 2);
+				Thread.sleep(gap);
 				actions.get(i % actions.size()).run();
 			}
 			catch (InterruptedException ex) {
@@ -243,6 +248,19 @@ final class ScenarioRun {
 				log("nemesis action failed: " + ex);
 			}
 		}
+	}
+
+	/**
+	 * The time between two nemesis actions: half the time-to-live when several kinds take
+	 * turns, so that each comes back every few seconds; three time-to-lives when one kind
+	 * acts alone (the comparison with the peers), so that it comes back about as often,
+	 * and the workers get time to run between, say, two kills.
+	 */
+	private long nemesisGapMillis() {
+		int kinds = (this.scenario.pauses() ? 1 : 0) + (this.scenario.kills() ? 1 : 0)
+				+ (this.scenario.restarts() ? 1 : 0);
+		long ttl = this.settings.ttl().toMillis();
+		return (kinds > 1) ? ttl / 2 : 3 * ttl;
 	}
 
 	private void pause() {

@@ -27,7 +27,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * store (waiting for up to twice the time-to-live, renewal on). With a
  * {@link BrokenLockStore.Flaw} name, locks come from that broken store, used as a
  * hand-written lock would be: try, poll every 5 ms, release at the end, no renewal; so is
- * {@value #OWNER_BLIND} ({@link OwnerBlindLockStore}).
+ * {@value #OWNER_BLIND} ({@link OwnerBlindLockStore}). With a {@link PeerLock} name,
+ * locks come from that peer library, set up as its documentation recommends.
  * <p>
  * Arguments: the {@link Backend}, the store's address (see {@link WorkerStores}; a broken
  * lock always runs on one Redis, {@code host:port}), oracle Redis host and port, worker
@@ -92,34 +93,7 @@ public final class Worker {
 		String store = args[7];
 		Duration ttl = Duration.ofMillis(Long.parseLong(args[8]));
 		int maxSleep = Integer.parseInt(args[9]);
-		LockTemplate template = null;
-		AutoCloseable resources;
-		Locker locker;
-		if (OURS.equals(store)) {
-			WorkerStores.Opened opened = WorkerStores.open(backend, address);
-			resources = opened.resources();
-			LockTemplate locks = new LockTemplate(opened.store(), KEY_PREFIX);
-			LockOptions options = LockOptions.ttl(ttl).withWaitTime(ttl.multipliedBy(2));
-			locker = (key) -> {
-				LockAttempt attempt = locks.tryAcquire(key, options);
-				return attempt.isAcquired() ? new LeaseHeld(attempt.lease()) : null;
-			};
-			template = locks;
-		}
-		else if (OWNER_BLIND.equals(store)) {
-			WorkerStores.Opened opened = WorkerStores.openOwnerBlind(backend, address);
-			resources = opened.resources();
-			locker = (key) -> RawHeld.acquire(opened.store(), KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
-		}
-		else {
-			String[] hostPort = address.split(":");
-			LettuceConnectionFactory lockConnections = Oracle.connectionFactory(hostPort[0],
-					Integer.parseInt(hostPort[1]), StoreUnderTest.STORE_TIMEOUT);
-			resources = lockConnections::destroy;
-			LockStore broken = new BrokenLockStore(BrokenLockStore.Flaw.valueOf(store),
-					new StringRedisTemplate(lockConnections));
-			locker = (key) -> RawHeld.acquire(broken, KEY_PREFIX + key, ttl, ttl.multipliedBy(2));
-		}
+		WorkerLock lock = open(backend, address, store, ttl);
 		ProcessHandle harness = ProcessHandle.current().parent().orElse(null);
 		Thread stopWatcher = new Thread(() -> {
 			int failures = 0;
@@ -146,7 +120,7 @@ public final class Worker {
 		List<Thread> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			String prefix = worker + "-" + t + "-";
-			Thread thread = new Thread(() -> run(oracle, locker, worker, prefix, keys, maxSleep, ttl.toMillis()),
+			Thread thread = new Thread(() -> run(oracle, lock, worker, prefix, keys, maxSleep, ttl.toMillis()),
 					prefix + "sections");
 			running.add(thread);
 			thread.start();
@@ -156,43 +130,75 @@ public final class Worker {
 		for (Thread thread : running) {
 			thread.join();
 		}
-		if (template != null) {
-			template.destroy();
-		}
-		resources.close();
+		lock.close();
 		oracle.close();
 		System.exit(0);
 	}
 
-	private static void run(Oracle oracle, Locker locker, String worker, String sidPrefix, List<String> keys,
+	/**
+	 * Open the lock a worker takes: this starter's {@link LockTemplate} on the backend's
+	 * store, waiting for up to twice the time-to-live, renewal on; a broken lock, used as
+	 * a hand-written lock would be (try, poll every 5 ms, release at the end, no
+	 * renewal); or a peer library's ({@link PeerLock}).
+	 */
+	static WorkerLock open(Backend backend, String address, String store, Duration ttl) {
+		if (OURS.equals(store)) {
+			WorkerStores.Opened opened = WorkerStores.open(backend, address);
+			LockTemplate locks = new LockTemplate(opened.store(), KEY_PREFIX);
+			LockOptions options = LockOptions.ttl(ttl).withWaitTime(ttl.multipliedBy(2));
+			return WorkerLock.acquiring((key) -> {
+				LockAttempt attempt = locks.tryAcquire(key, options);
+				return attempt.isAcquired() ? new LeaseHeld(attempt.lease()) : null;
+			}, () -> {
+				locks.destroy();
+				opened.resources().close();
+			});
+		}
+		if (OWNER_BLIND.equals(store)) {
+			WorkerStores.Opened opened = WorkerStores.openOwnerBlind(backend, address);
+			return WorkerLock.acquiring(
+					(key) -> RawHeld.acquire(opened.store(), KEY_PREFIX + key, ttl, ttl.multipliedBy(2)),
+					opened.resources());
+		}
+		PeerLock peer = PeerLock.named(store);
+		if (peer != null) {
+			return peer.open(address, ttl);
+		}
+		String[] hostPort = address.split(":");
+		LettuceConnectionFactory lockConnections = Oracle.connectionFactory(hostPort[0], Integer.parseInt(hostPort[1]),
+				StoreUnderTest.STORE_TIMEOUT);
+		LockStore broken = new BrokenLockStore(BrokenLockStore.Flaw.valueOf(store),
+				new StringRedisTemplate(lockConnections));
+		return WorkerLock.acquiring((key) -> RawHeld.acquire(broken, KEY_PREFIX + key, ttl, ttl.multipliedBy(2)),
+				lockConnections::destroy);
+	}
+
+	private static void run(Oracle oracle, WorkerLock lock, String worker, String sidPrefix, List<String> keys,
 			int maxSleep, long ttlMillis) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
-		long sections = 0;
+		long[] sections = new long[1];
 		while (!Stop.requested) {
 			String key = keys.get(random.nextInt(keys.size()));
 			try {
 				long attemptMillis = Oracle.now();
-				Held held = locker.acquire(key);
-				if (held == null) {
-					continue;
-				}
-				oracle.holding(worker, 1);
-				try {
-					String sid = sidPrefix + (sections++);
-					oracle.enter(key, sid, worker, held.fencingToken(), attemptMillis);
-					long value = oracle.read(key, sid);
-					Thread.sleep(sleepInside(random, maxSleep, ttlMillis));
-					oracle.write(key, sid, value + 1);
-					oracle.fencedWrite(key, sid, held.fencingToken());
-					oracle.exit(key, sid);
-					// Asked after the exit is recorded: true means the lock was valid all
-					// along
-					oracle.checked(sid, held.isHeld());
-				}
-				finally {
-					held.release();
-					oracle.holding(worker, -1);
-				}
+				lock.runLocked(key, (holding) -> {
+					oracle.holding(worker, 1);
+					try {
+						String sid = sidPrefix + (sections[0]++);
+						oracle.enter(key, sid, worker, holding.fencingToken(), attemptMillis);
+						Oracle.Read read = oracle.read(key, sid, holding.fencingToken());
+						Thread.sleep(sleepInside(random, maxSleep, ttlMillis));
+						oracle.write(key, sid, read.counter() + 1);
+						oracle.fencedWrite(key, sid, holding.fencingToken(), read.fencedCounter() + 1);
+						oracle.exit(key, sid);
+						// Asked after the exit is recorded: true means the lock was valid
+						// all along
+						oracle.checked(sid, holding.isHeld());
+					}
+					finally {
+						oracle.holding(worker, -1);
+					}
+				});
 			}
 			catch (InterruptedException ex) {
 				return;
@@ -234,24 +240,7 @@ public final class Worker {
 
 	}
 
-	@FunctionalInterface
-	private interface Locker {
-
-		@Nullable Held acquire(String key) throws InterruptedException;
-
-	}
-
-	private interface Held {
-
-		long fencingToken();
-
-		boolean isHeld();
-
-		void release();
-
-	}
-
-	private record LeaseHeld(Lease lease) implements Held {
+	private record LeaseHeld(Lease lease) implements WorkerLock.Held {
 
 		@Override
 		public long fencingToken() {
@@ -274,24 +263,17 @@ public final class Worker {
 	 * A lock taken straight from a store, as a hand-written lock does it.
 	 */
 	private record RawHeld(LockStore store, String storeKey, String token, long acquiredAt,
-			Duration ttl) implements Held {
+			Duration ttl) implements WorkerLock.Held {
 
 		static @Nullable RawHeld acquire(LockStore store, String storeKey, Duration ttl, Duration wait)
 				throws InterruptedException {
 			String token = Long.toHexString(ThreadLocalRandom.current().nextLong())
 					+ Long.toHexString(ThreadLocalRandom.current().nextLong());
-			long deadline = System.nanoTime() + wait.toNanos();
-			while (true) {
+			return WorkerLock.poll(wait, () -> {
 				long sentAt = System.nanoTime();
 				AcquireReply result = store.tryAcquire(storeKey, token, ttl);
-				if (result.isAcquired()) {
-					return new RawHeld(store, storeKey, token, sentAt, ttl);
-				}
-				if (System.nanoTime() - deadline > 0) {
-					return null;
-				}
-				Thread.sleep(5);
-			}
+				return result.isAcquired() ? new RawHeld(store, storeKey, token, sentAt, ttl) : null;
+			});
 		}
 
 		@Override

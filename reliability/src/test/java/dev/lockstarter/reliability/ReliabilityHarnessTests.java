@@ -54,6 +54,12 @@ class ReliabilityHarnessTests {
 				assertThat(ours.overlaps(Cause.STORE_LOST)).as("%s: overlaps across a fault that keeps data", name)
 					.isZero();
 			}
+			if (ours.tokensSeen && !result.scenario().faultLosesLocks()) {
+				// Every write through the fenced register carries its lease's token, and
+				// tokens increase: a stale holder's write is refused, paused or not
+				assertThat(ours.fencedLostUpdates).as("%s: lost updates on the fenced register: %s", name, ours)
+					.isZero();
+			}
 			if (result.scenario().backend() == Backend.REDIS) {
 				assertThat(ours.staleRejected).as("%s: stale writes rejected by fencing: %s", name, ours).isPositive();
 			}
