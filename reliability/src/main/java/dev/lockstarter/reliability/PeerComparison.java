@@ -25,6 +25,17 @@ final class PeerComparison {
 	 */
 	static final String DURATION_PROPERTY = "reliability.peers.duration";
 
+	/**
+	 * The workload: the harness's, but a fault acts every three TTLs. A scenario has one
+	 * kind of fault, which then comes back about as often as each kind does in the
+	 * harness's own scenarios, where they take turns, and the workers get time to run
+	 * between two kills.
+	 */
+	static final ScenarioRun.Settings SETTINGS = new ScenarioRun.Settings(ReliabilityHarness.SETTINGS.workers(),
+			ReliabilityHarness.SETTINGS.threads(), ReliabilityHarness.SETTINGS.keys(),
+			ReliabilityHarness.SETTINGS.ttl(), ReliabilityHarness.SETTINGS.maxSleepMillis(),
+			ReliabilityHarness.SETTINGS.ttl().multipliedBy(3));
+
 	/** How long each scenario runs by default. */
 	static final Duration DEFAULT_DURATION = Duration.ofSeconds(20);
 
@@ -72,7 +83,7 @@ final class PeerComparison {
 	}
 
 	private static Findings run(Scenario scenario, Path logs) {
-		Findings findings = ScenarioRun.run(scenario, ReliabilityHarness.SETTINGS, logs);
+		Findings findings = ScenarioRun.run(scenario, SETTINGS, logs);
 		System.err.println("[" + scenario.name() + "] " + findings);
 		return findings;
 	}

@@ -63,15 +63,20 @@ public final class ReliabilityHarness {
 	 */
 	static final int SHORT_CONTROL_SECONDS = 40;
 
+	/**
+	 * The workload: the nemeses take turns every half TTL, so that each kind comes back
+	 * every few seconds.
+	 */
 	static final ScenarioRun.Settings SETTINGS = new ScenarioRun.Settings(3, 4,
-			List.of("k0", "k1", "k2", "k3", "k4", "k5"), Duration.ofSeconds(1), 10);
+			List.of("k0", "k1", "k2", "k3", "k4", "k5"), Duration.ofSeconds(1), 10, Duration.ofMillis(500));
 
 	/**
 	 * The workload of the broken locks: the same, on two keys, so that a lock deleted by
 	 * the wrong owner is taken again at once, while its holder is still inside.
 	 */
 	static final ScenarioRun.Settings CONTROL_SETTINGS = new ScenarioRun.Settings(SETTINGS.workers(),
-			SETTINGS.threads(), SETTINGS.keys().subList(0, 2), SETTINGS.ttl(), SETTINGS.maxSleepMillis());
+			SETTINGS.threads(), SETTINGS.keys().subList(0, 2), SETTINGS.ttl(), SETTINGS.maxSleepMillis(),
+			SETTINGS.nemesisGap());
 
 	private ReliabilityHarness() {
 	}

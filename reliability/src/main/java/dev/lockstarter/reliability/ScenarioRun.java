@@ -235,7 +235,7 @@ final class ScenarioRun {
 		if (this.scenario.kills()) {
 			actions.add(this::kill);
 		}
-		long gap = nemesisGapMillis();
+		long gap = this.settings.nemesisGap().toMillis();
 		for (int i = 0; this.running && !actions.isEmpty(); i++) {
 			try {
 				Thread.sleep(gap);
@@ -248,19 +248,6 @@ final class ScenarioRun {
 				log("nemesis action failed: " + ex);
 			}
 		}
-	}
-
-	/**
-	 * The time between two nemesis actions: half the time-to-live when several kinds take
-	 * turns, so that each comes back every few seconds; three time-to-lives when one kind
-	 * acts alone (the comparison with the peers), so that it comes back about as often,
-	 * and the workers get time to run between, say, two kills.
-	 */
-	private long nemesisGapMillis() {
-		int kinds = (this.scenario.pauses() ? 1 : 0) + (this.scenario.kills() ? 1 : 0)
-				+ (this.scenario.restarts() ? 1 : 0);
-		long ttl = this.settings.ttl().toMillis();
-		return (kinds > 1) ? ttl / 2 : 3 * ttl;
 	}
 
 	private void pause() {
@@ -544,8 +531,11 @@ final class ScenarioRun {
 	 * @param ttl the locks' time-to-live
 	 * @param maxSleepMillis the longest sleep inside a section, between the counter's
 	 * read and write
+	 * @param nemesisGap the time between two actions of the nemeses (pause, kill, the
+	 * store's fault)
 	 */
-	record Settings(int workers, int threads, List<String> keys, Duration ttl, int maxSleepMillis) {
+	record Settings(int workers, int threads, List<String> keys, Duration ttl, int maxSleepMillis,
+			Duration nemesisGap) {
 	}
 
 }

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the comparison with the peers, on demand only (profile {@code peers}, see
- * {@link PeerReport#COMMAND}): it takes most of an hour. The report goes to
+ * {@link PeerReport#COMMAND}): it takes about half an hour. The report goes to
  * {@code target/reliability/PEERS.md}; a run of every scenario also rewrites its section
  * of {@code docs/RELIABILITY.md}.
  */
