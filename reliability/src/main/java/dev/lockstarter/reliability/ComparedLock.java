@@ -76,13 +76,4 @@ record ComparedLock(String name, String store, Backend backend, String library, 
 		return Worker.OURS.equals(this.store);
 	}
 
-	/** The peer lock it is, or {@code null} for this starter's. */
-	PeerLock peer() {
-		PeerLock peer = PeerLock.named(this.store);
-		if (peer == null) {
-			throw new IllegalStateException(this.name + " is this starter's lock");
-		}
-		return peer;
-	}
-
 }
