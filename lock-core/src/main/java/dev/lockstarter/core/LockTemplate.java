@@ -49,14 +49,15 @@ import org.springframework.util.StringUtils;
  * lock gone, or, renewed or not, at its local deadline: its time-to-live less the
  * {@linkplain #setLossMargin loss margin} after the last acquisition or extension that
  * the store confirmed, counted from when that command was sent. A lost lease logs a WARN,
- * publishes a {@link LockLostEvent} and tells its {@link Lease#whenLost} actions.
+ * publishes a {@link LockLostEvent} and tells its {@link LossNotifyingLease#whenLost}
+ * actions.
  * <p>
  * <b>Failed acquisitions</b>: when the store call of an acquisition fails (a timeout, a
  * connection lost after the request was sent), the store may still have granted the lock.
- * The caller gets the {@link LockStoreException} at once, and the lock is released by its
- * owner token in the background, retried until its time-to-live has passed, so that such
- * an orphan does not block its key for its whole time-to-live once the store answers
- * again.
+ * The caller gets the {@link dev.lockstarter.store.LockStoreException} at once, and the
+ * lock is released by its owner token in the background, retried until its time-to-live
+ * has passed, so that such an orphan does not block its key for its whole time-to-live
+ * once the store answers again.
  * <p>
  * <b>Locks for other processes</b>: as {@link DetachedLockOperations}, the template
  * acquires {@link DetachedLease}s for owners outside this JVM, such as the clients of a

@@ -1,5 +1,7 @@
 package dev.lockstarter.interceptor;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * Advisor that applies an {@link ExclusiveJobInterceptor} to every method with an
  * {@link dev.lockstarter.annotation.ExclusiveJob} declaration. Its default order is
@@ -8,6 +10,7 @@ package dev.lockstarter.interceptor;
  *
  * @since 0.1.0
  */
+@Internal
 @SuppressWarnings("serial")
 public class ExclusiveJobAdvisor extends LockAdvisor {
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 
@@ -18,6 +19,7 @@ import dev.lockstarter.core.LockOptions;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ExclusiveJobAttribute extends LockAttribute {
 
 	private final String name;

@@ -1,5 +1,7 @@
 package dev.lockstarter.interceptor;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * Finds and parses {@link dev.lockstarter.annotation.ExclusiveJob} declarations, once per
  * method and target class, and caches the result. Parsing validates the declaration; a
@@ -14,6 +16,7 @@ package dev.lockstarter.interceptor;
  *
  * @since 0.1.0
  */
+@Internal
 public class ExclusiveJobAttributeSource extends LockAttributeSource<ExclusiveJobAttribute> {
 
 	/**

@@ -11,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -39,6 +40,7 @@ import org.springframework.util.function.SingletonSupplier;
  *
  * @since 0.1.0
  */
+@Internal
 public class ExclusiveJobInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(ExclusiveJobInterceptor.class);

@@ -1,11 +1,14 @@
 package dev.lockstarter.interceptor;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * The {@link LockMethodValidator} of {@link dev.lockstarter.annotation.ExclusiveJob}
  * declarations.
  *
  * @since 0.1.0
  */
+@Internal
 public class ExclusiveJobMethodValidator extends LockMethodValidator<ExclusiveJobAttribute> {
 
 	/**

@@ -1,5 +1,6 @@
 package dev.lockstarter.interceptor;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
@@ -10,6 +11,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  *
  * @since 0.1.0
  */
+@Internal
 @SuppressWarnings("serial")
 public class ExclusiveRequestAdvisor extends LockAdvisor implements SmartInitializingSingleton {
 

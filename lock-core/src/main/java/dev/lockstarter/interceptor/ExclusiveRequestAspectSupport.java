@@ -14,6 +14,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -36,6 +37,7 @@ import org.springframework.util.function.SingletonSupplier;
  *
  * @since 0.1.0
  */
+@Internal
 public abstract class ExclusiveRequestAspectSupport {
 
 	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.key.MethodKeyResolver;
@@ -17,6 +18,7 @@ import org.springframework.core.ReactiveAdapter;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ExclusiveRequestAttribute extends LockAttribute {
 
 	private final MethodKeyResolver keyResolver;

@@ -8,6 +8,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -71,6 +72,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+@Internal
 public class ExclusiveRequestInterceptor extends ExclusiveRequestAspectSupport implements MethodInterceptor {
 
 	/**

@@ -2,12 +2,15 @@ package dev.lockstarter.interceptor;
 
 import java.util.List;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * The {@link LockMethodValidator} of {@link dev.lockstarter.annotation.ExclusiveRequest}
  * declarations, which also lists the methods that share their result.
  *
  * @since 0.1.0
  */
+@Internal
 public class ExclusiveRequestMethodValidator extends LockMethodValidator<ExclusiveRequestAttribute> {
 
 	/**

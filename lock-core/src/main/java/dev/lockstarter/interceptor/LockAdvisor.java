@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import org.aopalliance.aop.Advice;
 import org.aopalliance.intercept.MethodInterceptor;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
@@ -22,6 +23,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+@Internal
 @SuppressWarnings("serial")
 public abstract class LockAdvisor extends AbstractPointcutAdvisor {
 

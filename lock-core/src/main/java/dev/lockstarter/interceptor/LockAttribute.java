@@ -2,6 +2,7 @@ package dev.lockstarter.interceptor;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 
@@ -12,6 +13,7 @@ import dev.lockstarter.core.LockOptions;
  *
  * @since 0.1.0
  */
+@Internal
 public abstract class LockAttribute {
 
 	private final LockKind kind;

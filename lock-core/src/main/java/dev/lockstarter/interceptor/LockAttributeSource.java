@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodClassKey;
@@ -26,6 +27,7 @@ import org.springframework.util.StringValueResolver;
  * @param <A> the type of the parsed declaration
  * @since 0.1.0
  */
+@Internal
 public abstract class LockAttributeSource<A extends LockAttribute> implements EmbeddedValueResolverAware {
 
 	private static final Object NONE = new Object();

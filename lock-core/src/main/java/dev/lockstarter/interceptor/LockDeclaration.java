@@ -2,6 +2,7 @@ package dev.lockstarter.interceptor;
 
 import java.lang.reflect.Method;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.util.Assert;
 
 /**
@@ -14,6 +15,7 @@ import org.springframework.util.Assert;
  * @param attribute the parsed declaration
  * @since 0.1.0
  */
+@Internal
 public record LockDeclaration<A extends LockAttribute>(Class<?> targetClass, Method method, A attribute) {
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -26,6 +27,7 @@ import org.springframework.util.Assert;
  * @param <A> the type of the parsed declarations
  * @since 0.1.0
  */
+@Internal
 public class LockMethodValidator<A extends LockAttribute> implements BeanPostProcessor {
 
 	private final LockAttributeSource<A> attributeSource;

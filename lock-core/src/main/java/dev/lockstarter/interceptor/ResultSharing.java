@@ -6,6 +6,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * How one {@link dev.lockstarter.annotation.ExclusiveRequest} method with
  * {@link dev.lockstarter.annotation.OnConflict#SHARE_RESULT} shares its result: the type
@@ -14,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ResultSharing {
 
 	private final Method method;

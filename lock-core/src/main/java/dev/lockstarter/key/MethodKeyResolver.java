@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.InvalidLockKeyException;
 import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -48,6 +49,7 @@ import org.springframework.util.StringUtils;
  *
  * @since 0.1.0
  */
+@Internal
 public final class MethodKeyResolver {
 
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser();

@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * A blocking call, such as a Redis command whose client may wait a minute, run on a
  * daemon thread of its own while the caller waits for it at most a bound. The call is not
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeoutException;
  *
  * @since 0.1.0
  */
+@Internal
 public final class DaemonCall {
 
 	private DaemonCall() {

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOptions;
 import org.springframework.util.Assert;
 
@@ -18,6 +19,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+@Internal
 public final class DefaultLockOptions implements Supplier<LockOptions> {
 
 	private final LockProperties properties;

@@ -7,6 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockTemplate;
@@ -51,6 +52,7 @@ import org.springframework.util.function.SingletonSupplier;
  *
  * @since 0.1.0
  */
+@Internal
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })

@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestBufferingFilter;
 import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
@@ -51,11 +52,12 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *
  * @since 0.1.0
  */
+@Internal
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "lock.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnClass({ DispatcherServlet.class, IdempotentRequestInterceptor.class })
 @ConditionalOnBean(LockOperations.class)
 public final class LockIdempotencyAutoConfiguration {
 

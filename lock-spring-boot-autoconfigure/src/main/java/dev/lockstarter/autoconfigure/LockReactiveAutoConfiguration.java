@@ -2,6 +2,7 @@ package dev.lockstarter.autoconfigure;
 
 import reactor.core.publisher.Mono;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
@@ -20,6 +21,7 @@ import org.springframework.context.annotation.Bean;
  *
  * @since 0.1.0
  */
+@Internal
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @ConditionalOnClass(Mono.class)

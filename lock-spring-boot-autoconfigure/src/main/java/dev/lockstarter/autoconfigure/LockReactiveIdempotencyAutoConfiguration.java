@@ -2,6 +2,7 @@ package dev.lockstarter.autoconfigure;
 
 import java.util.List;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestListener;
@@ -29,6 +30,7 @@ import org.springframework.web.method.HandlerMethod;
  *
  * @since 0.1.0
  */
+@Internal
 @AutoConfiguration(after = { LockAutoConfiguration.class, LockReactiveAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "lock.idempotency.enabled", matchIfMissing = true)

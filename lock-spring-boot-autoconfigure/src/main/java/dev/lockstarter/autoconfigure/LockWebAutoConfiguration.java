@@ -1,5 +1,6 @@
 package dev.lockstarter.autoconfigure;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.web.LockExceptionHandler;
 import dev.lockstarter.web.LockProblemWebExceptionHandler;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,6 +25,7 @@ import org.springframework.http.codec.ServerCodecConfigurer;
  *
  * @since 0.1.0
  */
+@Internal
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lock.enabled", matchIfMissing = true)
 @ConditionalOnClass({ LockExceptionHandler.class, ProblemDetail.class })

@@ -12,6 +12,7 @@ import dev.lockstarter.idempotency.IdempotentRequestInterceptor;
 import dev.lockstarter.idempotency.IdempotentRequestWebFilter;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
@@ -98,6 +99,24 @@ class LockReactiveIdempotencyAutoConfigurationTests {
 			.withPropertyValues("lock.store=memory", "lock.idempotency.max-response-size=3KB")
 			.run((context) -> assertThat(context.getBean(IdempotentRequestInterceptor.class).getMaxResponseSize())
 				.isEqualTo(3072));
+	}
+
+	@Test
+	void applicationsWithoutTheWebModuleStartWithoutIdempotentRequests() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(LockAutoConfiguration.class, LockIdempotencyAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("dev.lockstarter.idempotency", "dev.lockstarter.web"))
+			.withPropertyValues("lock.store=memory")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(LockIdempotencyAutoConfiguration.class);
+			});
+		this.runner.withClassLoader(new FilteredClassLoader("dev.lockstarter.idempotency", "dev.lockstarter.web"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(LockReactiveIdempotencyAutoConfiguration.class);
+			});
 	}
 
 	private static void assertMaxResponseSizeFailure(Throwable failure) {

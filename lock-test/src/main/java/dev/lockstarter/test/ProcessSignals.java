@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.util.Assert;
 
 /**
@@ -22,6 +23,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ProcessSignals {
 
 	private static final long STOP_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(5);

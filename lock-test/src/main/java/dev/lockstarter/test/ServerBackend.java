@@ -2,6 +2,8 @@ package dev.lockstarter.test;
 
 import java.nio.file.Path;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * One way of running a server of the test kit: a local process ({@link ServerProcess}),
  * which every fault can reach, or a container ({@link ServerContainer}), which cannot be
@@ -9,6 +11,7 @@ import java.nio.file.Path;
  *
  * @since 0.1.0
  */
+@Internal
 public interface ServerBackend extends AutoCloseable {
 
 	/**

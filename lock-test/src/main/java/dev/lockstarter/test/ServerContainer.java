@@ -11,6 +11,8 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * A server of the test kit in a Testcontainers container, used when no local binary is
  * found and a Docker engine is. It can only be reached and closed: the faults that need a
@@ -20,6 +22,7 @@ import org.testcontainers.utility.DockerImageName;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ServerContainer implements ServerBackend {
 
 	private static final Set<ServerContainer> running = ConcurrentHashMap.newKeySet();

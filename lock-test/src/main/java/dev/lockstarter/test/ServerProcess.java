@@ -19,6 +19,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.util.Assert;
 import org.springframework.util.FileSystemUtils;
 
@@ -41,6 +42,7 @@ import org.springframework.util.FileSystemUtils;
  *
  * @since 0.1.0
  */
+@Internal
 public final class ServerProcess implements ServerBackend {
 
 	/** The address servers listen on. */

@@ -35,7 +35,7 @@ import java.lang.annotation.Target;
  * In Spring MVC ({@link IdempotentRequestInterceptor}), the method must complete its
  * response synchronously: asynchronous return values such as {@code Callable} or
  * {@code DeferredResult} are not supported. In Spring WebFlux
- * ({@link ReactiveIdempotencyFilter}), any return type is: {@code Mono}, {@code Flux},
+ * ({@link IdempotentRequestWebFilter}), any return type is: {@code Mono}, {@code Flux},
  * Kotlin {@code suspend} functions and plain values.
  *
  * @since 0.1.0

@@ -2,6 +2,8 @@ package dev.lockstarter.idempotency;
 
 import java.time.Duration;
 
+import dev.lockstarter.core.Internal;
+
 /**
  * The parsed form of one handler method's {@link IdempotentRequest}.
  *
@@ -9,6 +11,7 @@ import java.time.Duration;
  * @param required whether a request without an idempotency key is rejected
  * @since 0.1.0
  */
+@Internal
 public record IdempotentRequestAttribute(Duration retention, boolean required) {
 
 }

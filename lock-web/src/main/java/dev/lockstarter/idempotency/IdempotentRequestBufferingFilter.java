@@ -7,6 +7,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -26,6 +27,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * @since 0.1.0
  */
+@Internal
 public class IdempotentRequestBufferingFilter extends OncePerRequestFilter implements Ordered {
 
 	/** The default order: {@code Ordered.LOWEST_PRECEDENCE - 100}. */

@@ -16,6 +16,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
@@ -68,6 +69,7 @@ import org.springframework.web.util.WebUtils;
  *
  * @since 0.1.0
  */
+@Internal
 public class IdempotentRequestInterceptor extends IdempotentRequestSupport implements HandlerInterceptor {
 
 	/** The request header that carries the idempotency key. */

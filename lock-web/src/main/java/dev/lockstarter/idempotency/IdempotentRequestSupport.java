@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import org.springframework.util.Assert;
@@ -22,6 +23,7 @@ import org.springframework.web.method.HandlerMethod;
  *
  * @since 0.1.0
  */
+@Internal
 public abstract class IdempotentRequestSupport {
 
 	private final Supplier<LockOptions> lockOptions;

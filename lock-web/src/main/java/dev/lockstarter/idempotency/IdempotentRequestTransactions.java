@@ -2,6 +2,7 @@ package dev.lockstarter.idempotency;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
@@ -20,6 +21,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
+@Internal
 public final class IdempotentRequestTransactions {
 
 	private final PlatformTransactionManager transactionManager;

@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
+import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
@@ -89,6 +90,7 @@ import org.springframework.web.server.WebFilterChain;
  *
  * @since 0.1.0
  */
+@Internal
 public class IdempotentRequestWebFilter extends IdempotentRequestSupport
 		implements WebFilter, Ordered, ApplicationContextAware, SmartInitializingSingleton {
 

@@ -4,6 +4,7 @@ import java.util.List;
 
 import reactor.core.publisher.Mono;
 
+import dev.lockstarter.core.Internal;
 import org.springframework.core.Ordered;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -26,6 +27,7 @@ import org.springframework.web.server.WebExceptionHandler;
  *
  * @since 0.1.0
  */
+@Internal
 public class LockProblemWebExceptionHandler implements WebExceptionHandler, Ordered {
 
 	/**

@@ -27,8 +27,8 @@ import dev.lockstarter.store.StoredLock;
 import org.springframework.util.Assert;
 
 /**
- * {@link LockStore} in this JVM's memory, for applications that run as a single instance,
- * and for tests.
+ * {@link dev.lockstarter.store.LockStore} in this JVM's memory, for applications that run
+ * as a single instance, and for tests.
  * <p>
  * Locks are not shared between processes and vanish when the process stops. Expiry uses
  * the monotonic {@link System#nanoTime()} clock, so wall-clock changes do not affect it.
