@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The release bundle against the publisher portal's requirements for a component on Maven
  * Central: every published module and nothing else, a release version, a POM with the
  * required elements, sources and Javadoc beside every jar, checksums and signatures of
- * every file, and a CycloneDX SBOM per module. The portal checks these on upload; a
- * bundle that passes here has none of the errors it reports.
+ * every file, and a CycloneDX SBOM per module. The portal checks the same requirements on
+ * upload (and also that the signing key is published, which a key made for a test run is
+ * not).
  */
 class CentralBundleTests {
 
