@@ -4,8 +4,8 @@
 #     staged in target/central-staging and zipped into target/central-bundle.zip, which the
 #     release-check module checks against Maven Central's requirements and builds a user's project
 #     against;
-#  2. the same commit built again from clean, and compared byte for byte with the first build
-#     (maven-artifact-plugin's compare; signatures aside, which differ at every signing).
+#  2. the same commit built again from clean into a staging directory of its own, and every file
+#     compared byte for byte with the first build's (signatures aside: they differ at every signing).
 # Usage: scripts/release-check.sh [--staged] [version]
 #   version   default: the POM's version without -SNAPSHOT
 #   --staged  the first build has run already (CI's test run is the release build) and left its
@@ -38,7 +38,27 @@ if ! grep -qs "<version>$version</version>" "target/central-staging/dev/lockstar
 fi
 again="$(mktemp -d)"
 echo "Building $version again from clean, and comparing it with the first build"
-./mvnw -P release -Drevision="$version" -DskipTests -Dgpg.skip=true -Dcentral.staging="$again" clean verify \
-	org.apache.maven.plugins:maven-artifact-plugin:compare -Dreference.repo="file://$PWD/target/central-staging" \
-	-pl "$modules"
+./mvnw -P release -Drevision="$version" -DskipTests -Dgpg.skip=true -Dcentral.staging="$again" clean verify -pl "$modules"
+# Every file of the second build, byte for byte as in the first, and none missing from either: the
+# signatures (made by the first build only, and different at every signing) and Maven's metadata
+# (which carries the time of the deployment) aside.
+same=0
+differ=()
+while IFS= read -r file; do
+	if cmp -s "target/central-staging/$file" "$again/$file"; then
+		same=$((same + 1))
+	else
+		differ+=("$file")
+	fi
+done < <(cd "$again" && find . -type f ! -name 'maven-metadata*' | sort)
+while IFS= read -r file; do
+	[ -f "$again/$file" ] || differ+=("$file (not built again)")
+done < <(cd target/central-staging && find . -type f ! -name 'maven-metadata*' ! -name '*.asc' ! -name '*.asc.*' | sort)
+if [ ${#differ[@]} -gt 0 ]; then
+	echo "Not reproducible: ${#differ[@]} of the release's files differ between two builds of this commit:" >&2
+	printf '  %s\n' "${differ[@]}" >&2
+	echo "(the second build is in $again)" >&2
+	exit 1
+fi
 rm -rf "$again"
+echo "Reproducible: the $same files of the second build are byte for byte those of the first"
