@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,7 +90,7 @@ final class CentralBundle {
 	}
 
 	List<String> strayPaths() {
-		Set<String> inComponents = new java.util.HashSet<>();
+		Set<String> inComponents = new HashSet<>();
 		components().values().forEach((component) -> inComponents.addAll(component.files()));
 		return paths().stream().filter((file) -> !inComponents.contains(file)).toList();
 	}

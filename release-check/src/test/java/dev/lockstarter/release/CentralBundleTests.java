@@ -1,6 +1,7 @@
 package dev.lockstarter.release;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -151,7 +152,7 @@ class CentralBundleTests {
 	}
 
 	private static String text(String path) {
-		return new String(bundle.bytes(path), java.nio.charset.StandardCharsets.US_ASCII).trim();
+		return new String(bundle.bytes(path), StandardCharsets.US_ASCII).trim();
 	}
 
 	private static String digest(String algorithm, byte[] bytes) throws NoSuchAlgorithmException {
