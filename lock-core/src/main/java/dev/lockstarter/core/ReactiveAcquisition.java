@@ -2,7 +2,6 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -54,9 +53,11 @@ final class ReactiveAcquisition {
 	/** Whether a store call may have granted the lock that no lease covers yet. */
 	private volatile boolean inFlight;
 
-	private final AtomicReference<@Nullable Lease> lease = new AtomicReference<>();
-
-	private final AtomicBoolean delivered = new AtomicBoolean();
+	/**
+	 * A lease made and not yet claimed, either by its delivery to the subscriber or by a
+	 * release on cancellation: exactly one of the two takes it.
+	 */
+	private final AtomicReference<@Nullable Lease> unclaimed = new AtomicReference<>();
 
 	/**
 	 * Create the run of one attempt.
@@ -197,12 +198,18 @@ final class ReactiveAcquisition {
 	/**
 	 * One blocking try, on the blocking scheduler. A try whose subscriber cancelled while
 	 * it ran releases what it acquired, on that thread, rather than leave a lease that
-	 * nobody would release (and the renewer would keep alive).
+	 * nobody would release (and the renewer would keep alive). The lease is made
+	 * unclaimed before the try claims the sink, so that a cancellation that comes after
+	 * that claim, and may make the sink drop the attempt, finds it and releases it.
 	 */
 	private Mono<LockAttempt> blockingTry() {
-		return Mono.<LockAttempt>create((sink) -> {
+		return Mono.create((sink) -> {
 			AtomicReference<@Nullable Boolean> taken = new AtomicReference<>();
-			sink.onCancel(() -> taken.compareAndSet(null, false));
+			sink.onCancel(() -> {
+				if (!taken.compareAndSet(null, false)) {
+					releaseUnclaimed();
+				}
+			});
 			this.blockingScheduler.schedule(() -> {
 				LockAttempt tried;
 				try {
@@ -217,11 +224,12 @@ final class ReactiveAcquisition {
 					sink.error(ex);
 					return;
 				}
+				made(tried);
 				if (taken.compareAndSet(null, true)) {
-					sink.success(made(tried));
+					sink.success(tried);
 				}
-				else if (tried.isAcquired()) {
-					tried.lease().close();
+				else {
+					releaseUnclaimed();
 				}
 			});
 		});
@@ -247,7 +255,7 @@ final class ReactiveAcquisition {
 
 	private LockAttempt made(LockAttempt tried) {
 		if (tried.isAcquired()) {
-			this.lease.set(tried.lease());
+			this.unclaimed.set(tried.lease());
 		}
 		return tried;
 	}
@@ -270,7 +278,7 @@ final class ReactiveAcquisition {
 
 	/** The attempt reached its subscriber: a lease is the subscriber's now. */
 	void delivered() {
-		this.delivered.set(true);
+		this.unclaimed.set(null);
 	}
 
 	/**
@@ -278,16 +286,18 @@ final class ReactiveAcquisition {
 	 * the lock of a store call still in flight, by token.
 	 */
 	void cancelled() {
-		if (this.delivered.get()) {
-			return;
-		}
-		Lease made = this.lease.get();
-		if (made != null) {
-			this.release.accept(made);
-		}
-		else if (this.inFlight) {
+		if (!releaseUnclaimed() && this.inFlight) {
 			orphaned();
 		}
+	}
+
+	private boolean releaseUnclaimed() {
+		Lease made = this.unclaimed.getAndSet(null);
+		if (made == null) {
+			return false;
+		}
+		this.release.accept(made);
+		return true;
 	}
 
 	private void orphaned() {

@@ -1,6 +1,7 @@
 package dev.lockstarter.interceptor;
 
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.micrometer.observation.Observation;
@@ -79,17 +80,15 @@ final class ReactiveLockingHandler {
 
 	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
 		if (adapter.isMultiValue()) {
-			return adapter.fromPublisher(observing(attribute,
-					(observation) -> acquire(invocation, attribute, observation).flatMapMany(
-							(acquired) -> proceedHolding(invocation, attribute, adapter, acquired),
-							(failure) -> fallbackOrError(invocation, attribute, adapter, failure), Flux::empty)));
+			return adapter.fromPublisher(
+					observing(attribute, (observation) -> holdingEach(acquire(invocation, attribute, observation),
+							Acquired::lease, (acquired) -> proceedHolding(invocation, attribute, adapter, acquired))));
 		}
 		ResultSharing sharing = attribute.resultSharing();
 		Function<Observation, Publisher<Object>> guarded = (sharing != null)
 				? (observation) -> this.singleFlight.invoke(invocation, attribute, adapter, sharing, observation)
-				: (observation) -> acquire(invocation, attribute, observation).flatMapMany(
-						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)),
-						(failure) -> fallbackOrError(invocation, attribute, adapter, failure), Flux::empty);
+				: (observation) -> holding(acquire(invocation, attribute, observation), Acquired::lease,
+						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)));
 		// One value: delivered once the lock is released, as a method's return value is
 		return adapter.fromPublisher(observing(attribute, guarded).next());
 	}
@@ -115,10 +114,12 @@ final class ReactiveLockingHandler {
 	}
 
 	/**
-	 * Acquire on subscription; empty when the store failed and the method runs without a
-	 * lock ({@link StoreFailurePolicy#FAIL_OPEN}).
+	 * Acquire on subscription: a lease, none when the store failed and the method runs
+	 * without a lock ({@link StoreFailurePolicy#FAIL_OPEN}), or the failure, for the
+	 * method's fallback to answer. Never an error signal, so that the acquisition can be
+	 * the resource that {@code usingWhen} releases.
 	 */
-	private Mono<Optional<Lease>> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
+	private Mono<Acquired> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			Observation observation) {
 		@Nullable Object[] arguments = invocation.getArguments();
 		LockOptions options = attribute.options(this.support.defaults());
@@ -129,12 +130,14 @@ final class ReactiveLockingHandler {
 					: this.locks.tryAcquire(attribute.keyResolver().resolve(arguments), options);
 		}
 		catch (RuntimeException ex) {
-			// A key that cannot be resolved: an error signal, the method is not invoked
-			return Mono.error(ex);
+			// A key that cannot be resolved: the method is not invoked
+			return Mono.just(Acquired.failed(ex));
 		}
-		return acquisition
-			.map((attempt) -> Optional.of(RequestObservations.leaseOf(attribute, attempt, options, observation)))
-			.onErrorResume(LockStoreException.class, (ex) -> storeFailed(ex, attribute, observation));
+		return acquisition.map((attempt) -> RequestObservations.leaseOf(attribute, attempt, options, observation))
+			.map(Acquired::held)
+			.onErrorResume(LockStoreException.class,
+					(ex) -> storeFailed(ex, attribute, observation).map((none) -> Acquired.WITHOUT_LOCK))
+			.onErrorResume((ex) -> Mono.just(Acquired.failed(ex)));
 	}
 
 	/**
@@ -174,19 +177,16 @@ final class ReactiveLockingHandler {
 	}
 
 	private Publisher<Object> proceedHolding(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
-			ReactiveAdapter adapter, Optional<Lease> acquired) {
-		if (acquired.isEmpty()) {
+			ReactiveAdapter adapter, Acquired acquired) {
+		Throwable failure = acquired.failure();
+		if (failure != null) {
+			return fallbackOrError(invocation, attribute, adapter, failure);
+		}
+		Lease lease = acquired.lease();
+		if (lease == null) {
 			return proceed(invocation, adapter);
 		}
-		Lease lease = acquired.get();
-		String cancelledAs = this.support.cancelledAs(attribute);
-		if (adapter.isMultiValue()) {
-			return Flux.usingWhen(Mono.just(lease),
-					(held) -> cancelOnLoss(held, cancelledAs, proceedWithin(invocation, adapter, held)), this::release,
-					(held, failure) -> release(held), this::release);
-		}
-		return holding(lease,
-				(held) -> Mono.from(cancelOnLoss(held, cancelledAs, proceedWithin(invocation, adapter, held))));
+		return cancelOnLoss(lease, this.support.cancelledAs(attribute), proceedWithin(invocation, adapter, lease));
 	}
 
 	/**
@@ -216,11 +216,41 @@ final class ReactiveLockingHandler {
 	}
 
 	/**
-	 * Run while holding a lease, and release it when the work completes (before its value
-	 * is delivered), fails or is cancelled.
+	 * Run with what an acquisition gave, and release the lease it holds, if any, when the
+	 * work completes (before its value is delivered), fails or is cancelled. The
+	 * acquisition is the resource of {@code usingWhen}, not a value handed to it by an
+	 * operator before: a lease granted just as the subscriber cancels is then released
+	 * too, where it would otherwise reach no one, and the work is not started.
+	 * @param acquisition the acquisition, subscribed to once
+	 * @param leaseOf the lease of what it gave, or {@code null} for none
+	 * @param work the work
 	 */
-	Mono<Object> holding(Lease lease, Function<Lease, Mono<Object>> work) {
-		return Mono.usingWhen(Mono.just(lease), work, this::release, (held, failure) -> release(held), this::release);
+	<A> Mono<Object> holding(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
+			Function<A, Mono<Object>> work) {
+		return Mono.defer(() -> {
+			AtomicBoolean cancelled = new AtomicBoolean();
+			Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
+			return Mono
+				.usingWhen(acquisition, (acquired) -> cancelled.get() ? Mono.empty() : work.apply(acquired), release,
+						(acquired, failure) -> release.apply(acquired), release)
+				.doOnCancel(() -> cancelled.set(true));
+		});
+	}
+
+	/**
+	 * Run with what an acquisition gave, as {@link #holding} does, for work of several
+	 * values: each is delivered as it comes, and the lease released after the last.
+	 */
+	private <A> Flux<Object> holdingEach(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
+			Function<A, ? extends Publisher<Object>> work) {
+		return Flux.defer(() -> {
+			AtomicBoolean cancelled = new AtomicBoolean();
+			Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
+			return Flux
+				.usingWhen(acquisition, (acquired) -> cancelled.get() ? Flux.empty() : work.apply(acquired), release,
+						(acquired, failure) -> release.apply(acquired), release)
+				.doOnCancel(() -> cancelled.set(true));
+		});
 	}
 
 	/**
@@ -244,12 +274,33 @@ final class ReactiveLockingHandler {
 	}
 
 	/** Release; a failure is logged and the lock expires with its time-to-live. */
-	private Mono<Void> release(Lease lease) {
+	private Mono<Void> release(@Nullable Lease lease) {
+		if (lease == null) {
+			return Mono.empty();
+		}
 		return this.locks.release(lease).onErrorResume((ex) -> {
 			logger.warn("Failed to release lock '" + LogSafe.key(lease.key())
 					+ "'; it expires at the end of its time-to-live", ex);
 			return Mono.empty();
 		}).then();
+	}
+
+	/**
+	 * What an acquisition gave: a lease, nothing (the method runs without a lock), or the
+	 * failure to acquire.
+	 */
+	private record Acquired(@Nullable Lease lease, @Nullable Throwable failure) {
+
+		static final Acquired WITHOUT_LOCK = new Acquired(null, null);
+
+		static Acquired held(Lease lease) {
+			return new Acquired(lease, null);
+		}
+
+		static Acquired failed(Throwable failure) {
+			return new Acquired(null, failure);
+		}
+
 	}
 
 }

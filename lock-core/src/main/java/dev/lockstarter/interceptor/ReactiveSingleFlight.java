@@ -57,17 +57,18 @@ final class ReactiveSingleFlight {
 			.flatMap((seen) -> this.locks.tryAcquire(key, options.withWaitTime(Duration.ZERO))
 				.map((attempt) -> Optional.of(new Start(seen.orElse(null), attempt))))
 			.onErrorResume(LockStoreException.class, (ex) -> this.handler.storeFailed(ex, attribute, observation));
-		return started.flatMap((start) -> {
-			if (start.isEmpty()) {
-				return Mono.from(this.handler.proceed(invocation, adapter));
-			}
-			LockAttempt attempt = start.get().attempt();
-			if (attempt.isAcquired()) {
-				RequestObservations.acquired(observation);
-				return this.handler.holding(attempt.lease(), (lease) -> runAndShare(call, lease));
-			}
-			return follow(call, key, options, start.get().seen());
-		});
+		return this.handler.holding(started,
+				(start) -> start.map(Start::attempt).map(ReactiveSingleFlight::leaseOf).orElse(null), (start) -> {
+					if (start.isEmpty()) {
+						return Mono.from(this.handler.proceed(invocation, adapter));
+					}
+					LockAttempt attempt = start.get().attempt();
+					if (attempt.isAcquired()) {
+						RequestObservations.acquired(observation);
+						return runAndShare(call, attempt.lease());
+					}
+					return follow(call, key, options, start.get().seen());
+				});
 	}
 
 	private Mono<Object> follow(Call call, String key, LockOptions options, @Nullable String seen) {
@@ -81,26 +82,31 @@ final class ReactiveSingleFlight {
 			}
 			return found != null;
 		}).onErrorResume(LockStoreException.class, (ex) -> Mono.just(false));
-		return this.locks.tryAcquire(key, options, newResult).flatMap((attempt) -> {
-			SharedResult kept = woken.get();
-			if (kept != null) {
-				return Mono.just(new Found(kept));
-			}
-			if (!attempt.isAcquired()) {
-				return Mono.error(RequestObservations.conflict(call.attribute, attempt, options, call.observation));
-			}
-			return this.handler.holding(attempt.lease(),
-					(lease) -> this.locks.findResult(key)
-						.map((bytes) -> Optional.ofNullable(this.results.keptSince(bytes, call.sharing, seen)))
-						.defaultIfEmpty(Optional.empty())
-						.flatMap((found) -> {
-							if (found.isPresent()) {
-								return Mono.just(new Found(found.get()));
-							}
-							RequestObservations.acquired(call.observation);
-							return runAndShare(call, lease);
-						}));
-		}).flatMap((result) -> (result instanceof Found found) ? deliver(call, found.record()) : Mono.just(result));
+		return this.handler
+			.holding(this.locks.tryAcquire(key, options, newResult), ReactiveSingleFlight::leaseOf, (attempt) -> {
+				SharedResult kept = woken.get();
+				if (kept != null) {
+					return Mono.just(new Found(kept));
+				}
+				if (!attempt.isAcquired()) {
+					return Mono.error(RequestObservations.conflict(call.attribute, attempt, options, call.observation));
+				}
+				return this.locks.findResult(key)
+					.map((bytes) -> Optional.ofNullable(this.results.keptSince(bytes, call.sharing, seen)))
+					.defaultIfEmpty(Optional.empty())
+					.flatMap((found) -> {
+						if (found.isPresent()) {
+							return Mono.just(new Found(found.get()));
+						}
+						RequestObservations.acquired(call.observation);
+						return runAndShare(call, attempt.lease());
+					});
+			})
+			.flatMap((result) -> (result instanceof Found found) ? deliver(call, found.record()) : Mono.just(result));
+	}
+
+	private static @Nullable Lease leaseOf(LockAttempt attempt) {
+		return attempt.isAcquired() ? attempt.lease() : null;
 	}
 
 	/**
