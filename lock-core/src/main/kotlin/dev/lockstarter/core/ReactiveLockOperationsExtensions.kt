@@ -6,11 +6,14 @@ package dev.lockstarter.core
 import dev.lockstarter.store.LockStoreException
 import dev.lockstarter.store.LogSafe
 import kotlinx.coroutines.NonCancellable
-import kotlinx.coroutines.reactor.awaitSingle
+import kotlinx.coroutines.reactor.ReactorContext
 import kotlinx.coroutines.reactor.awaitSingleOrNull
+import kotlinx.coroutines.suspendCancellableCoroutine
 import kotlinx.coroutines.withContext
 import org.apache.commons.logging.LogFactory
+import reactor.core.publisher.Mono
 import java.time.Duration
+import kotlin.coroutines.resumeWithException
 
 private val logger = LogFactory.getLog(ReactiveLockOperations::class.java)
 
@@ -35,7 +38,7 @@ private val logger = LogFactory.getLog(ReactiveLockOperations::class.java)
  * @since 0.1.0
  */
 suspend fun <T> ReactiveLockOperations.withLock(key: String, options: LockOptions, block: suspend (Lease) -> T): T =
-	withLease(acquire(key, options).awaitSingle(), block)
+	withLease(awaitLease(acquire(key, options)), block)
 
 /**
  * Run [block] while holding the lock on [key] for at most [ttl], without waiting for it.
@@ -59,7 +62,7 @@ suspend fun <T> ReactiveLockOperations.withLock(key: String, ttl: Duration, bloc
  */
 suspend fun <T> ReactiveLockOperations.withLock(keys: Collection<String>, options: LockOptions,
 		block: suspend (Lease) -> T): T =
-	withLease(acquire(keys, options).awaitSingle(), block)
+	withLease(awaitLease(acquire(keys, options)), block)
 
 /**
  * Run [block] while holding the locks on all [keys] for at most [ttl], without waiting.
@@ -73,6 +76,29 @@ suspend fun <T> ReactiveLockOperations.withLock(keys: Collection<String>, ttl: D
 		block: suspend (Lease) -> T): T =
 	withLock(keys, LockOptions.ttl(ttl), block)
 
+/**
+ * Await the lease of an acquisition, as `awaitSingle` would, but release a lease granted
+ * just as the calling coroutine is cancelled: the continuation then drops the lease, and
+ * nothing else would release it.
+ */
+private suspend fun ReactiveLockOperations.awaitLease(acquisition: Mono<Lease>): Lease =
+	suspendCancellableCoroutine { continuation ->
+		val reactorContext = continuation.context[ReactorContext]?.context
+		val subscription = (if (reactorContext != null) acquisition.contextWrite(reactorContext) else acquisition)
+			.subscribe({ lease ->
+				continuation.resume(lease) { _, dropped, _ -> releaseQuietly(dropped) }
+			}, continuation::resumeWithException)
+		continuation.invokeOnCancellation { subscription.dispose() }
+	}
+
+private fun ReactiveLockOperations.releaseQuietly(lease: Lease) {
+	release(lease).subscribe(null) { ex -> logReleaseFailure(lease, ex) }
+}
+
+private fun logReleaseFailure(lease: Lease, ex: Throwable) {
+	logger.warn("Failed to release lock '${LogSafe.key(lease.key())}'; it expires at the end of its time-to-live", ex)
+}
+
 private suspend fun <T> ReactiveLockOperations.withLease(lease: Lease, block: suspend (Lease) -> T): T {
 	try {
 		return block(lease)
@@ -84,8 +110,7 @@ private suspend fun <T> ReactiveLockOperations.withLease(lease: Lease, block: su
 				release(lease).awaitSingleOrNull()
 			}
 			catch (ex: LockStoreException) {
-				logger.warn("Failed to release lock '${LogSafe.key(lease.key())}'; it expires at the end of its " +
-						"time-to-live", ex)
+				logReleaseFailure(lease, ex)
 			}
 		}
 	}

@@ -1,21 +1,26 @@
 package dev.lockstarter.kotlin
 
+import dev.lockstarter.core.FinishedAttempt
 import dev.lockstarter.core.LockConflictException
+import dev.lockstarter.core.LockListener
 import dev.lockstarter.core.LockOptions
 import dev.lockstarter.core.LockTemplate
 import dev.lockstarter.core.ReactiveLockTemplate
 import dev.lockstarter.core.withLock
 import dev.lockstarter.store.memory.InMemoryLockStore
 import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.delay
+import kotlinx.coroutines.Job
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
+import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
 import java.time.Duration
@@ -76,6 +81,28 @@ class ReactiveLockOperationsExtensionsTests {
 		job.cancel()
 		job.join()
 		assertThat(isHeld("order:4")).isFalse()
+	}
+
+	@Test
+	fun `withLock releases a lock granted just as the calling coroutine is cancelled`(): Unit = runBlocking {
+		val runs = AtomicInteger()
+		lateinit var job: Job
+		// Told of the grant before the caller gets it: cancelled there, the caller never gets it
+		template.addListener(object : LockListener {
+			override fun acquisitionFinished(acquisition: FinishedAttempt) {
+				if (acquisition.key() == "order:5" && acquisition.outcome() == FinishedAttempt.Outcome.ACQUIRED) {
+					job.cancel()
+				}
+			}
+		})
+		job = launch(start = CoroutineStart.LAZY) {
+			locks.withLock("order:5", Duration.ofSeconds(30)) { runs.incrementAndGet() }
+		}
+		job.start()
+		job.join()
+		assertThat(job.isCancelled).isTrue()
+		assertThat(runs).hasValue(0)
+		await().atMost(Duration.ofSeconds(10)).until { !isHeld("order:5") }
 	}
 
 	@Test
