@@ -227,19 +227,16 @@ final class ReactiveLockingHandler {
 	 */
 	<A> Mono<Object> holding(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
 			Function<A, Mono<Object>> work) {
-		return Mono.defer(() -> {
-			AtomicBoolean cancelled = new AtomicBoolean();
-			Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
-			return Mono
-				.usingWhen(acquisition, (acquired) -> cancelled.get() ? Mono.empty() : work.apply(acquired), release,
-						(acquired, failure) -> release.apply(acquired), release)
-				.doOnCancel(() -> cancelled.set(true));
-		});
+		Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
+		return Mono.usingWhen(acquisition, work, release, (acquired, failure) -> release.apply(acquired), release);
 	}
 
 	/**
 	 * Run with what an acquisition gave, as {@link #holding} does, for work of several
 	 * values: each is delivered as it comes, and the lease released after the last.
+	 * {@code Flux.usingWhen} subscribes to the work of a resource that arrives after the
+	 * cancellation (and cancels it at once), so the work is replaced by an empty one
+	 * then.
 	 */
 	private <A> Flux<Object> holdingEach(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
 			Function<A, ? extends Publisher<Object>> work) {
