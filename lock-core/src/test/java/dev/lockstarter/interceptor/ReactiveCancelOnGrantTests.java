@@ -49,23 +49,19 @@ class ReactiveCancelOnGrantTests {
 	@Test
 	void monoCancelledAsItsLockIsGrantedReleasesIt() {
 		cancelOnGrant(() -> this.methods.register("ann"));
-		assertThat(this.target.runs).hasValue(0);
-		assertFree("registration:ann");
+		assertNotRunAndFree("registration:ann");
 	}
 
 	@Test
 	void fluxOfEachKeyCancelledAsItsLocksAreGrantedReleasesThemAll() {
 		cancelOnGrant(() -> this.methods.transfer("A", "B"));
-		assertThat(this.target.runs).hasValue(0);
-		assertFree("account:A");
-		assertFree("account:B");
+		assertNotRunAndFree("account:A", "account:B");
 	}
 
 	@Test
 	void sharedResultCallCancelledAsItsLockIsGrantedReleasesIt() {
 		cancelOnGrant(() -> this.methods.report("r1"));
-		assertThat(this.target.runs).hasValue(0);
-		assertFree("report:r1");
+		assertNotRunAndFree("report:r1");
 	}
 
 	@Test
@@ -77,8 +73,7 @@ class ReactiveCancelOnGrantTests {
 		// The holder's release lets the waiter in, whose grant is cancelled
 		holder.release();
 		subscriber.awaitCancelled();
-		assertThat(this.target.runs).hasValue(0);
-		assertFree("report:r2");
+		assertNotRunAndFree("report:r2");
 	}
 
 	private void cancelOnGrant(Supplier<Publisher<String>> call) {
@@ -86,6 +81,14 @@ class ReactiveCancelOnGrantTests {
 		this.locks.addListener(subscriber);
 		Flux.from(call.get()).subscribe(subscriber);
 		subscriber.awaitCancelled();
+	}
+
+	/** The method never started, and each key is free. */
+	private void assertNotRunAndFree(String... keys) {
+		assertThat(this.target.runs).hasValue(0);
+		for (String key : keys) {
+			assertFree(key);
+		}
 	}
 
 	/**
