@@ -48,7 +48,7 @@ public final class ProcessSignals {
 	 * {@code SIGSTOP} and wait until all its threads are stopped.
 	 * @param process the process
 	 * @throws IllegalStateException if the signal cannot be sent, or the process is not
-	 * stopped within 5 seconds
+	 * stopped within 5 seconds; a process that has ended counts as stopped
 	 */
 	public static void stop(ProcessHandle process) {
 		Assert.notNull(process, "'process' must not be null");
@@ -117,7 +117,7 @@ public final class ProcessSignals {
 				// any character
 				int end = line.lastIndexOf(')');
 				char state = (end >= 0 && end + 2 < line.length()) ? line.charAt(end + 2) : '?';
-				if (state != 'T' && state != 't') {
+				if (!runsNoMore(state)) {
 					return false;
 				}
 			}
@@ -127,6 +127,16 @@ public final class ProcessSignals {
 			// A thread ended while being read, or the process is gone: look again
 			return !Files.isDirectory(tasks);
 		}
+	}
+
+	/**
+	 * Whether a thread in this state answers nothing more: stopped, or ended. A process
+	 * that ends after its parent was stopped (a PostgreSQL backend whose client went away
+	 * while the postmaster is paused) stays a zombie until the parent resumes, and never
+	 * shows as stopped.
+	 */
+	private static boolean runsNoMore(char state) {
+		return state == 'T' || state == 't' || state == 'Z' || state == 'X' || state == 'x';
 	}
 
 }
