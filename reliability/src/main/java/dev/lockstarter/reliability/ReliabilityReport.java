@@ -180,7 +180,7 @@ final class ReliabilityReport {
 		if (!run.http().isEmpty()) {
 			HttpReport.append(md, run.http());
 		}
-		md.append(HOW);
+		md.append(HOW.formatted(ReliabilityHarness.OWNER_BLIND_SETTINGS.maxSleepMillis()));
 		md.append("\n## Commands\n\n");
 		md.append("Short form, part of `./mvnw verify` and so of CI (about three minutes, in two lanes: this starter's "
 				+ "lock on every store beside the HTTP paths and the broken locks; it writes "
@@ -217,7 +217,9 @@ final class ReliabilityReport {
 			.append(ttl * Worker.LONG_SECTION_MAX_TTLS)
 			.append(" ms, renewed); the broken locks run the same workload on ")
 			.append(ReliabilityHarness.CONTROL_SETTINGS.keys().size())
-			.append(" keys\n");
+			.append(" keys, the owner-blind releases with 1 to ")
+			.append(ReliabilityHarness.OWNER_BLIND_SETTINGS.maxSleepMillis())
+			.append(" ms between the read and the write\n");
 		return md.toString();
 	}
 
@@ -311,7 +313,9 @@ final class ReliabilityReport {
 
 			On Memcached and DynamoDB, the real store with a release that skips the owner check (memcached
 			`delete`, DynamoDB `DeleteItem` without a condition): caught like plain `DEL`. The broken locks run on
-			two keys, so that a lock deleted by the wrong owner is taken again at once.
+			two keys, so that a lock deleted by the wrong owner is taken again at once. The owner-blind releases'
+			sections last up to %d ms, longer than an acquisition on DynamoDB Local, so that the one who takes the
+			deleted lock enters while its holder is still inside.
 
 			**Checker.** After the run (and every 2 s for a broken lock in the short form, which stops once
 			caught), the oracle's log is read back. Per key, a section that entered while another was inside is an
