@@ -12,6 +12,7 @@ import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.LockStoreException;
@@ -27,13 +28,13 @@ import org.springframework.util.Assert;
  */
 final class BlockingLockingHandler {
 
-	private final ExclusiveRequestAspectSupport support;
+	private final RequestCollaborators collaborators;
 
 	private final BlockingSingleFlight singleFlight;
 
-	BlockingLockingHandler(ExclusiveRequestAspectSupport support) {
-		this.support = support;
-		this.singleFlight = new BlockingSingleFlight(support.sharedResults(), support.storeFailures());
+	BlockingLockingHandler(RequestCollaborators collaborators) {
+		this.collaborators = collaborators;
+		this.singleFlight = new BlockingSingleFlight(collaborators.sharedResults(), collaborators.storeFailures());
 	}
 
 	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute) throws Throwable {
@@ -64,15 +65,16 @@ final class BlockingLockingHandler {
 	 */
 	private @Nullable Object observed(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			List<String> keys) throws Throwable {
-		ObservationRegistry registry = this.support.observations().registry();
-		Observation observation = this.support.observations().create(attribute).start();
+		ObservationRegistry registry = this.collaborators.observations().registry();
+		Observation observation = this.collaborators.observations().create(attribute).start();
 		Object result;
 		// A scope of a no-op registry changes nothing: it is not opened
 		try (Observation.Scope scope = registry.isNoop() ? null : observation.openScope()) {
 			ResultSharing sharing = attribute.resultSharing();
 			result = (sharing != null)
-					? this.singleFlight.invoke(invocation, attribute, sharing, keys.get(0), this.support.locks(),
-							attribute.sharedResultOptions(this.support.defaults()), observation)
+					? this.singleFlight.invoke(invocation, attribute, sharing, keys.get(0),
+							this.collaborators.locks().get(),
+							attribute.sharedResultOptions(this.collaborators.defaults().get()), observation)
 					: exclusive(invocation, attribute, keys, observation);
 		}
 		catch (Throwable ex) {
@@ -99,11 +101,11 @@ final class BlockingLockingHandler {
 
 	private @Nullable Object exclusive(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			List<String> keys, Observation observation) throws Throwable {
-		LockOptions options = attribute.options(this.support.defaults());
+		LockOptions options = attribute.options(this.collaborators.defaults().get());
 		LockAttempt attempt;
 		try {
-			attempt = attribute.eachKey() ? this.support.locks().tryAcquire(keys, options)
-					: this.support.locks().tryAcquire(keys.get(0), options);
+			LockOperations locks = this.collaborators.locks().get();
+			attempt = attribute.eachKey() ? locks.tryAcquire(keys, options) : locks.tryAcquire(keys.get(0), options);
 		}
 		catch (LockStoreException ex) {
 			FallbackMethod fallback = attribute.fallback();
@@ -111,7 +113,7 @@ final class BlockingLockingHandler {
 				RequestObservations.outcome(observation, Outcome.STORE_ERROR.tagValue());
 				return fallback.invoke(invocation, ex);
 			}
-			return this.support.storeFailures().proceedWithoutLock(invocation, attribute.name(), ex, observation);
+			return this.collaborators.storeFailures().proceedWithoutLock(invocation, attribute.name(), ex, observation);
 		}
 		Lease lease;
 		try {
@@ -125,7 +127,7 @@ final class BlockingLockingHandler {
 			return fallback.invoke(invocation, ex);
 		}
 		return LeaseScope.proceedAndRelease(invocation, lease, attribute.completionStage(),
-				this.support.cancelledAs(attribute), (failure) -> {
+				this.collaborators.cancelledAs(attribute), (failure) -> {
 				});
 	}
 

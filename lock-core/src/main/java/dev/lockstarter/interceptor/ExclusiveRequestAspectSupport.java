@@ -40,7 +40,7 @@ import org.springframework.util.function.SingletonSupplier;
 @Internal
 public abstract class ExclusiveRequestAspectSupport {
 
-	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+	private static final Log logger = LogFactory.getLog(ExclusiveRequestAspectSupport.class);
 
 	private final Supplier<LockOperations> locks;
 
@@ -48,7 +48,7 @@ public abstract class ExclusiveRequestAspectSupport {
 
 	private Supplier<@Nullable ResultCodec> resultCodec = () -> null;
 
-	private Supplier<Duration> defaultResultTtl = () -> ExclusiveRequestInterceptor.DEFAULT_RESULT_TTL;
+	private Supplier<Duration> defaultResultTtl = () -> SharedResults.DEFAULT_TTL;
 
 	private Supplier<ObservationRegistry> observationRegistry = () -> ObservationRegistry.NOOP;
 
@@ -60,10 +60,6 @@ public abstract class ExclusiveRequestAspectSupport {
 
 	private volatile OnLeaseLost onLeaseLost = OnLeaseLost.REPORT;
 
-	private final RequestObservations observations;
-
-	private final SharedResults sharedResults;
-
 	private final BlockingLockingHandler blockingHandler;
 
 	/** Created on the first call of a reactive method: only then is Reactor needed. */
@@ -74,12 +70,15 @@ public abstract class ExclusiveRequestAspectSupport {
 		Assert.notNull(defaults, "'defaults' must not be null");
 		this.locks = SingletonSupplier.of(locks);
 		this.defaults = SingletonSupplier.of(defaults);
-		this.observations = new RequestObservations(() -> this.observationRegistry.get(),
+		RequestObservations observations = new RequestObservations(() -> this.observationRegistry.get(),
 				() -> this.observationConvention.get(), this::storeName);
-		this.sharedResults = new SharedResults(() -> this.resultCodec.get(), () -> this.defaultResultTtl.get(),
+		SharedResults sharedResults = new SharedResults(() -> this.resultCodec.get(), () -> this.defaultResultTtl.get(),
 				() -> this.listener.get());
-		this.blockingHandler = new BlockingLockingHandler(this);
-		this.reactiveHandler = ReturnTypes.REACTOR_PRESENT ? SingletonSupplier.of(this::createReactiveHandler) : null;
+		RequestCollaborators collaborators = new RequestCollaborators(this.locks, this.defaults, observations,
+				this.storeFailures, sharedResults, () -> this.onLeaseLost);
+		this.blockingHandler = new BlockingLockingHandler(collaborators);
+		this.reactiveHandler = ReturnTypes.REACTOR_PRESENT
+				? SingletonSupplier.of(() -> new ReactiveLockingHandler(collaborators)) : null;
 	}
 
 	/**
@@ -232,40 +231,8 @@ public abstract class ExclusiveRequestAspectSupport {
 		return this.blockingHandler.invoke(invocation, attribute);
 	}
 
-	private ReactiveLockingHandler createReactiveHandler() {
-		return new ReactiveLockingHandler(this);
-	}
-
 	private String storeName() {
-		return (locks() instanceof LockTemplate template) ? template.getStoreName() : "unknown";
-	}
-
-	LockOperations locks() {
-		return this.locks.get();
-	}
-
-	LockOptions defaults() {
-		return this.defaults.get();
-	}
-
-	RequestObservations observations() {
-		return this.observations;
-	}
-
-	/**
-	 * Return the lock's name if the method is cancelled when its lease is lost,
-	 * {@code null} if the loss is only reported.
-	 */
-	@Nullable String cancelledAs(ExclusiveRequestAttribute attribute) {
-		return attribute.cancelsOnLeaseLost(this.onLeaseLost) ? attribute.name() : null;
-	}
-
-	StoreFailures storeFailures() {
-		return this.storeFailures;
-	}
-
-	SharedResults sharedResults() {
-		return this.sharedResults;
+		return (this.locks.get() instanceof LockTemplate template) ? template.getStoreName() : "unknown";
 	}
 
 }

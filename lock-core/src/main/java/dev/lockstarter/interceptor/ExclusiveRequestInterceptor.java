@@ -79,14 +79,7 @@ public class ExclusiveRequestInterceptor extends ExclusiveRequestAspectSupport i
 	 * The time-to-live of shared results when neither the method nor the application sets
 	 * one.
 	 */
-	public static final Duration DEFAULT_RESULT_TTL = Duration.ofSeconds(10);
-
-	/**
-	 * The Reactor context key of the current observation, as Micrometer's
-	 * {@code ObservationThreadLocalAccessor.KEY}, which is not referenced so that
-	 * context-propagation stays optional.
-	 */
-	static final String OBSERVATION_CONTEXT_KEY = "micrometer.observation";
+	public static final Duration DEFAULT_RESULT_TTL = SharedResults.DEFAULT_TTL;
 
 	private final ExclusiveRequestAttributeSource attributeSource;
 

@@ -2,7 +2,6 @@ package dev.lockstarter.interceptor;
 
 import java.util.function.Consumer;
 
-import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
@@ -19,9 +18,9 @@ import dev.lockstarter.core.LossNotifyingLease;
  * ended.
  * <p>
  * The blocking path cancels by interrupting the invoking thread
- * ({@link #proceed(MethodInvocation, Lease, String)}), and clears that interrupt before
- * the thread leaves the invocation; the reactive path cancels the subscription to the
- * method's publisher with an error signal ({@link ReactiveLockingHandler}).
+ * ({@link #run(Work, Lease, String)}), and clears that interrupt before the thread leaves
+ * the invocation; the reactive path cancels the subscription to the method's publisher
+ * with an error signal ({@link ReactiveLockingHandler}).
  */
 final class LeaseLossCancellation {
 
@@ -82,18 +81,21 @@ final class LeaseLossCancellation {
 	}
 
 	/**
-	 * Proceed with the lease as the current one, interrupting the calling thread if the
-	 * lease is found lost before the method ends; the method's outcome is then replaced
-	 * by a {@link LeaseLostException} (the method's failure, if any, added as
-	 * suppressed), and the interrupt, which was this watch's, is cleared.
+	 * Run a method on the calling thread, interrupting it if the lease is found lost
+	 * before the method ends; the method's outcome is then replaced by a
+	 * {@link LeaseLostException} (the method's failure, if any, added as suppressed), and
+	 * the interrupt, which was this watch's, is cleared.
+	 * @param method the method's run, within its lease
+	 * @param lease the lease to watch
+	 * @param name the lock's name
 	 */
-	static @Nullable Object proceed(MethodInvocation invocation, Lease lease, String name) throws Throwable {
+	static @Nullable Object run(Work method, Lease lease, String name) throws Throwable {
 		Thread thread = Thread.currentThread();
 		boolean interruptedBefore = thread.isInterrupted();
 		LeaseLossCancellation watch = watch(lease, name, (ex) -> thread.interrupt());
 		Object result;
 		try {
-			result = LeaseScope.proceedWithin(invocation, lease);
+			result = method.run();
 		}
 		catch (Throwable ex) {
 			LeaseLostException lost = watch.finish();
@@ -110,6 +112,16 @@ final class LeaseLossCancellation {
 			throw lost;
 		}
 		return result;
+	}
+
+	/**
+	 * A method's run, which throws whatever the method throws.
+	 */
+	@FunctionalInterface
+	interface Work {
+
+		@Nullable Object run() throws Throwable;
+
 	}
 
 	/**

@@ -54,7 +54,8 @@ final class LeaseScope {
 			@Nullable String cancelledAs, Consumer<@Nullable Throwable> done) throws Throwable {
 		Object result;
 		try {
-			result = (cancelledAs != null) ? LeaseLossCancellation.proceed(invocation, lease, cancelledAs)
+			result = (cancelledAs != null)
+					? LeaseLossCancellation.run(() -> proceedWithin(invocation, lease), lease, cancelledAs)
 					: proceedWithin(invocation, lease);
 		}
 		catch (Throwable ex) {

@@ -1,13 +1,9 @@
 package dev.lockstarter.interceptor;
 
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInvocation;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -26,7 +22,6 @@ import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockException;
 import dev.lockstarter.store.LockStoreException;
-import dev.lockstarter.store.LogSafe;
 import org.springframework.core.ReactiveAdapter;
 
 /**
@@ -45,17 +40,19 @@ import org.springframework.core.ReactiveAdapter;
  */
 final class ReactiveLockingHandler {
 
-	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
-
-	private final ExclusiveRequestAspectSupport support;
+	private final RequestCollaborators collaborators;
 
 	private final ReactiveLockOperations locks;
 
+	private final ReactiveLeaseScope scope;
+
+	private final ReactiveStoreFailures storeFailures;
+
 	private final ReactiveSingleFlight singleFlight;
 
-	ReactiveLockingHandler(ExclusiveRequestAspectSupport support) {
-		this.support = support;
-		LockOperations operations = support.locks();
+	ReactiveLockingHandler(RequestCollaborators collaborators) {
+		this.collaborators = collaborators;
+		LockOperations operations = collaborators.locks().get();
 		if (operations instanceof ReactiveLockOperations reactive) {
 			this.locks = reactive;
 		}
@@ -67,27 +64,22 @@ final class ReactiveLockingHandler {
 					+ "LockTemplate or a LockOperations that is also a ReactiveLockOperations, not "
 					+ operations.getClass().getName());
 		}
-		this.singleFlight = new ReactiveSingleFlight(this, support.sharedResults());
-	}
-
-	ReactiveLockOperations locks() {
-		return this.locks;
-	}
-
-	LockOptions defaults() {
-		return this.support.defaults();
+		this.scope = new ReactiveLeaseScope(this.locks);
+		this.storeFailures = new ReactiveStoreFailures(collaborators.storeFailures());
+		this.singleFlight = new ReactiveSingleFlight(this.locks, this.scope, this.storeFailures,
+				collaborators.sharedResults(), collaborators.defaults());
 	}
 
 	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter) {
 		if (adapter.isMultiValue()) {
-			return adapter.fromPublisher(
-					observing(attribute, (observation) -> holdingEach(acquire(invocation, attribute, observation),
+			return adapter.fromPublisher(observing(attribute,
+					(observation) -> this.scope.holdingEach(acquire(invocation, attribute, observation),
 							Acquired::lease, (acquired) -> proceedHolding(invocation, attribute, adapter, acquired))));
 		}
 		ResultSharing sharing = attribute.resultSharing();
 		Function<Observation, Publisher<Object>> guarded = (sharing != null)
 				? (observation) -> this.singleFlight.invoke(invocation, attribute, adapter, sharing, observation)
-				: (observation) -> holding(acquire(invocation, attribute, observation), Acquired::lease,
+				: (observation) -> this.scope.holding(acquire(invocation, attribute, observation), Acquired::lease,
 						(acquired) -> Mono.from(proceedHolding(invocation, attribute, adapter, acquired)));
 		// One value: delivered once the lock is released, as a method's return value is
 		return adapter.fromPublisher(observing(attribute, guarded).next());
@@ -102,14 +94,17 @@ final class ReactiveLockingHandler {
 	private Flux<Object> observing(ExclusiveRequestAttribute attribute,
 			Function<Observation, Publisher<Object>> guarded) {
 		return Flux.deferContextual((context) -> {
-			Observation parent = context.getOrDefault(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, null);
-			Observation observation = this.support.observations().create(attribute).parentObservation(parent).start();
+			Observation parent = context.getOrDefault(RequestObservations.OBSERVATION_CONTEXT_KEY, null);
+			Observation observation = this.collaborators.observations()
+				.create(attribute)
+				.parentObservation(parent)
+				.start();
 			return Flux.from(guarded.apply(observation)).doOnError((ex) -> {
 				RequestObservations.outcomeIfUnknown(observation, Outcome.STORE_ERROR.tagValue());
 				observation.error(ex);
 			})
 				.doFinally((signal) -> observation.stop())
-				.contextWrite((inner) -> inner.put(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, observation));
+				.contextWrite((inner) -> inner.put(RequestObservations.OBSERVATION_CONTEXT_KEY, observation));
 		});
 	}
 
@@ -122,7 +117,7 @@ final class ReactiveLockingHandler {
 	private Mono<Acquired> acquire(MethodInvocation invocation, ExclusiveRequestAttribute attribute,
 			Observation observation) {
 		@Nullable Object[] arguments = invocation.getArguments();
-		LockOptions options = attribute.options(this.support.defaults());
+		LockOptions options = attribute.options(this.collaborators.defaults().get());
 		Mono<LockAttempt> acquisition;
 		try {
 			acquisition = attribute.eachKey()
@@ -136,24 +131,8 @@ final class ReactiveLockingHandler {
 		return acquisition.map((attempt) -> RequestObservations.leaseOf(attribute, attempt, options, observation))
 			.map(Acquired::held)
 			.onErrorResume(LockStoreException.class,
-					(ex) -> storeFailed(ex, attribute, observation).map((none) -> Acquired.WITHOUT_LOCK))
+					(ex) -> this.storeFailures.answer(ex, attribute, observation).map((none) -> Acquired.WITHOUT_LOCK))
 			.onErrorResume((ex) -> Mono.just(Acquired.failed(ex)));
-	}
-
-	/**
-	 * The store failed to answer: an error signal, or, with
-	 * {@link StoreFailurePolicy#FAIL_OPEN}, empty, for the method to run without a lock.
-	 */
-	<T> Mono<Optional<T>> storeFailed(LockStoreException failure, ExclusiveRequestAttribute attribute,
-			Observation observation) {
-		FallbackMethod fallback = attribute.fallback();
-		if (fallback != null && fallback.answers(failure)) {
-			// Answered by the fallback, whatever the policy
-			RequestObservations.outcome(observation, Outcome.STORE_ERROR.tagValue());
-			return Mono.error(failure);
-		}
-		return this.support.storeFailures().runWithoutLock(attribute.name(), failure, observation)
-				? Mono.just(Optional.empty()) : Mono.error(failure);
 	}
 
 	/**
@@ -184,9 +163,10 @@ final class ReactiveLockingHandler {
 		}
 		Lease lease = acquired.lease();
 		if (lease == null) {
-			return proceed(invocation, adapter);
+			return this.scope.proceed(invocation, adapter);
 		}
-		return cancelOnLoss(lease, this.support.cancelledAs(attribute), proceedWithin(invocation, adapter, lease));
+		return cancelOnLoss(lease, this.collaborators.cancelledAs(attribute),
+				this.scope.proceedWithin(invocation, adapter, lease));
 	}
 
 	/**
@@ -213,73 +193,6 @@ final class ReactiveLockingHandler {
 				return (lost != null) ? Mono.error(lost) : Mono.empty();
 			})).doFinally((signal) -> watch.finish());
 		});
-	}
-
-	/**
-	 * Run with what an acquisition gave, and release the lease it holds, if any, when the
-	 * work completes (before its value is delivered), fails or is cancelled. The
-	 * acquisition is the resource of {@code usingWhen}, not a value handed to it by an
-	 * operator before: a lease granted just as the subscriber cancels is then released
-	 * too, where it would otherwise reach no one, and the work is not started.
-	 * @param acquisition the acquisition, subscribed to once
-	 * @param leaseOf the lease of what it gave, or {@code null} for none
-	 * @param work the work
-	 */
-	<A> Mono<Object> holding(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
-			Function<A, Mono<Object>> work) {
-		Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
-		return Mono.usingWhen(acquisition, work, release, (acquired, failure) -> release.apply(acquired), release);
-	}
-
-	/**
-	 * Run with what an acquisition gave, as {@link #holding} does, for work of several
-	 * values: each is delivered as it comes, and the lease released after the last.
-	 * {@code Flux.usingWhen} subscribes to the work of a resource that arrives after the
-	 * cancellation (and cancels it at once), so the work is replaced by an empty one
-	 * then.
-	 */
-	private <A> Flux<Object> holdingEach(Mono<A> acquisition, Function<A, @Nullable Lease> leaseOf,
-			Function<A, ? extends Publisher<Object>> work) {
-		return Flux.defer(() -> {
-			AtomicBoolean cancelled = new AtomicBoolean();
-			Function<A, Mono<Void>> release = (acquired) -> release(leaseOf.apply(acquired));
-			return Flux
-				.usingWhen(acquisition, (acquired) -> cancelled.get() ? Flux.empty() : work.apply(acquired), release,
-						(acquired, failure) -> release.apply(acquired), release)
-				.doOnCancel(() -> cancelled.set(true));
-		});
-	}
-
-	/**
-	 * Invoke the method, its publisher seeing the lease as the
-	 * {@linkplain ReactiveExclusiveRequestContext#currentLease() current lease}.
-	 */
-	Flux<Object> proceedWithin(MethodInvocation invocation, ReactiveAdapter adapter, Lease lease) {
-		return ReactiveExclusiveRequestContext.within(proceed(invocation, adapter), lease);
-	}
-
-	/** Invoke the method, without a lease. */
-	Flux<Object> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
-		Object result;
-		try {
-			result = invocation.proceed();
-		}
-		catch (Throwable ex) {
-			return Flux.error(ex);
-		}
-		return (result != null) ? Flux.from(adapter.toPublisher(result)) : Flux.empty();
-	}
-
-	/** Release; a failure is logged and the lock expires with its time-to-live. */
-	private Mono<Void> release(@Nullable Lease lease) {
-		if (lease == null) {
-			return Mono.empty();
-		}
-		return this.locks.release(lease).onErrorResume((ex) -> {
-			logger.warn("Failed to release lock '" + LogSafe.key(lease.key())
-					+ "'; it expires at the end of its time-to-live", ex);
-			return Mono.empty();
-		}).then();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.lockstarter.interceptor;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInvocation;
@@ -28,16 +29,23 @@ import org.springframework.core.ReactiveAdapter;
  */
 final class ReactiveSingleFlight {
 
-	private final ReactiveLockingHandler handler;
-
 	private final ReactiveLockOperations locks;
+
+	private final ReactiveLeaseScope scope;
+
+	private final ReactiveStoreFailures storeFailures;
 
 	private final SharedResults results;
 
-	ReactiveSingleFlight(ReactiveLockingHandler handler, SharedResults results) {
-		this.handler = handler;
-		this.locks = handler.locks();
+	private final Supplier<LockOptions> defaults;
+
+	ReactiveSingleFlight(ReactiveLockOperations locks, ReactiveLeaseScope scope, ReactiveStoreFailures storeFailures,
+			SharedResults results, Supplier<LockOptions> defaults) {
+		this.locks = locks;
+		this.scope = scope;
+		this.storeFailures = storeFailures;
 		this.results = results;
+		this.defaults = defaults;
 	}
 
 	Mono<Object> invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ReactiveAdapter adapter,
@@ -56,11 +64,11 @@ final class ReactiveSingleFlight {
 			.defaultIfEmpty(Optional.empty())
 			.flatMap((seen) -> this.locks.tryAcquire(key, options.withWaitTime(Duration.ZERO))
 				.map((attempt) -> Optional.of(new Start(seen.orElse(null), attempt))))
-			.onErrorResume(LockStoreException.class, (ex) -> this.handler.storeFailed(ex, attribute, observation));
-		return this.handler.holding(started,
+			.onErrorResume(LockStoreException.class, (ex) -> this.storeFailures.answer(ex, attribute, observation));
+		return this.scope.holding(started,
 				(start) -> start.map(Start::attempt).map(ReactiveSingleFlight::leaseOf).orElse(null), (start) -> {
 					if (start.isEmpty()) {
-						return Mono.from(this.handler.proceed(invocation, adapter));
+						return Mono.from(this.scope.proceed(invocation, adapter));
 					}
 					LockAttempt attempt = start.get().attempt();
 					if (attempt.isAcquired()) {
@@ -82,7 +90,7 @@ final class ReactiveSingleFlight {
 			}
 			return found != null;
 		}).onErrorResume(LockStoreException.class, (ex) -> Mono.just(false));
-		return this.handler
+		return this.scope
 			.holding(this.locks.tryAcquire(key, options, newResult), ReactiveSingleFlight::leaseOf, (attempt) -> {
 				SharedResult kept = woken.get();
 				if (kept != null) {
@@ -115,7 +123,7 @@ final class ReactiveSingleFlight {
 	 * that cannot be serialized fails this caller like the waiting ones.
 	 */
 	private Mono<Object> runAndShare(Call call, Lease lease) {
-		return Mono.from(this.handler.proceedWithin(call.invocation, call.adapter, lease)).onErrorResume((ex) -> {
+		return Mono.from(this.scope.proceedWithin(call.invocation, call.adapter, lease)).onErrorResume((ex) -> {
 			SharedResult failure = this.results.failureRecord(call.sharing, ex);
 			return (failure != null) ? keep(call.sharing, lease, failure).then(Mono.error(ex)) : Mono.error(ex);
 		})
@@ -177,7 +185,7 @@ final class ReactiveSingleFlight {
 		}
 
 		LockOptions options() {
-			return this.attribute.sharedResultOptions(ReactiveSingleFlight.this.handler.defaults());
+			return this.attribute.sharedResultOptions(ReactiveSingleFlight.this.defaults.get());
 		}
 
 	}

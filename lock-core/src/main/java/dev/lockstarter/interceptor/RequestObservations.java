@@ -22,6 +22,13 @@ import dev.lockstarter.observation.LockObservationDocumentation;
  */
 final class RequestObservations {
 
+	/**
+	 * The Reactor context key of the current observation, as Micrometer's
+	 * {@code ObservationThreadLocalAccessor.KEY}, which is not referenced so that
+	 * context-propagation stays optional.
+	 */
+	static final String OBSERVATION_CONTEXT_KEY = "micrometer.observation";
+
 	private final Supplier<ObservationRegistry> registry;
 
 	private final Supplier<@Nullable ExclusiveRequestObservationConvention> convention;

@@ -19,7 +19,13 @@ import dev.lockstarter.result.ResultCodec;
  */
 final class SharedResults {
 
-	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+	/**
+	 * The time-to-live of shared results when neither the method nor the application sets
+	 * one.
+	 */
+	static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
+
+	private static final Log logger = LogFactory.getLog(SharedResults.class);
 
 	private final Supplier<@Nullable ResultCodec> codec;
 

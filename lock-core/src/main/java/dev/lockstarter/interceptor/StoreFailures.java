@@ -20,7 +20,7 @@ import dev.lockstarter.store.LockStoreException;
  */
 final class StoreFailures {
 
-	private static final Log logger = LogFactory.getLog(ExclusiveRequestInterceptor.class);
+	private static final Log logger = LogFactory.getLog(StoreFailures.class);
 
 	private static final long LOG_INTERVAL = TimeUnit.SECONDS.toNanos(1);
 

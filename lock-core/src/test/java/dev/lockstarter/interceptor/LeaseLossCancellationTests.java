@@ -1,13 +1,11 @@
 package dev.lockstarter.interceptor;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +14,6 @@ import dev.lockstarter.annotation.OnConflict;
 import dev.lockstarter.annotation.OnLeaseLost;
 import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LossNotifyingLease;
-import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -37,13 +34,13 @@ class LeaseLossCancellationTests {
 			this.lease.tell("its renewal found the lock expired");
 		});
 		teller.start();
-		MethodInvocation sleeper = invocation(() -> {
+		LeaseLossCancellation.Work sleeper = () -> {
 			running.countDown();
 			Thread.sleep(30_000);
 			return "done";
-		});
+		};
 		assertThatExceptionOfType(LeaseLostException.class)
-			.isThrownBy(() -> LeaseLossCancellation.proceed(sleeper, this.lease, "exports"))
+			.isThrownBy(() -> LeaseLossCancellation.run(sleeper, this.lease, "exports"))
 			.satisfies((ex) -> {
 				assertThat(ex.getLockName()).isEqualTo("exports");
 				assertThat(ex.getKey()).isEqualTo("exports:42");
@@ -55,7 +52,7 @@ class LeaseLossCancellationTests {
 
 	@Test
 	void lossAfterTheMethodReturnedInterruptsNothing() throws Throwable {
-		assertThat(LeaseLossCancellation.proceed(invocation(() -> "done"), this.lease, "exports")).isEqualTo("done");
+		assertThat(LeaseLossCancellation.run(() -> "done", this.lease, "exports")).isEqualTo("done");
 		this.lease.tell("expired");
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 	}
@@ -64,8 +61,8 @@ class LeaseLossCancellationTests {
 	void anInterruptThatWasThereBeforeTheCallIsKept() {
 		Thread.currentThread().interrupt();
 		try {
-			assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> LeaseLossCancellation
-				.proceed(invocation(() -> this.lease.tell("expired")), this.lease, "exports"));
+			assertThatExceptionOfType(LeaseLostException.class)
+				.isThrownBy(() -> LeaseLossCancellation.run(() -> this.lease.tell("expired"), this.lease, "exports"));
 			assertThat(Thread.currentThread().isInterrupted()).isTrue();
 		}
 		finally {
@@ -105,45 +102,6 @@ class LeaseLossCancellationTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static MethodInvocation invocation(Body body) {
-		Method method = ReflectionUtils.findMethod(Valid.class, "plain");
-		return new MethodInvocation() {
-
-			@Override
-			public Method getMethod() {
-				return method;
-			}
-
-			@Override
-			public @Nullable Object[] getArguments() {
-				return new Object[0];
-			}
-
-			@Override
-			public @Nullable Object proceed() throws Throwable {
-				return body.run();
-			}
-
-			@Override
-			public @Nullable Object getThis() {
-				return null;
-			}
-
-			@Override
-			public java.lang.reflect.AccessibleObject getStaticPart() {
-				return method;
-			}
-
-		};
-	}
-
-	@FunctionalInterface
-	interface Body {
-
-		@Nullable Object run() throws Exception;
-
 	}
 
 	/** A lease whose loss the test tells, as the renewer would. */

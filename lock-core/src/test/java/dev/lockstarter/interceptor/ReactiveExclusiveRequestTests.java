@@ -127,7 +127,7 @@ class ReactiveExclusiveRequestTests {
 		Observation request = Observation.start("http.server.requests", registry);
 		AtomicReference<@Nullable Object> seen = new AtomicReference<>();
 		assertThat(this.registrations.observed("olga", seen)
-			.contextWrite(Context.of(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, request))
+			.contextWrite(Context.of(RequestObservations.OBSERVATION_CONTEXT_KEY, request))
 			.block(BLOCK)).isEqualTo("olga");
 		request.stop();
 		assertThat(seen.get()).isInstanceOfSatisfying(Observation.class, (lockRequest) -> {
@@ -301,7 +301,7 @@ class ReactiveExclusiveRequestTests {
 		@ExclusiveRequest(name = "registration", key = "#userName")
 		public Mono<String> observed(String userName, AtomicReference<@Nullable Object> seen) {
 			return Mono.deferContextual((context) -> {
-				seen.set(context.getOrDefault(ExclusiveRequestInterceptor.OBSERVATION_CONTEXT_KEY, null));
+				seen.set(context.getOrDefault(RequestObservations.OBSERVATION_CONTEXT_KEY, null));
 				return Mono.just(userName);
 			});
 		}
