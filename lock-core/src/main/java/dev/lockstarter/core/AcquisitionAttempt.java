@@ -1,6 +1,7 @@
 package dev.lockstarter.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
@@ -27,7 +28,7 @@ final class AcquisitionAttempt {
 
 	private static final long[] NO_FENCING_TOKENS = new long[0];
 
-	private final LockEngine engine;
+	private final LeaseServices services;
 
 	private final StoreCapabilities store;
 
@@ -60,9 +61,9 @@ final class AcquisitionAttempt {
 
 	private volatile boolean stopped;
 
-	AcquisitionAttempt(LockEngine engine, StoreCapabilities store, List<String> keys, List<String> storeKeys,
+	AcquisitionAttempt(LeaseServices services, StoreCapabilities store, List<String> keys, List<String> storeKeys,
 			LockOptions options, KeyAcquirer acquirer, LeaseKind leaseKind) {
-		this.engine = engine;
+		this.services = services;
 		this.store = store;
 		this.keys = keys;
 		this.storeKeys = storeKeys;
@@ -269,7 +270,7 @@ final class AcquisitionAttempt {
 	 */
 	RuntimeException failed(LockStoreException failure, int count) {
 		if (Thread.interrupted() || StoreCallInterruption.isInterruption(failure)) {
-			return StoreCallInterruption.releaseAfterInterrupt(this, failure, count, this.store.store());
+			return releaseAfterInterrupt(failure, count);
 		}
 		for (int i = 0; i < count; i++) {
 			orphaned(i);
@@ -278,12 +279,36 @@ final class AcquisitionAttempt {
 	}
 
 	/**
+	 * Release the first {@code count} keys by this attempt's token at once, as the caller
+	 * was interrupted and will not wait for a clean-up; a release that fails is retried
+	 * in the background. The interrupt is set again.
+	 * @return the exception that tells the caller of the interrupt
+	 */
+	private LockWaitInterruptedException releaseAfterInterrupt(LockStoreException failure, int count) {
+		try {
+			for (int i = 0; i < count; i++) {
+				try {
+					this.store.store().release(this.storeKeys.get(i), this.token);
+				}
+				catch (RuntimeException ex) {
+					failure.addSuppressed(ex);
+					orphaned(i);
+				}
+			}
+		}
+		finally {
+			Thread.currentThread().interrupt();
+		}
+		return StoreCallInterruption.interrupted(description(), failure);
+	}
+
+	/**
 	 * Release by token, in the background, the lock that this attempt may hold on the key
 	 * at {@code index}.
 	 * @param index the key's index
 	 */
 	void orphaned(int index) {
-		this.engine.cleaner()
+		this.services.cleaner()
 			.cleanUp(this.store.store(), this.keys.get(index), this.storeKeys.get(index), this.token, this.sentAt,
 					this.options.getTtl());
 	}
@@ -294,11 +319,17 @@ final class AcquisitionAttempt {
 	 */
 	LockAttempt outcome() {
 		if (this.reply.isAcquired()) {
-			return LockAttempt.acquired(this.leaseKind.lease(this, this.engine));
+			List<Long> fencingTokens = new ArrayList<>(this.keys.size());
+			for (int i = 0; i < this.keys.size(); i++) {
+				fencingTokens.add(fencingToken(i));
+			}
+			Grant grant = new Grant(this.store, this.keys, this.storeKeys, this.token, fencingTokens, this.options,
+					this.sentAt);
+			return LockAttempt.acquired(this.leaseKind.lease(grant, this.services));
 		}
 		Duration remaining = this.reply.holderRemainingTtl();
 		return LockAttempt.held(this.keys.get(this.heldIndex), remaining,
-				this.engine.events().holdTimes().retryAfter(name(), remaining));
+				this.services.events().holdTimes().retryAfter(name(), remaining));
 	}
 
 	/**

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What an acquired {@link AcquisitionAttempt} becomes: a lease this JVM holds, or one it
- * hands to an owner outside it.
+ * What an acquisition's {@link Grant} becomes: a lease this JVM holds, or one it hands to
+ * an owner outside it.
  */
 enum LeaseKind {
 
@@ -18,20 +18,20 @@ enum LeaseKind {
 	HELD {
 
 		@Override
-		Lease lease(AcquisitionAttempt attempt, LockEngine engine) {
-			List<String> keys = attempt.keys();
+		Lease lease(Grant grant, LeaseServices services) {
+			List<String> keys = grant.keys();
+			LossMargin lossMargin = services.lossMargin().get();
 			List<StoreLease> parts = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
-				parts.add(new StoreLease(engine.events(), attempt.store(), keys.get(i), attempt.storeKeys().get(i),
-						attempt.token(), attempt.fencingToken(i), attempt.options(), attempt.sentAt(),
-						engine.lossMargin()));
+				parts.add(new StoreLease(services.events(), grant.store(), keys.get(i), grant.storeKeys().get(i),
+						grant.token(), grant.fencingTokens().get(i), grant.options(), grant.sentAt(), lossMargin));
 			}
 			for (StoreLease part : parts) {
-				engine.events().acquired(part);
+				services.events().acquired(part);
 			}
-			LeaseRenewer renewer = attempt.options().isRenew() ? engine.renewer() : null;
-			parts.forEach((part) -> part.timeWith(engine.deadlines(), renewer));
-			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(attempt.store(), parts);
+			LeaseRenewer renewer = grant.options().isRenew() ? services.renewer() : null;
+			parts.forEach((part) -> part.timeWith(services.deadlines(), renewer));
+			return (parts.size() == 1) ? parts.get(0) : new MultiStoreLease(grant.store(), parts);
 		}
 
 	},
@@ -43,12 +43,12 @@ enum LeaseKind {
 	DETACHED {
 
 		@Override
-		Lease lease(AcquisitionAttempt attempt, LockEngine engine) {
+		Lease lease(Grant grant, LeaseServices services) {
 			Instant expiresAt = Instant.now()
-				.minusNanos(System.nanoTime() - attempt.sentAt())
-				.plus(attempt.options().getTtl());
-			return new DetachedLease(engine.store(), attempt.keys().get(0), attempt.storeKeys().get(0), attempt.token(),
-					attempt.fencingToken(0), expiresAt);
+				.minusNanos(System.nanoTime() - grant.sentAt())
+				.plus(grant.options().getTtl());
+			return new DetachedLease(grant.store(), grant.keys().get(0), grant.storeKeys().get(0), grant.token(),
+					grant.fencingTokens().get(0), expiresAt);
 		}
 
 	};
@@ -59,6 +59,12 @@ enum LeaseKind {
 	 * @param engine the engine of its template
 	 * @return the lease
 	 */
-	abstract Lease lease(AcquisitionAttempt attempt, LockEngine engine);
+	/**
+	 * Make the lease of a grant.
+	 * @param grant what the acquisition was granted
+	 * @param services what the lease works with
+	 * @return the lease
+	 */
+	abstract Lease lease(Grant grant, LeaseServices services);
 
 }

@@ -31,13 +31,7 @@ final class LockEngine {
 
 	private final StoreKeys storeKeys;
 
-	private final LockEvents events;
-
-	private final LeaseRenewer renewer;
-
-	private final LeaseDeadlines deadlines;
-
-	private final OrphanCleaner cleaner;
+	private final LeaseServices services;
 
 	private final KeyAcquirer plain;
 
@@ -49,10 +43,9 @@ final class LockEngine {
 	LockEngine(LockStore store, String keyPrefix, String storeName) {
 		this.store = new StoreCapabilities(store);
 		this.storeKeys = new StoreKeys(keyPrefix);
-		this.events = new LockEvents(storeName);
-		this.renewer = new LeaseRenewer(this.events.held());
-		this.deadlines = new LeaseDeadlines(this.events.held());
-		this.cleaner = new OrphanCleaner();
+		LockEvents events = new LockEvents(storeName);
+		this.services = new LeaseServices(events, new LeaseRenewer(events.held()), new LeaseDeadlines(events.held()),
+				new OrphanCleaner(), () -> this.lossMargin);
 		this.plain = KeyAcquirer.plain(store);
 		this.shared = (store instanceof SharedLockStore sharedStore)
 				? new StoreCapabilities(SharedLockView.of(sharedStore)) : null;
@@ -77,19 +70,11 @@ final class LockEngine {
 	}
 
 	LockEvents events() {
-		return this.events;
+		return this.services.events();
 	}
 
 	LeaseRenewer renewer() {
-		return this.renewer;
-	}
-
-	LeaseDeadlines deadlines() {
-		return this.deadlines;
-	}
-
-	LossMargin lossMargin() {
-		return this.lossMargin;
+		return this.services.renewer();
 	}
 
 	void setLossMargin(LossMargin lossMargin) {
@@ -97,7 +82,7 @@ final class LockEngine {
 	}
 
 	OrphanCleaner cleaner() {
-		return this.cleaner;
+		return this.services.cleaner();
 	}
 
 	/**
@@ -118,8 +103,8 @@ final class LockEngine {
 					+ " keeps no permits or read/write locks: it cannot take a lock of kind " + kind);
 		}
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		return new AcquisitionAttempt(this, shared, List.of(key), List.of(this.storeKeys.storeKey(key)), options,
-				KeyAcquirer.shared((SharedLockStore) this.store.store(), options), LeaseKind.HELD);
+		return new AcquisitionAttempt(this.services, shared, List.of(key), List.of(this.storeKeys.storeKey(key)),
+				options, KeyAcquirer.shared((SharedLockStore) this.store.store(), options), LeaseKind.HELD);
 	}
 
 	/**
@@ -135,8 +120,8 @@ final class LockEngine {
 		Assert.notNull(options, "'options' must not be null");
 		Assert.isTrue(options.getKind().isMutex(), () -> "A lock of kind " + options.getKind() + " cannot be "
 				+ ((leaseKind == LeaseKind.DETACHED) ? "detached" : "taken with a kept result"));
-		return new AcquisitionAttempt(this, this.store, List.of(key), List.of(this.storeKeys.storeKey(key)), options,
-				acquirer, leaseKind);
+		return new AcquisitionAttempt(this.services, this.store, List.of(key), List.of(this.storeKeys.storeKey(key)),
+				options, acquirer, leaseKind);
 	}
 
 	/**
@@ -170,7 +155,7 @@ final class LockEngine {
 			Assert.isTrue(StringUtils.hasText(key), "'keys' must not contain a blank key");
 			byStoreKey.putIfAbsent(this.storeKeys.storeKey(key), key);
 		}
-		return new AcquisitionAttempt(this, this.store, List.copyOf(byStoreKey.values()),
+		return new AcquisitionAttempt(this.services, this.store, List.copyOf(byStoreKey.values()),
 				List.copyOf(byStoreKey.keySet()), options, this.plain, LeaseKind.HELD);
 	}
 
@@ -191,20 +176,19 @@ final class LockEngine {
 		String token = attempt.token();
 		Duration ttl = attempt.options().getTtl();
 		return new ReleaseHandoff(handoffs, storeKey, token, ttl, wake,
-				(sentAt) -> this.cleaner.cleanUp(this.store.store(), key, storeKey, token, sentAt, ttl));
+				(sentAt) -> this.services.cleaner().cleanUp(this.store.store(), key, storeKey, token, sentAt, ttl));
 	}
 
-	/** Stop renewing and cleaning up. */
 	/**
 	 * Stop renewing, watching deadlines and cleaning up. Leases still held are not
 	 * released, since the work they guard may still run: they expire with their
 	 * time-to-live, and a WARN names them.
 	 */
 	void destroy() {
-		this.renewer.shutdown();
-		this.deadlines.shutdown();
-		this.cleaner.shutdown();
-		List<HeldLock> held = this.events.heldLocks();
+		this.services.renewer().shutdown();
+		this.services.deadlines().shutdown();
+		this.services.cleaner().shutdown();
+		List<HeldLock> held = this.services.events().heldLocks();
 		if (!held.isEmpty()) {
 			logger.warn(held.size() + " lock(s) still held when the lock template was destroyed are no longer "
 					+ "renewed and expire within their time-to-live: "

@@ -30,6 +30,9 @@ final class LockEvents {
 
 	private static final Log logger = LogFactory.getLog(LockEvents.class);
 
+	/** The name reported for locks whose options set none. */
+	static final String UNNAMED = "unnamed";
+
 	private final String storeName;
 
 	private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
@@ -51,11 +54,11 @@ final class LockEvents {
 	/**
 	 * Return the name under which a lock with these options is reported.
 	 * @param options the options
-	 * @return the options' name, or {@link LockTemplate#UNNAMED}
+	 * @return the options' name, or {@link #UNNAMED}
 	 */
 	static String nameOf(LockOptions options) {
 		String name = options.getName();
-		return (name != null) ? name : LockTemplate.UNNAMED;
+		return (name != null) ? name : UNNAMED;
 	}
 
 	String storeName() {

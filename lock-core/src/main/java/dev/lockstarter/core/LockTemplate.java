@@ -78,7 +78,7 @@ public class LockTemplate
 	public static final String DEFAULT_KEY_PREFIX = "lock:";
 
 	/** The name reported for locks whose options set none. */
-	public static final String UNNAMED = "unnamed";
+	public static final String UNNAMED = LockEvents.UNNAMED;
 
 	private final LockEngine engine;
 

@@ -3,13 +3,13 @@ package dev.lockstarter.core;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 
-import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 
 /**
- * A store call cut short by an interrupt: whether it acquired is unknown, so the keys it
- * may hold are released by token at once, with the interrupt flag cleared so that the
- * release itself is not cut short, and the flag is then restored.
+ * A store call cut short by an interrupt: whether it acquired is unknown, so the
+ * acquisition releases the keys it may hold by token at once, with the interrupt flag
+ * cleared so that the release itself is not cut short, and then restores the flag. This
+ * type tells such a failure from others, and makes the exception its caller gets.
  */
 final class StoreCallInterruption {
 
@@ -38,32 +38,16 @@ final class StoreCallInterruption {
 	}
 
 	/**
-	 * Release the first {@code count} keys of an attempt by its token; a release that
-	 * fails is retried in the background.
-	 * @param attempt the attempt whose store call was interrupted
+	 * The exception that tells the caller of an acquisition that its store call was
+	 * interrupted.
+	 * @param description the key, or the keys, of the acquisition
 	 * @param failure the store failure
-	 * @param count the number of keys the call may have taken
-	 * @return the exception that tells the caller of the interrupt
+	 * @return the exception
 	 */
-	static LockWaitInterruptedException releaseAfterInterrupt(AcquisitionAttempt attempt, LockStoreException failure,
-			int count, LockStore store) {
-		try {
-			for (int i = 0; i < count; i++) {
-				try {
-					store.release(attempt.storeKeys().get(i), attempt.token());
-				}
-				catch (RuntimeException ex) {
-					failure.addSuppressed(ex);
-					attempt.orphaned(i);
-				}
-			}
-		}
-		finally {
-			Thread.currentThread().interrupt();
-		}
+	static LockWaitInterruptedException interrupted(String description, LockStoreException failure) {
 		InterruptedException interruption = new InterruptedException("Interrupted during a lock store call");
 		interruption.initCause(failure);
-		return new LockWaitInterruptedException(attempt.description(), interruption);
+		return new LockWaitInterruptedException(description, interruption);
 	}
 
 }
