@@ -95,10 +95,6 @@ final class AcquisitionAttempt {
 		return this.options;
 	}
 
-	long sentAt() {
-		return this.sentAt;
-	}
-
 	/** The lock's name, as meters and listeners report it. */
 	String name() {
 		return LockEvents.nameOf(this.options);
@@ -122,7 +118,7 @@ final class AcquisitionAttempt {
 		return this.keys.size() == 1 && this.acquirer.handsOff() && this.leaseKind == LeaseKind.HELD;
 	}
 
-	long fencingToken(int index) {
+	private long fencingToken(int index) {
 		return (this.keys.size() == 1) ? this.reply.fencingToken() : this.fencingTokens[index];
 	}
 

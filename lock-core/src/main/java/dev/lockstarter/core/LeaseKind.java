@@ -54,13 +54,7 @@ enum LeaseKind {
 	};
 
 	/**
-	 * Make the lease of an attempt that acquired every key.
-	 * @param attempt the attempt
-	 * @param engine the engine of its template
-	 * @return the lease
-	 */
-	/**
-	 * Make the lease of a grant.
+	 * Make the lease of an acquisition that was granted every key.
 	 * @param grant what the acquisition was granted
 	 * @param services what the lease works with
 	 * @return the lease
