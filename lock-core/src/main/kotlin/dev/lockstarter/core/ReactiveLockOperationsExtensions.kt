@@ -77,14 +77,15 @@ suspend fun <T> ReactiveLockOperations.withLock(keys: Collection<String>, ttl: D
 	withLock(keys, LockOptions.ttl(ttl), block)
 
 /**
- * Await the lease of an acquisition, as `awaitSingle` would, but release a lease granted
- * just as the calling coroutine is cancelled: the continuation then drops the lease, and
- * nothing else would release it.
+ * Await the lease of an acquisition, as `awaitSingle` would (an empty one fails with
+ * `NoSuchElementException`), but release a lease granted just as the calling coroutine is
+ * cancelled: the continuation then drops the lease, and nothing else would release it.
  */
 private suspend fun ReactiveLockOperations.awaitLease(acquisition: Mono<Lease>): Lease =
 	suspendCancellableCoroutine { continuation ->
 		val reactorContext = continuation.context[ReactorContext]?.context
-		val subscription = (if (reactorContext != null) acquisition.contextWrite(reactorContext) else acquisition)
+		val single = acquisition.single()
+		val subscription = (if (reactorContext != null) single.contextWrite(reactorContext) else single)
 			.subscribe({ lease ->
 				continuation.resume(lease) { _, dropped, _ -> releaseQuietly(dropped) }
 			}, continuation::resumeWithException)
