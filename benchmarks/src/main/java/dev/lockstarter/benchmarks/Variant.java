@@ -86,7 +86,7 @@ enum Variant {
 	/**
 	 * The store calls of a single-flight holder ({@code onConflict = SHARE_RESULT}), as
 	 * the interceptor makes them: an acquisition that reads the result already kept
-	 * ({@code LockOperations.tryAcquireReadingResult}), then the result kept and the lock
+	 * ({@code LockResults.tryAcquireReadingResult}), then the result kept and the lock
 	 * released together ({@code Lease.releaseKeepingResult}). Counted by
 	 * {@link CommandsPerCycle} only.
 	 */
@@ -388,7 +388,7 @@ enum Variant {
 		public boolean cycle(String key) {
 			switch (this.path) {
 				case SINGLE_FLIGHT -> {
-					LockAttemptWithResult attempt = this.locks.tryAcquireReadingResult(key, this.options);
+					LockAttemptWithResult attempt = this.locks.results().orElseThrow().tryAcquireReadingResult(key, this.options);
 					if (!attempt.attempt().isAcquired()) {
 						return false;
 					}
@@ -402,7 +402,7 @@ enum Variant {
 						return false;
 					}
 					try (Lease lease = attempt.lease()) {
-						this.locks.findResult(key);
+						this.locks.results().orElseThrow().findResult(key);
 						return lease.releaseKeepingResult(RESULT, TTL);
 					}
 				}

@@ -80,7 +80,7 @@ public final class DetachedLease implements Lease {
 
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
-		return StoreLease.putResult(this.store, this.storeKey, this.ownerToken, result, ttl);
+		return KeptResults.put(this.store, this.storeKey, this.ownerToken, result, ttl);
 	}
 
 	/**
@@ -90,7 +90,7 @@ public final class DetachedLease implements Lease {
 	 */
 	@Override
 	public boolean extend(Duration ttl, Duration holdAtLeast) {
-		StoreLease.checkExtension(ttl, holdAtLeast);
+		LeaseTimes.checkExtension(ttl, holdAtLeast);
 		Assert.isTrue(holdAtLeast.isZero(), "A detached lease has no minimum hold: 'holdAtLeast' must be zero");
 		Instant sentAt = Instant.now();
 		boolean owned = this.store.store().extend(this.storeKey, this.ownerToken, ttl);

@@ -21,24 +21,13 @@ import org.springframework.util.Assert;
  * {@link LockOperations}. Obtained with {@link LockOperations#lock(String, LockOptions)}.
  * <p>
  * The lock is reentrant and owned by a thread, as a {@link ReentrantLock} is: the threads
- * of this process queue on a local lock first, and the thread that gets it takes the
- * store's lock with a fresh owner token. A thread that locks again while it holds the
- * lock extends the store's lock instead (one store call); each {@code lock} needs its
- * {@code unlock}, and the {@code unlock} that ends the hold which took the store's lock
- * releases it: for a lock taken once, the last one.
- * <p>
- * Unlike a local lock:
- * <ul>
- * <li>the lock can be <b>lost</b>: it ends when its time-to-live passes without a renewal
- * (the options' renewal keeps it while the holder lives), and another process may then
- * take it. A re-entry that finds it lost throws {@link LockNotHeldException} and takes
- * nothing, even if the key is free, as does the {@link #unlock()} of the hold that took
- * it; a thread that locks again before giving back its holds takes a new lease, which
- * that hold's {@code unlock} releases;</li>
- * <li>a store that cannot be reached makes {@code lock} and {@code tryLock} throw
- * {@link LockStoreException} instead of waiting, and {@code unlock} log a WARN;</li>
- * <li>there are no {@linkplain #newCondition() conditions}.</li>
- * </ul>
+ * of this process queue on a local lock first, and the one that gets it takes the store's
+ * lock; a re-entry extends it, and the {@code unlock} of the hold that took it releases
+ * it. Unlike a local lock it can be lost (a re-entry or that {@code unlock} then throws
+ * {@link LockNotHeldException}), a store that cannot be reached makes {@code lock} and
+ * {@code tryLock} throw {@link LockStoreException}, and it has no
+ * {@linkplain #newCondition() conditions}. The reference guide's page on the {@code Lock}
+ * adapter has the details.
  *
  * @since 0.1.0
  */
@@ -268,9 +257,8 @@ public class LeaseLock implements Lock {
 	}
 
 	/**
-	 * Return the exception that a re-entry throws when it finds the lock expired or taken
-	 * over: a {@link LockNotHeldException}.
-	 * @return the exception to throw
+	 * Return what a re-entry that finds the lock lost throws: a
+	 * {@link LockNotHeldException}.
 	 */
 	protected RuntimeException lostBeforeReentry() {
 		return new LockNotHeldException(this.key, "Lock '" + this.key + "' had expired or was taken over before "

@@ -3,8 +3,8 @@ package dev.lockstarter.core;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The outcome of {@link LockOperations#tryAcquireReadingResult}: the attempt, and the
- * result kept for the key ({@link Lease#putResult}) when it was made.
+ * The outcome of {@link LockResults#tryAcquireReadingResult}: the attempt, and the result
+ * kept for the key ({@link Lease#putResult}) when it was made.
  *
  * @param attempt the attempt
  * @param keptResult the result's bytes, or {@code null} if none was kept

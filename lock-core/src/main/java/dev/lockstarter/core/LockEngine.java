@@ -40,15 +40,14 @@ final class LockEngine {
 	/** The places of the store's shared locks, if it keeps such locks. */
 	private final @Nullable StoreCapabilities shared;
 
-	LockEngine(LockStore store, String keyPrefix, String storeName) {
+	LockEngine(LockStore store, String keyPrefix) {
 		this.store = new StoreCapabilities(store);
 		this.storeKeys = new StoreKeys(keyPrefix);
-		LockEvents events = new LockEvents(storeName);
+		LockEvents events = new LockEvents(this.store.name());
 		this.services = new LeaseServices(events, new LeaseRenewer(events.held()), new LeaseDeadlines(events.held()),
 				new OrphanCleaner(), () -> this.lossMargin);
 		this.plain = KeyAcquirer.plain(store);
-		this.shared = (store instanceof SharedLockStore sharedStore)
-				? new StoreCapabilities(SharedLockView.of(sharedStore)) : null;
+		this.shared = this.store.sharedView();
 	}
 
 	StoreCapabilities store() {
@@ -98,13 +97,14 @@ final class LockEngine {
 			return attempt(key, options, this.plain, LeaseKind.HELD);
 		}
 		StoreCapabilities shared = this.shared;
-		if (shared == null) {
+		SharedLockStore sharedStore = this.store.shared();
+		if (shared == null || sharedStore == null) {
 			throw new UnsupportedOperationException("Lock store " + this.store.store().getClass().getName()
 					+ " keeps no permits or read/write locks: it cannot take a lock of kind " + kind);
 		}
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		return new AcquisitionAttempt(this.services, shared, List.of(key), List.of(this.storeKeys.storeKey(key)),
-				options, KeyAcquirer.shared((SharedLockStore) this.store.store(), options), LeaseKind.HELD);
+				options, KeyAcquirer.shared(sharedStore, options), LeaseKind.HELD);
 	}
 
 	/**

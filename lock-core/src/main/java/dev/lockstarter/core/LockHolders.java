@@ -49,8 +49,8 @@ public final class LockHolders {
 	public static Optional<LockHolders> of(LockTemplate template) {
 		Assert.notNull(template, "'template' must not be null");
 		LockEngine engine = template.engine();
-		return (engine.store().store() instanceof InspectableLockStore inspectable)
-				? Optional.of(new LockHolders(inspectable, engine.storeKeys(), engine.events())) : Optional.empty();
+		return Optional.ofNullable(engine.store().inspectable())
+			.map((inspectable) -> new LockHolders(inspectable, engine.storeKeys(), engine.events()));
 	}
 
 	/**

@@ -267,25 +267,6 @@ public interface LockOperations {
 	}
 
 	/**
-	 * Try to acquire the lock on a key as {@link #tryAcquire(String, LockOptions)} does,
-	 * and read the result kept for the key as {@link #findResult} does: in the same store
-	 * call where the store can (Redis: one script), else the result first, so that it is
-	 * never read later than the acquisition. A single-flight caller notes the result
-	 * already there when it arrives without a round trip of its own.
-	 * @param key the key, not blank
-	 * @param options the options
-	 * @return the attempt and the result kept when it was made (the last try's, when it
-	 * waited)
-	 * @throws UnsupportedOperationException if the lock store keeps no results
-	 * @throws LockStoreException if the store cannot be reached or does not answer in
-	 * time
-	 */
-	default LockAttemptWithResult tryAcquireReadingResult(String key, LockOptions options) {
-		byte[] kept = findResult(key).orElse(null);
-		return new LockAttemptWithResult(tryAcquire(key, options), kept);
-	}
-
-	/**
 	 * Return whether the lock store keeps locks of this kind, for
 	 * {@link LockOptions#withKind}. Every store keeps mutexes.
 	 * @param kind the kind
@@ -296,25 +277,14 @@ public interface LockOperations {
 	}
 
 	/**
-	 * Return whether the lock store can keep results next to locks, for
-	 * {@link Lease#putResult} and {@link #findResult}.
-	 * @return {@code true} if results are supported
+	 * Return the results kept next to the locks, for {@link Lease#putResult}'s readers,
+	 * if the lock store keeps results. Ask once, when the caller is set up: the answer
+	 * does not change.
+	 * @return the results, or empty if the store keeps none
+	 * @since 0.1.0
 	 */
-	default boolean supportsResults() {
-		return false;
-	}
-
-	/**
-	 * Return the result that a holder of the key kept with {@link Lease#putResult}, if it
-	 * has not expired.
-	 * @param key the key, not blank
-	 * @return the result's bytes, or empty
-	 * @throws UnsupportedOperationException if the lock store keeps no results
-	 * @throws LockStoreException if the store cannot be reached or does not answer in
-	 * time
-	 */
-	default Optional<byte[]> findResult(String key) {
-		throw new UnsupportedOperationException("This LockOperations keeps no results");
+	default Optional<LockResults> results() {
+		return Optional.empty();
 	}
 
 }

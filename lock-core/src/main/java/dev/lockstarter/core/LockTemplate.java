@@ -3,21 +3,17 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.observation.DefaultLockAcquireObservationConvention;
 import dev.lockstarter.observation.LockAcquireObservationConvention;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
-import dev.lockstarter.store.memory.InMemoryLockStore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
@@ -84,6 +80,8 @@ public class LockTemplate
 
 	private final BlockingWaiter waiter;
 
+	private final @Nullable LockResults results;
+
 	/**
 	 * Create a template with the {@linkplain #DEFAULT_KEY_PREFIX default key prefix}.
 	 * @param store the lock store
@@ -100,8 +98,10 @@ public class LockTemplate
 	public LockTemplate(LockStore store, String keyPrefix) {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
-		this.engine = new LockEngine(store, keyPrefix, storeNameOf(store));
+		this.engine = new LockEngine(store, keyPrefix);
 		this.waiter = new BlockingWaiter(this.engine);
+		ResultStoringLockStore results = this.engine.store().results();
+		this.results = (results != null) ? new TemplateResults(this.engine, results, this.waiter) : null;
 	}
 
 	/**
@@ -181,21 +181,7 @@ public class LockTemplate
 
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options) {
-		return acquire(this.engine.attempt(key, options), null);
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Each try is one call of {@link ResultStoringLockStore#tryAcquireReadingResult}.
-	 */
-	@Override
-	public LockAttemptWithResult tryAcquireReadingResult(String key, LockOptions options) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		Assert.notNull(options, "'options' must not be null");
-		KeyAcquirer.ResultReading reading = new KeyAcquirer.ResultReading(this.engine.store().results());
-		LockAttempt outcome = acquire(this.engine.attempt(key, options, reading, LeaseKind.HELD), null);
-		return new LockAttemptWithResult(outcome, reading.keptResult());
+		return this.waiter.observed(this.engine.attempt(key, options), null);
 	}
 
 	/**
@@ -207,7 +193,7 @@ public class LockTemplate
 	@Override
 	public LockAttempt tryAcquire(String key, LockOptions options, BooleanSupplier stopWaiting) {
 		Assert.notNull(stopWaiting, "'stopWaiting' must not be null");
-		return acquire(this.engine.attempt(key, options), stopWaiting);
+		return this.waiter.observed(this.engine.attempt(key, options), stopWaiting);
 	}
 
 	/**
@@ -224,30 +210,7 @@ public class LockTemplate
 	 */
 	@Override
 	public LockAttempt tryAcquire(Collection<String> keys, LockOptions options) {
-		return acquire(this.engine.attempt(keys, options), null);
-	}
-
-	/**
-	 * Run one acquisition on the calling thread, as one {@code lock.acquire} observation
-	 * and one {@link LockListener#acquisitionFinished}.
-	 */
-	private LockAttempt acquire(AcquisitionAttempt attempt, @Nullable BooleanSupplier stopWaiting) {
-		ObservedAcquisition observed = this.engine.events().startAcquisition(attempt.name(), attempt.description());
-		// The first try is sent now too: one clock read instead of two
-		attempt.firstSentAt(observed.startedAt());
-		try (Observation.Scope scope = observed.openScope()) {
-			LockAttempt result = this.waiter.acquire(attempt, stopWaiting);
-			observed.finish(attempt.outcomeOf(result), attempt.waited());
-			return result;
-		}
-		catch (LockWaitInterruptedException ex) {
-			observed.fail(ex, Outcome.INTERRUPTED, attempt.waited());
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			observed.fail(ex, Outcome.STORE_ERROR, attempt.waited());
-			throw ex;
-		}
+		return this.waiter.observed(this.engine.attempt(keys, options), null);
 	}
 
 	@Override
@@ -256,15 +219,14 @@ public class LockTemplate
 		return this.engine.supports(kind);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Present when the store is a {@link ResultStoringLockStore}.
+	 */
 	@Override
-	public boolean supportsResults() {
-		return this.engine.store().keepsResults();
-	}
-
-	@Override
-	public Optional<byte[]> findResult(String key) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		return Optional.ofNullable(this.engine.store().results().getResult(this.engine.storeKeys().storeKey(key)));
+	public Optional<LockResults> results() {
+		return Optional.ofNullable(this.results);
 	}
 
 	/**
@@ -275,7 +237,7 @@ public class LockTemplate
 	 */
 	@Override
 	public LockAttempt tryAcquireDetached(String key, LockOptions options) {
-		return acquire(this.engine.detachedAttempt(key, options), null);
+		return this.waiter.observed(this.engine.detachedAttempt(key, options), null);
 	}
 
 	@Override
@@ -341,17 +303,7 @@ public class LockTemplate
 	 */
 	public static String storeNameOf(LockStore store) {
 		Assert.notNull(store, "'store' must not be null");
-		if (store instanceof InMemoryLockStore) {
-			return "memory";
-		}
-		String name = store.getClass().getSimpleName();
-		for (String suffix : new String[] { "LockStore", "Store" }) {
-			if (name.endsWith(suffix) && name.length() > suffix.length()) {
-				name = name.substring(0, name.length() - suffix.length());
-				break;
-			}
-		}
-		return name.toLowerCase(Locale.ROOT);
+		return StoreCapabilities.nameOf(store);
 	}
 
 }

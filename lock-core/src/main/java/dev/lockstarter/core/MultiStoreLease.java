@@ -102,7 +102,7 @@ final class MultiStoreLease implements LossNotifyingLease {
 	 */
 	@Override
 	public boolean extend(Duration ttl, Duration holdAtLeast) {
-		StoreLease.checkExtension(ttl, holdAtLeast);
+		LeaseTimes.checkExtension(ttl, holdAtLeast);
 		boolean all = true;
 		for (StoreLease part : this.parts) {
 			all &= part.extend(ttl, holdAtLeast);

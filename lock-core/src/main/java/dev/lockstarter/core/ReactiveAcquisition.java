@@ -177,7 +177,7 @@ final class ReactiveAcquisition {
 
 	private Mono<LockAttempt> reactiveTry(ReactiveLockStore store) {
 		String key = this.attempt.keys().get(0);
-		return Mono.defer(() -> {
+		return ReactiveStoreCalls.failing(Mono.defer(() -> {
 			long sentAt = this.attempt.sending();
 			this.inFlight = true;
 			return store
@@ -189,10 +189,7 @@ final class ReactiveAcquisition {
 					this.inFlight = false;
 					return tried;
 				});
-		})
-			.onErrorMap((ex) -> !(ex instanceof LockStoreException),
-					(ex) -> new LockStoreException(key, "Lock store failed to acquire lock '" + key + "'", ex))
-			.doOnError(LockStoreException.class, (ex) -> orphaned());
+		}), key, "acquire").doOnError(LockStoreException.class, (ex) -> orphaned());
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.function.Function;
 
 import org.reactivestreams.Publisher;
@@ -108,33 +109,14 @@ public interface ReactiveLockOperations {
 	Mono<Boolean> release(Lease lease);
 
 	/**
-	 * Keep a result next to the lock of a lease, as {@link Lease#putResult}, without
-	 * blocking the subscriber's thread: for the callers that wait for the lock while the
-	 * lease holds it, who read it with {@link #findResult} once it is released.
-	 * @param lease a lease on one key, obtained from this object
-	 * @param result the result's bytes
-	 * @param ttl how long the result is kept, positive
-	 * @return a {@code Mono} of whether the result is stored ({@code false} if the lock
-	 * was already released, lost or taken over); an {@link UnsupportedOperationException}
-	 * error if the lock store keeps no results or the lease holds several keys, a
-	 * {@link LockStoreException} error if the store fails
+	 * Return the results kept next to the locks, as {@link LockOperations#results()},
+	 * read and written without blocking the subscriber's thread, if the lock store keeps
+	 * results.
+	 * @return the results, or empty if the store keeps none
 	 * @since 0.1.0
 	 */
-	default Mono<Boolean> putResult(Lease lease, byte[] result, Duration ttl) {
-		return Mono.error(new UnsupportedOperationException("This ReactiveLockOperations keeps no results"));
-	}
-
-	/**
-	 * Return the result that a holder of the key kept, as
-	 * {@link LockOperations#findResult}, without blocking the subscriber's thread.
-	 * @param key the key, not blank
-	 * @return a {@code Mono} of the result's bytes, empty if there is none or it expired;
-	 * an {@link UnsupportedOperationException} error if the lock store keeps no results,
-	 * a {@link LockStoreException} error if the store fails
-	 * @since 0.1.0
-	 */
-	default Mono<byte[]> findResult(String key) {
-		return Mono.error(new UnsupportedOperationException("This ReactiveLockOperations keeps no results"));
+	default Optional<ReactiveLockResults> results() {
+		return Optional.empty();
 	}
 
 	/**

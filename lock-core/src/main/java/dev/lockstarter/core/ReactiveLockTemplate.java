@@ -2,6 +2,7 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -15,7 +16,6 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.FinishedAttempt.Outcome;
-import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.LogSafe;
 import dev.lockstarter.store.ReactiveLockStore;
@@ -65,7 +65,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 
 	private final @Nullable ReactiveLockStore reactiveStore;
 
-	private final @Nullable ReactiveResultStoringLockStore reactiveResults;
+	private final @Nullable ReactiveLockResults results;
 
 	private final Scheduler blockingScheduler;
 
@@ -88,10 +88,12 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		Assert.notNull(blockingScheduler, "'blockingScheduler' must not be null");
 		this.template = template;
 		this.engine = template.engine();
-		LockStore store = this.engine.store().store();
-		this.reactiveStore = (store instanceof ReactiveLockStore reactive) ? reactive : null;
-		this.reactiveResults = (store instanceof ReactiveResultStoringLockStore results) ? results : null;
+		StoreCapabilities store = this.engine.store();
+		this.reactiveStore = store.reactive();
 		this.blockingScheduler = blockingScheduler;
+		ResultStoringLockStore results = store.results();
+		this.results = (results != null)
+				? new ReactiveTemplateResults(store, this.engine.storeKeys(), results, blockingScheduler) : null;
 	}
 
 	/**
@@ -170,7 +172,8 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		ReactiveLockStore reactive = this.reactiveStore;
 		// A lease on the store's mutex; one on a shared lock is released by the blocking
 		// call
-		if (lease instanceof StoreLease part && reactive != null && part.store() == reactive) {
+		StoreLease part = (reactive != null) ? LockCapabilities.singleKey(lease) : null;
+		if (reactive != null && part != null && part.store() == reactive) {
 			return Mono.defer(() -> releaseReactive(part, reactive));
 		}
 		return Mono.fromCallable(lease::release).subscribeOn(this.blockingScheduler);
@@ -179,49 +182,13 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * A {@link ReactiveResultStoringLockStore} is written without blocking; any other
-	 * store that keeps results through {@link Lease#putResult} on the blocking scheduler.
+	 * Present when the store is a {@link ResultStoringLockStore}: read and written
+	 * without blocking on a {@link ReactiveResultStoringLockStore}, on the blocking
+	 * scheduler on any other.
 	 */
 	@Override
-	public Mono<Boolean> putResult(Lease lease, byte[] result, Duration ttl) {
-		Assert.notNull(lease, "'lease' must not be null");
-		Assert.notNull(result, "'result' must not be null");
-		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
-		ReactiveResultStoringLockStore results = this.reactiveResults;
-		if (lease instanceof StoreLease part && results != null) {
-			return Mono.defer(() -> (part.state() != StoreLease.State.HELD) ? Mono.just(false)
-					: results.putResultReactive(part.storeKey(), part.token(), result, ttl)
-						.defaultIfEmpty(false)
-						.onErrorMap((ex) -> !(ex instanceof LockStoreException),
-								(ex) -> storeFailure(part.key(), "store the result of", ex)));
-		}
-		return Mono.fromCallable(() -> lease.putResult(result, ttl)).subscribeOn(this.blockingScheduler);
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * A {@link ReactiveResultStoringLockStore} is read without blocking; any other store
-	 * that keeps results on the blocking scheduler.
-	 */
-	@Override
-	public Mono<byte[]> findResult(String key) {
-		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
-		ResultStoringLockStore blocking;
-		try {
-			blocking = this.engine.store().results();
-		}
-		catch (UnsupportedOperationException ex) {
-			return Mono.error(ex);
-		}
-		String storeKey = this.engine.storeKeys().storeKey(key);
-		ReactiveResultStoringLockStore results = this.reactiveResults;
-		if (results != null) {
-			return Mono.defer(() -> results.getResultReactive(storeKey))
-				.onErrorMap((ex) -> !(ex instanceof LockStoreException),
-						(ex) -> storeFailure(key, "read the result of", ex));
-		}
-		return Mono.fromCallable(() -> blocking.getResult(storeKey)).subscribeOn(this.blockingScheduler);
+	public Optional<ReactiveLockResults> results() {
+		return Optional.ofNullable(this.results);
 	}
 
 	@Override
@@ -279,27 +246,19 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 				? store.extendReactive(lease.storeKey(), lease.token(), Duration.ofNanos(minimumHoldLeft))
 				: store.releaseReactive(lease.storeKey(), lease.token());
 		AtomicBoolean ended = new AtomicBoolean();
-		return call.defaultIfEmpty(false)
-			.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> storeFailure(lease.key(), "release", ex))
-			.doOnNext((owned) -> {
-				if (ended.compareAndSet(false, true)) {
-					lease.endRelease(owned, true);
-				}
-			})
-			.doOnError((ex) -> {
-				if (ended.compareAndSet(false, true)) {
-					lease.endRelease(false, false);
-				}
-			})
-			.doOnCancel(() -> {
-				if (ended.compareAndSet(false, true)) {
-					lease.endRelease(false, false);
-				}
-			});
-	}
-
-	private static LockStoreException storeFailure(String key, String operation, Throwable failure) {
-		return new LockStoreException(key, "Lock store failed to " + operation + " lock '" + key + "'", failure);
+		return ReactiveStoreCalls.failing(call.defaultIfEmpty(false), lease.key(), "release").doOnNext((owned) -> {
+			if (ended.compareAndSet(false, true)) {
+				lease.endRelease(owned, true);
+			}
+		}).doOnError((ex) -> {
+			if (ended.compareAndSet(false, true)) {
+				lease.endRelease(false, false);
+			}
+		}).doOnCancel(() -> {
+			if (ended.compareAndSet(false, true)) {
+				lease.endRelease(false, false);
+			}
+		});
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
@@ -26,11 +28,11 @@ class SharedLockView implements LockStore {
 	 * The view of a store's shared locks, announcing their releases where the store
 	 * announces releases.
 	 * @param store the store
+	 * @param notifying the same store as one that announces releases, or {@code null}
 	 * @return the view
 	 */
-	static SharedLockView of(SharedLockStore store) {
-		return (store instanceof ReleaseNotifyingLockStore notifying) ? new Notifying(store, notifying)
-				: new SharedLockView(store);
+	static SharedLockView of(SharedLockStore store, @Nullable ReleaseNotifyingLockStore notifying) {
+		return (notifying != null) ? new Notifying(store, notifying) : new SharedLockView(store);
 	}
 
 	@Override

@@ -104,7 +104,7 @@ final class BlockingLockingHandler {
 		LockOptions options = attribute.options(this.collaborators.defaults().get());
 		LockAttempt attempt;
 		try {
-			LockOperations locks = this.collaborators.locks().get();
+			LockOperations locks = this.collaborators.locks().get().operations();
 			attempt = attribute.eachKey() ? locks.tryAcquire(keys, options) : locks.tryAcquire(keys.get(0), options);
 		}
 		catch (LockStoreException ex) {

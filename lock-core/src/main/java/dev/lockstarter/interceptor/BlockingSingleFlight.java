@@ -15,6 +15,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockAttemptWithResult;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockResults;
 import dev.lockstarter.store.LockStoreException;
 
 /**
@@ -43,12 +44,14 @@ final class BlockingSingleFlight {
 	}
 
 	@Nullable Object invoke(MethodInvocation invocation, ExclusiveRequestAttribute attribute, ResultSharing sharing, String key,
-			LockOperations locks, LockOptions options, Observation observation) throws Throwable {
+			ResolvedLocks resolved, LockOptions options, Observation observation) throws Throwable {
+		LockOperations locks = resolved.operations();
+		LockResults kept = resolved.results();
 		String seen;
 		LockAttempt attempt;
 		try {
 			// One store call: the result already kept, and an attempt at once
-			LockAttemptWithResult first = locks.tryAcquireReadingResult(key, options.withWaitTime(Duration.ZERO));
+			LockAttemptWithResult first = kept.tryAcquireReadingResult(key, options.withWaitTime(Duration.ZERO));
 			seen = SharedResult.idOf(first.keptResult());
 			attempt = first.attempt();
 		}
@@ -59,7 +62,7 @@ final class BlockingSingleFlight {
 			RequestObservations.acquired(observation);
 			return runAndShare(invocation, attribute, sharing, attempt.lease());
 		}
-		NewResult woken = new NewResult(locks, key, sharing, seen, System.nanoTime());
+		NewResult woken = new NewResult(kept, key, sharing, seen, System.nanoTime());
 		attempt = locks.tryAcquire(key, options, woken);
 		if (woken.found != null) {
 			return deliver(woken.found, attribute, sharing, observation);
@@ -70,7 +73,7 @@ final class BlockingSingleFlight {
 		Lease lease = attempt.lease();
 		SharedResult found;
 		try {
-			found = this.results.keptSince(locks.findResult(key).orElse(null), sharing, seen);
+			found = this.results.keptSince(kept.findResult(key).orElse(null), sharing, seen);
 		}
 		catch (RuntimeException ex) {
 			lease.close();
@@ -93,7 +96,7 @@ final class BlockingSingleFlight {
 	 */
 	private final class NewResult implements BooleanSupplier {
 
-		private final LockOperations locks;
+		private final LockResults kept;
 
 		private final String key;
 
@@ -105,8 +108,8 @@ final class BlockingSingleFlight {
 
 		@Nullable SharedResult found;
 
-		NewResult(LockOperations locks, String key, ResultSharing sharing, @Nullable String seen, long arrivedAt) {
-			this.locks = locks;
+		NewResult(LockResults kept, String key, ResultSharing sharing, @Nullable String seen, long arrivedAt) {
+			this.kept = kept;
 			this.key = key;
 			this.sharing = sharing;
 			this.seen = seen;
@@ -117,7 +120,7 @@ final class BlockingSingleFlight {
 		public boolean getAsBoolean() {
 			byte[] bytes;
 			try {
-				bytes = BlockingSingleFlight.this.results.reads().read(this.locks, this.key, this.arrivedAt);
+				bytes = BlockingSingleFlight.this.results.reads().read(this.kept, this.key, this.arrivedAt);
 			}
 			catch (LockStoreException ex) {
 				return false;

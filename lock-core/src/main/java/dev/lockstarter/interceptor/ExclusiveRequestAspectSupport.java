@@ -18,7 +18,6 @@ import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.observation.DefaultExclusiveRequestObservationConvention;
 import dev.lockstarter.observation.ExclusiveRequestObservationConvention;
 import dev.lockstarter.result.ResultCodec;
@@ -42,7 +41,7 @@ public abstract class ExclusiveRequestAspectSupport {
 
 	private static final Log logger = LogFactory.getLog(ExclusiveRequestAspectSupport.class);
 
-	private final Supplier<LockOperations> locks;
+	private final Supplier<ResolvedLocks> locks;
 
 	private final Supplier<LockOptions> defaults;
 
@@ -68,10 +67,10 @@ public abstract class ExclusiveRequestAspectSupport {
 	ExclusiveRequestAspectSupport(Supplier<LockOperations> locks, Supplier<LockOptions> defaults) {
 		Assert.notNull(locks, "'locks' must not be null");
 		Assert.notNull(defaults, "'defaults' must not be null");
-		this.locks = SingletonSupplier.of(locks);
+		this.locks = SingletonSupplier.of(() -> ResolvedLocks.of(locks.get()));
 		this.defaults = SingletonSupplier.of(defaults);
 		RequestObservations observations = new RequestObservations(() -> this.observationRegistry.get(),
-				() -> this.observationConvention.get(), this::storeName);
+				() -> this.observationConvention.get(), () -> this.locks.get().storeName());
 		SharedResults sharedResults = new SharedResults(() -> this.resultCodec.get(), () -> this.defaultResultTtl.get(),
 				() -> this.listener.get());
 		RequestCollaborators collaborators = new RequestCollaborators(this.locks, this.defaults, observations,
@@ -229,10 +228,6 @@ public abstract class ExclusiveRequestAspectSupport {
 			return this.reactiveHandler.obtain().invoke(invocation, attribute, reactiveAdapter);
 		}
 		return this.blockingHandler.invoke(invocation, attribute);
-	}
-
-	private String storeName() {
-		return (this.locks.get() instanceof LockTemplate template) ? template.getStoreName() : "unknown";
 	}
 
 }

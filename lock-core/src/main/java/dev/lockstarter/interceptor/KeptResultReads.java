@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.LockResults;
+import dev.lockstarter.core.ReactiveLockResults;
 
 /**
  * Reads of the result kept for a key, shared by the single-flight followers of this
@@ -27,36 +27,36 @@ final class KeptResultReads {
 
 	/**
 	 * The bytes kept for {@code key}, read after {@code arrivedAt}.
-	 * @param locks the operations to read with
+	 * @param results the results to read
 	 * @param key the lock key
 	 * @param arrivedAt when the caller's first read had been answered
 	 * ({@link System#nanoTime()})
 	 * @return the bytes kept, {@code null} if there are none
 	 * @throws dev.lockstarter.store.LockStoreException if the store cannot be read
 	 */
-	byte @Nullable [] read(LockOperations locks, String key, long arrivedAt) {
+	byte @Nullable [] read(LockResults results, String key, long arrivedAt) {
 		Claim claim = claim(this.inFlight, key, arrivedAt);
-		return claim.send() ? claim.read().send(locks, key, this.inFlight) : claim.read().answer();
+		return claim.send() ? claim.read().send(results, key, this.inFlight) : claim.read().answer();
 	}
 
 	/**
 	 * The bytes kept for {@code key}, read after {@code arrivedAt}, without blocking. The
 	 * read is sent when the first caller subscribes, and runs to its end even if that
 	 * caller cancels, so that the others get its answer.
-	 * @param locks the operations to read with
+	 * @param results the results to read
 	 * @param key the lock key
 	 * @param arrivedAt when the caller's first read had been answered
 	 * ({@link System#nanoTime()})
 	 * @return the bytes kept, empty if there are none; a
 	 * {@link dev.lockstarter.store.LockStoreException} if the store cannot be read
 	 */
-	Mono<byte[]> readReactive(ReactiveLockOperations locks, String key, long arrivedAt) {
+	Mono<byte[]> readReactive(ReactiveLockResults results, String key, long arrivedAt) {
 		return Mono.defer(() -> {
 			Claim claim = claim(this.inFlightReactive, key, arrivedAt);
 			Read read = claim.read();
 			if (claim.send()) {
 				// Deferred, so that even a call that throws completes the read
-				Mono.defer(() -> locks.findResult(key))
+				Mono.defer(() -> results.findResult(key))
 					.doFinally((signal) -> this.inFlightReactive.remove(key, read))
 					.subscribe(read::complete, read::completeExceptionally, () -> read.complete(null));
 			}
@@ -97,9 +97,9 @@ final class KeptResultReads {
 			this.sentAt = sentAt;
 		}
 
-		byte @Nullable [] send(LockOperations locks, String key, ConcurrentHashMap<String, Read> inFlight) {
+		byte @Nullable [] send(LockResults results, String key, ConcurrentHashMap<String, Read> inFlight) {
 			try {
-				byte[] bytes = locks.findResult(key).orElse(null);
+				byte[] bytes = results.findResult(key).orElse(null);
 				complete(bytes);
 				return bytes;
 			}

@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LeaseLostException;
+import dev.lockstarter.core.LockCapabilities;
 import dev.lockstarter.core.LossNotifyingLease;
 
 /**
@@ -53,9 +54,7 @@ final class LeaseLossCancellation {
 	 */
 	static LeaseLossCancellation watch(Lease lease, String name, Consumer<LeaseLostException> cancellation) {
 		LeaseLossCancellation watch = new LeaseLossCancellation(lease, name, cancellation);
-		if (lease instanceof LossNotifyingLease notifying) {
-			notifying.whenLost(watch::lost);
-		}
+		LockCapabilities.lossNotifying(lease).ifPresent((notifying) -> notifying.whenLost(watch::lost));
 		return watch;
 	}
 

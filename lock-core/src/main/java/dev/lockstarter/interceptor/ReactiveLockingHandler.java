@@ -15,9 +15,9 @@ import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockCapabilities;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockOperations;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockException;
@@ -52,18 +52,12 @@ final class ReactiveLockingHandler {
 
 	ReactiveLockingHandler(RequestCollaborators collaborators) {
 		this.collaborators = collaborators;
-		LockOperations operations = collaborators.locks().get();
-		if (operations instanceof ReactiveLockOperations reactive) {
-			this.locks = reactive;
-		}
-		else if (operations instanceof LockTemplate template) {
-			this.locks = new ReactiveLockTemplate(template);
-		}
-		else {
-			throw new IllegalStateException("@ExclusiveRequest methods with a reactive return type need a "
+		LockOperations operations = collaborators.locks().get().operations();
+		this.locks = LockCapabilities.reactive(operations)
+			.or(() -> LockCapabilities.template(operations).map(ReactiveLockTemplate::new))
+			.orElseThrow(() -> new IllegalStateException("@ExclusiveRequest methods with a reactive return type need a "
 					+ "LockTemplate or a LockOperations that is also a ReactiveLockOperations, not "
-					+ operations.getClass().getName());
-		}
+					+ operations.getClass().getName()));
 		this.scope = new ReactiveLeaseScope(this.locks);
 		this.storeFailures = new ReactiveStoreFailures(collaborators.storeFailures());
 		this.singleFlight = new ReactiveSingleFlight(this.locks, this.scope, this.storeFailures,

@@ -14,6 +14,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockResults;
 import dev.lockstarter.store.LockStoreException;
 import org.springframework.core.ReactiveAdapter;
 
@@ -24,12 +25,15 @@ import org.springframework.core.ReactiveAdapter;
  * id of the result already kept, try at once, else wait as a follower. A follower that
  * gets the lock returns a result kept after it arrived, without invoking the method, or
  * takes over when the holder left none. The holder keeps its outcome next to the lock
- * before releasing it (through {@link ReactiveLockOperations#putResult}); a holder that
- * is cancelled keeps nothing and releases.
+ * before releasing it (through
+ * {@link dev.lockstarter.core.ReactiveLockResults#putResult}); a holder that is cancelled
+ * keeps nothing and releases.
  */
 final class ReactiveSingleFlight {
 
 	private final ReactiveLockOperations locks;
+
+	private final @Nullable ReactiveLockResults kept;
 
 	private final ReactiveLeaseScope scope;
 
@@ -42,6 +46,7 @@ final class ReactiveSingleFlight {
 	ReactiveSingleFlight(ReactiveLockOperations locks, ReactiveLeaseScope scope, ReactiveStoreFailures storeFailures,
 			SharedResults results, Supplier<LockOptions> defaults) {
 		this.locks = locks;
+		this.kept = locks.results().orElse(null);
 		this.scope = scope;
 		this.storeFailures = storeFailures;
 		this.results = results;
@@ -57,9 +62,13 @@ final class ReactiveSingleFlight {
 		catch (RuntimeException ex) {
 			return Mono.error(ex);
 		}
+		ReactiveLockResults stored = this.kept;
+		if (stored == null) {
+			return Mono.error(ResolvedLocks.noResults(this.locks));
+		}
 		Call call = new Call(invocation, attribute, adapter, sharing, observation);
 		LockOptions options = call.options();
-		Mono<Optional<Start>> started = this.locks.findResult(key)
+		Mono<Optional<Start>> started = stored.findResult(key)
 			.map((bytes) -> Optional.ofNullable(SharedResult.idOf(bytes)))
 			.defaultIfEmpty(Optional.empty())
 			.flatMap((seen) -> this.locks.tryAcquire(key, options.withWaitTime(Duration.ZERO))
@@ -80,10 +89,11 @@ final class ReactiveSingleFlight {
 	}
 
 	private Mono<Object> follow(Call call, String key, LockOptions options, @Nullable String seen) {
+		ReactiveLockResults stored = keptResults();
 		// Woken by a release, read the result first: when one was kept after this
 		// caller arrived, it is returned without taking the lock
 		AtomicReference<@Nullable SharedResult> woken = new AtomicReference<>();
-		Mono<Boolean> newResult = this.results.reads().readReactive(this.locks, key, System.nanoTime()).map((bytes) -> {
+		Mono<Boolean> newResult = this.results.reads().readReactive(stored, key, System.nanoTime()).map((bytes) -> {
 			SharedResult found = this.results.keptSince(bytes, call.sharing, seen);
 			if (found != null) {
 				woken.set(found);
@@ -99,7 +109,7 @@ final class ReactiveSingleFlight {
 				if (!attempt.isAcquired()) {
 					return Mono.error(RequestObservations.conflict(call.attribute, attempt, options, call.observation));
 				}
-				return this.locks.findResult(key)
+				return stored.findResult(key)
 					.map((bytes) -> Optional.ofNullable(this.results.keptSince(bytes, call.sharing, seen)))
 					.defaultIfEmpty(Optional.empty())
 					.flatMap((found) -> {
@@ -140,7 +150,7 @@ final class ReactiveSingleFlight {
 
 	/** Keep a record; a failure to keep it is logged, never signalled. */
 	private Mono<Void> keep(ResultSharing sharing, Lease lease, SharedResult record) {
-		return Mono.defer(() -> this.locks.putResult(lease, record.toBytes(), this.results.ttl(sharing)))
+		return Mono.defer(() -> keptResults().putResult(lease, record.toBytes(), this.results.ttl(sharing)))
 			.doOnNext((stored) -> {
 				if (!stored) {
 					SharedResults.logLostBeforeKept(sharing);
@@ -201,6 +211,14 @@ final class ReactiveSingleFlight {
 	/** A result kept by the run a follower waited for, to deliver once released. */
 	private record Found(SharedResult record) {
 
+	}
+
+	private ReactiveLockResults keptResults() {
+		ReactiveLockResults kept = this.kept;
+		if (kept == null) {
+			throw ResolvedLocks.noResults(this.locks);
+		}
+		return kept;
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
-import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 
 /**
@@ -14,14 +13,14 @@ import dev.lockstarter.core.LockOptions;
  * observations, the store-failure policy, the shared results of single-flight methods,
  * and the application's lease-loss policy.
  *
- * @param locks the lock operations
+ * @param locks the lock operations and their abilities
  * @param defaults the options of locks whose declaration sets none
  * @param observations the {@code lock.request} observations
  * @param storeFailures what a method does when the store fails to answer
  * @param sharedResults the results of single-flight methods
  * @param onLeaseLost the lease-loss policy of the methods that declare none
  */
-record RequestCollaborators(Supplier<LockOperations> locks, Supplier<LockOptions> defaults,
+record RequestCollaborators(Supplier<ResolvedLocks> locks, Supplier<LockOptions> defaults,
 		RequestObservations observations, StoreFailures storeFailures, SharedResults sharedResults,
 		Supplier<OnLeaseLost> onLeaseLost) {
 

@@ -98,7 +98,7 @@ class DetachedLeaseTests {
 			.tryAcquireDetached("order:6", LockOptions.ttl(Duration.ofSeconds(30)))
 			.lease();
 		assertThat(lease.putResult("done".getBytes(), Duration.ofMinutes(1))).isTrue();
-		assertThat(this.otherInstance.findResult("order:6"))
+		assertThat(this.otherInstance.results().orElseThrow().findResult("order:6"))
 			.hasValueSatisfying((result) -> assertThat(new String(result)).isEqualTo("done"));
 		assertThat(lease.release()).isTrue();
 		assertThat(lease.putResult("late".getBytes(), Duration.ofMinutes(1))).isFalse();

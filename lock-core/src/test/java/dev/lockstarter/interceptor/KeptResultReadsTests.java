@@ -17,8 +17,11 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttemptWithResult;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockResults;
 import dev.lockstarter.core.LockTemplate;
+import dev.lockstarter.core.ReactiveLockResults;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -40,7 +43,11 @@ class KeptResultReadsTests {
 
 	private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
-	private final LockTemplate locks = new LockTemplate(new InMemoryLockStore()) {
+	private final LockTemplate locks = new LockTemplate(new InMemoryLockStore());
+
+	private final LockResults results = new LockResults() {
+
+		private final LockResults kept = KeptResultReadsTests.this.locks.results().orElseThrow();
 
 		@Override
 		public Optional<byte[]> findResult(String key) {
@@ -56,7 +63,12 @@ class KeptResultReadsTests {
 			if (failure != null) {
 				throw failure;
 			}
-			return super.findResult(key);
+			return this.kept.findResult(key);
+		}
+
+		@Override
+		public LockAttemptWithResult tryAcquireReadingResult(String key, LockOptions options) {
+			return this.kept.tryAcquireReadingResult(key, options);
 		}
 
 	};
@@ -127,7 +139,8 @@ class KeptResultReadsTests {
 		assertThat(this.reads).hasValue(1);
 		// The failed read is gone: the next caller reads again, and gets the result
 		this.failure.set(null);
-		assertThat(new String(this.keptResultReads.read(this.locks, "sum", System.nanoTime()), StandardCharsets.UTF_8))
+		assertThat(
+				new String(this.keptResultReads.read(this.results, "sum", System.nanoTime()), StandardCharsets.UTF_8))
 			.isEqualTo("42");
 		assertThat(this.reads).hasValue(2);
 	}
@@ -148,7 +161,7 @@ class KeptResultReadsTests {
 
 		};
 		LockTemplate template = new LockTemplate(store);
-		ReactiveLockTemplate reactive = new ReactiveLockTemplate(template);
+		ReactiveLockResults reactive = new ReactiveLockTemplate(template).results().orElseThrow();
 		Lease lease = template.tryAcquire("sum", LockOptions.ttl(Duration.ofSeconds(10))).lease();
 		assertThat(lease.putResult("42".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(10))).isTrue();
 		lease.close();
@@ -201,7 +214,7 @@ class KeptResultReadsTests {
 	}
 
 	private CompletableFuture<byte[]> read(String key, long arrivedAt) {
-		return CompletableFuture.supplyAsync(() -> this.keptResultReads.read(this.locks, key, arrivedAt), (task) -> {
+		return CompletableFuture.supplyAsync(() -> this.keptResultReads.read(this.results, key, arrivedAt), (task) -> {
 			Thread caller = new Thread(task);
 			this.callers.add(caller);
 			caller.start();

@@ -140,7 +140,7 @@ class ReactiveSingleFlightTests {
 		List<String> seen = simultaneously(1,
 				() -> this.proxy.report("order")
 					.map((report) -> "held: " + isHeld("report:order") + ", kept: "
-							+ this.locks.findResult("report:order").isPresent()));
+							+ this.locks.results().orElseThrow().findResult("report:order").isPresent()));
 		assertThat(seen).containsExactly("held: false, kept: true");
 	}
 
@@ -213,7 +213,7 @@ class ReactiveSingleFlightTests {
 		awaitHeld("report:cancelled");
 		holder.dispose();
 		awaitFree("report:cancelled");
-		assertThat(this.locks.findResult("report:cancelled")).isEmpty();
+		assertThat(this.locks.results().orElseThrow().findResult("report:cancelled")).isEmpty();
 		this.reports.proceed.tryEmitEmpty();
 		assertThat(this.proxy.report("cancelled").block(BLOCK)).isEqualTo(new Report("cancelled", 2));
 		assertThat(this.shared).hasValue(0);

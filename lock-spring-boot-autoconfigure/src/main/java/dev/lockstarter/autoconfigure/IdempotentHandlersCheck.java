@@ -25,7 +25,7 @@ final class IdempotentHandlersCheck {
 	 * @throws InvalidConfigurationPropertyValueException naming {@code lock.store}
 	 */
 	static void check(List<String> idempotent, LockOperations locks, LockProperties properties) {
-		if (!idempotent.isEmpty() && !locks.supportsResults()) {
+		if (!idempotent.isEmpty() && locks.results().isEmpty()) {
 			LockProperties.Store store = properties.getStore();
 			throw new InvalidConfigurationPropertyValueException("lock.store",
 					(store != null) ? store.name().toLowerCase(Locale.ROOT) : "(not set)",

@@ -46,7 +46,7 @@ class ResultSharingValidator implements SmartInitializingSingleton {
 			return;
 		}
 		LockOperations locks = this.locks.getIfAvailable();
-		if (locks != null && !locks.supportsResults()) {
+		if (locks != null && locks.results().isEmpty()) {
 			LockStore store = this.store.getIfAvailable();
 			throw new InvalidConfigurationPropertyValueException("lock.store",
 					storeValue(this.properties.getIfAvailable(), store),

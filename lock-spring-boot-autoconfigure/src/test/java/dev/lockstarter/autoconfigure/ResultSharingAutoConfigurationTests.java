@@ -149,8 +149,10 @@ class ResultSharingAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			ReactiveService service = context.getBean(ReactiveService.class);
 			assertThat(service.get("k").block(Duration.ofSeconds(10))).containsExactly("k", "1");
-			assertThat(context.getBean(dev.lockstarter.core.LockOperations.class).findResult("ReactiveService.get:k"))
-				.isPresent();
+			assertThat(context.getBean(dev.lockstarter.core.LockOperations.class)
+				.results()
+				.orElseThrow()
+				.findResult("ReactiveService.get:k")).isPresent();
 		});
 	}
 

@@ -348,9 +348,9 @@ class SingleFlightIntegrationTests {
 		assertThat(reports.shortLived("brief").run()).isEqualTo(1);
 		LockOperations locks = second.getBean(LockOperations.class);
 		String key = lockKey("shortLived", "brief");
-		assertThat(locks.findResult(key)).isPresent();
+		assertThat(locks.results().orElseThrow().findResult(key)).isPresent();
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (locks.findResult(key).isPresent()) {
+		while (locks.results().orElseThrow().findResult(key).isPresent()) {
 			assertThat(System.nanoTime() - deadline).isNegative();
 			Thread.sleep(20);
 		}

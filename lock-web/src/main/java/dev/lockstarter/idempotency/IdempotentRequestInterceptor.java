@@ -21,6 +21,7 @@ import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockResults;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import org.springframework.util.Assert;
 import org.springframework.web.method.HandlerMethod;
@@ -31,8 +32,7 @@ import org.springframework.web.util.WebUtils;
  * Runs {@link IdempotentRequest} handler methods at most once per idempotency key, and
  * replays the kept response to later requests with the same key. Needs
  * {@link IdempotentRequestBufferingFilter} in front of the dispatcher servlet, and a
- * {@link LockOperations} whose store {@linkplain LockOperations#supportsResults() keeps
- * results}.
+ * {@link LockOperations} whose store keeps results ({@link LockOperations#results()}).
  * <p>
  * For each request to an annotated handler:
  * <ol>
@@ -245,7 +245,7 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 		Lease lease = attempt.lease();
 		Optional<byte[]> kept;
 		try {
-			kept = locks.findResult(lockKey);
+			kept = keptResults(locks).findResult(lockKey);
 			if (kept.isEmpty()) {
 				request.setAttribute(IN_FLIGHT_ATTRIBUTE,
 						this.responseKeeping.begin(lease, fingerprint, attribute.retention()));
@@ -322,6 +322,12 @@ public class IdempotentRequestInterceptor extends IdempotentRequestSupport imple
 
 	static String lockKey(@Nullable Principal principal, String key) {
 		return IdempotencyPolicy.lockKey((principal != null) ? principal.getName() : null, key);
+	}
+
+	private static LockResults keptResults(LockOperations locks) {
+		return locks.results()
+			.orElseThrow(() -> new IllegalStateException("@IdempotentRequest needs a lock store that keeps results; "
+					+ "the lock operations " + locks.getClass().getName() + " keep none"));
 	}
 
 }

@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockResults;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationContext;
@@ -77,9 +78,9 @@ import org.springframework.web.server.WebFilterChain;
  * {@code DispatcherHandler} answers its own errors; without them, the error reaches the
  * server's exception handlers.
  * <p>
- * Kept responses are read and written through {@link ReactiveLockOperations#findResult}
- * and {@link ReactiveLockOperations#putResult}, which never block the thread of the
- * exchange (on Redis and in memory they do not block at all; other stores are called on a
+ * Kept responses are read and written through {@link ReactiveLockResults#findResult} and
+ * {@link ReactiveLockResults#putResult}, which never block the thread of the exchange (on
+ * Redis and in memory they do not block at all; other stores are called on a
  * bounded-elastic scheduler). The handler may produce its response in any way
  * ({@code Mono}, {@code Flux}, Kotlin {@code suspend} functions, plain values): only the
  * response written counts. It is held back, buffered, until it is kept and the lock

@@ -10,6 +10,7 @@ import reactor.core.publisher.Mono;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockResults;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 
@@ -32,6 +33,12 @@ final class ReactiveIdempotencyStore {
 		this.policy = policy;
 	}
 
+	private ReactiveLockResults results() {
+		return this.locks.results()
+			.orElseThrow(() -> new IllegalStateException("@IdempotentRequest needs a lock store that keeps results; "
+					+ "the lock operations " + this.locks.getClass().getName() + " keep none"));
+	}
+
 	/**
 	 * Take the lock of a key without waiting.
 	 * @return the lease, or an {@link IdempotentRequestInProgressException} if another
@@ -48,7 +55,7 @@ final class ReactiveIdempotencyStore {
 	 * @return the kept response, serialized, or empty if none is kept
 	 */
 	Mono<Optional<byte[]>> findResponse(String lockKey) {
-		return this.locks.findResult(lockKey).map(Optional::of).defaultIfEmpty(Optional.empty());
+		return results().findResult(lockKey).map(Optional::of).defaultIfEmpty(Optional.empty());
 	}
 
 	/**
@@ -65,7 +72,7 @@ final class ReactiveIdempotencyStore {
 		HttpHeaders headers = response.getHeaders();
 		StoredResponse stored = this.policy.capture(fingerprint, status, headers.getFirst(HttpHeaders.CONTENT_TYPE),
 				headers::get, response.body());
-		return this.locks.putResult(lease, stored.toBytes(), retention).doOnNext((kept) -> {
+		return results().putResult(lease, stored.toBytes(), retention).doOnNext((kept) -> {
 			if (!kept) {
 				logger.warn(IdempotencyPolicy.LOCK_EXPIRED);
 			}

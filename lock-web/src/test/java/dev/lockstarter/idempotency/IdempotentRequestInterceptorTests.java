@@ -59,7 +59,7 @@ class IdempotentRequestInterceptorTests {
 		response.setStatus(201);
 		response.getOutputStream().write("paid".getBytes(StandardCharsets.UTF_8));
 		this.interceptor.afterCompletion(buffered, response, handler("pay"), null);
-		assertThat(this.locks.findResult("idempotency:anonymous:k1")).isPresent();
+		assertThat(this.locks.results().orElseThrow().findResult("idempotency:anonymous:k1")).isPresent();
 		assertThat(this.locks.tryAcquire("idempotency:anonymous:k1", Duration.ofSeconds(1)).isAcquired()).isTrue();
 	}
 

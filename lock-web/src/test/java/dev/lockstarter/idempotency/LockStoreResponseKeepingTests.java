@@ -32,7 +32,8 @@ class LockStoreResponseKeepingTests {
 	void keptResponseIsStoredWithTheLocksResultAndTheLockReleased() throws Exception {
 		ResponseKeeping.InFlight inFlight = begin();
 		inFlight.complete(response(201, "paid"), null);
-		StoredResponse stored = StoredResponse.fromBytes(this.locks.findResult("k").orElseThrow());
+		StoredResponse stored = StoredResponse
+			.fromBytes(this.locks.results().orElseThrow().findResult("k").orElseThrow());
 		assertThat(stored.status()).isEqualTo(201);
 		assertThat(stored.matches(FINGERPRINT)).isTrue();
 		assertThat(new String(stored.body(), StandardCharsets.UTF_8)).isEqualTo("paid");
@@ -42,21 +43,21 @@ class LockStoreResponseKeepingTests {
 	@Test
 	void serverErrorKeepsNothingAndReleasesTheLock() throws Exception {
 		begin().complete(response(500, "failed"), null);
-		assertThat(this.locks.findResult("k")).isEmpty();
+		assertThat(this.locks.results().orElseThrow().findResult("k")).isEmpty();
 		assertThat(this.locks.tryAcquire("k", Duration.ofSeconds(1)).isAcquired()).isTrue();
 	}
 
 	@Test
 	void handlerExceptionKeepsNothingAndReleasesTheLock() throws Exception {
 		begin().complete(response(200, "ok"), new IllegalStateException("handler failed"));
-		assertThat(this.locks.findResult("k")).isEmpty();
+		assertThat(this.locks.results().orElseThrow().findResult("k")).isEmpty();
 		assertThat(this.locks.tryAcquire("k", Duration.ofSeconds(1)).isAcquired()).isTrue();
 	}
 
 	@Test
 	void missingBufferedResponseKeepsNothingAndReleasesTheLock() {
 		begin().complete(null, null);
-		assertThat(this.locks.findResult("k")).isEmpty();
+		assertThat(this.locks.results().orElseThrow().findResult("k")).isEmpty();
 		assertThat(this.locks.tryAcquire("k", Duration.ofSeconds(1)).isAcquired()).isTrue();
 	}
 

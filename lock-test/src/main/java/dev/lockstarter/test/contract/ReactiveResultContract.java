@@ -8,13 +8,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.ReactiveLockResults;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Results kept reactively: on a store that keeps results
@@ -30,17 +30,18 @@ interface ReactiveResultContract extends ReactiveTemplateContract {
 	default void resultKeptReactivelyIsFoundByReactiveAndBlockingCallers() {
 		assumeKeepsResults(this);
 		String key = uniqueKey("result");
-		assertThat(reactiveLocks().findResult(key).blockOptional(BLOCK)).isEmpty();
+		assertThat(reactiveResults().findResult(key).blockOptional(BLOCK)).isEmpty();
 		Lease lease = acquired(key);
 		byte[] result = { 1, 2, 3, 0, -1 };
-		assertThat(reactiveLocks().putResult(lease, result, LONG_TTL).block(BLOCK)).isTrue();
+		assertThat(reactiveResults().putResult(lease, result, LONG_TTL).block(BLOCK)).isTrue();
 		assertThat(reactiveLocks().release(lease).block(BLOCK)).isTrue();
-		assertThat(reactiveLocks().findResult(key).block(BLOCK)).containsExactly(result);
-		assertThat(locks().findResult(key)).hasValueSatisfying((found) -> assertThat(found).containsExactly(result));
+		assertThat(reactiveResults().findResult(key).block(BLOCK)).containsExactly(result);
+		assertThat(locks().results().orElseThrow().findResult(key))
+			.hasValueSatisfying((found) -> assertThat(found).containsExactly(result));
 		try (Lease blocking = locks().acquire(key, LONG_TTL)) {
 			assertThat(blocking.putResult(new byte[] { 7 }, LONG_TTL)).isTrue();
 		}
-		assertThat(reactiveLocks().findResult(key).block(BLOCK)).containsExactly(7);
+		assertThat(reactiveResults().findResult(key).block(BLOCK)).containsExactly(7);
 	}
 
 	@Test
@@ -49,8 +50,8 @@ interface ReactiveResultContract extends ReactiveTemplateContract {
 		String key = uniqueKey("released-result");
 		Lease lease = acquired(key);
 		assertThat(reactiveLocks().release(lease).block(BLOCK)).isTrue();
-		assertThat(reactiveLocks().putResult(lease, new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(reactiveLocks().findResult(key).blockOptional(BLOCK)).isEmpty();
+		assertThat(reactiveResults().putResult(lease, new byte[] { 1 }, LONG_TTL).block(BLOCK)).isFalse();
+		assertThat(reactiveResults().findResult(key).blockOptional(BLOCK)).isEmpty();
 	}
 
 	@Test
@@ -58,22 +59,22 @@ interface ReactiveResultContract extends ReactiveTemplateContract {
 		assumeKeepsResults(this);
 		String key = uniqueKey("expiring-result");
 		Lease lease = acquired(key);
-		assertThat(reactiveLocks().putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
+		assertThat(reactiveResults().putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
 		reactiveLocks().release(lease).block(BLOCK);
-		assertThat(reactiveLocks().findResult(key).blockOptional(BLOCK)).isPresent();
+		assertThat(reactiveResults().findResult(key).blockOptional(BLOCK)).isPresent();
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (reactiveLocks().findResult(key).blockOptional(BLOCK).isPresent()) {
+		while (reactiveResults().findResult(key).blockOptional(BLOCK).isPresent()) {
 			assertThat(System.nanoTime() - deadline).as("result expired in time").isNegative();
 			Thread.sleep(50);
 		}
 	}
 
 	@Test
-	default void storeThatKeepsNoResultsSignalsUnsupported() {
+	default void storeThatKeepsNoResultsOffersNone() {
 		Assumptions.assumeFalse(store() instanceof ResultStoringLockStore, () -> storeName(store())
 				+ " keeps results (ResultStoringLockStore): the case runs on a store that keeps none");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> reactiveLocks().findResult(uniqueKey("none")).block(BLOCK));
+		assertThat(reactiveLocks().results()).isEmpty();
+		assertThat(locks().results()).isEmpty();
 	}
 
 	@Test
@@ -105,8 +106,12 @@ interface ReactiveResultContract extends ReactiveTemplateContract {
 		return lease;
 	}
 
+	private ReactiveLockResults reactiveResults() {
+		return reactiveLocks().results().orElseThrow();
+	}
+
 	private static void assumeKeepsResults(ReactiveResultContract contract) {
-		Assumptions.assumeTrue(contract.locks().supportsResults(),
+		Assumptions.assumeTrue(contract.locks().results().isPresent(),
 				() -> storeName(contract.store()) + " keeps no results (not a ResultStoringLockStore)");
 	}
 
