@@ -388,7 +388,9 @@ enum Variant {
 		public boolean cycle(String key) {
 			switch (this.path) {
 				case SINGLE_FLIGHT -> {
-					LockAttemptWithResult attempt = this.locks.results().orElseThrow().tryAcquireReadingResult(key, this.options);
+					LockAttemptWithResult attempt = this.locks.results()
+						.orElseThrow()
+						.tryAcquireReadingResult(key, this.options);
 					if (!attempt.attempt().isAcquired()) {
 						return false;
 					}
