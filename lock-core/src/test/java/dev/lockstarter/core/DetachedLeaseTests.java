@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Leases handed to an owner outside the JVM: {@link LockTemplate#tryAcquireDetached},
@@ -81,10 +83,18 @@ class DetachedLeaseTests {
 		DetachedLease lease = (DetachedLease) this.locks
 			.tryAcquireDetached("order:4", LockOptions.ttl(Duration.ofSeconds(30)))
 			.lease();
+		AtomicReference<Thread> waiting = new AtomicReference<>();
 		CompletableFuture<LockAttempt> waiter = CompletableFuture
 			.supplyAsync(() -> this.otherInstance.tryAcquireDetached("order:4",
-					LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(10))));
-		Thread.sleep(200);
+					LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(10))), (task) -> {
+						Thread thread = new Thread(task);
+						waiting.set(thread);
+						thread.start();
+					});
+		// The waiter pauses between its tries in a timed wait: it found the lock held
+		await("the waiter waiting").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> waiting.get().getState() == Thread.State.TIMED_WAITING);
 		assertThat(waiter).isNotDone();
 		assertThat(this.otherInstance.releaseDetached("order:4", lease.ownerToken())).isTrue();
 		DetachedLease next = (DetachedLease) waiter.get(5, TimeUnit.SECONDS).lease();

@@ -2,7 +2,6 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +10,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link Lease#extend(Duration, Duration)} on the in-memory store.
@@ -40,8 +40,9 @@ class LeaseExtensionTests {
 	@Test
 	void extensionOfALockTakenOverAnswersFalseAndReportsTheLeaseLost() throws InterruptedException {
 		Lease lease = this.locks.acquire("k", LockOptions.ttl(Duration.ofMillis(100)).withRenewal(false));
-		awaitUntil("the lock expired and was taken",
-				() -> this.otherInstance.tryAcquire("k", Duration.ofMinutes(1)).isAcquired());
+		await("the lock expired and was taken").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.otherInstance.tryAcquire("k", Duration.ofMinutes(1)).isAcquired());
 		assertThat(lease.extend(Duration.ofMinutes(1))).isFalse();
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(this.otherInstance.timeToExpiry("k")).isGreaterThan(Duration.ofSeconds(50));
@@ -81,8 +82,9 @@ class LeaseExtensionTests {
 		// within those 300 ms, not 10 s later
 		Lease lease = this.locks.acquire("k", Duration.ofSeconds(30));
 		assertThat(lease.extend(Duration.ofMillis(300))).isTrue();
-		awaitUntil("a renewal back to the lease's own time-to-live",
-				() -> this.otherInstance.timeToExpiry("k").compareTo(Duration.ofSeconds(20)) > 0);
+		await("a renewal back to the lease's own time-to-live").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.otherInstance.timeToExpiry("k").compareTo(Duration.ofSeconds(20)) > 0);
 		assertThat(lease.isHeld()).isTrue();
 		lease.release();
 	}
@@ -117,15 +119,6 @@ class LeaseExtensionTests {
 			.withMessageContaining("holdAtLeast");
 		assertThatIllegalArgumentException().isThrownBy(() -> lease.extend(Duration.ZERO)).withMessageContaining("ttl");
 		lease.release();
-	}
-
-	private static void awaitUntil(String description, BooleanSupplier condition) throws InterruptedException {
-		Duration within = Duration.ofSeconds(5);
-		long deadline = System.nanoTime() + within.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("%s within %s", description, within).isNegative();
-			Thread.sleep(10);
-		}
 	}
 
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +12,7 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LeaseRenewer} through {@link LockTemplate}, on the in-memory store.
@@ -36,14 +36,19 @@ class LeaseRenewerTests {
 		}
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(50);
 		assertThat(this.locks.renewer().isScheduled()).isTrue();
-		awaitUntil("a renewal ran", () -> this.store.extendedLocks.get() >= 50);
+		await("a renewal ran").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.store.extendedLocks.get() >= 50);
 		leases.forEach(Lease::release);
 		assertThat(this.locks.renewer().activeLeases()).isZero();
-		awaitUntil("the renewer stopped", () -> !this.locks.renewer().isScheduled());
+		await("the renewer stopped").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> !this.locks.renewer().isScheduled());
 		int calls = this.store.extendAllCalls.get();
 		// Three renewal periods of the 300 ms leases: a renewal left behind would run
-		Thread.sleep(300);
-		assertThat(this.store.extendAllCalls.get()).isEqualTo(calls);
+		await("no renewal left behind").during(Duration.ofMillis(300))
+			.atMost(Duration.ofSeconds(1))
+			.until(() -> this.store.extendAllCalls.get() == calls);
 	}
 
 	@Test
@@ -52,7 +57,9 @@ class LeaseRenewerTests {
 		for (int i = 0; i < 20; i++) {
 			leases.add(this.locks.acquire("k" + i, Duration.ofMillis(600)));
 		}
-		awaitUntil("two renewals of every lease", () -> this.store.extendedLocks.get() >= 40);
+		await("two renewals of every lease").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.store.extendedLocks.get() >= 40);
 		assertThat(leases).allMatch(Lease::isHeld);
 		assertThat(this.store.extendAllCalls.get()).isLessThanOrEqualTo(this.store.extendedLocks.get() / 10);
 		leases.forEach(Lease::release);
@@ -66,7 +73,9 @@ class LeaseRenewerTests {
 		Lease short1 = this.locks.acquire("short", Duration.ofMillis(300));
 		// Within 5 s, before the long lease is due:
 		// only the short one can have been renewed
-		awaitUntil("two renewals of the short lease", () -> this.store.extendedLocks.get() >= 2, Duration.ofSeconds(5));
+		await("two renewals of the short lease").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.store.extendedLocks.get() >= 2);
 		assertThat(short1.isHeld()).isTrue();
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(2);
 		short1.release();
@@ -78,22 +87,11 @@ class LeaseRenewerTests {
 	void leaseWithoutRenewalIsNeverExtended() throws Exception {
 		Lease lease = this.locks.acquire("k", LockOptions.ttl(Duration.ofMillis(200)).withRenewal(false));
 		assertThat(this.locks.renewer().activeLeases()).isZero();
-		awaitUntil("the lease expired", () -> !lease.isHeld());
+		await("the lease expired").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> !lease.isHeld());
 		assertThat(this.store.extendAllCalls.get()).isZero();
 		assertThat(lease.release()).isFalse();
-	}
-
-	private static void awaitUntil(String description, BooleanSupplier condition) throws InterruptedException {
-		awaitUntil(description, condition, Duration.ofSeconds(10));
-	}
-
-	private static void awaitUntil(String description, BooleanSupplier condition, Duration within)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + within.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("%s within %s", description, within).isNegative();
-			Thread.sleep(10);
-		}
 	}
 
 	private static final class CountingStore extends InMemoryLockStore implements LockStore {

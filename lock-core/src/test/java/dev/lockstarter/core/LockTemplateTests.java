@@ -17,6 +17,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LockTemplate} on the in-memory store.
@@ -206,11 +207,9 @@ class LockTemplateTests {
 			awaitReleaseAttempts(lossy, 2);
 			assertThat(template.cleaner().pending()).isEqualTo(1);
 			lossy.failReleases = false;
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (template.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
-				Thread.sleep(10);
-			}
-			assertThat(template.cleaner().pending()).isZero();
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThat(template.cleaner().pending()).isZero());
 			assertThat(lossy.delegate.tryAcquire("app:k", "other", Duration.ofSeconds(1)).isAcquired()).isTrue();
 		}
 		finally {
@@ -226,27 +225,24 @@ class LockTemplateTests {
 			lossy.failReleases = true;
 			assertThatExceptionOfType(LockStoreException.class)
 				.isThrownBy(() -> template.tryAcquire("k", Duration.ofMillis(500)));
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (template.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
-				Thread.sleep(10);
-			}
-			assertThat(template.cleaner().pending()).isZero();
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThat(template.cleaner().pending()).isZero());
 			int attempts = lossy.releaseAttempts.get();
 			assertThat(attempts).isPositive();
-			Thread.sleep(300);
-			assertThat(lossy.releaseAttempts).hasValue(attempts);
+			await().during(Duration.ofMillis(300))
+				.atMost(Duration.ofSeconds(1))
+				.untilAsserted(() -> assertThat(lossy.releaseAttempts).hasValue(attempts));
 		}
 		finally {
 			template.destroy();
 		}
 	}
 
-	private static void awaitReleaseAttempts(LostReplyStore store, int attempts) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (store.releaseAttempts.get() < attempts && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(store.releaseAttempts.get()).isGreaterThanOrEqualTo(attempts);
+	private static void awaitReleaseAttempts(LostReplyStore store, int attempts) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(store.releaseAttempts.get()).isGreaterThanOrEqualTo(attempts));
 	}
 
 	/**

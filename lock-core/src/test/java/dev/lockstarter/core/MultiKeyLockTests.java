@@ -3,7 +3,6 @@ package dev.lockstarter.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
@@ -17,6 +16,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the multi-key acquisitions of {@link LockTemplate}, on the in-memory store
@@ -146,10 +146,7 @@ class MultiKeyLockTests {
 		Lease lease = locks.acquire(List.of("a", "b"), Duration.ofMillis(300));
 		String token = tokenOf(locks, "b");
 		assertThat(this.memory.release("app:b", token)).isTrue();
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (lost.isEmpty() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> !lost.isEmpty());
 		assertThat(lost).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo("b"));
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(lease.release()).isFalse();
@@ -188,11 +185,9 @@ class MultiKeyLockTests {
 			});
 			waiter.start();
 			// The waiter pauses between its tries in a timed wait: it found "b" held
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (waiter.getState() != Thread.State.TIMED_WAITING) {
-				assertThat(System.nanoTime() - deadline).as("waiter waiting in time").isNegative();
-				Thread.sleep(2);
-			}
+			await("waiter waiting").atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(2))
+				.until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
 			waiter.interrupt();
 			waiter.join(5000);
 			assertThat(waiter.isAlive()).isFalse();
@@ -209,10 +204,9 @@ class MultiKeyLockTests {
 		assertThatExceptionOfType(LockStoreException.class)
 			.isThrownBy(() -> locks.acquire(List.of("a", "b", "c"), TTL));
 		this.generic.failOn = null;
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (locks.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> locks.cleaner().pending() == 0);
 		assertThat(this.generic.acquired).doesNotContain("app:c");
 		assertThat(locks.tryAcquire(List.of("a", "b", "c"), TTL).isAcquired()).isTrue();
 		locks.destroy();
@@ -226,10 +220,9 @@ class MultiKeyLockTests {
 			assertThat(locks.tryAcquire(List.of("a", "b", "c"), TTL).isAcquired()).isFalse();
 			assertThat(locks.tryAcquire("a", TTL).isAcquired()).as("rollback failed, a is still held").isFalse();
 			this.generic.failReleases.set(false);
-			long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-			while (locks.cleaner().pending() > 0 && System.nanoTime() - deadline < 0) {
-				Thread.sleep(10);
-			}
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> locks.cleaner().pending() == 0);
 			assertThat(locks.tryAcquire(List.of("a", "b"), TTL).isAcquired()).isTrue();
 		}
 		locks.destroy();

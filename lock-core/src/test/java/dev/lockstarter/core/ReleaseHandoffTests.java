@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ReleaseHandoff}: the release listener that acquires for its waiter
@@ -69,8 +71,7 @@ class ReleaseHandoffTests {
 			.toFuture();
 		// The holder's try and the waiter's first try, made once subscribed
 		awaitTries(2);
-		// Asleep: its first poll is 80 ms or more away
-		Thread.sleep(50);
+		awaitAsleep();
 		holder.release();
 		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
 		assertThat(attempt.isAcquired()).isTrue();
@@ -89,7 +90,7 @@ class ReleaseHandoffTests {
 			.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10)))
 			.toFuture();
 		awaitTries(2);
-		Thread.sleep(50);
+		awaitAsleep();
 		holder.release();
 		PendingAttempt pending = this.store.pending.poll(5, TimeUnit.SECONDS);
 		assertThat(pending).isNotNull();
@@ -203,27 +204,38 @@ class ReleaseHandoffTests {
 			.submit(() -> this.locks.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(waitTime)));
 		// The holder's try, the waiter's first try and its try once subscribed
 		awaitTries(3);
-		// Asleep: its first poll is 80 ms or more away
-		Thread.sleep(50);
+		awaitAsleep();
 		holder.release();
 		return waiter;
 	}
 
-	private void awaitTries(int tries) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.store.answeredTries.get() < tries) {
-			assertThat(System.nanoTime() - deadline).as("%d tries", tries).isNegative();
-			Thread.sleep(5);
+	private void awaitTries(int tries) {
+		await(tries + " tries").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.store.answeredTries.get() >= tries);
+	}
+
+	/**
+	 * Wait until the waiter, its last try answered, sleeps until its next poll: its try
+	 * ended, so that a release now is answered by the listener's attempt. A try made on
+	 * this thread (a reactive waiter's, on subscription) ended before this is called.
+	 */
+	private void awaitAsleep() {
+		Thread trier = this.store.lastTrier;
+		assertThat(trier).isNotNull();
+		if (trier == Thread.currentThread()) {
+			return;
 		}
+		await("the waiter asleep").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> trier.getState() == Thread.State.TIMED_WAITING || trier.getState() == Thread.State.WAITING);
 	}
 
 	/** Wait until the lock is free, as it is once an orphan is released by token. */
-	private void awaitFree(String key) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!this.store.tryAcquire(key, "probe", TTL).isAcquired()) {
-			assertThat(System.nanoTime() - deadline).as("%s released", key).isNegative();
-			Thread.sleep(20);
-		}
+	private void awaitFree(String key) {
+		await(key + " released").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.tryAcquire(key, "probe", TTL).isAcquired());
 	}
 
 	/**
@@ -239,6 +251,9 @@ class ReleaseHandoffTests {
 
 		final AtomicInteger listenerAttempts = new AtomicInteger();
 
+		/** The thread of the last try. */
+		volatile @Nullable Thread lastTrier;
+
 		final BlockingQueue<PendingAttempt> pending = new LinkedBlockingQueue<>();
 
 		volatile boolean answerAtOnce;
@@ -251,6 +266,7 @@ class ReleaseHandoffTests {
 				return super.tryAcquire(key, token, ttl);
 			}
 			this.tries.incrementAndGet();
+			this.lastTrier = Thread.currentThread();
 			try {
 				return super.tryAcquire(key, token, ttl);
 			}

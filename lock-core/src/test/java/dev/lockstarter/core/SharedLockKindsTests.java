@@ -74,14 +74,7 @@ class SharedLockKindsTests {
 		CompletableFuture<Lease> writer = CompletableFuture.supplyAsync(
 				() -> this.locks.acquire("doc", TTL.withKind(LockKind.WRITE).withWaitTime(Duration.ofSeconds(10))));
 		// Until the writer's refusal is recorded, a reader may still enter: wait for it
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
-		while (probe.isAcquired()) {
-			probe.lease().release();
-			assertThat(System.nanoTime() - deadline).as("the writer's wait is recorded").isNegative();
-			Thread.onSpinWait();
-			probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
-		}
+		awaitRead(false);
 		assertThat(writer).isNotDone();
 		reader.release();
 		Lease written = writer.get(10, TimeUnit.SECONDS);
@@ -145,20 +138,16 @@ class SharedLockKindsTests {
 		reader.release();
 	}
 
-	private void awaitRead(boolean granted) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
-		while (probe.isAcquired() != granted) {
-			if (probe.isAcquired()) {
-				probe.lease().release();
-			}
-			assertThat(System.nanoTime() - deadline).as("a reader %s", granted ? "granted" : "refused").isNegative();
-			Thread.sleep(5);
-			probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
-		}
-		if (probe.isAcquired()) {
-			probe.lease().release();
-		}
+	private void awaitRead(boolean granted) {
+		await("a reader " + (granted ? "granted" : "refused")).atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> {
+				LockAttempt probe = this.locks.tryAcquire("doc", TTL.withKind(LockKind.READ));
+				if (probe.isAcquired()) {
+					probe.lease().release();
+				}
+				return probe.isAcquired() == granted;
+			});
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -154,12 +155,11 @@ class ExclusiveJobInterceptorTests {
 	}
 
 	/** Wait until the kept lock of a job expires, for ten seconds at most. */
-	private void awaitFree(String key) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-		while (!this.secondLocks.timeToExpiry(key).isZero()) {
-			assertThat(System.nanoTime() - deadline).as("lock '%s' expired in time", key).isNegative();
-			Thread.sleep(10);
-		}
+	private void awaitFree(String key) {
+		Awaitility.await("lock '" + key + "' expired")
+			.atMost(Duration.ofSeconds(TIMEOUT_SECONDS))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.secondLocks.timeToExpiry(key).isZero());
 	}
 
 	private Report proxy(Report target, LockTemplate locks, String instance) {

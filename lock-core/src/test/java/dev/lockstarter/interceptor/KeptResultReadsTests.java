@@ -28,6 +28,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link KeptResultReads}, over a {@link LockTemplate} on the in-memory store
@@ -192,25 +193,19 @@ class KeptResultReadsTests {
 		}
 	}
 
-	private void awaitReads(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.reads.get() < count && System.nanoTime() < deadline) {
-			Thread.sleep(5);
-		}
+	private void awaitReads(int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.reads.get() >= count);
 		assertThat(this.reads).hasValue(count);
 	}
 
 	/** Wait until {@code count} callers wait for another caller's read (parked in it). */
-	private void awaitWaiting(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (System.nanoTime() < deadline) {
-			long waiting = this.callers.stream().filter((caller) -> caller.getState() == Thread.State.WAITING).count();
-			if (waiting >= count) {
-				return;
-			}
-			Thread.sleep(5);
-		}
-		throw new AssertionError(count + " caller(s) did not wait for the read in flight");
+	private void awaitWaiting(int count) {
+		await(count + " caller(s) waiting for the read in flight").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.callers.stream().filter((caller) -> caller.getState() == Thread.State.WAITING).count(),
+					(waiting) -> waiting >= count);
 	}
 
 	private CompletableFuture<byte[]> read(String key, long arrivedAt) {

@@ -28,6 +28,7 @@ import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ExclusiveRequestInterceptor} on methods that return {@code Mono},
@@ -242,19 +243,13 @@ class ReactiveExclusiveRequestTests {
 	/** Wait until a call holds the key; probes without acquiring, so never contends. */
 	private void awaitHeld(String user) {
 		String key = user.startsWith("account:") ? user : "registration:" + user;
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (this.locks.getHeldLocks().stream().noneMatch((held) -> held.key().equals(key))) {
-			assertThat(System.nanoTime() - deadline).as("held in time").isNegative();
-			Thread.onSpinWait();
-		}
+		await("held").atMost(BLOCK)
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> this.locks.getHeldLocks().stream().anyMatch((held) -> held.key().equals(key)));
 	}
 
 	private void awaitFree(String key) {
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (isHeld(key)) {
-			assertThat(System.nanoTime() - deadline).as("released in time").isNegative();
-			Thread.onSpinWait();
-		}
+		await("released").atMost(BLOCK).pollInterval(Duration.ofMillis(1)).until(() -> !isHeld(key));
 	}
 
 	class Registrations {

@@ -36,6 +36,7 @@ import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for single-flight ({@code onConflict = SHARE_RESULT}) on methods that return a
@@ -319,12 +320,10 @@ class ReactiveSingleFlightTests {
 	}
 
 	private static void awaitSize(List<?> list, int size, List<Throwable> failures) {
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (list.size() < size) {
-			assertThat(failures).isEmpty();
-			assertThat(System.nanoTime() - deadline).as("%d signals in time, got %s", size, list).isNegative();
-			Thread.onSpinWait();
-		}
+		await().atMost(BLOCK)
+			.pollInterval(Duration.ofMillis(1))
+			.failFast(() -> assertThat(failures).isEmpty())
+			.untilAsserted(() -> assertThat(list).as("%d signals", size).hasSizeGreaterThanOrEqualTo(size));
 		assertThat(failures).isEmpty();
 	}
 
@@ -338,19 +337,15 @@ class ReactiveSingleFlightTests {
 	}
 
 	private void awaitHeld(String key) {
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (this.locks.getHeldLocks().stream().noneMatch((held) -> held.key().equals(key))) {
-			assertThat(System.nanoTime() - deadline).as("held in time").isNegative();
-			Thread.onSpinWait();
-		}
+		await("held").atMost(BLOCK)
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> this.locks.getHeldLocks().stream().anyMatch((held) -> held.key().equals(key)));
 	}
 
 	private void awaitFree(String key) {
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (!this.locks.getHeldLocks().isEmpty() || isHeld(key)) {
-			assertThat(System.nanoTime() - deadline).as("released in time").isNegative();
-			Thread.onSpinWait();
-		}
+		await("released").atMost(BLOCK)
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> this.locks.getHeldLocks().isEmpty() && !isHeld(key));
 	}
 
 	record Report(String id, int run) {

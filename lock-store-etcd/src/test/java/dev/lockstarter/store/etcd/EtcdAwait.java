@@ -6,6 +6,8 @@ import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * Polling with a deadline, for tests that wait for a lock to expire or a cluster to
  * answer again.
@@ -20,31 +22,12 @@ final class EtcdAwait {
 	 * and fail when the deadline passes.
 	 */
 	static AcquireReply acquired(LockStore store, String key, String token, Duration ttl, Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		RuntimeException last = null;
-		while (System.nanoTime() - deadline < 0) {
-			try {
-				AcquireReply reply = store.tryAcquire(key, token, ttl);
-				if (reply.isAcquired()) {
-					return reply;
-				}
-			}
-			catch (LockStoreException ex) {
-				last = ex;
-			}
-			pause();
-		}
-		throw new AssertionError("'" + key + "' not acquired within " + within.toMillis() + " ms", last);
-	}
-
-	private static void pause() {
-		try {
-			Thread.sleep(20);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError("Interrupted", ex);
-		}
+		return await("'" + key + "' acquired").atMost(within)
+			.pollInSameThread()
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(20))
+			.ignoreException(LockStoreException.class)
+			.until(() -> store.tryAcquire(key, token, ttl), AcquireReply::isAcquired);
 	}
 
 }

@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstarter.store.SharedLockStore;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Readers that keep arriving, until closed: each of them takes a new read place before it
@@ -72,13 +73,9 @@ final class ReaderStream implements AutoCloseable {
 
 	/** Wait until every reader holds a place. */
 	void awaitOverlapping() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.inside.get() < this.threads.size()) {
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("The readers did not all enter in 10 s");
-			}
-			Thread.sleep(10);
-		}
+		await("every reader inside").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.inside.get() >= this.threads.size());
 	}
 
 	int readersInside() {

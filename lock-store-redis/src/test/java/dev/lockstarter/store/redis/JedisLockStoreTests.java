@@ -25,7 +25,6 @@ import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The {@link RedisLockStore} on a {@link JedisConnectionFactory}: operations run through
@@ -69,7 +68,7 @@ class JedisLockStoreTests {
 			Lease lease = holderLocks.acquire("jedis-announced", Duration.ofSeconds(30));
 			CountDownLatch released = new CountDownLatch(1);
 			try (Subscription subscription = waiterStore.subscribe("lock:jedis-announced", released::countDown)) {
-				awaitSubscriptionState(waiterStore, SubscriptionState.CONNECTED);
+				RedisOutages.awaitSubscriptionState(waiterStore, SubscriptionState.CONNECTED);
 				// A waiter's attempt asks for the announcement
 				assertThat(
 						waiterStore.tryAcquire("lock:jedis-announced", "waiter", Duration.ofSeconds(30)).isAcquired())
@@ -89,17 +88,6 @@ class JedisLockStoreTests {
 			holderLocks.destroy();
 			holderStore.destroy();
 			waiterStore.destroy();
-		}
-	}
-
-	private static void awaitSubscriptionState(RedisLockStore store, SubscriptionState state)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (store.getSubscriptionState() != state) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Waited 10 s for subscription state " + state + ", is " + store.getSubscriptionState());
-			}
-			Thread.sleep(20);
 		}
 	}
 

@@ -46,6 +46,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClusterConnectio
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The {@link RedisLockStore} on a real Redis Cluster of three masters: both contract
@@ -413,12 +414,11 @@ class RedisClusterLockStoreTests {
 		}
 	}
 
-	private static void awaitShardSubscribers(RedisServer node, String channel, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (shardSubscribers(node, channel) != count && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel).isEqualTo(count);
+	private static void awaitShardSubscribers(RedisServer node, String channel, int count) {
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel)
+				.isEqualTo(count));
 	}
 
 	private static int shardSubscribers(RedisServer node, String channel) {

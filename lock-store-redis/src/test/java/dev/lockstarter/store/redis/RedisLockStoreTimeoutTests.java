@@ -7,16 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
+import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.Disposable;
 
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.redis.RedisServerExtension;
@@ -25,6 +28,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link RedisLockStore} operations bound by the store's timeout, against a real Redis
@@ -130,19 +134,30 @@ class RedisLockStoreTimeoutTests {
 	void operationsSucceedAgainWithinAboutTwoSecondsAfterALongOutageWithTheReconnectDelayCapped()
 			throws InterruptedException {
 		// As lock.redis.lettuce.limit-reconnect-delay does for Spring Boot's client
+		Duration cap = Duration.ofSeconds(2);
 		ClientResources capped = ClientResources.builder()
-			.reconnectDelay(Delay.exponential(Duration.ZERO, Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS))
+			.reconnectDelay(Delay.exponential(Duration.ZERO, cap, 2, TimeUnit.MILLISECONDS))
 			.build();
 		this.clientResources.add(capped);
+		List<Duration> reconnectDelays = new CopyOnWriteArrayList<>();
+		Disposable reconnects = capped.eventBus()
+			.get()
+			.ofType(ReconnectAttemptEvent.class)
+			.subscribe((attempt) -> reconnectDelays.add(attempt.getDelay()));
 		this.connectionFactory = connectionFactory(capped);
 		RedisLockStore store = store(SHORT_TIMEOUT);
 		assertThat(store.tryAcquire(key(), token(), Duration.ofSeconds(30)).isAcquired()).isTrue();
 		RedisOutages.kill(this.redis.server());
-		Thread.sleep(8000);
+		// Down until the reconnect delay, doubling from 1 ms, has reached its cap and
+		// stayed there: an uncapped one would be past 4 s by then
+		await("two reconnect attempts after the capped delay").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> reconnectDelays.stream().filter(cap::equals).count() >= 2);
+		reconnects.dispose();
 		assertFailsWithin(SHORT_TIMEOUT, key(), (k) -> store.tryAcquire(k, token(), Duration.ofSeconds(30)), "acquire");
 		this.redis.server().restart();
 		Duration recovery = timeUntilAcquired(store);
-		report("recovery after a restart following an 8 s outage, reconnect delay capped at 2 s", recovery);
+		report("recovery after a restart following an outage that took the reconnect delay to its 2 s cap", recovery);
 		assertThat(recovery).isLessThan(Duration.ofMillis(3500));
 	}
 
@@ -180,10 +195,9 @@ class RedisLockStoreTimeoutTests {
 	void theStoreOpensItsConnectionWhenCreatedSoThatItsFirstCommandDoesNotPayForIt() throws InterruptedException {
 		int before = connectedClients();
 		RedisLockStore store = unconnectedStore(null);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (connectedClients() == before && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> connectedClients() != before);
 		assertThat(connectedClients()).as("clients of Redis before the store's first command").isEqualTo(before + 1);
 		assertThat(store.tryAcquire(key(), token(), Duration.ofSeconds(30)).isAcquired()).isTrue();
 		assertThat(connectedClients()).as("clients of Redis after the store's first command").isEqualTo(before + 1);
@@ -251,20 +265,15 @@ class RedisLockStoreTimeoutTests {
 		return fail("Expected a LockStoreException");
 	}
 
-	private Duration timeUntilAcquired(RedisLockStore store) throws InterruptedException {
+	private Duration timeUntilAcquired(RedisLockStore store) {
 		long started = System.nanoTime();
-		long deadline = started + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() - deadline < 0) {
-			try {
-				if (store.tryAcquire(key(), token(), Duration.ofSeconds(30)).isAcquired()) {
-					return Duration.ofNanos(System.nanoTime() - started);
-				}
-			}
-			catch (LockStoreException ex) {
-				Thread.sleep(20);
-			}
-		}
-		return fail("The store did not acquire within 20 s of Redis coming back");
+		await("the store acquiring after Redis came back").atMost(Duration.ofSeconds(20))
+			.pollInSameThread()
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(20))
+			.ignoreException(LockStoreException.class)
+			.until(() -> store.tryAcquire(key(), token(), Duration.ofSeconds(30)).isAcquired());
+		return Duration.ofNanos(System.nanoTime() - started);
 	}
 
 	/**

@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import io.lettuce.core.RedisClient;
@@ -31,7 +30,7 @@ import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Waiters ({@code waitTime}) on a {@link RedisLockStore} while Redis refuses new
@@ -124,7 +123,7 @@ class RedisLockStoreWaiterOutageTests {
 				.isLessThan(Duration.ofMillis(1500));
 		}
 		// Once connections are accepted again, notifications come back
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 		CountDownLatch released = new CountDownLatch(1);
 		try (Subscription subscription = this.waiterStore.subscribe("lock:first", released::countDown)) {
 			first.release();
@@ -158,7 +157,7 @@ class RedisLockStoreWaiterOutageTests {
 		this.holderLocks.acquire("second", Duration.ofSeconds(30));
 		Future<Waited> firstWaiter = this.executor.submit(() -> waitFor("first"));
 		Future<Waited> secondWaiter = this.executor.submit(() -> waitFor("second"));
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 		RedisOutages.kill(this.redis.server());
 		Waited firstWaited = firstWaiter.get(10, TimeUnit.SECONDS);
 		Waited secondWaited = secondWaiter.get(10, TimeUnit.SECONDS);
@@ -177,11 +176,11 @@ class RedisLockStoreWaiterOutageTests {
 		assertThat(this.waiterStore.getSubscriptionState()).isEqualTo(SubscriptionState.IDLE);
 		this.waiterStore.subscribe("lock:state", () -> {
 		}).close();
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 		RedisOutages.kill(this.redis.server());
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
 		this.redis.server().restart();
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 		// Lettuce subscribed again by itself: a release reaches the waiter
 		CountDownLatch released = new CountDownLatch(1);
 		Lease lease = this.holderLocks.acquire("state", Duration.ofSeconds(30));
@@ -201,9 +200,9 @@ class RedisLockStoreWaiterOutageTests {
 				this.redis.server().port())) {
 			this.waiterStore.subscribe("lock:refused", () -> {
 			}).close();
-			awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
+			RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
 		}
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 	}
 
 	@Test
@@ -211,7 +210,7 @@ class RedisLockStoreWaiterOutageTests {
 		Set<Thread> before = subscriberThreads();
 		this.waiterStore.subscribe("lock:destroyed", () -> {
 		}).close();
-		awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
+		RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.CONNECTED);
 		Set<Thread> started = subscriberThreads();
 		started.removeAll(before);
 		assertThat(started).hasSize(1);
@@ -219,8 +218,9 @@ class RedisLockStoreWaiterOutageTests {
 		Thread thread = started.iterator().next();
 		thread.join(5000);
 		assertThat(thread.isAlive()).as("subscriber thread alive after destroy").isFalse();
-		awaitTrue(() -> this.redis.server().command("PUBSUB", "NUMSUB", "lock:released").endsWith("\n0"),
-				() -> "no subscriber of the release channel");
+		await("no subscriber of the release channel").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.redis.server().command("PUBSUB", "NUMSUB", "lock:released").endsWith("\n0"));
 	}
 
 	@Test
@@ -231,7 +231,7 @@ class RedisLockStoreWaiterOutageTests {
 				this.redis.server().port())) {
 			this.waiterStore.subscribe("lock:destroyed", () -> {
 			}).close();
-			awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
+			RedisOutages.awaitSubscriptionState(this.waiterStore, SubscriptionState.DISCONNECTED);
 			Set<Thread> started = subscriberThreads();
 			started.removeAll(before);
 			assertThat(started).hasSize(1);
@@ -252,23 +252,6 @@ class RedisLockStoreWaiterOutageTests {
 		}
 		catch (LockStoreException ex) {
 			return new Waited(false, Duration.ofNanos(System.nanoTime() - started), ex);
-		}
-	}
-
-	private static void awaitSubscriptionState(RedisLockStore store, SubscriptionState state)
-			throws InterruptedException {
-		awaitTrue(() -> store.getSubscriptionState() == state,
-				() -> "subscription state " + state + ", is " + store.getSubscriptionState());
-	}
-
-	private static void awaitTrue(Supplier<Boolean> condition, Supplier<String> description)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!condition.get()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Waited 10 s for " + description.get());
-			}
-			Thread.sleep(20);
 		}
 	}
 

@@ -8,6 +8,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.store.redis.RedisLockStore.SubscriptionState;
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -15,10 +16,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the outage tests share: a connection factory built as Spring Boot builds it when
- * no timeout is configured, a {@code SIGKILL} of the server, and a stopwatch.
+ * no timeout is configured, a {@code SIGKILL} of the server, a wait for the state of a
+ * store's release subscription, and a stopwatch.
  */
 final class RedisOutages {
 
@@ -64,6 +67,16 @@ final class RedisOutages {
 		catch (Exception ex) {
 			throw new IllegalStateException("redis-server did not exit after SIGKILL", ex);
 		}
+	}
+
+	/**
+	 * Wait until the store's release subscription is in {@code state}, for ten seconds at
+	 * most.
+	 */
+	static void awaitSubscriptionState(RedisLockStore store, SubscriptionState state) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(store.getSubscriptionState()).as("subscription state").isEqualTo(state));
 	}
 
 	/**

@@ -36,6 +36,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link RedisLockStore#tryAcquireOnRelease}: the acquisition a release listener sends
@@ -146,7 +147,12 @@ class RedisReleaseHandoffTests {
 	void aWaitingTemplateIsHandedTheLockByItsSubscription() throws Exception {
 		LockTemplate holderLocks = template(this.holder);
 		LockTemplate waiterLocks = template(this.waiter);
-		ExecutorService executor = Executors.newSingleThreadExecutor();
+		AtomicReference<Thread> waiterThread = new AtomicReference<>();
+		ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task);
+			waiterThread.set(thread);
+			return thread;
+		});
 		this.resources.add(executor::shutdownNow);
 		// One subscription serves every waiter of the application: open it first
 		subscribe("other", () -> {
@@ -157,7 +163,7 @@ class RedisReleaseHandoffTests {
 		// The waiter's try once subscribed marks the holder's value as watched; then it
 		// sleeps until its first poll, 80 ms or more later
 		awaitWatched("{k}");
-		Thread.sleep(20);
+		PausedWaiters.awaitPaused(List.of(waiterThread.get()), Duration.ofSeconds(5));
 		lease.release();
 		LockAttempt attempt = waiting.get(5, TimeUnit.SECONDS);
 		assertThat(attempt.isAcquired()).isTrue();
@@ -225,26 +231,23 @@ class RedisReleaseHandoffTests {
 		return template;
 	}
 
-	private void subscribe(String key, Runnable listener) throws InterruptedException {
+	private void subscribe(String key, Runnable listener) {
 		Subscription subscription = this.waiter.subscribe(key, listener);
 		this.resources.add(subscription::close);
 		awaitSubscribed();
 	}
 
-	private void awaitSubscribed() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.waiter.getSubscriptionState() != SubscriptionState.CONNECTED) {
-			assertThat(System.nanoTime() - deadline).as("subscribed").isNegative();
-			Thread.sleep(10);
-		}
+	private void awaitSubscribed() {
+		await("subscribed").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.waiter.getSubscriptionState() == SubscriptionState.CONNECTED);
 	}
 
-	private void awaitWatched(String redisKey) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!String.valueOf(this.redis.server().command("GET", redisKey)).endsWith(RedisLockScripts.WATCHED)) {
-			assertThat(System.nanoTime() - deadline).as("%s watched", redisKey).isNegative();
-			Thread.sleep(5);
-		}
+	private void awaitWatched(String redisKey) {
+		await(redisKey + " watched").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> String.valueOf(this.redis.server().command("GET", redisKey))
+				.endsWith(RedisLockScripts.WATCHED));
 	}
 
 	/** The lines of {@code CLIENT LIST} of the connections that subscribe. */

@@ -109,12 +109,10 @@ class RedisSentinelLockStoreTests {
 			RedisServer replica = this.sentinel.replica();
 			String holders = redisKey(permits) + ":holders";
 			assertThat(primary.command("ZCARD", holders)).isEqualTo("2");
-			long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-			while (!"2".equals(replica.command("ZCARD", holders))
-					|| !"1".equals(replica.command("ZCARD", redisKey(doc) + ":holders"))) {
-				assertThat(System.nanoTime() - deadline).as("places replicated in time").isNegative();
-				sleep(10);
-			}
+			await("places replicated").atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> "2".equals(replica.command("ZCARD", holders))
+						&& "1".equals(replica.command("ZCARD", redisKey(doc) + ":holders")));
 			crash(primary);
 			assertThat(this.sentinel.awaitFailover(primary, FAILOVER_TIMEOUT)).isSameAs(replica);
 			assertThat(awaitAnswer(() -> store.tryAcquirePermit(permits, "three", ttl, 2)).isAcquired())
@@ -329,36 +327,18 @@ class RedisSentinelLockStoreTests {
 	}
 
 	private static void awaitValue(RedisServer server, String key, String value) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (!value.equals(server.command("GET", key))) {
-			assertThat(System.nanoTime() - deadline).as("%s replicated in time", key).isNegative();
-			sleep(10);
-		}
+		await(key + " replicated").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> value.equals(server.command("GET", key)));
 	}
 
 	private static <T> T awaitAnswer(Supplier<T> call) {
-		long deadline = System.nanoTime() + FAILOVER_TIMEOUT.toNanos();
-		while (true) {
-			try {
-				return call.get();
-			}
-			catch (LockStoreException ex) {
-				if (System.nanoTime() - deadline > 0) {
-					throw new AssertionError("The store did not answer again within " + FAILOVER_TIMEOUT, ex);
-				}
-				sleep(100);
-			}
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return await("the store answering again").atMost(FAILOVER_TIMEOUT)
+			.pollInSameThread()
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(100))
+			.ignoreException(LockStoreException.class)
+			.until(call::get, (answer) -> true);
 	}
 
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests of {@link ReplyWait}'s policy: when a caller spins for an answer and when it
@@ -165,12 +166,10 @@ class ReplyWaitTests {
 	}
 
 	/** Wait until this test's waits count {@code count} waiting callers. */
-	private void awaitWaiting(int count) throws InterruptedException {
-		long deadline = deadlineIn(PARKS_WITHIN);
-		while (this.waiting.get() != count) {
-			assertThat(System.nanoTime() - deadline).as("%s callers waiting in time", count).isNegative();
-			Thread.sleep(1);
-		}
+	private void awaitWaiting(int count) {
+		await(count + " callers waiting").atMost(PARKS_WITHIN)
+			.pollInterval(Duration.ofMillis(1))
+			.until(() -> this.waiting.get() == count);
 	}
 
 	private ReplyWait replyWait(Duration spin) {
@@ -209,27 +208,23 @@ class ReplyWaitTests {
 		 * Check that the thread, already counted as waiting, stays {@code RUNNABLE} for
 		 * {@link #WATCHED_SPIN}: a parked thread would be seen {@code TIMED_WAITING}.
 		 */
-		void assertSpins() throws InterruptedException {
-			long end = deadlineIn(WATCHED_SPIN);
-			do {
-				assertThat(this.thread.getState()).as("spinning").isEqualTo(Thread.State.RUNNABLE);
-				Thread.sleep(2);
-			}
-			while (System.nanoTime() - end < 0);
+		void assertSpins() {
+			await("spinning").during(WATCHED_SPIN)
+				.atMost(WATCHED_SPIN.multipliedBy(2))
+				.pollInterval(Duration.ofMillis(2))
+				.failFast(() -> assertThat(this.thread.getState()).as("spinning").isEqualTo(Thread.State.RUNNABLE))
+				.until(() -> this.thread.getState() == Thread.State.RUNNABLE);
 		}
 
 		/**
 		 * Wait until the thread is {@code TIMED_WAITING}, for {@link #PARKS_WITHIN} at
 		 * most: a spinning thread would stay {@code RUNNABLE} for the minute's spin.
 		 */
-		void awaitParked(String description) throws InterruptedException {
-			long deadline = deadlineIn(PARKS_WITHIN);
-			while (this.thread.getState() != Thread.State.TIMED_WAITING) {
-				assertThat(System.nanoTime() - deadline)
-					.as("%s within %s, seen %s", description, PARKS_WITHIN, this.thread.getState())
-					.isNegative();
-				Thread.sleep(2);
-			}
+		void awaitParked(String description) {
+			await().atMost(PARKS_WITHIN)
+				.pollInterval(Duration.ofMillis(2))
+				.untilAsserted(
+						() -> assertThat(this.thread.getState()).as(description).isEqualTo(Thread.State.TIMED_WAITING));
 		}
 
 		String result() throws Exception {

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -152,6 +154,7 @@ class VirtualThreadPinningTests {
 			held.add(locks.acquire(prefix + i, Duration.ofSeconds(30)));
 		}
 		CountDownLatch waiting = new CountDownLatch(count);
+		Queue<Thread> waiterThreads = new ConcurrentLinkedQueue<>();
 		List<Future<String>> waiters = new ArrayList<>();
 		ExecutorService executor = virtualThreads();
 		try {
@@ -161,6 +164,7 @@ class VirtualThreadPinningTests {
 					// No assertion in here: AssertJ's classes would be loaded on a
 					// virtual thread
 					boolean virtual = isVirtual(Thread.currentThread());
+					waiterThreads.add(Thread.currentThread());
 					waiting.countDown();
 					LockAttempt attempt = locks.tryAcquire(key,
 							LockOptions.ttl(Duration.ofSeconds(1)).withWaitTime(Duration.ofSeconds(TIMEOUT_SECONDS)));
@@ -175,7 +179,7 @@ class VirtualThreadPinningTests {
 				}));
 			}
 			assertThat(waiting.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-			Thread.sleep(300);
+			PausedWaiters.awaitPaused(waiterThreads, Duration.ofSeconds(TIMEOUT_SECONDS));
 			executor.submit(() -> held.forEach(Lease::close)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 			return succeeded(waiters);
 		}
