@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
 
 /**
  * One acquisition: one owner token for all of its tries, on one key or several (in
@@ -113,9 +116,24 @@ final class AcquisitionAttempt {
 		return this.acquirer.handsOff();
 	}
 
-	/** Whether a release listener may try for this attempt's waiter. */
-	boolean takesHandoff() {
-		return this.keys.size() == 1 && this.acquirer.handsOff() && this.leaseKind == LeaseKind.HELD;
+	/**
+	 * The release listener that acquires for this attempt's waiter from the store thread
+	 * that read the announcement, when the store can and the attempt is a plain one on
+	 * one key for a held lease.
+	 * @param wake wakes the waiter once the listener's try is answered
+	 * @return the handoff, or {@code null} if the waiter tries for itself
+	 */
+	@Nullable ReleaseHandoff handoff(Runnable wake) {
+		ReleaseHandoffLockStore handoffs = this.store.releaseHandoff();
+		if (handoffs == null || this.keys.size() != 1 || !this.acquirer.handsOff()
+				|| this.leaseKind != LeaseKind.HELD) {
+			return null;
+		}
+		String key = this.keys.get(0);
+		String storeKey = this.storeKeys.get(0);
+		Duration ttl = this.options.getTtl();
+		return new ReleaseHandoff(handoffs, storeKey, this.token, ttl, wake, (sentAt) -> this.services.cleaner()
+			.cleanUp(this.store.store(), key, storeKey, this.token, sentAt, ttl));
 	}
 
 	private long fencingToken(int index) {

@@ -19,10 +19,10 @@ import dev.lockstarter.store.ReleaseNotifyingLockStore;
  */
 final class BlockingWaiter {
 
-	private final LockEngine engine;
+	private final LockEvents events;
 
-	BlockingWaiter(LockEngine engine) {
-		this.engine = engine;
+	BlockingWaiter(LockEvents events) {
+		this.events = events;
 	}
 
 	/**
@@ -34,7 +34,7 @@ final class BlockingWaiter {
 	 * @throws LockWaitInterruptedException if the thread is interrupted while it waits
 	 */
 	LockAttempt observed(AcquisitionAttempt attempt, @Nullable BooleanSupplier stopWaiting) {
-		ObservedAcquisition observed = this.engine.events().startAcquisition(attempt.name(), attempt.description());
+		ObservedAcquisition observed = this.events.startAcquisition(attempt.name(), attempt.description());
 		// The first try is sent now too: one clock read instead of two
 		attempt.firstSentAt(observed.startedAt());
 		try (Observation.Scope scope = observed.openScope()) {
@@ -83,7 +83,7 @@ final class BlockingWaiter {
 		try {
 			boolean acquired = false;
 			if (schedule.untilDeadline()) {
-				handoff = this.engine.handoff(attempt, released::release);
+				handoff = attempt.handoff(released::release);
 				subscriptions = store.subscribe(attempt.storeKeys(), (handoff != null) ? handoff : released::release);
 				// Try again first: the holder may have released before the subscription
 				// was made

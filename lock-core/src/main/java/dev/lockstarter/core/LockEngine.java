@@ -1,6 +1,5 @@
 package dev.lockstarter.core;
 
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.SortedMap;
@@ -12,7 +11,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.LockStore;
-import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.SharedLockStore;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
@@ -21,7 +19,7 @@ import org.springframework.util.StringUtils;
  * The parts that the acquisitions of one {@link LockTemplate} share, and that its
  * {@link ReactiveLockTemplate} shares too: the store's capabilities, the store keys, the
  * events, the renewer, the deadlines and the cleaner of failed acquisitions. It makes the
- * {@link AcquisitionAttempt}s and their release handoffs.
+ * {@link AcquisitionAttempt}s.
  */
 final class LockEngine {
 
@@ -157,26 +155,6 @@ final class LockEngine {
 		}
 		return new AcquisitionAttempt(this.services, this.store, List.copyOf(byStoreKey.values()),
 				List.copyOf(byStoreKey.keySet()), options, this.plain, LeaseKind.HELD);
-	}
-
-	/**
-	 * The release listener that acquires for the waiter of an attempt, if the store can
-	 * and the attempt lets it.
-	 * @param attempt the waiting attempt
-	 * @param wake wakes the waiter, without blocking
-	 * @return the handoff, or {@code null} when the waiter is only woken to try itself
-	 */
-	@Nullable ReleaseHandoff handoff(AcquisitionAttempt attempt, Runnable wake) {
-		ReleaseHandoffLockStore handoffs = this.store.releaseHandoff();
-		if (handoffs == null || !attempt.takesHandoff()) {
-			return null;
-		}
-		String key = attempt.keys().get(0);
-		String storeKey = attempt.storeKeys().get(0);
-		String token = attempt.token();
-		Duration ttl = attempt.options().getTtl();
-		return new ReleaseHandoff(handoffs, storeKey, token, ttl, wake,
-				(sentAt) -> this.services.cleaner().cleanUp(this.store.store(), key, storeKey, token, sentAt, ttl));
 	}
 
 	/**

@@ -99,7 +99,7 @@ public class LockTemplate
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		this.engine = new LockEngine(store, keyPrefix);
-		this.waiter = new BlockingWaiter(this.engine);
+		this.waiter = new BlockingWaiter(this.engine.events());
 		ResultStoringLockStore results = this.engine.store().results();
 		this.results = (results != null) ? new TemplateResults(this.engine, results, this.waiter) : null;
 	}

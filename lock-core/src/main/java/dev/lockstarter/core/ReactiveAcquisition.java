@@ -31,8 +31,6 @@ import org.springframework.util.Assert;
  */
 final class ReactiveAcquisition {
 
-	private final LockEngine engine;
-
 	private final AcquisitionAttempt attempt;
 
 	private final @Nullable ReactiveLockStore reactiveStore;
@@ -61,16 +59,14 @@ final class ReactiveAcquisition {
 
 	/**
 	 * Create the run of one attempt.
-	 * @param engine the engine
 	 * @param attempt the attempt
 	 * @param reactiveStore the store's non-blocking operations, if it has them
 	 * @param blockingScheduler where blocking tries run
 	 * @param stopWaiting asked after each wake whether to stop waiting, or {@code null}
 	 * @param release releases, without failing, a lease that no subscriber will get
 	 */
-	ReactiveAcquisition(LockEngine engine, AcquisitionAttempt attempt, @Nullable ReactiveLockStore reactiveStore,
+	ReactiveAcquisition(AcquisitionAttempt attempt, @Nullable ReactiveLockStore reactiveStore,
 			Scheduler blockingScheduler, @Nullable Mono<Boolean> stopWaiting, Consumer<Lease> release) {
-		this.engine = engine;
 		this.attempt = attempt;
 		// The store's reactive acquisition is its plain one: a fenced try, for example,
 		// runs on the blocking scheduler
@@ -94,7 +90,7 @@ final class ReactiveAcquisition {
 		if (!schedule.untilDeadline()) {
 			return tryOnce().flatMap((first) -> afterTry(first, schedule, wakeup()));
 		}
-		ReleaseHandoff handoff = this.engine.handoff(this.attempt, this::wake);
+		ReleaseHandoff handoff = this.attempt.handoff(this::wake);
 		this.handoff = handoff;
 		this.subscriptions = this.attempt.store()
 			.subscribe(this.attempt.storeKeys(), (handoff != null) ? handoff : this::wake);

@@ -155,8 +155,8 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 	private Mono<LockAttempt> observed(AcquisitionAttempt attempt, @Nullable Mono<Boolean> stopWaiting) {
 		ObservedAcquisition observed = this.engine.events().startAcquisition(attempt.name(), attempt.description());
 		attempt.firstSentAt(observed.startedAt());
-		ReactiveAcquisition acquisition = new ReactiveAcquisition(this.engine, attempt, this.reactiveStore,
-				this.blockingScheduler, stopWaiting, (lease) -> releaseQuietly(lease).subscribe());
+		ReactiveAcquisition acquisition = new ReactiveAcquisition(attempt, this.reactiveStore, this.blockingScheduler,
+				stopWaiting, (lease) -> releaseQuietly(lease).subscribe());
 		return acquisition.acquire().doOnNext((result) -> {
 			acquisition.delivered();
 			observed.finish(attempt.outcomeOf(result), attempt.waited());
