@@ -26,6 +26,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock server as an attacker meets it, with the documented configuration: the
@@ -122,12 +123,10 @@ class LockServerAbuseTests {
 	}
 
 	/** Wait until {@code count} requests were answered, for at most 10 s. */
-	private static void awaitRefusals(List<CompletableFuture<HttpResponse<String>>> waits, int count)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (waits.stream().filter(CompletableFuture::isDone).count() < count && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
+	private static void awaitRefusals(List<CompletableFuture<HttpResponse<String>>> waits, int count) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> waits.stream().filter(CompletableFuture::isDone).count() >= count);
 	}
 
 	@Test

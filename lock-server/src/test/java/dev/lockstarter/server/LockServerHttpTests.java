@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ import static dev.lockstarter.server.LockServers.BETA_KEY;
 import static dev.lockstarter.server.LockServers.GAMMA_KEY;
 import static dev.lockstarter.server.LockServers.LIMITED_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock API through real HTTP, on two server instances sharing a real Redis: the life
@@ -120,7 +122,10 @@ class LockServerHttpTests {
 		String token = remember(this.api.acquire(first, key, ALPHA_KEY, "{\"ttlMillis\":30000}").text("ownerToken"));
 		CompletableFuture<Response> waiter = CompletableFuture
 			.supplyAsync(() -> this.api.acquire(second, key, BETA_KEY, "{\"ttlMillis\":30000,\"waitMillis\":15000}"));
-		Thread.sleep(500);
+		WaitLimiter waits = servers.context(1).getBean(WaitLimiter.class);
+		await("the acquisition waiting on the second instance").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> waits.waiting() == 1);
 		assertThat(waiter).isNotDone();
 		long releasedAt = System.nanoTime();
 		assertThat(this.api.release(first, key, ALPHA_KEY, token).status()).isEqualTo(204);

@@ -21,6 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static dev.lockstarter.server.LockServers.SHARED_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock server and a JVM application on one Redis: an HTTP client and an
@@ -81,7 +82,10 @@ class LockServerInteropTests {
 		// A waiting HTTP client gets the lock as soon as the method returns
 		CompletableFuture<Response> waiting = CompletableFuture.supplyAsync(
 				() -> this.api.send("POST", url, "shared", "orders:42", SHARED_KEY, null, "{\"waitMillis\":10000}"));
-		Thread.sleep(300);
+		WaitLimiter waits = servers.context(0).getBean(WaitLimiter.class);
+		await("the HTTP acquisition waiting").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> waits.waiting() == 1);
 		assertThat(waiting).isNotDone();
 		orders.finish();
 		assertThat(placing.get(10, TimeUnit.SECONDS)).isEqualTo("placed 42");

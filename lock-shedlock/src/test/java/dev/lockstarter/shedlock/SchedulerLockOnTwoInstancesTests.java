@@ -22,6 +22,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two application instances, each with its own {@code LockTemplate} on one real Redis
@@ -82,14 +83,13 @@ class SchedulerLockOnTwoInstancesTests {
 	 * @return the watched ticks: those that began after both instances started and before
 	 * the wait ended
 	 */
-	private Set<Long> watchTicks(Function<LockOperations, LockProvider> providers) throws InterruptedException {
+	private Set<Long> watchTicks(Function<LockOperations, LockProvider> providers) {
 		start("first", providers);
 		start("second", providers);
 		long firstWatched = TickRecord.currentTick() + 1;
-		long deadline = System.nanoTime() + Duration.ofSeconds(TICKS * 4).toNanos();
-		while (this.ticks.ranBy().tailMap(firstWatched).size() <= TICKS && System.nanoTime() < deadline) {
-			Thread.sleep(100);
-		}
+		await("more than " + TICKS + " ticks run after both instances started").atMost(Duration.ofSeconds(TICKS * 4))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> this.ticks.ranBy().tailMap(firstWatched).size() > TICKS);
 		long lastWatched = TickRecord.currentTick() - 1;
 		closeInstances();
 		Set<Long> watched = new TreeSet<>();

@@ -1,5 +1,6 @@
 package dev.lockstarter.autoconfigure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @ExclusiveJob} through the auto-configuration: two application instances on one
@@ -97,10 +99,9 @@ class ExclusiveJobIntegrationTests {
 		assertThat(ttl).isBetween(1L, 1000L);
 		second.getBean(Report.class).send();
 		assertThat(second.getBean(Report.class).runs()).isZero();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while ("1".equals(redis.server().command("EXISTS", "lock:{Report.send}")) && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> "0".equals(redis.server().command("EXISTS", "lock:{Report.send}")));
 		second.getBean(Report.class).send();
 		assertThat(second.getBean(Report.class).runs()).isEqualTo(1);
 	}
@@ -126,10 +127,10 @@ class ExclusiveJobIntegrationTests {
 		}
 		assertThat(output.getAll()).doesNotContain("ERROR");
 		this.proxy.heal();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-		while (report.runs() == 0 && System.nanoTime() < deadline) {
+		await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).pollInterval(Duration.ofMillis(20)).until(() -> {
 			report.send();
-		}
+			return report.runs() > 0;
+		});
 		assertThat(report.runs()).isEqualTo(1);
 	}
 

@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the selection and configuration of the JDBC lock store by
@@ -95,11 +96,9 @@ class JdbcLockStoreConfigurationTests {
 				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
 				jdbc.update("INSERT INTO lock_store (lock_key, owner_token, expires_at, fence) "
 						+ "VALUES ('old', NULL, DATEADD(HOUR, -1, CURRENT_TIMESTAMP), NEXT VALUE FOR lock_store_fence_seq)");
-				long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-				while (rows(context, "lock_store") > 0) {
-					assertThat(System.nanoTime() - deadline).as("time left for the clean-up").isNegative();
-					Thread.sleep(20);
-				}
+				await("clean-up of the expired row").atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> rows(context, "lock_store") == 0);
 			});
 	}
 

@@ -39,6 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The Redis store with an ACL user limited to the lock key and channel prefix and to the
@@ -117,10 +118,9 @@ class RedisAclIntegrationTests {
 					() -> locks.tryAcquire(key,
 							LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))),
 					this.executor);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (StoredLocks.subscribedChannels(redis.server()).isEmpty() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> !StoredLocks.subscribedChannels(redis.server()).isEmpty());
 		// Subscribed, on channels under the prefix the rule allows
 		assertThat(StoredLocks.subscribedChannels(redis.server())).isNotEmpty()
 			.allSatisfy((channel) -> assertThat(channel).startsWith("lock:"));

@@ -39,6 +39,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What {@code @ExclusiveRequest} web endpoints do when Redis fails: down, slow,
@@ -186,7 +187,10 @@ class RedisStoreFailureIntegrationTests {
 		assertThat(response.body()).contains("urn:lockstarter:problem:lock-store-unavailable");
 		assertThat(bodies).hasValue(0);
 		// An orphan lock, left alone, would block the key for the rest of its 60s TTL
-		Thread.sleep(1500);
+		await().during(Duration.ofMillis(1500))
+			.atMost(Duration.ofSeconds(3))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> StoredLocks.isHeld(redis.server(), KEY + "kate"));
 		String orphan = StoredLocks.find(redis.server(), KEY + "kate");
 		assertThat(orphan).isNotNull();
 		assertThat(Long.parseLong(redis.server().command("PTTL", orphan))).isGreaterThan(50_000);
@@ -213,10 +217,7 @@ class RedisStoreFailureIntegrationTests {
 		this.proxy.heal();
 		// Once Redis answers, the lock is taken again
 		LockOperations locks = this.contexts.get(0).getBean(LockOperations.class);
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		while (!canLock(locks) && System.nanoTime() - deadline < 0) {
-			Thread.sleep(100);
-		}
+		await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> canLock(locks));
 		assertLockExcludes(port, "liam");
 	}
 
@@ -269,26 +270,19 @@ class RedisStoreFailureIntegrationTests {
 		}
 	}
 
-	private static void awaitKey(String key, String exists) throws InterruptedException {
+	private static void awaitKey(String key, String exists) {
 		boolean held = exists.equals("1");
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		while (StoredLocks.isHeld(redis.server(), key) != held && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(StoredLocks.isHeld(redis.server(), key)).as("lock " + key + " held").isEqualTo(held);
+		await().atMost(Duration.ofSeconds(15))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(StoredLocks.isHeld(redis.server(), key)).as("lock " + key + " held")
+				.isEqualTo(held));
 	}
 
-	private void awaitCreated(int port, String userName) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-		int status;
-		do {
-			status = post(port, userName).statusCode();
-			if (status != 201) {
-				Thread.sleep(100);
-			}
-		}
-		while (status != 201 && System.nanoTime() - deadline < 0);
-		assertThat(status).as("status once Redis is back").isEqualTo(201);
+	private void awaitCreated(int port, String userName) {
+		await().atMost(Duration.ofSeconds(15))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(
+					() -> assertThat(post(port, userName).statusCode()).as("status once Redis is back").isEqualTo(201));
 	}
 
 	private void assertLockExcludes(int port, String userName) throws Exception {

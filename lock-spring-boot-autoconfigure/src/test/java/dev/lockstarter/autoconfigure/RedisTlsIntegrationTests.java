@@ -36,6 +36,7 @@ import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @ExclusiveRequest} against a Redis server that accepts TLS connections only, set
@@ -105,11 +106,9 @@ class RedisTlsIntegrationTests {
 					() -> locks.tryAcquire(key,
 							LockOptions.ttl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(20))),
 					this.executor);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (StoredLocks.subscribedChannels(redis).isEmpty() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(StoredLocks.subscribedChannels(redis)).isNotEmpty();
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(StoredLocks.subscribedChannels(redis)).isNotEmpty());
 		holder.release();
 		LockAttempt attempt = waiter.get(20, TimeUnit.SECONDS);
 		assertThat(attempt.isAcquired()).isTrue();

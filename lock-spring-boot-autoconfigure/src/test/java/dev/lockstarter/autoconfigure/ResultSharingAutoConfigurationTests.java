@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -33,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Startup checks and beans of single-flight ({@code onConflict = SHARE_RESULT}) methods.
@@ -67,9 +69,18 @@ class ResultSharingAutoConfigurationTests {
 				CompletableFuture<List<String>> holder = CompletableFuture.supplyAsync(() -> service.slow("k"),
 						callers);
 				assertThat(service.entered().await(10, TimeUnit.SECONDS)).isTrue();
-				CompletableFuture<List<String>> follower = CompletableFuture.supplyAsync(() -> service.slow("k"),
-						callers);
-				Thread.sleep(200);
+				AtomicReference<Thread> followerThread = new AtomicReference<>();
+				CompletableFuture<List<String>> follower = CompletableFuture.supplyAsync(() -> {
+					followerThread.set(Thread.currentThread());
+					return service.slow("k");
+				}, callers);
+				await("the follower parked").atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(10))
+					.until(() -> {
+						Thread thread = followerThread.get();
+						return thread != null && (thread.getState() == Thread.State.WAITING
+								|| thread.getState() == Thread.State.TIMED_WAITING);
+					});
 				assertThat(follower).isNotDone();
 				service.proceed().countDown();
 				assertThat(holder.get(10, TimeUnit.SECONDS)).containsExactly("k", "1");

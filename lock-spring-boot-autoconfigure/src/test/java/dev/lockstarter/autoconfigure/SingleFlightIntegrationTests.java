@@ -52,6 +52,7 @@ import org.springframework.web.server.ResponseStatusException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Single-flight ({@code onConflict = SHARE_RESULT}) over two application contexts that
@@ -266,8 +267,10 @@ class SingleFlightIntegrationTests {
 				Reports reports = reports(i % 2 == 0 ? first : second);
 				followers.add(this.executor.submit(() -> reports.report(id, 0)));
 			}
-			Thread.sleep(TTL.dividedBy(2).toMillis());
-			assertThat(followers).noneMatch(Future::isDone);
+			await().during(TTL.dividedBy(2))
+				.atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(50))
+				.untilAsserted(() -> assertThat(followers).noneMatch(Future::isDone));
 			assertThat(Reports.runs(id)).isEqualTo(1);
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			long killedAt = System.nanoTime();

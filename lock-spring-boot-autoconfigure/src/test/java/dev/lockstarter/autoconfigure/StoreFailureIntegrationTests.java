@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What {@code @ExclusiveRequest} does when a store other than Redis fails, through a
@@ -125,8 +126,11 @@ abstract class StoreFailureIntegrationTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> call.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockStoreException.class);
 		assertThat(runs).hasValue(1);
-		Thread.sleep(1500);
-		assertThat(isHeld(storeKey)).as("orphan lock while the store is unreachable").isTrue();
+		await().during(Duration.ofMillis(1500))
+			.atMost(Duration.ofSeconds(3))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(
+					() -> assertThat(isHeld(storeKey)).as("orphan lock while the store is unreachable").isTrue());
 		this.proxy.heal();
 		long healed = System.nanoTime();
 		awaitHeld(storeKey, false);
@@ -143,27 +147,18 @@ abstract class StoreFailureIntegrationTests {
 		return this.context.getBean(FailingService.class);
 	}
 
-	private void awaitStoreAnswers() throws InterruptedException {
+	private void awaitStoreAnswers() {
 		LockOperations locks = this.context.getBean(LockOperations.class);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() - deadline < 0) {
-			try {
-				locks.tryAcquire("probe-" + UUID.randomUUID(), Duration.ofSeconds(1)).lease().close();
-				return;
-			}
-			catch (LockStoreException ex) {
-				Thread.sleep(100);
-			}
-		}
-		throw new AssertionError("The store did not answer again within 20 s of the network healing");
+		await("the store answering again after the network healed").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(100))
+			.ignoreException(LockStoreException.class)
+			.untilAsserted(() -> locks.tryAcquire("probe-" + UUID.randomUUID(), Duration.ofSeconds(1)).lease().close());
 	}
 
-	private void awaitHeld(String storeKey, boolean held) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (isHeld(storeKey) != held && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
-		assertThat(isHeld(storeKey)).as("lock on " + storeKey + " held").isEqualTo(held);
+	private void awaitHeld(String storeKey, boolean held) {
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(isHeld(storeKey)).as("lock on " + storeKey + " held").isEqualTo(held));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,11 +3,10 @@ package dev.lockstarter.sample;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The sample app's Actuator endpoints over HTTP: {@code health} with the lock store
@@ -166,20 +166,18 @@ class ActuatorTests {
 	/**
 	 * Return the first answer of the locks endpoint that lists a lease.
 	 */
-	private static HttpResponse<String> awaitLease(URI base) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		List<String> seen = new ArrayList<>();
-		while (true) {
-			HttpResponse<String> response = client.get(base.resolve("/actuator/locks"));
-			assertThat(response.statusCode()).isEqualTo(200);
-			if (!client.tree(response).get("leases").isEmpty()) {
-				return response;
-			}
-			seen.add(response.body());
-			assertThat(System.nanoTime()).as("a lease listed in time, last answer %s", seen.get(seen.size() - 1))
-				.isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private static HttpResponse<String> awaitLease(URI base) {
+		AtomicReference<HttpResponse<String>> listed = new AtomicReference<>();
+		await("a lease listed in time").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> {
+				HttpResponse<String> response = client.get(base.resolve("/actuator/locks"));
+				assertThat(response.statusCode()).isEqualTo(200);
+				assertThat(client.tree(response).get("leases")).as("leases, last answer %s", response.body())
+					.isNotEmpty();
+				listed.set(response);
+			});
+		return listed.get();
 	}
 
 	private static JsonNode locks(URI base) {

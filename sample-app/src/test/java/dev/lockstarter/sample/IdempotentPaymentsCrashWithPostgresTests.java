@@ -31,6 +31,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An instance of the sample app (profile {@code jdbc}, payments in PostgreSQL) dies by
@@ -135,19 +136,14 @@ class IdempotentPaymentsCrashWithPostgresTests {
 	 * Start a second instance in this JVM and send it the client's retry until the dead
 	 * instance's in-progress lock has expired (409 until then).
 	 */
-	private HttpResponse<String> retryOnASecondInstance(boolean transactional, String key, long amount)
-			throws InterruptedException {
+	private HttpResponse<String> retryOnASecondInstance(boolean transactional, String key, long amount) {
 		ConfigurableApplicationContext second = new SpringApplicationBuilder(SampleApplication.class)
 			.run(properties(transactional, 0));
 		this.resources.add(second);
 		URI base = SampleClient.base(second);
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		HttpResponse<String> response = this.client.pay(base, key, body(amount));
-		while (response.statusCode() == 409 && System.nanoTime() < deadline) {
-			Thread.sleep(200);
-			response = this.client.pay(base, key, body(amount));
-		}
-		return response;
+		return await("an answer other than 409 to the retry").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.client.pay(base, key, body(amount)), (response) -> response.statusCode() != 409);
 	}
 
 	private static String[] properties(boolean transactional, int port) {
@@ -184,31 +180,30 @@ class IdempotentPaymentsCrashWithPostgresTests {
 		}
 	}
 
-	private static void awaitListening(Process child, int port, Path log) throws Exception {
-		long deadline = System.nanoTime() + CHILD_START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			assertThat(child.isAlive()).as("child alive; its output: %s", log.toAbsolutePath()).isTrue();
-			try (Socket socket = new Socket("127.0.0.1", port)) {
-				return;
-			}
-			catch (IOException notYet) {
-				Thread.sleep(200);
-			}
-		}
-		throw new AssertionError(
-				"Child not listening on " + port + " within " + CHILD_START_TIMEOUT + "; see " + log.toAbsolutePath());
+	private static void awaitListening(Process child, int port, Path log) {
+		await("child listening on " + port + "; see " + log.toAbsolutePath()).atMost(CHILD_START_TIMEOUT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> {
+				assertThat(child.isAlive()).as("child alive; its output: %s", log.toAbsolutePath()).isTrue();
+				try (Socket socket = new Socket("127.0.0.1", port)) {
+					return true;
+				}
+				catch (IOException notYet) {
+					return false;
+				}
+			});
 	}
 
-	private static void awaitInLog(Path log, String marker, Process child, Duration timeout) throws Exception {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (Files.readString(log, StandardCharsets.UTF_8).contains(marker)) {
-				return;
-			}
-			assertThat(child.isAlive()).as("child alive; its output: %s", log.toAbsolutePath()).isTrue();
-			Thread.sleep(50);
-		}
-		throw new AssertionError("No '" + marker + "' within " + timeout + "; see " + log.toAbsolutePath());
+	private static void awaitInLog(Path log, String marker, Process child, Duration timeout) {
+		await("'" + marker + "' in " + log.toAbsolutePath()).atMost(timeout)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> {
+				if (Files.readString(log, StandardCharsets.UTF_8).contains(marker)) {
+					return true;
+				}
+				assertThat(child.isAlive()).as("child alive; its output: %s", log.toAbsolutePath()).isTrue();
+				return false;
+			});
 	}
 
 }

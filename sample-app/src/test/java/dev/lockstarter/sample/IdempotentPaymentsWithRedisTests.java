@@ -21,6 +21,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Idempotent payments on two instances of the sample app with the {@code redis} profile,
@@ -170,13 +171,11 @@ class IdempotentPaymentsWithRedisTests {
 	}
 
 	/** Wait until an instance holds the lock of an idempotency key, for 10 s at most. */
-	private static void awaitHeldOn(ConfigurableApplicationContext instance, String key) throws InterruptedException {
+	private static void awaitHeldOn(ConfigurableApplicationContext instance, String key) {
 		LockTemplate locks = instance.getBean(LockTemplate.class);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (locks.getHeldLocks().stream().noneMatch((held) -> held.key().endsWith(":" + key))) {
-			assertThat(System.nanoTime() - deadline).as("lock of key '%s' taken in time", key).isNegative();
-			Thread.sleep(2);
-		}
+		await("lock of key '" + key + "' taken in time").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(2))
+			.until(() -> locks.getHeldLocks().stream().anyMatch((held) -> held.key().endsWith(":" + key)));
 	}
 
 	private static String newKey() {

@@ -3,6 +3,8 @@ package dev.lockstarter.sample;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ import dev.lockstarter.sample.leader.LeaderConfiguration;
 import dev.lockstarter.test.redis.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of the sample app, each in a JVM of its own ({@link SampleProcess}), with
@@ -89,18 +92,20 @@ class LeaderElectionWithRedisTests {
 	/**
 	 * Poll both instances until one of them leads, asserting that they never both do.
 	 */
-	private SampleProcess awaitOneLeader(SampleProcess first, SampleProcess second) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (System.nanoTime() < deadline) {
-			boolean firstLeads = leads(first);
-			boolean secondLeads = leads(second);
-			assertThat(firstLeads && secondLeads).as("both instances lead").isFalse();
-			if (firstLeads || secondLeads) {
-				return firstLeads ? first : second;
-			}
-			Thread.sleep(50);
-		}
-		throw new AssertionError("No leader within 30 s; see " + first.log() + " and " + second.log());
+	private SampleProcess awaitOneLeader(SampleProcess first, SampleProcess second) {
+		return await("a leader within 30 s; see " + first.log() + " and " + second.log()).atMost(Duration.ofSeconds(30))
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> {
+				boolean firstLeads = leads(first);
+				boolean secondLeads = leads(second);
+				assertThat(firstLeads && secondLeads).as("both instances lead").isFalse();
+				if (firstLeads || secondLeads) {
+					return Optional.of(firstLeads ? first : second);
+				}
+				return Optional.<SampleProcess>empty();
+			}, Optional::isPresent)
+			.get();
 	}
 
 	/**
@@ -108,31 +113,32 @@ class LeaderElectionWithRedisTests {
 	 * and the other does not.
 	 * @return the number of samples
 	 */
-	private int assertOneLeaderThroughout(SampleProcess leader, SampleProcess other) throws InterruptedException {
-		int samples = 0;
-		long end = System.nanoTime() + OBSERVATION.toNanos();
-		while (System.nanoTime() < end) {
-			boolean leaderLeads = leads(leader);
-			boolean otherLeads = leads(other);
-			assertThat(otherLeads).as("%s leads at sample %d, beside %s", other.name(), samples, leader.name())
-				.isFalse();
-			assertThat(leaderLeads).as("%s still leads at sample %d", leader.name(), samples).isTrue();
-			samples++;
-			Thread.sleep(50);
-		}
-		return samples;
+	private int assertOneLeaderThroughout(SampleProcess leader, SampleProcess other) {
+		AtomicInteger samples = new AtomicInteger();
+		await().during(OBSERVATION)
+			.atMost(OBSERVATION.plusSeconds(5))
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> {
+				boolean leaderLeads = leads(leader);
+				boolean otherLeads = leads(other);
+				assertThat(otherLeads)
+					.as("%s leads at sample %d, beside %s", other.name(), samples.get(), leader.name())
+					.isFalse();
+				assertThat(leaderLeads).as("%s still leads at sample %d", leader.name(), samples.get()).isTrue();
+				samples.incrementAndGet();
+				return true;
+			});
+		return samples.get();
 	}
 
-	private Duration awaitLeader(SampleProcess survivor, long since, Duration timeout) throws InterruptedException {
-		long deadline = since + timeout.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (leads(survivor)) {
-				return Duration.ofNanos(System.nanoTime() - since);
-			}
-			Thread.sleep(20);
-		}
-		throw new AssertionError(
-				survivor.name() + " not leading " + timeout + " after the kill; see " + survivor.log());
+	private Duration awaitLeader(SampleProcess survivor, long since, Duration timeout) {
+		await(survivor.name() + " leading within " + timeout + " of the kill; see " + survivor.log())
+			.atMost(timeout.minusNanos(System.nanoTime() - since))
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> leads(survivor));
+		return Duration.ofNanos(System.nanoTime() - since);
 	}
 
 	private boolean leads(SampleProcess instance) {

@@ -18,7 +18,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The sample app with its locks in Redis ({@code redis} profile) and with the timeouts of
@@ -141,16 +141,12 @@ class RedisOutageTests {
 			.isLessThan(Duration.ofMillis(1500));
 	}
 
-	private Duration timeUntilRegistered() throws InterruptedException {
+	private Duration timeUntilRegistered() {
 		long started = System.nanoTime();
-		long deadline = started + TimeUnit.SECONDS.toNanos(20);
-		while (System.nanoTime() - deadline < 0) {
-			if (this.client.register(this.base, SampleClient.SAFE, uniqueName()).statusCode() == 201) {
-				return Duration.ofNanos(System.nanoTime() - started);
-			}
-			Thread.sleep(50);
-		}
-		return fail("No registration succeeded within 20 s of Redis coming back");
+		await("a registration within 20 s of Redis coming back").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.client.register(this.base, SampleClient.SAFE, uniqueName()).statusCode() == 201);
+		return Duration.ofNanos(System.nanoTime() - started);
 	}
 
 	/**

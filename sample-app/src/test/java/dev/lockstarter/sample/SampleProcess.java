@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An instance of the sample app in a child JVM of its own, on the test's class path, with
@@ -82,32 +83,27 @@ final class SampleProcess implements AutoCloseable {
 	 * logs on its own thread, after the state that a test observed through HTTP.
 	 * @return the output that contains it
 	 */
-	String awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		String output = output();
-		while (!output.contains(text) && System.nanoTime() < deadline) {
-			Thread.sleep(50);
-			output = output();
-		}
-		return output;
+	String awaitOutput(String text, Duration timeout) {
+		return await("'" + text + "' in the output of " + this.name + ", " + log()).atMost(timeout)
+			.pollInterval(Duration.ofMillis(50))
+			.until(this::output, (output) -> output.contains(text));
 	}
 
 	/**
 	 * Wait until the instance accepts connections on its port.
 	 */
-	void awaitListening() throws Exception {
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			assertThat(this.process.isAlive()).as("%s alive; its output: %s", this.name, log()).isTrue();
-			try (Socket socket = new Socket("127.0.0.1", this.port)) {
-				return;
-			}
-			catch (IOException notYet) {
-				Thread.sleep(200);
-			}
-		}
-		throw new AssertionError(
-				this.name + " not listening on " + this.port + " within " + START_TIMEOUT + "; see " + log());
+	void awaitListening() {
+		await(this.name + " listening on " + this.port + "; see " + log()).atMost(START_TIMEOUT)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> {
+				assertThat(this.process.isAlive()).as("%s alive; its output: %s", this.name, log()).isTrue();
+				try (Socket socket = new Socket("127.0.0.1", this.port)) {
+					return true;
+				}
+				catch (IOException notYet) {
+					return false;
+				}
+			});
 	}
 
 	/**

@@ -30,6 +30,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of the sample app with the {@code redis} profile, sharing one real Redis
@@ -307,13 +308,11 @@ class TwoInstancesWithRedisTests {
 		return responses.stream().collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
 	}
 
-	private static void awaitLock(String userName) throws InterruptedException {
+	private static void awaitLock(String userName) {
 		String lockKey = "lock:{user-registration:" + userName + "}";
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!"1".equals(redis.server().command("EXISTS", lockKey))) {
-			assertThat(System.nanoTime()).as("lock %s taken in time", lockKey).isLessThan(deadline);
-			Thread.sleep(5);
-		}
+		await("lock " + lockKey + " taken in time").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> "1".equals(redis.server().command("EXISTS", lockKey)));
 	}
 
 	private static ConfigurableApplicationContext start() {

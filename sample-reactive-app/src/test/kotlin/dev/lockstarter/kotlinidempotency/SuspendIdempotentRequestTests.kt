@@ -1,6 +1,7 @@
 package dev.lockstarter.kotlinidempotency
 
 import org.assertj.core.api.Assertions.assertThat
+import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Test
 import org.springframework.boot.WebApplicationType
@@ -73,11 +74,9 @@ class SuspendIdempotentRequestTests {
 	private fun runsOf(key: String): Int = app.getBean(Orders::class.java).runs(key)
 
 	private fun awaitRunning(key: String) {
-		val deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos()
-		while (runsOf(key) == 0) {
-			check(System.nanoTime() < deadline) { "the first request never reached its handler" }
-			Thread.sleep(10)
-		}
+		await("the first request reaching its handler").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until { runsOf(key) > 0 }
 	}
 
 	companion object {

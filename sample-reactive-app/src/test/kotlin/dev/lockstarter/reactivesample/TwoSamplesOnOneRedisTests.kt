@@ -9,10 +9,12 @@ import dev.lockstarter.reactivesample.user.RedisUserRepository
 import dev.lockstarter.reactivesample.user.User
 import dev.lockstarter.test.redis.RedisServerExtension
 import org.assertj.core.api.Assertions.assertThat
+import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.Test
 import org.springframework.boot.web.server.context.WebServerApplicationContext
 import org.springframework.context.ConfigurableApplicationContext
 import java.net.http.HttpResponse
+import java.time.Duration
 import java.util.concurrent.CompletableFuture
 
 /**
@@ -115,11 +117,9 @@ abstract class TwoSamplesOnOneRedisTests {
 		(instance as WebServerApplicationContext).webServer!!.javaClass.simpleName
 
 	private fun awaitLock(userName: String) {
-		val deadline = System.nanoTime() + 5_000_000_000L
-		while (redis().server().command("EXISTS", lockKey(userName)) != "1") {
-			assertThat(System.nanoTime()).`as`("lock of %s taken in time", userName).isLessThan(deadline)
-			Thread.sleep(5)
-		}
+		await("lock of $userName taken in time").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until { redis().server().command("EXISTS", lockKey(userName)) == "1" }
 	}
 
 	private fun lockKey(userName: String) = "lock:{user-registration:$userName}"

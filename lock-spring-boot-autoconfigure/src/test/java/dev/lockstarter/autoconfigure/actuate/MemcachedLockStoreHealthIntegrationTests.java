@@ -17,6 +17,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock store health indicator and the locks endpoint's store description against a
@@ -102,12 +103,10 @@ class MemcachedLockStoreHealthIntegrationTests {
 		return health;
 	}
 
-	static void awaitUp(HealthIndicator indicator) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (indicator.health().getStatus() != Status.UP) {
-			assertThat(System.nanoTime()).as("UP again in time").isLessThan(deadline);
-			Thread.sleep(100);
-		}
+	static void awaitUp(HealthIndicator indicator) {
+		await("UP again in time").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> indicator.health().getStatus() == Status.UP);
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.lockstarter.autoconfigure.adapter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +26,7 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
 import org.springframework.integration.support.locks.LockRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Spring Integration's leader election on the auto-configured registry, over a real Redis
@@ -62,28 +62,25 @@ class LeaderElectionRedisOutageTests {
 					"lock.redis.timeout=1s")
 			.run((context) -> {
 				List<AbstractLeaderEvent> events = context.getBean(Leader.class).events;
-				awaitUntil("leadership granted", () -> events.size() == 1, Duration.ofSeconds(10));
+				await("leadership granted").atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> events.size() == 1);
 				assertThat(events.get(0)).isInstanceOf(OnGrantedEvent.class);
 				this.proxy.blackhole();
 				long blackholedAt = System.nanoTime();
 				// A heartbeat's extension and the release that follows it each fail
 				// after lock.redis.timeout; the initiator then revokes leadership
-				awaitUntil("leadership revoked", () -> events.size() == 2, Duration.ofSeconds(10));
+				await("leadership revoked").atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> events.size() == 2);
 				assertThat(events.get(1)).isInstanceOf(OnRevokedEvent.class);
 				assertThat(Duration.ofNanos(System.nanoTime() - blackholedAt)).isLessThan(Duration.ofSeconds(8));
 				this.proxy.heal();
-				awaitUntil("leadership granted again", () -> events.size() == 3, Duration.ofSeconds(20));
+				await("leadership granted again").atMost(Duration.ofSeconds(20))
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> events.size() == 3);
 				assertThat(events.get(2)).isInstanceOf(OnGrantedEvent.class);
 			});
-	}
-
-	private static void awaitUntil(String description, Supplier<Boolean> condition, Duration within)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + within.toNanos();
-		while (!condition.get()) {
-			assertThat(System.nanoTime() - deadline).as("%s within %s", description, within).isNegative();
-			Thread.sleep(20);
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

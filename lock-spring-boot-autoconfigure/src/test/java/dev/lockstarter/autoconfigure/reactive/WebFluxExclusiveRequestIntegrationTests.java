@@ -18,6 +18,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End-to-end tests of {@code @ExclusiveRequest} on WebFlux endpoints that return
@@ -72,7 +73,9 @@ class WebFluxExclusiveRequestIntegrationTests extends InstancesOnRedis {
 		assertThatExceptionOfType(HttpTimeoutException.class)
 			.isThrownBy(() -> this.http.send(slow, HttpResponse.BodyHandlers.ofString()));
 		long cancelledAt = System.nanoTime();
-		HttpResponse<String> next = sendUntilNotConflict(registration(port, "carol", 0).build(), Duration.ofSeconds(5));
+		HttpResponse<String> next = await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> send(registration(port, "carol", 0).build()), (response) -> response.statusCode() != 409);
 		assertThat(next.statusCode()).isEqualTo(201);
 		assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt)).isLessThan(Duration.ofSeconds(5));
 		assertThat(redis.server().command("LLEN", ReactiveRegistrationApp.usersKey("carol"))).isEqualTo("1");
@@ -146,23 +149,10 @@ class WebFluxExclusiveRequestIntegrationTests extends InstancesOnRedis {
 		return responses;
 	}
 
-	private void awaitLockKey(String key) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (!"1".equals(redis.server().command("EXISTS", "lock:{" + key + "}"))) {
-			assertThat(System.nanoTime() - deadline).as("lock taken in time").isNegative();
-			Thread.sleep(5);
-		}
-	}
-
-	private HttpResponse<String> sendUntilNotConflict(HttpRequest request, Duration within)
-			throws IOException, InterruptedException {
-		long deadline = System.nanoTime() + within.toNanos();
-		HttpResponse<String> response = send(request);
-		while (response.statusCode() == 409 && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-			response = send(request);
-		}
-		return response;
+	private void awaitLockKey(String key) {
+		await("lock taken in time").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> "1".equals(redis.server().command("EXISTS", "lock:{" + key + "}")));
 	}
 
 	static HttpRequest.Builder registration(int port, String userName, long delayMillis) {

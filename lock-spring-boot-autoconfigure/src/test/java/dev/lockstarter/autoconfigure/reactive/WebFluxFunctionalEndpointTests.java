@@ -28,6 +28,7 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Lock exceptions of a WebFlux functional endpoint ({@code RouterFunction}), which reach
@@ -120,13 +121,11 @@ class WebFluxFunctionalEndpointTests {
 			.isEqualTo(500);
 	}
 
-	private static void awaitHeld(String userName) throws InterruptedException {
+	private static void awaitHeld(String userName) {
 		Registrations registrations = app.getBean(Registrations.class);
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (!registrations.running(userName)) {
-			assertThat(System.nanoTime()).as("registration of %s started in time", userName).isLessThan(deadline);
-			Thread.sleep(5);
-		}
+		await("registration of " + userName + " started in time").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> registrations.running(userName));
 	}
 
 	@Configuration(proxyBeanMethods = false)
