@@ -34,6 +34,7 @@ import dev.lockstarter.core.FinishedAttempt;
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockListener;
 import dev.lockstarter.core.LockOperations;
+import dev.lockstarter.core.LockResults;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.interceptor.ExclusiveRequestAttributeSource;
@@ -349,14 +350,12 @@ class SingleFlightIntegrationTests {
 	void keptResultExpiresAfterItsResultTtl() throws Exception {
 		Reports reports = reports(first);
 		assertThat(reports.shortLived("brief").run()).isEqualTo(1);
-		LockOperations locks = second.getBean(LockOperations.class);
+		LockResults results = second.getBean(LockOperations.class).results().orElseThrow();
 		String key = lockKey("shortLived", "brief");
-		assertThat(locks.results().orElseThrow().findResult(key)).isPresent();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (locks.results().orElseThrow().findResult(key).isPresent()) {
-			assertThat(System.nanoTime() - deadline).isNegative();
-			Thread.sleep(20);
-		}
+		assertThat(results.findResult(key)).isPresent();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> results.findResult(key).isEmpty());
 		assertThat(reports(second).shortLived("brief").run()).isEqualTo(2);
 	}
 
