@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.test.fault.NamespaceNetwork;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -61,11 +62,11 @@ class EtcdClusterPartitionTests {
 			// heard
 			// from a majority for an election timeout, and cannot serve a linearizable
 			// read
-			long deadline = System.nanoTime() + ELECTION_BOUND.toNanos();
-			while (leader.gateway().status().isLeader() && System.nanoTime() - deadline < 0) {
-				EtcdMember.sleep(20);
-			}
-			assertThat(leader.gateway().status().isLeader()).as("the isolated member still leads").isFalse();
+			await().atMost(ELECTION_BOUND)
+				.pollInterval(Duration.ofMillis(20))
+				.untilAsserted(
+						() -> assertThat(leader.gateway().status().isLeader()).as("the isolated member still leads")
+							.isFalse());
 			assertThat(leader.isHealthy()).as("the isolated member is healthy").isFalse();
 		}
 		finally {
@@ -78,14 +79,10 @@ class EtcdClusterPartitionTests {
 	}
 
 	private static EtcdMember awaitAnotherLeader(EtcdMember old) {
-		long deadline = System.nanoTime() + ELECTION_BOUND.toNanos();
-		EtcdMember leader = cluster.awaitLeader(ELECTION_BOUND);
-		while (leader == old && System.nanoTime() - deadline < 0) {
-			EtcdMember.sleep(20);
-			leader = cluster.awaitLeader(ELECTION_BOUND);
-		}
-		assertThat(leader).as("leader %s ms after the partition", ELECTION_BOUND.toMillis()).isNotSameAs(old);
-		return leader;
+		return await().alias("leader " + ELECTION_BOUND.toMillis() + " ms after the partition")
+			.atMost(ELECTION_BOUND)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> cluster.awaitLeader(ELECTION_BOUND), (leader) -> leader != old);
 	}
 
 }

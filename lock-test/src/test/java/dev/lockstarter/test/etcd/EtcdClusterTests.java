@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link EtcdCluster}: one cluster for the class, healed by the extension
@@ -90,12 +91,10 @@ class EtcdClusterTests {
 		finally {
 			leader.resume();
 		}
-		long deadline = System.nanoTime() + ELECTION_BOUND.toNanos();
-		while (!leader.isHealthy() || leader.gateway().status().isLeader()) {
-			assertThat(System.nanoTime() - deadline).as("resumed leader steps down within %s", ELECTION_BOUND)
-				.isNegative();
-			EtcdMember.sleep(20);
-		}
+		await().alias("resumed leader steps down within " + ELECTION_BOUND)
+			.atMost(ELECTION_BOUND)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> leader.isHealthy() && !leader.gateway().status().isLeader());
 		assertThat(leader.gateway().get("while-paused")).isEqualTo("written");
 		EtcdMember current = this.cluster.awaitLeader(ELECTION_BOUND);
 		assertThat(current).as("the resumed member follows instead of leading again").isSameAs(next);

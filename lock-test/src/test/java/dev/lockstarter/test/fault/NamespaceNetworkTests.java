@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -104,18 +106,12 @@ class NamespaceNetworkTests {
 		return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 	}
 
-	private static void awaitAnswer(String address) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (true) {
-			try {
-				answer(address);
-				return;
-			}
-			catch (IOException ex) {
-				assertThat(System.nanoTime() - deadline).as("listener answering: %s", ex).isNegative();
-				Thread.sleep(50);
-			}
-		}
+	private static void awaitAnswer(String address) {
+		await().alias("listener answering at " + address)
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.ignoreExceptionsInstanceOf(IOException.class)
+			.until(() -> answer(address) != null);
 	}
 
 	private static String answer(String address) throws IOException {

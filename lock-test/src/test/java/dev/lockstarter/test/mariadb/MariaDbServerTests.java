@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link MariaDbServer}, through MariaDB's JDBC driver.
@@ -75,11 +76,11 @@ class MariaDbServerTests {
 		Path directory = server.directory();
 		assertThat(directory.resolve("data/mysql")).isDirectory();
 		server.close();
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent() && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("mariadbd after close").isEmpty();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(
+					() -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("mariadbd after close")
+						.isEmpty());
 		assertThat(Files.exists(directory)).isFalse();
 		assertThatExceptionOfType(SQLException.class).isThrownBy(() -> connect(server, 1).close());
 		server.close();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link PostgresServer}, through the PostgreSQL JDBC driver.
@@ -67,11 +68,11 @@ class PostgresServerTests {
 		Path directory = server.directory();
 		assertThat(directory.resolve("data/PG_VERSION")).exists();
 		server.close();
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent() && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("postmaster after close").isEmpty();
+		await().atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(
+					() -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("postmaster after close")
+						.isEmpty());
 		assertThat(Files.exists(directory)).isFalse();
 		assertThatExceptionOfType(SQLException.class).isThrownBy(() -> connect(server, 1).close());
 		server.close();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.lockstarter.test.zookeeper.ZooKeeperServer.Mode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ZooKeeperEnsemble}: its roles, replication and failovers, through
@@ -119,12 +120,11 @@ class ZooKeeperEnsembleTests {
 	 * once the leader commits it, which may be after the writer's server answered.
 	 */
 	private static void awaitValue(ZooKeeperServer server, String path, String value) throws Exception {
-		long deadline = System.nanoTime() + REPLICATION_BOUND.toNanos();
-		ZooKeeperCli.Result read = ZooKeeperCli.run(server, "get", path);
-		while (!read.lines().contains(value) && System.nanoTime() - deadline < 0) {
-			read = ZooKeeperCli.run(server, "get", path);
-		}
-		assertThat(read.lines()).as("%s through %s", path, server).contains(value);
+		await().atMost(REPLICATION_BOUND)
+			.pollInterval(Duration.ZERO)
+			.untilAsserted(
+					() -> assertThat(ZooKeeperCli.run(server, "get", path).lines()).as("%s through %s", path, server)
+						.contains(value));
 	}
 
 	private static long elapsedMillis(long start) {

@@ -14,6 +14,7 @@ import dev.lockstarter.test.zookeeper.ZooKeeperServer.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for a standalone {@link ZooKeeperServer}, through four-letter words and
@@ -39,12 +40,10 @@ class ZooKeeperServerTests {
 	void ttlNodesAreAcceptedAndReapedOnceExpired(ZooKeeperServer server) throws Exception {
 		ZooKeeperCli.Result created = ZooKeeperCli.run(server, "create", "-t", "500", "/ttl", "short-lived");
 		assertThat(created.lines()).as(created.output()).contains("Created /ttl");
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		ZooKeeperCli.Result read = ZooKeeperCli.run(server, "get", "/ttl");
-		while (read.exitCode() == 0 && System.nanoTime() - deadline < 0) {
-			read = ZooKeeperCli.run(server, "get", "/ttl");
-		}
-		assertThat(read.lines()).as(read.output()).contains("Node does not exist: /ttl");
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ZERO).untilAsserted(() -> {
+			ZooKeeperCli.Result read = ZooKeeperCli.run(server, "get", "/ttl");
+			assertThat(read.lines()).as(read.output()).contains("Node does not exist: /ttl");
+		});
 	}
 
 	@Test
