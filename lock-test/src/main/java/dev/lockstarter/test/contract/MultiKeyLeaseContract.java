@@ -176,6 +176,7 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		assertThat(store.release(fixture.storeKey(b), fixture.ownerToken(locks, b))).isTrue();
 		assertThat(store.tryAcquire(fixture.storeKey(b), "new-owner", LONG_TTL).isAcquired()).isTrue();
 		await("the loss of " + b).atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> !lease.isHeld() && !fixture.lostEvents().isEmpty());
 		assertThat(lease.isHeld()).isFalse();
