@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,49 +51,8 @@ class MariaDbJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTests
 	}
 
 	@Override
-	HikariDataSource newDataSource(Duration connectionTimeout, boolean autoCommit) {
-		return TestDataSources.mariadb(mariadb.server(), connectionTimeout, autoCommit, null);
-	}
-
-	@Override
-	protected void restartServer() {
-		mariadb.server().restart();
-	}
-
-	@Override
-	void pauseServer() {
-		mariadb.server().pause();
-	}
-
-	@Override
-	void resumeServer() {
-		mariadb.server().resume();
-	}
-
-	@Override
-	void stopServer() {
-		mariadb.server().stop();
-	}
-
-	@Override
-	String before(Duration ago) {
-		return "UTC_TIMESTAMP(6) - INTERVAL " + ago.toNanos() / 1000 + " MICROSECOND";
-	}
-
-	@Override
-	String millisToExpiry() {
-		return "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000";
-	}
-
-	@Override
-	String parameterFollowedBy(String suffix) {
-		return "CONCAT(?, " + suffix + ")";
-	}
-
-	@Override
-	String insertExpiredRows() {
-		return "INSERT INTO lock_store (lock_key, owner_token, expires_at, fence) SELECT CONCAT(?, seq), NULL, "
-				+ "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR, NEXTVAL(lock_store_fence_seq) FROM seq_1_to_250";
+	TestDatabase database() {
+		return new MariaDbTestDatabase(mariadb);
 	}
 
 	@Test
@@ -176,6 +134,7 @@ class MariaDbJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTests
 			// The client gave up at its network timeout; the server ends the statement at
 			// its own query timeout, not later, which may be a moment after
 			await("the server's end of the acquisition whose client gave up").atMost(Duration.ofSeconds(5))
+				.pollInSameThread()
 				.pollInterval(Duration.ofMillis(150))
 				.until(() -> queryLong(LOCK_WAITS) == 0);
 			blocker.rollback();
@@ -207,6 +166,7 @@ class MariaDbJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTests
 			Future<AcquireReply> waiting = executor.submit(() -> patient.tryAcquire(key, uniqueToken(), TTL));
 			// InnoDB refreshes the table only when it was not read for 100 ms
 			await("the acquisition's wait for the row").atMost(Duration.ofSeconds(10))
+				.pollInSameThread()
 				.pollInterval(Duration.ofMillis(150))
 				.untilAsserted(() -> assertThat(queryLong(LOCK_WAITS))
 					.as("waiting transactions among %s", queryString(

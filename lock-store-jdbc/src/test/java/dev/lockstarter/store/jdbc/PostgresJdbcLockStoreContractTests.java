@@ -8,9 +8,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,50 +39,8 @@ class PostgresJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTest
 	}
 
 	@Override
-	HikariDataSource newDataSource(Duration connectionTimeout, boolean autoCommit) {
-		return TestDataSources.postgres(postgres.server(), connectionTimeout, autoCommit);
-	}
-
-	@Override
-	protected void restartServer() {
-		postgres.server().restart();
-	}
-
-	@Override
-	void pauseServer() {
-		postgres.server().pause();
-	}
-
-	@Override
-	void resumeServer() {
-		postgres.server().resume();
-	}
-
-	@Override
-	void stopServer() {
-		postgres.server().stop();
-	}
-
-	@Override
-	String before(Duration ago) {
-		return "clock_timestamp() - INTERVAL '" + ago.toNanos() / 1000 + " microseconds'";
-	}
-
-	@Override
-	String millisToExpiry() {
-		return "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT)";
-	}
-
-	@Override
-	String parameterFollowedBy(String suffix) {
-		return "? || " + suffix;
-	}
-
-	@Override
-	String insertExpiredRows() {
-		return "INSERT INTO lock_store (lock_key, owner_token, expires_at, fence) SELECT ? || g, NULL, "
-				+ "clock_timestamp() - INTERVAL '1 hour', nextval('lock_store_fence_seq') "
-				+ "FROM generate_series(1, 250) g";
+	TestDatabase database() {
+		return new PostgresTestDatabase(postgres);
 	}
 
 	/**

@@ -44,48 +44,10 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 	abstract SharedJdbcStore jdbc();
 
 	/**
-	 * Return a new pool on the server.
-	 * @param connectionTimeout the pool's connection timeout
-	 * @param autoCommit whether the pool's connections are in auto-commit
-	 * @return the pool
+	 * Return the server.
+	 * @return the server, as the tests see it
 	 */
-	abstract HikariDataSource newDataSource(Duration connectionTimeout, boolean autoCommit);
-
-	/** Stop the server from answering ({@code SIGSTOP}). */
-	abstract void pauseServer();
-
-	/** Let the server answer again. */
-	abstract void resumeServer();
-
-	/** Stop the server. */
-	abstract void stopServer();
-
-	/**
-	 * Return the SQL of a time on the database's clock.
-	 * @param ago how long before now, zero for now
-	 * @return the SQL expression
-	 */
-	abstract String before(Duration ago);
-
-	/**
-	 * Return the SQL of the milliseconds from the database's clock to a row's expiry.
-	 * @return the SQL expression
-	 */
-	abstract String millisToExpiry();
-
-	/**
-	 * Return the SQL of a string parameter followed by a suffix.
-	 * @param suffix the SQL of the suffix
-	 * @return the SQL expression
-	 */
-	abstract String parameterFollowedBy(String suffix);
-
-	/**
-	 * Return the SQL that inserts 250 free rows whose keys start with the statement's
-	 * parameter, expired an hour ago, each with a token of the fence sequence.
-	 * @return the SQL statement
-	 */
-	abstract String insertExpiredRows();
+	abstract TestDatabase database();
 
 	@Override
 	protected LockStore createStore() {
@@ -103,6 +65,11 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 	}
 
 	@Override
+	protected void restartServer() {
+		database().restart();
+	}
+
+	@Override
 	protected boolean locksSurviveServerRestart() {
 		return true;
 	}
@@ -116,12 +83,14 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 		String key = uniqueKey("db-clock");
 		String owner = uniqueToken();
 		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
-		long remainingMillis = queryLong("SELECT " + millisToExpiry() + " FROM lock_store WHERE lock_key = ?", key);
+		long remainingMillis = queryLong(
+				"SELECT " + database().millisToExpiry() + " FROM lock_store WHERE lock_key = ?", key);
 		assertThat(remainingMillis).as("expiry time less the database's clock, ms")
 			.isBetween(TTL.toMillis() - 2000, TTL.toMillis());
 		// Time passes for the database only: the lock is free at once, whatever the
 		// application's clock says
-		update("UPDATE lock_store SET expires_at = " + before(Duration.ofMillis(1)) + " WHERE lock_key = ?", key);
+		update("UPDATE lock_store SET expires_at = " + database().before(Duration.ofMillis(1)) + " WHERE lock_key = ?",
+				key);
 		String next = uniqueToken();
 		assertThat(store().tryAcquire(key, next, TTL).isAcquired()).isTrue();
 		assertThat(store().release(key, owner)).as("release by the owner whose lock expired").isFalse();
@@ -146,7 +115,8 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 		assertThat(thirdToken).as("token after taking an expired lock over").isGreaterThan(secondToken);
 		assertThat(store().release(key, third)).isTrue();
 		// Old enough for the clean-up to delete the row, with its last token
-		update("UPDATE lock_store SET expires_at = " + before(Duration.ofMinutes(2)) + " WHERE lock_key = ?", key);
+		update("UPDATE lock_store SET expires_at = " + database().before(Duration.ofMinutes(2)) + " WHERE lock_key = ?",
+				key);
 		jdbc().store().cleanUp();
 		assertThat(queryLong("SELECT COUNT(*) FROM lock_store WHERE lock_key = ?", key)).as("rows after the clean-up")
 			.isZero();
@@ -171,7 +141,7 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 				assertThat(sharedStore.release(key, token)).isTrue();
 			}
 		}
-		update("UPDATE lock_store SET expires_at = " + before(Duration.ofMinutes(2)) + " WHERE lock_key = ? "
+		update("UPDATE lock_store SET expires_at = " + database().before(Duration.ofMinutes(2)) + " WHERE lock_key = ? "
 				+ "OR lock_key = ?", old, withResult);
 		int deleted = sharedStore.cleanUp();
 		assertThat(deleted).isGreaterThanOrEqualTo(1);
@@ -184,12 +154,14 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 	@Test
 	void cleanupInBatchesDeletesManyRowsAndRunsOnADaemonThread() throws Exception {
 		String prefix = uniqueKey("batch");
-		update(insertExpiredRows(), prefix);
+		update(database().insertExpiredRows(), prefix);
 		JdbcLockStore cleaning = new JdbcLockStore(dataSource());
 		try {
 			cleaning.startCleanup(Duration.ofMillis(50));
-			String remaining = "SELECT COUNT(*) FROM lock_store WHERE lock_key LIKE " + parameterFollowedBy("'%'");
+			String remaining = "SELECT COUNT(*) FROM lock_store WHERE lock_key LIKE "
+					+ database().parameterFollowedBy("'%'");
 			await("the clean-up of the expired rows").atMost(Duration.ofSeconds(10))
+				.pollInSameThread()
 				.pollInterval(Duration.ofMillis(20))
 				.until(() -> queryLong(remaining, prefix) == 0);
 			assertThat(Thread.getAllStackTraces().keySet()).filteredOn((t) -> t.getName().equals("lock-jdbc-cleanup"))
@@ -203,7 +175,7 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 
 	@Test
 	void storeUsesConnectionsOfItsOwnInAutoCommitEvenWhenThePoolDoesNot() throws SQLException {
-		try (HikariDataSource manual = newDataSource(Duration.ofSeconds(2), false)) {
+		try (HikariDataSource manual = database().newDataSource(Duration.ofSeconds(2), false, null)) {
 			JdbcLockStore store = new JdbcLockStore(manual);
 			String key = uniqueKey("auto-commit");
 			String owner = uniqueToken();
@@ -276,13 +248,13 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 
 	@Test
 	void pausedDatabaseFailsClosedWithinTheTimeout() {
-		try (HikariDataSource impatientPool = newDataSource(Duration.ofSeconds(1), true)) {
+		try (HikariDataSource impatientPool = database().newDataSource(Duration.ofSeconds(1), true, null)) {
 			JdbcLockStore impatient = new JdbcLockStore(impatientPool, JdbcLockStore.DEFAULT_TABLE_NAME,
 					Duration.ofSeconds(1));
 			String key = uniqueKey("paused");
 			String owner = uniqueToken();
 			assertThat(impatient.tryAcquire(key, owner, TTL).isAcquired()).isTrue();
-			pauseServer();
+			database().pause();
 			long start = System.nanoTime();
 			try {
 				assertThatExceptionOfType(LockStoreException.class)
@@ -296,7 +268,7 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 					.isLessThan(Duration.ofMillis(2500));
 			}
 			finally {
-				resumeServer();
+				database().resume();
 			}
 			assertThat(impatient.tryAcquire(key, uniqueToken(), TTL).isAcquired()).as("acquire after the pause")
 				.isFalse();
@@ -309,7 +281,7 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 		String key = uniqueKey("stopped");
 		String owner = uniqueToken();
 		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
-		stopServer();
+		database().stop();
 		try {
 			long start = System.nanoTime();
 			assertThatExceptionOfType(LockStoreException.class)
@@ -317,9 +289,10 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
 		}
 		finally {
-			restartServer();
+			database().restart();
 		}
 		await("the store's answer after the restart").atMost(Duration.ofSeconds(10))
+			.pollInSameThread()
 			.pollInterval(Duration.ofMillis(50))
 			.ignoreException(LockStoreException.class)
 			.untilAsserted(() -> assertThat(store().release(key, owner)).as("release of a lock kept across the restart")
