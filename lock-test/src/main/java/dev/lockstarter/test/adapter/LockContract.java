@@ -95,33 +95,28 @@ interface LockContract extends AdapterContract {
 	@ParameterizedTest
 	@EnumSource(LockFactory.class)
 	default void lockWaitsUntilTheHolderReleases(LockFactory locks) throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("lock-waits");
-		Lock holder = locks.newLock(fixture, key, options());
-		Lock other = locks.newLock(fixture, key, options());
-		holder.lock();
-		Waiter<Boolean> waiter = fixture.inAnotherThread(() -> {
+		assertWaiterGetsTheLockOnceTheHolderReleases(locks, "lock-waits", (other) -> {
 			other.lock();
-			fixture.assertHeld(key);
-			other.unlock();
 			return true;
 		});
-		assertThat(waiter.isStillRunningAfter(Duration.ofMillis(200))).as("waiting while the lock is held").isTrue();
-		holder.unlock();
-		assertThat(waiter.get()).isTrue();
-		fixture.assertFree(key);
 	}
 
 	@ParameterizedTest
 	@EnumSource(LockFactory.class)
 	default void tryLockWithAWaitGetsTheLockOnceTheHolderReleases(LockFactory locks) throws Exception {
+		assertWaiterGetsTheLockOnceTheHolderReleases(locks, "try-lock-waits",
+				(other) -> other.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+	}
+
+	private void assertWaiterGetsTheLockOnceTheHolderReleases(LockFactory locks, String name, Acquisition acquisition)
+			throws Exception {
 		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock-waits");
+		String key = fixture.uniqueKey(name);
 		Lock holder = locks.newLock(fixture, key, options());
 		Lock other = locks.newLock(fixture, key, options());
 		holder.lock();
 		Waiter<Boolean> waiter = fixture.inAnotherThread(() -> {
-			if (!other.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
+			if (!acquisition.acquire(other)) {
 				return false;
 			}
 			fixture.assertHeld(key);
@@ -232,33 +227,27 @@ interface LockContract extends AdapterContract {
 	@ParameterizedTest
 	@EnumSource(LockFactory.class)
 	default void lockInterruptiblyAnswersAnInterruptionWhileWaitingAndHoldsNothing(LockFactory locks) throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("lock-interrupted");
-		Lock holder = locks.newLock(fixture, key, options());
-		Lock other = locks.newLock(fixture, key, options());
-		holder.lock();
-		Waiter<Void> waiter = fixture.inAnotherThread(() -> {
+		assertInterruptedWhileWaitingAndHoldingNothing(locks, "lock-interrupted", (other) -> {
 			other.lockInterruptibly();
-			return null;
+			return true;
 		});
-		assertInterruptedAndHoldingNothing(fixture, key, holder, other, waiter);
 	}
 
 	@ParameterizedTest
 	@EnumSource(LockFactory.class)
 	default void tryLockWithAWaitAnswersAnInterruptionWhileWaitingAndHoldsNothing(LockFactory locks) throws Exception {
+		assertInterruptedWhileWaitingAndHoldingNothing(locks, "try-lock-interrupted",
+				(other) -> other.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+	}
+
+	private void assertInterruptedWhileWaitingAndHoldingNothing(LockFactory locks, String name, Acquisition acquisition)
+			throws Exception {
 		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock-interrupted");
+		String key = fixture.uniqueKey(name);
 		Lock holder = locks.newLock(fixture, key, options());
 		Lock other = locks.newLock(fixture, key, options());
 		holder.lock();
-		Waiter<Boolean> waiter = fixture
-			.inAnotherThread(() -> other.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
-		assertInterruptedAndHoldingNothing(fixture, key, holder, other, waiter);
-	}
-
-	private static void assertInterruptedAndHoldingNothing(AdapterUnderTest fixture, String key, Lock holder,
-			Lock other, Waiter<?> waiter) throws Exception {
+		Waiter<Boolean> waiter = fixture.inAnotherThread(() -> acquisition.acquire(other));
 		waiter.awaitBlocked();
 		waiter.interrupt();
 		assertThat(waiter.failure()).isInstanceOf(InterruptedException.class);
@@ -295,6 +284,22 @@ interface LockContract extends AdapterContract {
 		AdapterUnderTest fixture = adapterUnderTest();
 		Lock lock = locks.newLock(fixture, fixture.uniqueKey("condition"), options());
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition);
+	}
+
+	/**
+	 * A way to acquire a lock that may wait.
+	 */
+	@FunctionalInterface
+	interface Acquisition {
+
+		/**
+		 * Acquire the lock.
+		 * @param lock the lock
+		 * @return whether it was acquired
+		 * @throws InterruptedException if interrupted while waiting
+		 */
+		boolean acquire(Lock lock) throws InterruptedException;
+
 	}
 
 }
