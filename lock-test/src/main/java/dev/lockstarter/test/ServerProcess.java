@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,10 +47,6 @@ public final class ServerProcess implements ServerBackend {
 	public static final String HOST = "127.0.0.1";
 
 	private static final Log logger = LogFactory.getLog(ServerProcess.class);
-
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
 
 	private static final int PORT_ATTEMPTS = 5;
 
@@ -281,93 +275,12 @@ public final class ServerProcess implements ServerBackend {
 	}
 
 	private void launch() {
-		String name = this.definition.name();
-		List<String> command;
-		try {
-			command = List.copyOf(this.definition.command(this.directory, this.port));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not prepare " + name + " in " + this.directory, ex);
-		}
-		long logOffset = logSize();
 		long started = System.nanoTime();
-		Process process;
-		try {
-			process = new ProcessBuilder(command).directory(this.directory.toFile())
-				.redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
-				.start();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Could not run " + command.get(0) + ": " + ex.getMessage(), ex);
-		}
+		Process process = new ServerLaunch(this.definition, this.directory, this.log, this.port).start();
 		this.process = process;
-		try {
-			awaitReady(process, command, logOffset);
-		}
-		catch (RuntimeException ex) {
-			process.destroyForcibly();
-			this.process = null;
-			throw ex;
-		}
 		if (logger.isDebugEnabled()) {
-			logger.debug("Started " + name + " (pid " + process.pid() + ") on " + host() + ":" + this.port + " in "
-					+ Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
-		}
-	}
-
-	private void awaitReady(Process process, List<String> command, long logOffset) {
-		String name = this.definition.name();
-		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-		while (true) {
-			if (!process.isAlive()) {
-				String output = output(logOffset);
-				if (this.definition.isPortTaken(output)) {
-					throw new PortTakenException();
-				}
-				throw new IllegalStateException(
-						name + " exited with code " + process.exitValue() + " before accepting connections on port "
-								+ this.port + ". Command: " + String.join(" ", command) + "\nOutput:\n" + output);
-			}
-			try {
-				if (this.definition.probe(process, this.port)) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// Not listening yet
-			}
-			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException(name + " did not answer on " + host() + ":" + this.port + " within "
-						+ STARTUP_TIMEOUT.toSeconds() + " s. Output:\n" + output(logOffset));
-			}
-			try {
-				Thread.sleep(POLL_INTERVAL.toMillis());
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for " + name + " to start", ex);
-			}
-		}
-	}
-
-	private long logSize() {
-		try {
-			return Files.exists(this.log) ? Files.size(this.log) : 0;
-		}
-		catch (IOException ex) {
-			return 0;
-		}
-	}
-
-	private String output(long offset) {
-		try {
-			byte[] bytes = Files.readAllBytes(this.log);
-			int from = (int) Math.min(bytes.length, offset);
-			return new String(Arrays.copyOfRange(bytes, from, bytes.length), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			return "(no output: " + ex.getMessage() + ")";
+			logger.debug("Started " + this.definition.name() + " (pid " + process.pid() + ") on " + host() + ":"
+					+ this.port + " in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 		}
 	}
 

@@ -1,15 +1,8 @@
 package dev.lockstarter.store.dynamodb;
 
-import java.time.Duration;
-
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
@@ -18,7 +11,6 @@ import dev.lockstarter.shedlock.LockOperationsLockProvider;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.adapter.AdapterContractTests;
 import dev.lockstarter.test.adapter.LostUpdateChecker;
-import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
@@ -30,34 +22,16 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 class DynamoDbAdapterContractTests extends AdapterContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final DynamoDbLocalServerExtension dynamoDb = new DynamoDbLocalServerExtension();
 
-	private static DynamoDbClient client;
-
-	private static DynamoDbLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		client = DynamoDbClient.builder()
-			.endpointOverride(dynamoDb.endpoint())
-			.region(Region.of(DynamoDbLocalServer.REGION))
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-			.overrideConfiguration((config) -> config.apiCallTimeout(Duration.ofSeconds(5)))
-			.build();
-		sharedStore = new DynamoDbLockStore(client, "adapter-locks");
-		sharedStore.createTableIfNotExists();
-	}
-
-	@AfterAll
-	static void closeClient() {
-		if (client != null) {
-			client.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedDynamoDbStore dynamoDbStore = new SharedDynamoDbStore(dynamoDb::endpoint, "adapter-locks");
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return dynamoDbStore.store();
 	}
 
 	@Override

@@ -1,18 +1,10 @@
 package dev.lockstarter.store.dynamodb;
 
-import java.time.Duration;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
-import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 
 /**
@@ -22,34 +14,16 @@ import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 class DynamoDbLockOperationsContractTests extends LockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final DynamoDbLocalServerExtension dynamoDb = new DynamoDbLocalServerExtension();
 
-	private static DynamoDbClient client;
-
-	private static DynamoDbLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		client = DynamoDbClient.builder()
-			.endpointOverride(dynamoDb.endpoint())
-			.region(Region.of(DynamoDbLocalServer.REGION))
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-			.overrideConfiguration((config) -> config.apiCallTimeout(Duration.ofSeconds(5)))
-			.build();
-		sharedStore = new DynamoDbLockStore(client, "operations-locks");
-		sharedStore.createTableIfNotExists();
-	}
-
-	@AfterAll
-	static void closeClient() {
-		if (client != null) {
-			client.close();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedDynamoDbStore dynamoDbStore = new SharedDynamoDbStore(dynamoDb::endpoint, "operations-locks");
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return dynamoDbStore.store();
 	}
 
 	@Override

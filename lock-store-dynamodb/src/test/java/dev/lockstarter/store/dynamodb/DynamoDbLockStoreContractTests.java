@@ -9,12 +9,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
@@ -25,7 +22,6 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.contract.ExclusionChecker;
 import dev.lockstarter.test.contract.LockStoreContractTests;
-import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -220,10 +216,7 @@ class DynamoDbLockStoreContractTests extends LockStoreContractTests {
 	}
 
 	private static DynamoDbClient client(Duration apiCallTimeout) {
-		return DynamoDbClient.builder()
-			.endpointOverride(dynamoDb.endpoint())
-			.region(Region.of(DynamoDbLocalServer.REGION))
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+		return SharedDynamoDbStore.clientOf(dynamoDb.endpoint())
 			.overrideConfiguration((config) -> config.apiCallTimeout(apiCallTimeout)
 				.addExecutionInterceptor(new ExecutionInterceptor() {
 

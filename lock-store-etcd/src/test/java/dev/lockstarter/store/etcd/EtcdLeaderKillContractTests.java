@@ -2,6 +2,7 @@ package dev.lockstarter.store.etcd;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 import io.etcd.jetcd.Client;
 import org.apache.commons.logging.Log;
@@ -30,6 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EtcdLeaderKillContractTests extends LockStoreContractTests {
 
+	/** The parts of the contract that this store, without shared locks, skips. */
+	private static final Set<String> SHARED_LOCK_CONTRACTS = Set.of("SharedLockStoreContract", "PermitStoreContract",
+			"WriterPreferenceContract");
+
 	@RegisterExtension
 	@Order(1)
 	static final EtcdClusterExtension etcd = new EtcdClusterExtension();
@@ -37,7 +42,7 @@ class EtcdLeaderKillContractTests extends LockStoreContractTests {
 	@RegisterExtension
 	@Order(2)
 	static final LeaderKillingExtension leaderKiller = new LeaderKillingExtension(etcd, 10, 5,
-			(test) -> !test.getDeclaringClass().getSimpleName().equals("SharedLockStoreContract"));
+			(test) -> !SHARED_LOCK_CONTRACTS.contains(test.getDeclaringClass().getSimpleName()));
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 

@@ -1,8 +1,6 @@
 package dev.lockstarter.store.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
@@ -13,27 +11,12 @@ import dev.lockstarter.test.contract.LockOperationsContractTests;
  */
 class H2JdbcLockOperationsContractTests extends LockOperationsContractTests {
 
-	private static HikariDataSource dataSource;
-
-	private static JdbcLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		dataSource = TestDataSources.h2();
-		sharedStore = new JdbcLockStore(dataSource);
-		sharedStore.createSchema();
-	}
-
-	@AfterAll
-	static void closeDataSource() {
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+	@RegisterExtension
+	static final SharedJdbcStore jdbc = new SharedJdbcStore(TestDataSources::h2);
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 	@Override

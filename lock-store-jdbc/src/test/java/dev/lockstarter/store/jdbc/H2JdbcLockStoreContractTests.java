@@ -6,10 +6,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.LockStoreContractTests;
@@ -22,32 +20,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class H2JdbcLockStoreContractTests extends LockStoreContractTests implements JdbcInspectionContract {
 
-	private static HikariDataSource dataSource;
-
-	private static JdbcLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		dataSource = TestDataSources.h2();
-		sharedStore = new JdbcLockStore(dataSource);
-		sharedStore.createSchema();
-	}
-
-	@AfterAll
-	static void closeDataSource() {
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+	@RegisterExtension
+	static final SharedJdbcStore jdbc = new SharedJdbcStore(TestDataSources::h2);
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 	@Override
 	public JdbcLockStore inspectedStore() {
-		return sharedStore;
+		return jdbc.store();
 	}
 
 	@Override
@@ -72,7 +55,7 @@ class H2JdbcLockStoreContractTests extends LockStoreContractTests implements Jdb
 	@Test
 	void theListingOfHoldersReadsARangeOfThePrimaryKeysIndex() throws Exception {
 		String query = JdbcLockInspection.holdersQuery(JdbcDialect.H2, JdbcLockStore.DEFAULT_TABLE_NAME, true);
-		try (Connection connection = dataSource.getConnection();
+		try (Connection connection = jdbc.dataSource().getConnection();
 				PreparedStatement statement = connection.prepareStatement("EXPLAIN " + query)) {
 			statement.setString(1, "a");
 			statement.setString(2, "b");
@@ -88,15 +71,16 @@ class H2JdbcLockStoreContractTests extends LockStoreContractTests implements Jdb
 
 	@Test
 	void schemaCanBeCreatedAgainAndInAnotherSchema() throws Exception {
-		sharedStore.createSchema();
-		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+		jdbc.store().createSchema();
+		try (Connection connection = jdbc.dataSource().getConnection();
+				Statement statement = connection.createStatement()) {
 			statement.execute("CREATE SCHEMA IF NOT EXISTS locks");
 		}
-		JdbcLockStore qualified = new JdbcLockStore(dataSource, "locks.app_locks", Duration.ofSeconds(2));
+		JdbcLockStore qualified = new JdbcLockStore(jdbc.dataSource(), "locks.app_locks", Duration.ofSeconds(2));
 		qualified.createSchema();
 		String key = uniqueKey("qualified");
 		assertThat(qualified.tryAcquire(key, uniqueToken(), Duration.ofSeconds(30)).isAcquired()).isTrue();
-		try (Connection connection = dataSource.getConnection();
+		try (Connection connection = jdbc.dataSource().getConnection();
 				Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM locks.app_locks")) {
 			assertThat(rows.next()).isTrue();

@@ -6,8 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,23 +29,8 @@ class MariaDbJdbcSharedLockTests extends ServerJdbcSharedLockTests {
 	static final MariaDbServerExtension mariadb = new MariaDbServerExtension();
 
 	@Override
-	HikariDataSource newDataSource(Duration connectionTimeout, @Nullable String isolation) {
-		return TestDataSources.mariadb(mariadb.server(), connectionTimeout, true, isolation);
-	}
-
-	@Override
-	void pauseServer() {
-		mariadb.server().pause();
-	}
-
-	@Override
-	void resumeServer() {
-		mariadb.server().resume();
-	}
-
-	@Override
-	String before(Duration ago) {
-		return "UTC_TIMESTAMP(6) - INTERVAL " + ago.toNanos() / 1000 + " MICROSECOND";
+	TestDatabase database() {
+		return new MariaDbTestDatabase(mariadb);
 	}
 
 	@Override
@@ -69,8 +52,8 @@ class MariaDbJdbcSharedLockTests extends ServerJdbcSharedLockTests {
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_keys WHERE lock_key = ?", key))
 			.as("key row while a place is held")
 			.isOne();
-		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + before(Duration.ofMinutes(2)) + " "
-				+ "WHERE lock_key = ?", key);
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + database().before(Duration.ofMinutes(2))
+				+ " " + "WHERE lock_key = ?", key);
 		store.cleanUp();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isZero();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_keys WHERE lock_key = ?", key))
@@ -92,8 +75,8 @@ class MariaDbJdbcSharedLockTests extends ServerJdbcSharedLockTests {
 		assertThat(qualified.tryAcquirePermit(key, token(), TTL, 1).isAcquired()).isFalse();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM shared.app_locks_holders WHERE lock_key = ?", key)).isOne();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isZero();
-		update(dataSource, "UPDATE shared.app_locks_holders SET expires_at = " + before(Duration.ofMinutes(2)) + " "
-				+ "WHERE lock_key = ?", key);
+		update(dataSource, "UPDATE shared.app_locks_holders SET expires_at = "
+				+ database().before(Duration.ofMinutes(2)) + " " + "WHERE lock_key = ?", key);
 		assertThat(qualified.cleanUp()).as("rows deleted by the clean-up").isGreaterThanOrEqualTo(2);
 	}
 

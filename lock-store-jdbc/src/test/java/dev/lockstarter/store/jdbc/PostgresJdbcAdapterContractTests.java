@@ -1,24 +1,14 @@
 package dev.lockstarter.store.jdbc;
 
-import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.lockstarter.core.LockOperations;
-import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.integration.LockOperationsLockRegistry;
-import dev.lockstarter.shedlock.LockOperationsLockProvider;
-import dev.lockstarter.store.LockStore;
-import dev.lockstarter.test.adapter.AdapterContractTests;
 import dev.lockstarter.test.postgres.PostgresServerExtension;
-import org.springframework.integration.support.locks.DistributedLock;
-import org.springframework.integration.support.locks.RenewableLockRegistry;
 
 /**
- * {@link AdapterContractTests} on the {@link JdbcLockStore} on a real PostgreSQL server:
- * the Spring Integration, ShedLock and {@code Lock} adapters.
+ * {@link JdbcAdapterContractTests} on a real PostgreSQL server.
  */
-class PostgresJdbcAdapterContractTests extends AdapterContractTests {
+class PostgresJdbcAdapterContractTests extends JdbcAdapterContractTests {
 
 	@RegisterExtension
 	@Order(1)
@@ -29,19 +19,8 @@ class PostgresJdbcAdapterContractTests extends AdapterContractTests {
 	static final SharedJdbcStore jdbc = new SharedJdbcStore(() -> TestDataSources.postgres(postgres.server()));
 
 	@Override
-	protected LockStore createStore() {
-		return jdbc.store();
-	}
-
-	@Override
-	protected RenewableLockRegistry<DistributedLock> createLockRegistry(LockOperations operations,
-			LockOptions options) {
-		return new LockOperationsLockRegistry(operations, options);
-	}
-
-	@Override
-	protected ExtensibleLockProvider createLockProvider(LockOperations operations) {
-		return new LockOperationsLockProvider(operations);
+	SharedJdbcStore jdbc() {
+		return jdbc;
 	}
 
 }

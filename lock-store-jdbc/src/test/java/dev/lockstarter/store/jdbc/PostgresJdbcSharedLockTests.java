@@ -3,10 +3,7 @@ package dev.lockstarter.store.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.test.postgres.PostgresServerExtension;
@@ -21,23 +18,8 @@ class PostgresJdbcSharedLockTests extends ServerJdbcSharedLockTests {
 	static final PostgresServerExtension postgres = new PostgresServerExtension();
 
 	@Override
-	HikariDataSource newDataSource(Duration connectionTimeout, @Nullable String isolation) {
-		return TestDataSources.postgres(postgres.server(), connectionTimeout, true, isolation);
-	}
-
-	@Override
-	void pauseServer() {
-		postgres.server().pause();
-	}
-
-	@Override
-	void resumeServer() {
-		postgres.server().resume();
-	}
-
-	@Override
-	String before(Duration ago) {
-		return "clock_timestamp() - INTERVAL '" + ago.toNanos() / 1000 + " microseconds'";
+	TestDatabase database() {
+		return new PostgresTestDatabase(postgres);
 	}
 
 	@Override

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,26 +48,10 @@ abstract class ServerJdbcSharedLockTests {
 	private JdbcLockStore otherStore;
 
 	/**
-	 * Return a pool on the server.
-	 * @param connectionTimeout the pool's connection timeout
-	 * @param isolation the name of the pool's transaction isolation, or {@code null} for
-	 * the driver's default
-	 * @return the pool
+	 * Return the server.
+	 * @return the server, as the tests see it
 	 */
-	abstract HikariDataSource newDataSource(Duration connectionTimeout, @Nullable String isolation);
-
-	/** Stop the server from answering ({@code SIGSTOP}). */
-	abstract void pauseServer();
-
-	/** Let the server answer again. */
-	abstract void resumeServer();
-
-	/**
-	 * Return the SQL of a time on the database's clock.
-	 * @param ago how long before now, zero for now
-	 * @return the SQL expression
-	 */
-	abstract String before(Duration ago);
+	abstract TestDatabase database();
 
 	/**
 	 * Take the lock that serializes the shared operations of a key, in the connection's
@@ -81,8 +64,8 @@ abstract class ServerJdbcSharedLockTests {
 
 	@BeforeAll
 	void createStores() {
-		dataSource = newDataSource(Duration.ofSeconds(2), null);
-		otherDataSource = newDataSource(Duration.ofSeconds(2), null);
+		dataSource = database().newDataSource(Duration.ofSeconds(2), true, null);
+		otherDataSource = database().newDataSource(Duration.ofSeconds(2), true, null);
 		store = new JdbcLockStore(dataSource);
 		store.createSchema();
 		otherStore = new JdbcLockStore(otherDataSource);
@@ -138,7 +121,7 @@ abstract class ServerJdbcSharedLockTests {
 	}
 
 	private HikariDataSource repeatableRead() {
-		return newDataSource(Duration.ofSeconds(2), "TRANSACTION_REPEATABLE_READ");
+		return database().newDataSource(Duration.ofSeconds(2), true, "TRANSACTION_REPEATABLE_READ");
 	}
 
 	@Test
@@ -230,7 +213,7 @@ abstract class ServerJdbcSharedLockTests {
 		assertThat(store.tryAcquirePermit(key, second, TTL, 2).isAcquired()).isTrue();
 		assertThat(otherStore.tryAcquirePermit(key, token(), TTL, 2).isAcquired()).isFalse();
 		// Time passes for the database only
-		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + before(Duration.ofMillis(1)) + " "
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + database().before(Duration.ofMillis(1)) + " "
 				+ "WHERE lock_key = ? AND owner_token = ?", key, first);
 		String third = token();
 		assertThat(otherStore.tryAcquirePermit(key, third, TTL, 2).isAcquired()).as("acquire of the expired place")
@@ -259,8 +242,8 @@ abstract class ServerJdbcSharedLockTests {
 		String writer = token();
 		long third = otherStore.tryAcquireWrite(key, writer, TTL, Duration.ZERO).fencingToken();
 		assertThat(third).isGreaterThan(second);
-		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + before(Duration.ofMinutes(2)) + " "
-				+ "WHERE lock_key = ?", key);
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + database().before(Duration.ofMinutes(2))
+				+ " " + "WHERE lock_key = ?", key);
 		store.cleanUp();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key))
 			.as("rows after the clean-up")
@@ -280,12 +263,12 @@ abstract class ServerJdbcSharedLockTests {
 			assertThat(store.tryAcquireRead(key, holder, TTL).isAcquired()).isTrue();
 		}
 		assertThat(store.tryAcquireWrite(key, waiting, TTL, Duration.ofSeconds(1)).isAcquired()).isFalse();
-		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + before(Duration.ofMinutes(2)) + " "
-				+ "WHERE lock_key = ? AND owner_token = ?", key, old);
-		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + before(Duration.ofSeconds(1)) + " "
-				+ "WHERE lock_key = ? AND owner_token = ?", key, recent);
-		update(dataSource, "UPDATE lock_store_writers SET waits_until = " + before(Duration.ofMinutes(2)) + " "
-				+ "WHERE lock_key = ? AND owner_token = ?", key, waiting);
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + database().before(Duration.ofMinutes(2))
+				+ " " + "WHERE lock_key = ? AND owner_token = ?", key, old);
+		update(dataSource, "UPDATE lock_store_holders SET expires_at = " + database().before(Duration.ofSeconds(1))
+				+ " " + "WHERE lock_key = ? AND owner_token = ?", key, recent);
+		update(dataSource, "UPDATE lock_store_writers SET waits_until = " + database().before(Duration.ofMinutes(2))
+				+ " " + "WHERE lock_key = ? AND owner_token = ?", key, waiting);
 		store.cleanUp();
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ?", key)).isEqualTo(2);
 		assertThat(count(dataSource, "SELECT COUNT(*) FROM lock_store_writers WHERE lock_key = ?", key)).isZero();
@@ -294,13 +277,13 @@ abstract class ServerJdbcSharedLockTests {
 
 	@Test
 	void pausedDatabaseFailsSharedCallsWithinTheTimeout() {
-		try (HikariDataSource impatientPool = newDataSource(Duration.ofSeconds(1), null)) {
+		try (HikariDataSource impatientPool = database().newDataSource(Duration.ofSeconds(1), true, null)) {
 			JdbcLockStore impatient = new JdbcLockStore(impatientPool, JdbcLockStore.DEFAULT_TABLE_NAME,
 					Duration.ofSeconds(1));
 			String key = uniqueKey("paused");
 			String reader = token();
 			assertThat(impatient.tryAcquireRead(key, reader, TTL).isAcquired()).isTrue();
-			pauseServer();
+			database().pause();
 			try {
 				assertFailsInTime(() -> impatient.tryAcquirePermit(uniqueKey("paused-permit"), token(), TTL, 2));
 				assertFailsInTime(() -> impatient.tryAcquireRead(key, token(), TTL));
@@ -309,7 +292,7 @@ abstract class ServerJdbcSharedLockTests {
 				assertFailsInTime(() -> impatient.extendShared(key, reader, TTL));
 			}
 			finally {
-				resumeServer();
+				database().resume();
 			}
 			assertThat(impatient.tryAcquireWrite(key, token(), TTL, Duration.ZERO).isAcquired())
 				.as("a writer after the pause, while the reader holds")
@@ -340,9 +323,8 @@ abstract class ServerJdbcSharedLockTests {
 	}
 
 	private long holders(String key) throws SQLException {
-		return count(dataSource,
-				"SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ? AND expires_at > " + before(Duration.ZERO),
-				key);
+		return count(dataSource, "SELECT COUNT(*) FROM lock_store_holders WHERE lock_key = ? AND expires_at > "
+				+ database().before(Duration.ZERO), key);
 	}
 
 }

@@ -43,6 +43,14 @@ final class SharedJdbcStore implements BeforeAllCallback, AfterAllCallback {
 		}
 	}
 
+	HikariDataSource dataSource() {
+		HikariDataSource dataSource = this.dataSource;
+		if (dataSource == null) {
+			throw new IllegalStateException("No pool outside of the test class's tests");
+		}
+		return dataSource;
+	}
+
 	JdbcLockStore store() {
 		JdbcLockStore store = this.store;
 		if (store == null) {

@@ -1,11 +1,6 @@
 package dev.lockstarter.store.memcached;
 
-import java.io.IOException;
-import java.time.Duration;
-import java.util.List;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.LockStore;
@@ -20,26 +15,17 @@ import dev.lockstarter.test.memcached.MemcachedServerExtension;
 class MemcachedLockOperationsContractTests extends LockOperationsContractTests {
 
 	@RegisterExtension
+	@Order(1)
 	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-	private static MemcachedLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		sharedStore = MemcachedLockStore.create(List.of(memcached.server().socketAddress()), Duration.ofSeconds(1),
-				Duration.ofSeconds(2));
-	}
-
-	@AfterAll
-	static void destroySharedStore() throws IOException {
-		if (sharedStore != null) {
-			sharedStore.destroy();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedMemcachedStore memcachedStore = new SharedMemcachedStore(
+			() -> memcached.server().socketAddress());
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return memcachedStore.store();
 	}
 
 }

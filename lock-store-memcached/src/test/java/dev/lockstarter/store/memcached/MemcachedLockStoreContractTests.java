@@ -12,8 +12,7 @@ import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.TextCommandFactory;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,26 +38,17 @@ class MemcachedLockStoreContractTests extends LockStoreContractTests {
 	private static final Duration TTL = Duration.ofSeconds(30);
 
 	@RegisterExtension
+	@Order(1)
 	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-	private static MemcachedLockStore sharedStore;
-
-	@BeforeAll
-	static void createSharedStore() {
-		sharedStore = MemcachedLockStore.create(List.of(memcached.server().socketAddress()), Duration.ofSeconds(1),
-				Duration.ofSeconds(2));
-	}
-
-	@AfterAll
-	static void destroySharedStore() throws IOException {
-		if (sharedStore != null) {
-			sharedStore.destroy();
-		}
-	}
+	@RegisterExtension
+	@Order(2)
+	static final SharedMemcachedStore memcachedStore = new SharedMemcachedStore(
+			() -> memcached.server().socketAddress());
 
 	@Override
 	protected LockStore createStore() {
-		return sharedStore;
+		return memcachedStore.store();
 	}
 
 	@Override

@@ -30,6 +30,7 @@ import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Permits and read/write locks of the {@link RedisLockStore} on a real Redis Cluster of
@@ -164,11 +165,11 @@ class RedisClusterSharedLockTests {
 	}
 
 	private static void awaitShardSubscribers(RedisServer node, String channel) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (shardSubscribers(node, channel) != 1 && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel).isEqualTo(1);
+		await("the sharded subscriber of " + channel).atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(shardSubscribers(node, channel)).as("sharded subscribers of %s", channel)
+				.isEqualTo(1));
 	}
 
 	private static int shardSubscribers(RedisServer node, String channel) {
@@ -181,16 +182,12 @@ class RedisClusterSharedLockTests {
 	 * open a store's first connections to the cluster.
 	 */
 	private static RedisLockStore connected(RedisLockStore store) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (true) {
-			try {
-				store.sharedTimeToExpiry("lock:connect-" + UUID.randomUUID());
-				return store;
-			}
-			catch (LockStoreException ex) {
-				assertThat(System.nanoTime() - deadline).as("connected within 30 s").isNegative();
-			}
-		}
+		await("the store's connections to the cluster").atMost(Duration.ofSeconds(30))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(10))
+			.ignoreException(LockStoreException.class)
+			.until(() -> store.sharedTimeToExpiry("lock:connect-" + UUID.randomUUID()) != null);
+		return store;
 	}
 
 	private static void assertRefusedWithTime(AcquireReply reply) {

@@ -26,6 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link LockOperationsContractTests} on the {@link RedisLockStore}, against a real Redis
@@ -136,11 +137,10 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 	}
 
 	private static void awaitSubscribers(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (subscribers() < count && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-		}
-		assertThat(subscribers()).isGreaterThanOrEqualTo(count);
+		await("subscribers of the release channel").atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(subscribers()).isGreaterThanOrEqualTo(count));
 	}
 
 	private static int subscribers() {

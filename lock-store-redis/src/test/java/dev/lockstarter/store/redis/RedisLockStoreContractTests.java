@@ -22,6 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link LockStoreContractTests} for {@link RedisLockStore}, against a real Redis server.
@@ -234,11 +235,10 @@ class RedisLockStoreContractTests extends LockStoreContractTests {
 			assertThat(redis.server().command("GET", "{" + key + "}")).as("marked once")
 				.isEqualTo(owner + RedisLockScripts.WATCHED);
 			assertThat(store.fencingToken(key, owner)).isPositive();
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-			while (store.getSubscriptionState() != RedisLockStore.SubscriptionState.CONNECTED
-					&& System.nanoTime() < deadline) {
-				Thread.sleep(10);
-			}
+			await("the store's subscription").atMost(Duration.ofSeconds(5))
+				.pollInSameThread()
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> store.getSubscriptionState() == RedisLockStore.SubscriptionState.CONNECTED);
 			redis.server().command("CONFIG", "RESETSTAT");
 			assertThat(store.release(key, owner)).isTrue();
 			assertThat(commandCalls()).containsEntry("publish", 1L);

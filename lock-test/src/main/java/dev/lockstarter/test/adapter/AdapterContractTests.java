@@ -73,7 +73,7 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * @since 0.1.0
  */
 public abstract class AdapterContractTests
-		implements DistributedLockContract, LockProviderContract, JavaLockContract, AdapterFuzzContract {
+		implements DistributedLockContract, LockContract, LockProviderContract, AdapterFuzzContract {
 
 	private @Nullable AdapterUnderTest adapterUnderTest;
 

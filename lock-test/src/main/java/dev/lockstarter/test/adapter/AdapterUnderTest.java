@@ -24,6 +24,7 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The adapters an {@link AdapterContractTests} suite runs, created before each test on
@@ -147,13 +148,10 @@ final class AdapterUnderTest {
 
 	/** Wait until the lock of a key has expired, without taking it. */
 	void awaitExpired(String key) {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (!this.observer.timeToExpiry(key).isZero()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Lock %s did not expire within %s", key, DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		await("the expiry of " + key).atMost(DEADLINE)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.observer.timeToExpiry(key).isZero());
 		// A store whose expiry includes its last millisecond (DynamoDB: held while
 		// expiresAt >= now) still counts the lock held in the millisecond its time to
 		// expiry first reads zero
@@ -162,13 +160,7 @@ final class AdapterUnderTest {
 
 	/** Poll an attempt until it succeeds, within {@link #DEADLINE}. */
 	void awaitTrue(String what, Callable<Boolean> attempt) throws Exception {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (!attempt.call()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("%s did not happen within %s", what, DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		await(what).atMost(DEADLINE).pollInSameThread().pollInterval(Duration.ofMillis(5)).until(attempt);
 	}
 
 	/** Run a task in a new thread. */
@@ -223,13 +215,10 @@ final class AdapterUnderTest {
 
 		/** Wait until the thread blocks (waits, parks or sleeps) or ends. */
 		void awaitBlocked() {
-			long deadline = System.nanoTime() + DEADLINE.toNanos();
-			while (!isBlocked()) {
-				if (System.nanoTime() - deadline > 0) {
-					fail("Thread %s did not block within %s", this.thread.getName(), DEADLINE);
-				}
-				Thread.onSpinWait();
-			}
+			await("thread " + this.thread.getName() + " blocked").atMost(DEADLINE)
+				.pollInSameThread()
+				.pollInterval(Duration.ofMillis(1))
+				.until(this::isBlocked);
 		}
 
 		private boolean isBlocked() {

@@ -2,7 +2,6 @@ package dev.lockstarter.test.adapter;
 
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -14,7 +13,6 @@ import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
 
-import static dev.lockstarter.test.adapter.AdapterUnderTest.DEADLINE;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.EXPIRY_TOLERANCE;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.LONG_TTL;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.elapsedSince;
@@ -27,8 +25,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * Spring Integration's lock registry contract: what {@code LockRegistry},
  * {@code DistributedLock} and {@code RenewableLockRegistry} state and
- * {@code RedisLockRegistry} does. Each test uses registries of two or more instances on
- * the one store.
+ * {@code RedisLockRegistry} does beyond the {@link LockContract} (which runs its locks as
+ * {@link LockFactory#DISTRIBUTED_LOCK}): one lock per key while held, time-to-lives of a
+ * lock, {@code renewLock} and {@code executeLocked}. Each test uses registries of two or
+ * more instances on the one store.
  */
 interface DistributedLockContract extends AdapterContract {
 
@@ -36,7 +36,7 @@ interface DistributedLockContract extends AdapterContract {
 	LockOptions UNRENEWED = LockOptions.ttl(LONG_TTL).withRenewal(false);
 
 	@Test
-	default void registryReturnsTheSameLockForAKeyWhileItIsHeld() {
+	default void registryReturnsTheSameLockForAKeyWhileItIsHeld() throws Exception {
 		AdapterUnderTest fixture = adapterUnderTest();
 		RenewableLockRegistry<DistributedLock> registry = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
 		String key = fixture.uniqueKey("same");
@@ -45,6 +45,8 @@ interface DistributedLockContract extends AdapterContract {
 		try {
 			assertThat(registry.obtain(key)).isSameAs(lock);
 			assertThat(registry.obtain(fixture.uniqueKey("other"))).isNotSameAs(lock);
+			assertThat(fixture.inAnotherThread(() -> registry.obtain(key)).get()).as("the lock of another thread")
+				.isSameAs(lock);
 			if (registry instanceof ExpirableLockRegistry<?> expirable) {
 				// A held lock is not unused, however old
 				expirable.expireUnusedOlderThan(-1000);
@@ -60,118 +62,6 @@ interface DistributedLockContract extends AdapterContract {
 	default void registryRejectsAKeyThatIsNotAString() {
 		RenewableLockRegistry<DistributedLock> registry = adapterUnderTest().newRegistry(LockOptions.ttl(LONG_TTL));
 		assertThatIllegalArgumentException().isThrownBy(() -> registry.obtain(42));
-	}
-
-	@Test
-	default void lockHoldsTheKeyForEveryInstanceUntilUnlocked() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("lock");
-		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		lock.lock();
-		fixture.assertHeld(key);
-		assertThat(fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key).tryLock()).isFalse();
-		lock.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void tryLockFailsWhileAnotherInstanceHoldsTheLockAndSucceedsOnceItIsReleased() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock");
-		DistributedLock first = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		DistributedLock second = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		assertThat(first.tryLock()).isTrue();
-		assertThat(second.tryLock()).isFalse();
-		first.unlock();
-		assertThat(second.tryLock()).isTrue();
-		assertThat(first.tryLock()).isFalse();
-		second.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void anotherThreadOfTheHoldingInstanceCannotTakeTheLock() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		RenewableLockRegistry<DistributedLock> registry = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		String key = fixture.uniqueKey("same-instance");
-		DistributedLock lock = registry.obtain(key);
-		lock.lock();
-		assertThat(fixture.inAnotherThread(() -> registry.obtain(key).tryLock()).get()).isFalse();
-		assertThat(fixture.inAnotherThread(() -> registry.obtain(key).tryLock(100, TimeUnit.MILLISECONDS)).get())
-			.isFalse();
-		lock.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void differentKeysAreIndependent() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String firstKey = fixture.uniqueKey("independent-1");
-		String secondKey = fixture.uniqueKey("independent-2");
-		DistributedLock first = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(firstKey);
-		DistributedLock second = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(secondKey);
-		assertThat(first.tryLock()).isTrue();
-		assertThat(second.tryLock()).isTrue();
-		first.unlock();
-		fixture.assertHeld(secondKey);
-		second.unlock();
-	}
-
-	@Test
-	default void lockWaitsUntilTheHolderReleases() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("lock-waits");
-		DistributedLock holder = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		RenewableLockRegistry<DistributedLock> other = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		holder.lock();
-		Waiter<Boolean> waiter = fixture.inAnotherThread(() -> {
-			DistributedLock lock = other.obtain(key);
-			lock.lock();
-			fixture.assertHeld(key);
-			lock.unlock();
-			return true;
-		});
-		assertThat(waiter.isStillRunningAfter(Duration.ofMillis(200))).as("waiting while the lock is held").isTrue();
-		holder.unlock();
-		assertThat(waiter.get()).isTrue();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void tryLockWithAWaitGetsTheLockOnceTheHolderReleases() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock-waits");
-		DistributedLock holder = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		RenewableLockRegistry<DistributedLock> other = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		holder.lock();
-		Waiter<Boolean> waiter = fixture.inAnotherThread(() -> {
-			DistributedLock lock = other.obtain(key);
-			if (!lock.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
-				return false;
-			}
-			fixture.assertHeld(key);
-			lock.unlock();
-			return true;
-		});
-		assertThat(waiter.isStillRunningAfter(Duration.ofMillis(200))).as("waiting while the lock is held").isTrue();
-		holder.unlock();
-		assertThat(waiter.get()).isTrue();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void tryLockWithAWaitGivesUpWhenTheWaitEnds() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock-gives-up");
-		DistributedLock holder = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		DistributedLock other = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		holder.lock();
-		Duration wait = Duration.ofMillis(200);
-		long start = System.nanoTime();
-		assertThat(other.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
-		assertThat(Duration.ofNanos(elapsedSince(start))).as("time waited").isGreaterThanOrEqualTo(wait);
-		fixture.assertHeld(key);
-		holder.unlock();
 	}
 
 	@Test
@@ -204,135 +94,6 @@ interface DistributedLockContract extends AdapterContract {
 		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock);
 		fixture.assertHeld(key);
 		other.unlock();
-	}
-
-	@Test
-	default void registryThatRenewsKeepsItsLocksPastTheirTimeToLive() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("renewed");
-		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(fixture.slackTtl())).obtain(key);
-		long start = System.nanoTime();
-		lock.lock();
-		sleepUntil(start + fixture.slackTtl().multipliedBy(2).toNanos());
-		fixture.assertHeld(key);
-		lock.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void holdingThreadLocksAgainAndHoldsTheLockUntilItsLastUnlock() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("reentrant");
-		RenewableLockRegistry<DistributedLock> registry = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		DistributedLock lock = registry.obtain(key);
-		lock.lock();
-		lock.lockInterruptibly();
-		assertThat(lock.tryLock()).isTrue();
-		assertThat(registry.obtain(key)).isSameAs(lock);
-		lock.unlock();
-		lock.unlock();
-		fixture.assertHeld(key);
-		assertThat(fixture.inAnotherThread(() -> registry.obtain(key).tryLock()).get()).isFalse();
-		lock.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void unlockByAThreadThatDoesNotHoldTheLockThrowsIllegalMonitorState() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("wrong-thread");
-		RenewableLockRegistry<DistributedLock> registry = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		DistributedLock lock = registry.obtain(key);
-		lock.lock();
-		Waiter<Void> stranger = fixture.inAnotherThread(() -> {
-			lock.unlock();
-			return null;
-		});
-		assertThat(stranger.failure()).isInstanceOf(IllegalMonitorStateException.class);
-		fixture.assertHeld(key);
-		lock.unlock();
-		fixture.assertFree(key);
-		DistributedLock neverLocked = registry.obtain(fixture.uniqueKey("never-locked"));
-		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(neverLocked::unlock);
-	}
-
-	@Test
-	default void unlockOfALockThatExpiredAndWasTakenOverThrowsConcurrentModificationAndLeavesTheNewHolder()
-			throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("taken-over");
-		DistributedLock expired = fixture.newRegistry(LockOptions.ttl(fixture.shortTtl()).withRenewal(false))
-			.obtain(key);
-		DistributedLock taker = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		expired.lock();
-		fixture.awaitTrue("Taking over " + key, taker::tryLock);
-		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(expired::unlock);
-		fixture.assertHeld(key);
-		assertThat(expired.tryLock()).as("tryLock of the expired holder while the new holder holds the lock").isFalse();
-		taker.unlock();
-		// The expired holder's thread holds nothing any more, in the store or in its
-		// instance
-		assertThat(expired.tryLock()).isTrue();
-		expired.unlock();
-		fixture.assertFree(key);
-	}
-
-	@Test
-	default void lockInterruptiblyAnswersAnInterruptionWhileWaitingAndHoldsNothing() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("lock-interrupted");
-		DistributedLock holder = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		RenewableLockRegistry<DistributedLock> other = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		holder.lock();
-		Waiter<Void> waiter = fixture.inAnotherThread(() -> {
-			other.obtain(key).lockInterruptibly();
-			return null;
-		});
-		assertInterruptedAndHoldingNothing(fixture, key, holder, other, waiter);
-	}
-
-	@Test
-	default void tryLockWithAWaitAnswersAnInterruptionWhileWaitingAndHoldsNothing() throws Exception {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("try-lock-interrupted");
-		DistributedLock holder = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		RenewableLockRegistry<DistributedLock> other = fixture.newRegistry(LockOptions.ttl(LONG_TTL));
-		holder.lock();
-		Waiter<Boolean> waiter = fixture
-			.inAnotherThread(() -> other.obtain(key).tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
-		assertInterruptedAndHoldingNothing(fixture, key, holder, other, waiter);
-	}
-
-	private static void assertInterruptedAndHoldingNothing(AdapterUnderTest fixture, String key, DistributedLock holder,
-			RenewableLockRegistry<DistributedLock> other, Waiter<?> waiter) throws Exception {
-		waiter.awaitBlocked();
-		waiter.interrupt();
-		assertThat(waiter.failure()).isInstanceOf(InterruptedException.class);
-		fixture.assertHeld(key);
-		holder.unlock();
-		fixture.assertFree(key);
-		// Nor does the interrupted thread hold the lock in its instance
-		DistributedLock lock = other.obtain(key);
-		assertThat(lock.tryLock()).isTrue();
-		lock.unlock();
-	}
-
-	@Test
-	default void interruptedThreadIsNotGivenTheLock() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		String key = fixture.uniqueKey("already-interrupted");
-		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(key);
-		Thread.currentThread().interrupt();
-		try {
-			assertThatExceptionOfType(InterruptedException.class).isThrownBy(lock::lockInterruptibly);
-			Thread.currentThread().interrupt();
-			assertThatExceptionOfType(InterruptedException.class)
-				.isThrownBy(() -> lock.tryLock(100, TimeUnit.MILLISECONDS));
-		}
-		finally {
-			Thread.interrupted();
-		}
-		fixture.assertFree(key);
 	}
 
 	@Test
@@ -410,13 +171,6 @@ interface DistributedLockContract extends AdapterContract {
 		fixture.awaitExpired(key);
 		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(expired::unlock);
 		fixture.assertFree(key);
-	}
-
-	@Test
-	default void conditionsAreNotSupported() {
-		AdapterUnderTest fixture = adapterUnderTest();
-		DistributedLock lock = fixture.newRegistry(LockOptions.ttl(LONG_TTL)).obtain(fixture.uniqueKey("condition"));
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition);
 	}
 
 	@Test

@@ -1,7 +1,6 @@
 package dev.lockstarter.test.contract;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +12,7 @@ import dev.lockstarter.store.LockStore;
 
 import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The life of a lease: renewal keeps the lock past its time-to-live and stops at the
@@ -69,10 +69,10 @@ interface LeaseRenewalContract extends TemplateContract {
 		// another owner takes it.
 		assertThat(store.release(fixture.storeKey(key), token)).isTrue();
 		assertThat(store.tryAcquire(fixture.storeKey(key), "new-owner", LONG_TTL).isAcquired()).isTrue();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while ((lease.isHeld() || fixture.lostEvents().isEmpty()) && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
+		await("the loss of " + key).atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> !lease.isHeld() && !fixture.lostEvents().isEmpty());
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(fixture.lostEvents()).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo(key));
 		assertThat(lease.release()).isFalse();
@@ -87,11 +87,10 @@ interface LeaseRenewalContract extends TemplateContract {
 		String key = fixture.uniqueKey("max-hold");
 		Duration ttl = Duration.ofMillis(300);
 		Lease lease = fixture.locks().acquire(key, LockOptions.ttl(ttl).withMaxHold(Duration.ofMillis(200)));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!store.tryAcquire(fixture.storeKey(key), "next-owner", ttl).isAcquired()
-				&& System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
+		await("the next owner of " + key).atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> store.tryAcquire(fixture.storeKey(key), "next-owner", ttl).isAcquired());
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(lease.release()).isFalse();
 		assertThat(store.release(fixture.storeKey(key), "next-owner")).isTrue();
@@ -108,14 +107,11 @@ interface LeaseRenewalContract extends TemplateContract {
 		LockAttempt doubleClick = fixture.locks().tryAcquire(key, options);
 		assertThat(doubleClick.isAcquired()).isFalse();
 		assertThat(doubleClick.holderRemainingTtl()).isLessThanOrEqualTo(Duration.ofMillis(800));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		LockAttempt later;
-		do {
-			Thread.sleep(50);
-			later = fixture.locks().tryAcquire(key, options);
-		}
-		while (!later.isAcquired() && System.nanoTime() - deadline < 0);
-		assertThat(later.isAcquired()).isTrue();
+		LockAttempt later = await("the end of the minimum hold of " + key).atMost(Duration.ofSeconds(5))
+			.pollDelay(Duration.ofMillis(50))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> fixture.locks().tryAcquire(key, options), LockAttempt::isAcquired);
 		later.lease().release();
 	}
 

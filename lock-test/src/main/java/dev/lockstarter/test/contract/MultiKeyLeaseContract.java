@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
@@ -16,6 +17,7 @@ import dev.lockstarter.test.contract.TemplateUnderTest.MultiKeyPath;
 
 import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Leases on several keys at once: one lease holds every key and one release frees them
@@ -30,17 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 interface MultiKeyLeaseContract extends TemplateContract {
 
-	@Test
-	default void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll() {
-		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAllOnTheGenericPath() {
-		multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath.GENERIC);
-	}
-
-	private void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath path) {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void multiKeyLeaseHoldsEveryKeyAndOneReleaseFreesThemAll(MultiKeyPath path) {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
@@ -61,17 +55,9 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		}
 	}
 
-	@Test
-	default void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld() {
-		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void heldKeyBlocksTheWholeSetAndNothingElseStaysHeldOnTheGenericPath() {
-		heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath.GENERIC);
-	}
-
-	private void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath path) {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void heldKeyBlocksTheWholeSetAndNothingElseStaysHeld(MultiKeyPath path) {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
@@ -93,17 +79,9 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		assertThat(holder.release()).isTrue();
 	}
 
-	@Test
-	default void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases() throws Exception {
-		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleasesOnTheGenericPath() throws Exception {
-		multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath.GENERIC);
-	}
-
-	private void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath path) throws Exception {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void multiKeyWaiterTakesTheWholeSetOnceEveryHolderReleases(MultiKeyPath path) throws Exception {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockTemplate locks = fixture.multiKeyLocks(path);
 		String a = fixture.uniqueKey("wait-a");
@@ -127,17 +105,9 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		assertThat(attempt.lease().release()).isTrue();
 	}
 
-	@Test
-	default void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock() {
-		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlockOnTheGenericPath() {
-		overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath.GENERIC);
-	}
-
-	private void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath path) {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void overlappingSetsInEitherOrderExcludeEachOtherWithoutDeadlock(MultiKeyPath path) {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
@@ -165,25 +135,16 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		}
 	}
 
-	@Test
-	default void renewalKeepsEveryKeyOfAMultiKeyLease() throws Exception {
-		renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void renewalKeepsEveryKeyOfAMultiKeyLeaseOnTheGenericPath() throws Exception {
-		renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath.GENERIC);
-	}
-
-	private void renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath path) throws Exception {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void renewalKeepsEveryKeyOfAMultiKeyLease(MultiKeyPath path) throws Exception {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
 		// On the generic path every key is renewed alone, each renewal a read and a write
-		// that
-		// a quorum store (ZooKeeper, etcd) syncs to disk: a time-to-live of 1 s leaves
-		// such a
-		// renewal about 650 ms, where 400 ms left too little on a loaded two-core machine
+		// that a quorum store (ZooKeeper, etcd) syncs to disk: a time-to-live of 1 s
+		// leaves such a renewal about 650 ms, where 400 ms left too little on a loaded
+		// two-core machine
 		Duration ttl = Duration.ofSeconds(1);
 		List<String> keys = List.of(fixture.uniqueKey("renew-a"), fixture.uniqueKey("renew-b"));
 		Lease lease = locks.acquire(keys, LockOptions.ttl(ttl));
@@ -201,17 +162,9 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		assertThat(fixture.lostEvents()).isEmpty();
 	}
 
-	@Test
-	default void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers() throws Exception {
-		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthersOnTheGenericPath() throws Exception {
-		lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath.GENERIC);
-	}
-
-	private void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath path) throws Exception {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void lossOfOneKeyOfAMultiKeyLeaseIsReportedAndItsReleaseFreesTheOthers(MultiKeyPath path) throws Exception {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
@@ -222,10 +175,10 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		// b vanishes behind the lease's back, and another owner takes it
 		assertThat(store.release(fixture.storeKey(b), fixture.ownerToken(locks, b))).isTrue();
 		assertThat(store.tryAcquire(fixture.storeKey(b), "new-owner", LONG_TTL).isAcquired()).isTrue();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while ((lease.isHeld() || fixture.lostEvents().isEmpty()) && System.nanoTime() - deadline < 0) {
-			Thread.sleep(20);
-		}
+		await("the loss of " + b).atMost(Duration.ofSeconds(5))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> !lease.isHeld() && !fixture.lostEvents().isEmpty());
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(fixture.lostEvents()).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo(b));
 		assertThat(lease.release()).as("not every key was still owned").isFalse();
@@ -233,17 +186,9 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		assertThat(store.release(fixture.storeKey(b), "new-owner")).as("b of the new owner is untouched").isTrue();
 	}
 
-	@Test
-	default void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken() {
-		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath.STORE);
-	}
-
-	@Test
-	default void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingTokenOnTheGenericPath() {
-		everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath.GENERIC);
-	}
-
-	private void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath path) {
+	@ParameterizedTest
+	@EnumSource(MultiKeyPath.class)
+	default void everyKeyOfAMultiKeyLeaseHasAnIncreasingFencingToken(MultiKeyPath path) {
 		TemplateUnderTest fixture = templateUnderTest();
 		LockTemplate locks = fixture.multiKeyLocks(path);
 		String a = fixture.uniqueKey("fence-a");

@@ -4,17 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
@@ -22,10 +18,10 @@ import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.core.ReactiveLockTemplate;
-import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.ReactiveLockStore;
 
+import static dev.lockstarter.test.contract.ReactiveTemplateContract.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -37,14 +33,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * implements {@link ReactiveLockStore} is also checked operation by operation, against
  * its own blocking operations; other stores are reached through the bounded elastic
  * scheduler and run the rest of the suite the same way. Results kept reactively are the
- * {@link ReactiveResultContract}'s, fencing tokens the {@link ReactiveFencingContract}'s.
+ * {@link ReactiveResultContract}'s, fencing tokens the {@link ReactiveFencingContract}'s,
+ * the guarded work the {@link ReactiveExecuteContract}'s and the operations of a reactive
+ * store the {@link ReactiveStoreOperationsContract}'s.
  * <p>
  * Subclasses return the store from {@link #createStore()}, called before each test, and
  * declare with {@link #issuesFencingTokens()} whether it issues fencing tokens.
  *
  * @since 0.1.0
  */
-public abstract class ReactiveLockOperationsContractTests implements ReactiveResultContract, ReactiveFencingContract {
+public abstract class ReactiveLockOperationsContractTests implements ReactiveExecuteContract,
+		ReactiveStoreOperationsContract, ReactiveResultContract, ReactiveFencingContract {
 
 	/**
 	 * Longer than the longest pause between the polls of a waiter (one second, with
@@ -308,75 +307,6 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 	}
 
 	@Test
-	void executeReleasesWhenThePublisherCompletes() {
-		String key = uniqueKey("complete");
-		String value = this.reactiveLocks.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> Mono.fromCallable(() -> {
-			assertThat(this.locks.tryAcquire(key, LONG_TTL).isAcquired()).isFalse();
-			return "done";
-		})).single().block(BLOCK);
-		assertThat(value).isEqualTo("done");
-		assertFree(key);
-	}
-
-	@Test
-	void executeReleasesWhenThePublisherFails() {
-		String key = uniqueKey("error");
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.reactiveLocks
-			.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> Mono.error(new IllegalStateException("boom")))
-			.blockLast(BLOCK));
-		assertFree(key);
-	}
-
-	@Test
-	void executeReleasesWhenTheSubscriberCancels() throws Exception {
-		String key = uniqueKey("cancel");
-		AtomicBoolean started = new AtomicBoolean();
-		Disposable running = this.reactiveLocks
-			.execute(key, LockOptions.ttl(LONG_TTL),
-					(lease) -> Mono.delay(Duration.ofSeconds(20)).doOnSubscribe((s) -> started.set(true)))
-			.subscribe();
-		long deadline = System.nanoTime() + BLOCK.toNanos();
-		while (!started.get() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(5);
-		}
-		assertThat(started).isTrue();
-		assertThat(this.locks.tryAcquire(key, LONG_TTL).isAcquired()).isFalse();
-		running.dispose();
-		assertFreeWithin(key, Duration.ofSeconds(2));
-	}
-
-	@Test
-	void executeDoesNotCallTheCallbackWhenTheLockIsHeld() {
-		String key = uniqueKey("held");
-		AtomicBoolean called = new AtomicBoolean();
-		try (Lease holder = this.locks.acquire(key, LONG_TTL)) {
-			assertThatExceptionOfType(LockConflictException.class)
-				.isThrownBy(() -> this.reactiveLocks.execute(key, LockOptions.ttl(LONG_TTL), (lease) -> {
-					called.set(true);
-					return Mono.just(1);
-				}).blockLast(BLOCK));
-		}
-		assertThat(called).isFalse();
-	}
-
-	@Test
-	void leaseIsRenewedWhileThePublisherRuns() {
-		String key = uniqueKey("renewed");
-		// Renewed every third of the time-to-live: a whole second leaves a renewal 600 ms
-		// of slack on a loaded machine
-		Duration ttl = Duration.ofSeconds(1);
-		AtomicReference<Boolean> heldLate = new AtomicReference<>();
-		this.reactiveLocks
-			.execute(key, LockOptions.ttl(ttl),
-					(lease) -> Mono.delay(Duration.ofMillis(2500))
-						.publishOn(Schedulers.boundedElastic())
-						.doOnNext((tick) -> heldLate.set(!this.locks.tryAcquire(key, ttl).isAcquired())))
-			.blockLast(BLOCK);
-		assertThat(heldLate.get()).as("held past two and a half time-to-lives").isTrue();
-		assertFree(key);
-	}
-
-	@Test
 	void severalKeysAreTakenAllOrNone() {
 		String a = uniqueKey("a");
 		String b = uniqueKey("b");
@@ -392,54 +322,6 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 		assertFree(b);
 	}
 
-	@Test
-	void reactiveStoreOperationsMatchTheBlockingOnes() {
-		ReactiveLockStore reactive = assumeReactive();
-		String key = "reactive-store-" + UUID.randomUUID();
-		AcquireReply acquired = value(reactive.tryAcquireReactive(key, "one", LONG_TTL));
-		assertThat(acquired.isAcquired()).isTrue();
-		AcquireReply held = value(reactive.tryAcquireReactive(key, "two", LONG_TTL));
-		assertThat(held.isAcquired()).isFalse();
-		assertThat(held.holderRemainingTtl()).isGreaterThan(Duration.ofSeconds(20));
-		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
-		assertThat(reactive.extendReactive(key, "two", LONG_TTL).block(BLOCK)).isFalse();
-		assertThat(reactive.releaseReactive(key, "two").block(BLOCK)).isFalse();
-		assertThat(reactive.extendReactive(key, "one", Duration.ofMillis(300)).block(BLOCK)).isTrue();
-		assertThat(this.store.tryAcquire(key, "two", LONG_TTL).isAcquired()).isFalse();
-		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isTrue();
-		assertThat(reactive.releaseReactive(key, "one").block(BLOCK)).isFalse();
-		assertThat(this.store.tryAcquire(key, "three", LONG_TTL).isAcquired()).isTrue();
-		assertThat(reactive.releaseReactive(key, "three").block(BLOCK)).isTrue();
-		AcquireReply again = value(reactive.tryAcquireReactive(key, "four", LONG_TTL));
-		assertThat(again.isAcquired()).isTrue();
-		// A reactive acquisition comes with its token, also from a store that draws its
-		// blocking acquisitions' tokens on demand
-		if (declaredFencing().check("fencing tokens of two reactive acquisitions of one key",
-				List.of(acquired.fencingToken(), again.fencingToken()))) {
-			assertThat(again.fencingToken()).isGreaterThan(acquired.fencingToken());
-		}
-		assertThat(this.store.release(key, "four")).isTrue();
-	}
-
-	@Test
-	void reactiveStoreOperationsAreLazy() {
-		ReactiveLockStore reactive = assumeReactive();
-		String key = "lazy-" + UUID.randomUUID();
-		reactive.tryAcquireReactive(key, "unsubscribed", LONG_TTL);
-		assertThat(this.store.tryAcquire(key, "other", LONG_TTL).isAcquired()).isTrue();
-		assertThat(this.store.release(key, "other")).isTrue();
-	}
-
-	private ReactiveLockStore assumeReactive() {
-		Assumptions.assumeTrue(this.store instanceof ReactiveLockStore, () -> storeName()
-				+ " has no reactive operations (not a ReactiveLockStore): reached on the bounded elastic scheduler");
-		return (ReactiveLockStore) this.store;
-	}
-
-	private String storeName() {
-		return ReactiveResultContract.storeName(this.store);
-	}
-
 	private ExclusionChecker.@Nullable Handle reactiveHandle(String key) {
 		LockAttempt attempt = value(this.reactiveLocks.tryAcquire(key, LockOptions.ttl(LONG_TTL)));
 		if (!attempt.isAcquired()) {
@@ -452,24 +334,6 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 	private ExclusionChecker.@Nullable Handle blockingHandle(String key) {
 		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
 		return attempt.isAcquired() ? attempt.lease()::release : null;
-	}
-
-	/**
-	 * Block for the value of a {@code Mono} that the test goes on to use: completing
-	 * empty fails the test.
-	 */
-	private static <T> T value(Mono<T> mono) {
-		T value = mono.block(BLOCK);
-		if (value == null) {
-			throw new AssertionError("Completed without a value");
-		}
-		return value;
-	}
-
-	private void assertFree(String key) {
-		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
-		assertThat(attempt.isAcquired()).as("lock '%s' is free", key).isTrue();
-		attempt.lease().close();
 	}
 
 	/**
@@ -500,17 +364,6 @@ public abstract class ReactiveLockOperationsContractTests implements ReactiveRes
 	}
 
 	private record Watched(WatchedLockStore store, LockTemplate locks, ReactiveLockTemplate reactiveLocks) {
-	}
-
-	private void assertFreeWithin(String key, Duration within) throws InterruptedException {
-		long deadline = System.nanoTime() + within.toNanos();
-		LockAttempt attempt = this.locks.tryAcquire(key, LONG_TTL);
-		while (!attempt.isAcquired() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(10);
-			attempt = this.locks.tryAcquire(key, LONG_TTL);
-		}
-		assertThat(attempt.isAcquired()).as("lock '%s' is free within %s", key, within).isTrue();
-		attempt.lease().close();
 	}
 
 }

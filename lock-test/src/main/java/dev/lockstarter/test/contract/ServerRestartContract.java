@@ -10,8 +10,8 @@ import dev.lockstarter.store.LockStoreException;
 
 import static dev.lockstarter.test.contract.StoreUnderTest.LONG_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.SHORT_TTL;
-import static dev.lockstarter.test.contract.StoreUnderTest.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A store answers again after its server restarts, without being recreated, and the locks
@@ -53,22 +53,12 @@ interface ServerRestartContract extends StoreContract {
 	private void awaitStoreAnswers() {
 		StoreUnderTest fixture = storeUnderTest();
 		LockStore store = fixture.store();
-		Duration recoveryDeadline = Duration.ofSeconds(15);
-		long deadline = System.nanoTime() + recoveryDeadline.toNanos();
-		while (true) {
-			try {
-				// A fresh key each time, as a failed attempt may still have been applied
-				store.tryAcquire(fixture.uniqueKey("probe"), fixture.uniqueToken(), SHORT_TTL);
-				return;
-			}
-			catch (LockStoreException ex) {
-				if (System.nanoTime() - deadline > 0) {
-					throw new AssertionError(
-							"Store did not answer within " + recoveryDeadline + " after its server restarted", ex);
-				}
-				sleep(Duration.ofMillis(20));
-			}
-		}
+		// A fresh key each time, as a failed attempt may still have been applied
+		await("the store's answer after its server restarted").atMost(Duration.ofSeconds(15))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(20))
+			.ignoreException(LockStoreException.class)
+			.until(() -> store.tryAcquire(fixture.uniqueKey("probe"), fixture.uniqueToken(), SHORT_TTL) != null);
 	}
 
 }

@@ -20,7 +20,7 @@ import dev.lockstarter.core.LockTemplate;
 
 import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Permits and read/write locks taken through several {@link LockTemplate} instances on
@@ -211,13 +211,10 @@ interface SharedLeaseContract extends TemplateContract {
 	}
 
 	private static void awaitAtLeast(AtomicLong counter, long count, String what) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (counter.get() < count) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Only %d %s within 20 s, expected at least %d", counter.get(), what, count);
-			}
-			Thread.sleep(5);
-		}
+		await("at least " + count + " " + what).atMost(Duration.ofSeconds(20))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.untilAsserted(() -> assertThat(counter.get()).as(what).isGreaterThanOrEqualTo(count));
 	}
 
 }

@@ -3,12 +3,6 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,107 +15,18 @@ import static dev.lockstarter.test.contract.StoreUnderTest.EXPIRY_TOLERANCE;
 import static dev.lockstarter.test.contract.StoreUnderTest.LONG_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.SHORT_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.printable;
-import static dev.lockstarter.test.contract.StoreUnderTest.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The permits and read/write locks of a {@link SharedLockStore}: permits up to their
- * number, a refusal that reports the earliest expiry, readers that share and a writer
- * that excludes, a refused writer's wait that holds back new readers until it is granted,
- * releases by its token or runs out, for no longer than the writer's time-to-live unless
- * it asks again (and a writer that will not wait holds back no one), owner-only release
- * and extension, stale holders, expiry, fencing tokens that increase across grants of
- * every kind, the time to expiry of a shared key, and shared keys that leave the mutexes
- * of other keys alone. Skipped for other stores.
+ * The permits and read/write locks of a {@link SharedLockStore}: its
+ * {@link PermitStoreContract permits}, readers that share and a writer that excludes,
+ * with {@link WriterPreferenceContract writer preference}, owner-only release and
+ * extension, stale holders, expiry, fencing tokens that increase across grants of every
+ * kind, the time to expiry of a shared key, and shared keys that leave the mutexes of
+ * other keys alone. Skipped for other stores.
  */
-interface SharedLockStoreContract extends StoreContract {
-
-	@Test
-	default void permitsAreGrantedUpToTheirNumberAndARefusalReportsTheEarliestExpiry() throws InterruptedException {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("permits");
-		Duration earliest = Duration.ofSeconds(5);
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), Duration.ofSeconds(20), 3).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), earliest, 3).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 3).isAcquired()).isTrue();
-		AcquireReply fourth = store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 3);
-		assertThat(fourth.isAcquired()).as("a fourth holder of 3 permits").isFalse();
-		assertThat(fourth.holderRemainingTtl()).as("remaining time-to-live of the holder that expires first")
-			.isLessThanOrEqualTo(earliest)
-			.isGreaterThan(earliest.minusSeconds(2));
-		Thread.sleep(150);
-		AcquireReply fifth = store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 3);
-		assertThat(fifth.isAcquired()).isFalse();
-		assertThat(fifth.holderRemainingTtl()).as("remaining time-to-live reported by a later refusal")
-			.isLessThanOrEqualTo(fourth.holderRemainingTtl().minusMillis(100));
-	}
-
-	@Test
-	default void onlyAsManySimultaneousPermitAcquirersWinAsThePermits() throws Exception {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		int contenders = 8;
-		int permits = 3;
-		ExecutorService executor = Executors.newFixedThreadPool(contenders);
-		try {
-			for (int round = 0; round < 20; round++) {
-				String key = fixture.uniqueKey("simultaneous-permits");
-				CountDownLatch go = new CountDownLatch(1);
-				List<Future<Boolean>> attempts = new ArrayList<>();
-				for (int i = 0; i < contenders; i++) {
-					attempts.add(executor.submit(() -> {
-						go.await();
-						return store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, permits).isAcquired();
-					}));
-				}
-				go.countDown();
-				int winners = 0;
-				for (Future<Boolean> attempt : attempts) {
-					winners += attempt.get(10, TimeUnit.SECONDS) ? 1 : 0;
-				}
-				assertThat(winners)
-					.as("holders of %d permits of %s after %d simultaneous attempts", permits, key, contenders)
-					.isEqualTo(permits);
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
-	}
-
-	@Test
-	default void aReleasedPermitFreesItsPlaceForAnotherHolder() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("permit-release");
-		String first = fixture.uniqueToken();
-		assertThat(store.tryAcquirePermit(key, first, LONG_TTL, 2).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isFalse();
-		assertThat(store.releaseShared(key, first)).isTrue();
-		assertThat(store.releaseShared(key, first)).as("a second release of the same place").isFalse();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isFalse();
-	}
-
-	@Test
-	default void anExpiredPermitFreesItsPlace() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("permit-expiry");
-		long start = System.nanoTime();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), SHORT_TTL, 2).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isTrue();
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired()).isFalse();
-		awaitGranted(key, () -> store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2));
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the place was free again")
-			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
-		assertThat(store.tryAcquirePermit(key, fixture.uniqueToken(), LONG_TTL, 2).isAcquired())
-			.as("a third holder after the expired one was replaced")
-			.isFalse();
-	}
+interface SharedLockStoreContract extends PermitStoreContract, WriterPreferenceContract {
 
 	@Test
 	default void readersShareAKeyAndKeepAWriterOut() {
@@ -163,141 +68,6 @@ interface SharedLockStoreContract extends StoreContract {
 	}
 
 	@Test
-	default void aWaitingWriterHoldsBackNewReadersUntilItIsGranted() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("waiting-writer");
-		String reader = fixture.uniqueToken();
-		Duration readerTtl = Duration.ofSeconds(10);
-		assertThat(store.tryAcquireRead(key, reader, readerTtl).isAcquired()).isTrue();
-		String writer = fixture.uniqueToken();
-		assertThat(store.tryAcquireWrite(key, writer, LONG_TTL, LONG_TTL).isAcquired()).isFalse();
-		AcquireReply held = store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL);
-		assertThat(held.isAcquired()).as("a new reader while a writer waits").isFalse();
-		assertThat(held.holderRemainingTtl()).as("the readers' longest remaining time-to-live")
-			.isPositive()
-			.isLessThanOrEqualTo(readerTtl);
-		assertThat(store.releaseShared(key, reader)).isTrue();
-		assertThat(store.tryAcquireWrite(key, writer, LONG_TTL, LONG_TTL).isAcquired())
-			.as("the waiting writer once the readers left")
-			.isTrue();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a reader beside the writer")
-			.isFalse();
-		assertThat(store.releaseShared(key, writer)).isTrue();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a reader after the writer left")
-			.isTrue();
-	}
-
-	@Test
-	default void aWritersWaitEndsWhenItIsGranted() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("wait-granted");
-		String reader = fixture.uniqueToken();
-		assertThat(store.tryAcquireRead(key, reader, LONG_TTL).isAcquired()).isTrue();
-		String writer = fixture.uniqueToken();
-		assertThat(store.tryAcquireWrite(key, writer, LONG_TTL, LONG_TTL).isAcquired()).isFalse();
-		assertThat(store.releaseShared(key, reader)).isTrue();
-		assertThat(store.tryAcquireWrite(key, writer, SHORT_TTL, LONG_TTL).isAcquired()).isTrue();
-		// The writer's place expires, unreleased: its wait, which would last LONG_TTL,
-		// ended when it was granted
-		awaitGranted(key, () -> store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL));
-	}
-
-	@Test
-	default void aWritersWaitEndsWhenItReleasesByItsToken() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("wait-released");
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
-		String writer = fixture.uniqueToken();
-		assertThat(store.tryAcquireWrite(key, writer, LONG_TTL, LONG_TTL).isAcquired()).isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader while a writer waits")
-			.isFalse();
-		assertThat(store.releaseShared(key, fixture.uniqueToken())).as("a release by another token").isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader after another token's release")
-			.isFalse();
-		assertThat(store.releaseShared(key, writer)).as("the writer held no place").isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader once the writer gave up its wait")
-			.isTrue();
-	}
-
-	@Test
-	default void aWritersWaitEndsOnceItsWaitPasses() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("wait-passes");
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
-		long start = System.nanoTime();
-		assertThat(store.tryAcquireWrite(key, fixture.uniqueToken(), LONG_TTL, SHORT_TTL).isAcquired()).isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader while a writer waits")
-			.isFalse();
-		awaitGranted(key, () -> store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL));
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until new readers were granted again")
-			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
-	}
-
-	@Test
-	default void aWaitingWriterThatStopsAskingHoldsReadersBackForAtMostItsTimeToLive() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("crashed-writer");
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
-		long start = System.nanoTime();
-		// A writer that would wait LONG_TTL is refused once, then crashes: it never asks
-		// again and never releases
-		assertThat(store.tryAcquireWrite(key, fixture.uniqueToken(), SHORT_TTL, LONG_TTL).isAcquired()).isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader while the writer's wait lasts")
-			.isFalse();
-		awaitGranted(key, () -> store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL));
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until new readers were granted again")
-			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE))
-			.isLessThan(EXPIRY_DEADLINE);
-	}
-
-	@Test
-	default void aWriterThatGoesOnAskingHoldsReadersBackPastItsTimeToLive() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("asking-writer");
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
-		String writer = fixture.uniqueToken();
-		Duration ttl = Duration.ofSeconds(1);
-		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
-		while (System.nanoTime() - end < 0) {
-			// Each refused try records the wait anew, for another TTL
-			assertThat(store.tryAcquireWrite(key, writer, ttl, LONG_TTL).isAcquired()).isFalse();
-			assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-				.as("a new reader while the writer goes on asking")
-				.isFalse();
-			sleep(ttl.dividedBy(10));
-		}
-		assertThat(store.releaseShared(key, writer)).as("the writer held no place").isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader once the writer gave up its wait")
-			.isTrue();
-	}
-
-	@Test
-	default void aWriterThatWillNotWaitHoldsNoReaderBack() {
-		StoreUnderTest fixture = storeUnderTest();
-		SharedLockStore store = fixture.sharedStore();
-		String key = fixture.uniqueKey("no-wait");
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired()).isTrue();
-		assertThat(store.tryAcquireWrite(key, fixture.uniqueToken(), LONG_TTL, Duration.ZERO).isAcquired()).isFalse();
-		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), LONG_TTL).isAcquired())
-			.as("a new reader after a writer that will not wait was refused")
-			.isTrue();
-	}
-
-	@Test
 	default void onlyTheHolderReleasesOrExtendsItsPlace() {
 		StoreUnderTest fixture = storeUnderTest();
 		SharedLockStore store = fixture.sharedStore();
@@ -329,7 +99,7 @@ interface SharedLockStoreContract extends StoreContract {
 		assertThat(store.tryAcquireWrite(key, stale, SHORT_TTL, Duration.ZERO).isAcquired()).isTrue();
 		String current = fixture.uniqueToken();
 		Duration ttl = Duration.ofSeconds(10);
-		awaitGranted(key, () -> store.tryAcquireWrite(key, current, ttl, Duration.ZERO));
+		fixture.awaitGranted(key, () -> store.tryAcquireWrite(key, current, ttl, Duration.ZERO));
 		assertThat(store.releaseShared(key, stale)).as("release by the holder whose place expired").isFalse();
 		assertThat(store.extendShared(key, stale, Duration.ofMinutes(5))).as("extend by the holder whose place expired")
 			.isFalse();
@@ -422,13 +192,10 @@ interface SharedLockStoreContract extends StoreContract {
 		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
 		assertThat(store.tryAcquireRead(key, fixture.uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
 		assertThat(store.sharedTimeToExpiry(key)).isPositive().isLessThanOrEqualTo(SHORT_TTL);
-		long deadline = start + EXPIRY_DEADLINE.toNanos();
-		while (!store.sharedTimeToExpiry(key).isZero()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Time to expiry of %s was not zero within %s", printable(key), EXPIRY_DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		await("time to expiry of " + printable(key) + " zero").atMost(EXPIRY_DEADLINE)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> store.sharedTimeToExpiry(key).isZero());
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the time to expiry was zero")
 			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
 		assertThat(store.tryAcquireWrite(key, fixture.uniqueToken(), LONG_TTL, Duration.ZERO).isAcquired())
@@ -460,17 +227,6 @@ interface SharedLockStoreContract extends StoreContract {
 			.isLessThanOrEqualTo(ttl);
 		assertThat(mutexes.release(mutexKey, owner)).isTrue();
 		assertThat(store.releaseShared(sharedKey, permit)).isTrue();
-	}
-
-	/** Try to take a place until it is granted, within {@link #EXPIRY_DEADLINE}. */
-	private static void awaitGranted(String key, Supplier<AcquireReply> acquisition) {
-		long deadline = System.nanoTime() + EXPIRY_DEADLINE.toNanos();
-		while (!acquisition.get().isAcquired()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("A place on %s was not granted within %s", printable(key), EXPIRY_DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
 	}
 
 	private static long granted(AcquireReply reply) {

@@ -1,6 +1,7 @@
 package dev.lockstarter.test.contract;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -12,7 +13,7 @@ import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.SharedLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The store a {@link LockStoreContractTests} suite runs against, created before each
@@ -125,15 +126,23 @@ final class StoreUnderTest {
 		return result.holderRemainingTtl();
 	}
 
+	/**
+	 * Try to take a place of a shared key until it is granted, within
+	 * {@link #EXPIRY_DEADLINE}.
+	 */
+	void awaitGranted(String key, Supplier<AcquireReply> acquisition) {
+		await("a place on " + printable(key)).atMost(EXPIRY_DEADLINE)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> acquisition.get().isAcquired());
+	}
+
 	/** Try to acquire a key until it is free again, within {@link #EXPIRY_DEADLINE}. */
 	void awaitAcquired(String key, String token, Duration ttl) {
-		long deadline = System.nanoTime() + EXPIRY_DEADLINE.toNanos();
-		while (!this.store.tryAcquire(key, token, ttl).isAcquired()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Lock %s was not free again within %s", printable(key), EXPIRY_DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		await("lock " + printable(key) + " free again").atMost(EXPIRY_DEADLINE)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.store.tryAcquire(key, token, ttl).isAcquired());
 	}
 
 	static void sleepUntil(long nanoTime) {

@@ -11,9 +11,8 @@ import static dev.lockstarter.test.contract.StoreUnderTest.EXPIRY_TOLERANCE;
 import static dev.lockstarter.test.contract.StoreUnderTest.LONG_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.SHORT_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.printable;
-import static dev.lockstarter.test.contract.StoreUnderTest.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The read-only {@link LockStore#timeToExpiry(String) time to expiry} of free, held,
@@ -51,14 +50,10 @@ interface TimeToExpiryContract extends StoreContract {
 		long start = System.nanoTime();
 		assertThat(store.tryAcquire(key, fixture.uniqueToken(), SHORT_TTL).isAcquired()).isTrue();
 		assertThat(store.timeToExpiry(key)).isPositive().isLessThanOrEqualTo(SHORT_TTL);
-		long deadline = start + EXPIRY_DEADLINE.toNanos();
-		while (!store.timeToExpiry(key).isZero()) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Lock %s was still reported held %s after it was taken for %s", printable(key), EXPIRY_DEADLINE,
-						SHORT_TTL);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		await("lock " + printable(key) + " reported free, once taken for " + SHORT_TTL).atMost(EXPIRY_DEADLINE)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> store.timeToExpiry(key).isZero());
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the lock was reported free")
 			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
 		assertThat(store.timeToExpiry(key)).as("time to expiry once the lock expired").isZero();

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
@@ -27,6 +27,9 @@ import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.SharedLockStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Remembers the owner tokens with which a template took keys and counts its extensions,
@@ -122,14 +125,12 @@ final class TokenRecordingStore implements InvocationHandler {
 	}
 
 	private static void awaitAtLeast(int count, IntSupplier counter, String what) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (counter.getAsInt() < count) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new AssertionError("The store answered " + counter.getAsInt() + " " + what
-						+ " with 'held' in 20 s, expected at least " + count + ": a waiter never found its lock held");
-			}
-			Thread.sleep(5);
-		}
+		await("at least " + count + " " + what + " answered with 'held': a waiter's finding its lock held")
+			.atMost(Duration.ofSeconds(20))
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.untilAsserted(() -> assertThat(counter.getAsInt()).as(what + " answered with 'held'")
+				.isGreaterThanOrEqualTo(count));
 	}
 
 	/** The calls to extend one lock or several. */

@@ -24,6 +24,9 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import org.springframework.util.ClassUtils;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * Watches the acquisitions that a template sends to a store: counts those answered with
  * "held", so that a test can wait until a waiter has really found its lock held rather
@@ -77,14 +80,12 @@ public final class WatchedLockStore implements InvocationHandler {
 	 * @throws AssertionError if they did not come in time
 	 */
 	public void awaitRefusals(int count, Duration within) throws InterruptedException {
-		long deadline = System.nanoTime() + within.toNanos();
-		while (this.refusals.get() < count) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new AssertionError("The store answered " + this.refusals.get() + " acquisitions with 'held' in "
-						+ within + ", expected at least " + count + ": the waiter never found its lock held");
-			}
-			Thread.sleep(5);
-		}
+		await("at least " + count + " acquisitions answered with 'held': the waiter's finding its lock held")
+			.atMost(within)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(5))
+			.untilAsserted(() -> assertThat(this.refusals.get()).as("acquisitions answered with 'held'")
+				.isGreaterThanOrEqualTo(count));
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package dev.lockstarter.test.postgres;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,22 +10,17 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
-import java.util.stream.Stream;
-
-import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.ProcessSignals;
 import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.FileSystemUtils;
-import org.springframework.util.StringUtils;
 
 /**
  * A real PostgreSQL server for tests: a throwaway cluster in a temporary directory,
@@ -119,7 +113,7 @@ public final class PostgresServer implements AutoCloseable {
 	 * @throws IllegalStateException if no server can be started, with what to install
 	 */
 	public static PostgresServer start() {
-		Path bin = findBinaries();
+		Path bin = PostgresBinaries.find();
 		boolean asRoot = "root".equals(System.getProperty("user.name"));
 		Path directory;
 		try {
@@ -396,58 +390,6 @@ public final class PostgresServer implements AutoCloseable {
 			throw new IllegalStateException("Cannot run PostgreSQL as root, and there is no '" + OS_USER_AS_ROOT
 					+ "' user to run it as: install PostgreSQL with 'apt-get install postgresql', which creates it, "
 					+ "or run the tests as a normal user", ex);
-		}
-	}
-
-	static Path findBinaries() {
-		String configured = System.getProperty(BIN_PROPERTY);
-		if (StringUtils.hasText(configured)) {
-			Path bin = Path.of(configured.strip());
-			Assert.state(Files.isExecutable(bin.resolve("initdb")),
-					() -> "-D" + BIN_PROPERTY + " names '" + bin + "', which holds no initdb");
-			return bin;
-		}
-		Path debian = newestDebianBinaries();
-		if (debian != null) {
-			return debian;
-		}
-		String path = System.getenv("PATH");
-		if (path != null) {
-			for (String directory : path.split(File.pathSeparator)) {
-				if (StringUtils.hasText(directory) && Files.isExecutable(Path.of(directory, "initdb"))
-						&& Files.isExecutable(Path.of(directory, "pg_ctl"))) {
-					return Path.of(directory);
-				}
-			}
-		}
-		throw new IllegalStateException("Cannot start a PostgreSQL server for tests: no initdb and pg_ctl in "
-				+ "/usr/lib/postgresql/*/bin or on the PATH. Install PostgreSQL, for example with "
-				+ "'apt-get install postgresql' (Debian/Ubuntu) or 'brew install postgresql' (macOS), or name the "
-				+ "directory of its binaries with -D" + BIN_PROPERTY + "=/path/to/bin");
-	}
-
-	private static @Nullable Path newestDebianBinaries() {
-		Path root = Path.of("/usr/lib/postgresql");
-		if (!Files.isDirectory(root)) {
-			return null;
-		}
-		try (Stream<Path> versions = Files.list(root)) {
-			return versions.filter((version) -> Files.isExecutable(version.resolve("bin/initdb")))
-				.max(Comparator.comparingInt(PostgresServer::majorVersion))
-				.map((version) -> version.resolve("bin"))
-				.orElse(null);
-		}
-		catch (IOException ex) {
-			return null;
-		}
-	}
-
-	private static int majorVersion(Path directory) {
-		try {
-			return Integer.parseInt(directory.getFileName().toString());
-		}
-		catch (NumberFormatException ex) {
-			return -1;
 		}
 	}
 
