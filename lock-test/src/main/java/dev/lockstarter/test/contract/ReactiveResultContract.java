@@ -15,6 +15,7 @@ import dev.lockstarter.store.ReactiveResultStoringLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Results kept reactively: on a store that keeps results
@@ -62,11 +63,11 @@ interface ReactiveResultContract extends ReactiveTemplateContract {
 		assertThat(reactiveResults().putResult(lease, new byte[] { 1 }, Duration.ofSeconds(1)).block(BLOCK)).isTrue();
 		reactiveLocks().release(lease).block(BLOCK);
 		assertThat(reactiveResults().findResult(key).blockOptional(BLOCK)).isPresent();
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (reactiveResults().findResult(key).blockOptional(BLOCK).isPresent()) {
-			assertThat(System.nanoTime() - deadline).as("result expired in time").isNegative();
-			Thread.sleep(50);
-		}
+		await().alias("result expired in time")
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.pollInSameThread()
+			.until(() -> reactiveResults().findResult(key).blockOptional(BLOCK).isEmpty());
 	}
 
 	@Test
