@@ -63,21 +63,19 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	/** The default bound of each of the two maps, locks and results. */
 	public static final int DEFAULT_MAX_ENTRIES = 100_000;
 
-	private final Map<String, Entry> locks = new ConcurrentHashMap<>();
+	private final Map<String, LockEntry> locks = new ConcurrentHashMap<>();
 
-	private final Map<String, Result> results = new ConcurrentHashMap<>();
+	private final InMemoryResults results = new InMemoryResults();
 
 	private final LongSupplier nanoClock;
-
-	private final int maxEntries;
-
-	private final AtomicLong nextSweep;
 
 	private final AtomicLong fencingTokens = new AtomicLong();
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
 	private final InMemorySharedLocks shared;
+
+	private final InMemoryCapacity capacity;
 
 	/**
 	 * Shared by the acquisitions and extensions of one key, exclusive for the operations
@@ -118,9 +116,8 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		Assert.notNull(nanoClock, "'nanoClock' must not be null");
 		Assert.isTrue(maxEntries > 0, "'maxEntries' must be positive");
 		this.nanoClock = nanoClock;
-		this.maxEntries = maxEntries;
-		this.nextSweep = new AtomicLong(nanoClock.getAsLong() + sweepInterval());
 		this.shared = new InMemorySharedLocks(this.fencingTokens, maxEntries);
+		this.capacity = new InMemoryCapacity(this.locks, this.results, this.shared, maxEntries, nanoClock.getAsLong());
 	}
 
 	@Override
@@ -132,11 +129,11 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		// happen and is tried again. The entry is never withdrawn, since another caller
 		// may have been refused because of it meanwhile.
 		long optimistic = this.keySets.tryOptimisticRead();
-		@Nullable Entry tried = null;
+		@Nullable LockEntry tried = null;
 		@Nullable AcquireReply result = null;
 		if (optimistic != 0) {
 			long now = this.nanoClock.getAsLong();
-			tried = new Entry(token, now + ttl.toNanos());
+			tried = new LockEntry(token, now + ttl.toNanos());
 			result = acquire(key, token, now, tried);
 			if (this.keySets.validate(optimistic)) {
 				return result;
@@ -148,17 +145,17 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 				return result;
 			}
 			long now = this.nanoClock.getAsLong();
-			return acquire(key, token, now, new Entry(token, now + ttl.toNanos()));
+			return acquire(key, token, now, new LockEntry(token, now + ttl.toNanos()));
 		}
 		finally {
 			this.keySets.unlockRead(shared);
 		}
 	}
 
-	private AcquireReply acquire(String key, String token, long now, Entry entry) {
-		sweepIfDue(now);
-		ensureRoom(this.locks, key, 1, now);
-		Entry existing = this.locks.putIfAbsent(key, entry);
+	private AcquireReply acquire(String key, String token, long now, LockEntry entry) {
+		this.capacity.sweepIfDue(now);
+		this.capacity.ensureRoom(this.locks, key, 1, now);
+		LockEntry existing = this.locks.putIfAbsent(key, entry);
 		while (existing != null) {
 			if (!existing.isExpired(now)) {
 				return existing.token.equals(token) ? AcquireReply.acquired(existing.fencingToken)
@@ -183,10 +180,10 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 		long exclusive = this.keySets.writeLock();
 		try {
 			long now = this.nanoClock.getAsLong();
-			sweepIfDue(now);
-			ensureRoom(this.locks, keys.get(0), keys.size(), now);
+			this.capacity.sweepIfDue(now);
+			this.capacity.ensureRoom(this.locks, keys.get(0), keys.size(), now);
 			for (int i = 0; i < keys.size(); i++) {
-				Entry existing = this.locks.get(keys.get(i));
+				LockEntry existing = this.locks.get(keys.get(i));
 				if (existing != null && !existing.isExpired(now)) {
 					return MultiKeyAcquireReply.held(i, Duration.ofNanos(existing.expiresAt - now));
 				}
@@ -194,7 +191,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 			long[] fencingTokens = new long[keys.size()];
 			for (int i = 0; i < keys.size(); i++) {
 				fencingTokens[i] = this.fencingTokens.incrementAndGet();
-				this.locks.put(keys.get(i), new Entry(token, now + ttl.toNanos(), fencingTokens[i]));
+				this.locks.put(keys.get(i), new LockEntry(token, now + ttl.toNanos(), fencingTokens[i]));
 			}
 			return MultiKeyAcquireReply.acquired(fencingTokens);
 		}
@@ -234,7 +231,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	private boolean delete(String key, String token) {
 		long now = this.nanoClock.getAsLong();
-		Entry existing = this.locks.get(key);
+		LockEntry existing = this.locks.get(key);
 		while (existing != null) {
 			boolean expired = existing.isExpired(now);
 			if (!expired && !existing.token.equals(token)) {
@@ -261,7 +258,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 				}
 				if (existing.token.equals(token)) {
 					extended[0] = true;
-					return new Entry(token, now + ttl.toNanos(), existing.fencingToken);
+					return new LockEntry(token, now + ttl.toNanos(), existing.fencingToken);
 				}
 				return existing;
 			});
@@ -274,7 +271,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public Duration timeToExpiry(String key) {
-		Entry existing = this.locks.get(key);
+		LockEntry existing = this.locks.get(key);
 		long now = this.nanoClock.getAsLong();
 		return (existing == null || existing.isExpired(now)) ? Duration.ZERO
 				: Duration.ofNanos(existing.expiresAt - now);
@@ -297,7 +294,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public boolean forceRelease(String key) {
-		Entry removed;
+		LockEntry removed;
 		long shared = this.keySets.readLock();
 		try {
 			removed = this.locks.remove(key);
@@ -315,15 +312,14 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		long now = this.nanoClock.getAsLong();
-		ensureRoom(this.results, key, 1, now);
-		Result kept = new Result(result.clone(), now + ttl.toNanos());
+		this.capacity.ensureRoom(this.results.entries(), key, 1, now);
 		boolean[] stored = new boolean[1];
 		// Stored inside the lock's entry update, so that no other owner can take the lock
 		// between
 		// the owner check and the write.
 		this.locks.computeIfPresent(key, (k, existing) -> {
 			if (!existing.isExpired(now) && existing.token.equals(token)) {
-				this.results.put(key, kept);
+				this.results.put(key, result, now + ttl.toNanos());
 				stored[0] = true;
 			}
 			return existing;
@@ -333,12 +329,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		long now = this.nanoClock.getAsLong();
-		Result result = this.results.get(key);
-		if (result == null || now - result.expiresAt >= 0) {
-			return null;
-		}
-		return result.value.clone();
+		return this.results.get(key, this.nanoClock.getAsLong());
 	}
 
 	@Override
@@ -359,7 +350,7 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	private AcquireReply acquireShared(String key, String token, Duration ttl, InMemorySharedLocks.Place.Kind kind,
 			int permits, Duration waitFor) {
 		long now = this.nanoClock.getAsLong();
-		sweepIfDue(now);
+		this.capacity.sweepIfDue(now);
 		return this.shared.acquire(key, token, ttl.toNanos(), now, kind, permits, waitFor.toNanos());
 	}
 
@@ -423,76 +414,6 @@ public class InMemoryLockStore implements ReleaseNotifyingLockStore, ResultStori
 	 */
 	int size() {
 		return this.locks.size() + this.results.size() + this.shared.size();
-	}
-
-	private void sweepIfDue(long now) {
-		long due = this.nextSweep.get();
-		if (now - due >= 0 && this.nextSweep.compareAndSet(due, now + sweepInterval())) {
-			sweep(now);
-		}
-	}
-
-	private void sweep(long now) {
-		this.locks.values().removeIf((entry) -> entry.isExpired(now));
-		this.results.values().removeIf((result) -> now - result.expiresAt >= 0);
-		this.shared.sweep(now);
-	}
-
-	/**
-	 * Refuse to add {@code count} entries to a full map, after sweeping it once. A key
-	 * already in the map is replaced, not added.
-	 */
-	private void ensureRoom(Map<String, ?> map, String key, int count, long now) {
-		if (map.size() + count <= this.maxEntries || (count == 1 && map.containsKey(key))) {
-			return;
-		}
-		sweep(now);
-		if (map.size() + count > this.maxEntries) {
-			throw new LockStoreException(key,
-					"The in-memory lock store is full: it holds " + map.size() + " unexpired "
-							+ ((map == this.locks) ? "locks" : "results") + " of at most " + this.maxEntries
-							+ " (lock.memory.max-entries)",
-					null);
-		}
-	}
-
-	private static long sweepInterval() {
-		return Duration.ofMillis(SWEEP_INTERVAL_MILLIS).toNanos();
-	}
-
-	private record Result(byte[] value, long expiresAt) {
-
-	}
-
-	/**
-	 * A lock held: its owner token, its expiry and its fencing token. A single-key
-	 * acquisition sets the fencing token just after it puts the entry in the map (see
-	 * {@link #tryAcquire}), before it returns; only the owner reads it afterwards (an
-	 * extension copies it), so the owner's own ordering makes the write visible. Entries
-	 * compare by identity.
-	 */
-	private static final class Entry {
-
-		final String token;
-
-		final long expiresAt;
-
-		long fencingToken;
-
-		Entry(String token, long expiresAt) {
-			this.token = token;
-			this.expiresAt = expiresAt;
-		}
-
-		Entry(String token, long expiresAt, long fencingToken) {
-			this(token, expiresAt);
-			this.fencingToken = fencingToken;
-		}
-
-		boolean isExpired(long now) {
-			return now - this.expiresAt >= 0;
-		}
-
 	}
 
 }

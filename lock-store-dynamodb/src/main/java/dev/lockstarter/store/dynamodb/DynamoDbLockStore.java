@@ -3,26 +3,13 @@ package dev.lockstarter.store.dynamodb;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
-import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.HashedKeys;
@@ -139,18 +126,10 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 
 	static final int RETENTION_HOURS = 24;
 
-	private static final Duration TABLE_OPERATION_TIMEOUT = Duration.ofSeconds(30);
-
-	private static final Duration TABLE_POLL_DELAY = Duration.ofMillis(500);
-
-	private static final Duration TABLE_WAIT_TIMEOUT = Duration.ofMinutes(2);
-
 	/** The most writes of one acquisition: a takeover, and another when it races. */
 	private static final int MAX_WRITES = 4;
 
-	private final DynamoDbClient client;
-
-	private final String tableName;
+	private final DynamoDbCalls calls;
 
 	private final Clock clock;
 
@@ -208,8 +187,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 		Assert.notNull(clock, "'clock' must not be null");
 		Assert.notNull(expiry, "'expiry' must not be null");
 		Assert.notNull(observed, "'observed' must not be null");
-		this.client = client;
-		this.tableName = tableName;
+		this.calls = new DynamoDbCalls(client, tableName);
 		this.clock = clock;
 		this.expiry = expiry;
 		this.observed = observed;
@@ -224,43 +202,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 * @throws LockStoreException if the table cannot be created
 	 */
 	public void createTableIfNotExists() {
-		// Table operations may take longer than the client's timeout, tuned for lock
-		// operations
-		AwsRequestOverrideConfiguration patient = AwsRequestOverrideConfiguration.builder()
-			.apiCallTimeout(TABLE_OPERATION_TIMEOUT)
-			.build();
-		call("create the table", "", () -> {
-			try {
-				this.client.createTable((table) -> table.tableName(this.tableName)
-					.attributeDefinitions(AttributeDefinition.builder()
-						.attributeName(PARTITION_KEY)
-						.attributeType(ScalarAttributeType.S)
-						.build())
-					.keySchema(KeySchemaElement.builder().attributeName(PARTITION_KEY).keyType(KeyType.HASH).build())
-					.billingMode(BillingMode.PAY_PER_REQUEST)
-					.overrideConfiguration(patient));
-			}
-			catch (ResourceInUseException ex) {
-				// Exists already (or is being created)
-			}
-			try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
-				.client(this.client)
-				.overrideConfiguration(
-						(config) -> config.backoffStrategyV2(BackoffStrategy.fixedDelay(TABLE_POLL_DELAY))
-							.waitTimeout(TABLE_WAIT_TIMEOUT))
-				.build()) {
-				waiter.waitUntilTableExists((table) -> table.tableName(this.tableName).overrideConfiguration(patient));
-			}
-			TimeToLiveDescription timeToLive = this.client
-				.describeTimeToLive((ttl) -> ttl.tableName(this.tableName).overrideConfiguration(patient))
-				.timeToLiveDescription();
-			if (timeToLive == null || !TTL.equals(timeToLive.attributeName())) {
-				this.client.updateTimeToLive((ttl) -> ttl.tableName(this.tableName)
-					.timeToLiveSpecification((spec) -> spec.attributeName(TTL).enabled(true))
-					.overrideConfiguration(patient));
-			}
-			return null;
-		});
+		DynamoDbTable.create(this.calls);
 	}
 
 	@Override
@@ -273,7 +215,8 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			long sentAt = this.observed.now();
 			UpdateItemRequest request = this.requests.acquire(key, token, lease, version, seen);
 			try {
-				UpdateItemResponse response = call("acquire", key, () -> this.client.updateItem(request));
+				UpdateItemResponse response = this.calls.call("acquire", key,
+						() -> this.calls.client().updateItem(request));
 				this.observed.wrote(key, token, sentAt, ttl);
 				return AcquireReply.acquired(LockItem.longValue(response.attributes(), FENCE));
 			}
@@ -328,7 +271,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	@Override
 	public boolean release(String key, String token) {
 		boolean outlived = this.observed.hasOutlived(key, token);
-		boolean released = conditionally("release", key, this.requests.release(key, token));
+		boolean released = this.calls.conditionally("release", key, this.requests.release(key, token));
 		this.observed.forget(key, token);
 		return released && !outlived;
 	}
@@ -347,7 +290,8 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			return false;
 		}
 		long sentAt = this.observed.now();
-		if (!conditionally("extend", key, this.requests.extend(key, token, lease, LockRequests.newVersion()))) {
+		if (!this.calls.conditionally("extend", key,
+				this.requests.extend(key, token, lease, LockRequests.newVersion()))) {
 			this.observed.forget(key, token);
 			return false;
 		}
@@ -369,8 +313,8 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			return false;
 		}
 		try {
-			call("store the result of", key,
-					() -> this.client.updateItem(this.requests.putResult(key, token, result, millis, true)));
+			this.calls.call("store the result of", key,
+					() -> this.calls.client().updateItem(this.requests.putResult(key, token, result, millis, true)));
 			return true;
 		}
 		catch (ConditionalCheckFailedException ex) {
@@ -378,13 +322,14 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 				return false;
 			}
 		}
-		return conditionally("store the result of", key, this.requests.putResult(key, token, result, millis, false));
+		return this.calls.conditionally("store the result of", key,
+				this.requests.putResult(key, token, result, millis, false));
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		Map<String, AttributeValue> item = call("read the result of", key,
-				() -> this.client.getItem(this.requests.readResult(key)))
+		Map<String, AttributeValue> item = this.calls
+			.call("read the result of", key, () -> this.calls.client().getItem(this.requests.readResult(key)))
 			.item();
 		AttributeValue result = (item != null) ? item.get(RESULT) : null;
 		if (result == null || result.b() == null
@@ -405,9 +350,9 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		LockItem holder = LockItem
-			.of(call("read the time to expiry of", key, () -> this.client.getItem(this.requests.readHolder(key)))
-				.item());
+		LockItem holder = LockItem.of(this.calls
+			.call("read the time to expiry of", key, () -> this.calls.client().getItem(this.requests.readHolder(key)))
+			.item());
 		String owner = holder.owner();
 		if (owner == null) {
 			return Duration.ZERO;
@@ -423,7 +368,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 * @return the table name
 	 */
 	public String getTableName() {
-		return this.tableName;
+		return this.calls.tableName();
 	}
 
 	/**
@@ -443,33 +388,6 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 		Assert.notNull(key, "'key' must not be null");
 		// DynamoDB rejects an empty partition key
 		return key.isEmpty() ? HashedKeys.hash(key) : HashedKeys.limit(key, MAX_KEY_BYTES);
-	}
-
-	private boolean conditionally(String operation, String key, UpdateItemRequest request) {
-		try {
-			call(operation, key, () -> this.client.updateItem(request));
-			return true;
-		}
-		catch (ConditionalCheckFailedException ex) {
-			return false;
-		}
-	}
-
-	private <T> T call(String operation, String key, Supplier<T> call) {
-		try {
-			return call.get();
-		}
-		catch (ConditionalCheckFailedException ex) {
-			throw ex;
-		}
-		catch (ResourceNotFoundException ex) {
-			throw new LockStoreException(key, "DynamoDB lock store failed to " + operation + " lock '" + key
-					+ "': table '" + this.tableName + "' does not exist", ex);
-		}
-		catch (SdkException ex) {
-			throw new LockStoreException(key, "DynamoDB lock store failed to " + operation
-					+ (key.isEmpty() ? "" : " lock '" + key + "'") + " (table '" + this.tableName + "')", ex);
-		}
 	}
 
 }

@@ -4,14 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.LongFunction;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.Txn;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
@@ -19,7 +16,6 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
-import io.etcd.jetcd.options.PutOption;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
@@ -35,6 +31,9 @@ import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.StoredLock;
 import org.springframework.util.Assert;
+
+import static dev.lockstarter.store.etcd.EtcdTransactions.first;
+import static dev.lockstarter.store.etcd.EtcdTransactions.withLease;
 
 /**
  * {@link LockStore} on etcd v3, through jetcd.
@@ -112,11 +111,11 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 
 	private final EtcdCalls calls;
 
-	private final EtcdLeases leases;
+	private final EtcdTransactions transactions;
+
+	private final EtcdResults results;
 
 	private final EtcdReleaseWatch releaseWatch;
-
-	private final Clock clock;
 
 	private final ObservedExpiry observed;
 
@@ -162,10 +161,11 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		this.prefix = utf8(prefix);
 		this.resultsPrefix = utf8(resultsPrefix);
 		this.calls = new EtcdCalls(timeout);
-		this.leases = new EtcdLeases(client.getLeaseClient(), this.calls);
+		this.transactions = new EtcdTransactions(this.kv, this.calls,
+				new EtcdLeases(client.getLeaseClient(), this.calls));
 		this.releaseWatch = new EtcdReleaseWatch(client.getWatchClient(), this.prefix);
-		this.clock = clock;
 		this.observed = observed;
+		this.results = new EtcdResults(this, this.transactions, observed, clock);
 		this.inspection = new EtcdLockInspection(this.kv, this.prefix, this.calls, observed);
 	}
 
@@ -188,8 +188,9 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		// A lock that outlived its time-to-live may be deleted, but was not held to the
 		// end
 		boolean outlived = this.observed.hasOutlived(stored, token);
-		boolean deleted = commit(deadline, "release", key,
-				(lease) -> this.kv.txn().If(held).Then(Op.delete(lockKey, DeleteOption.DEFAULT)), null)
+		boolean deleted = this.transactions
+			.commit(deadline, "release", key,
+					(lease) -> this.transactions.txn().If(held).Then(Op.delete(lockKey, DeleteOption.DEFAULT)), null)
 			.isSucceeded();
 		if (deleted) {
 			this.observed.forget(stored);
@@ -211,8 +212,9 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		long deadline = this.calls.deadline();
 		Cmp[] held = EtcdValues.heldBy(lockKey, token);
 		long sentAt = this.observed.now();
-		boolean extended = commit(deadline, "extend", key,
-				(lease) -> this.kv.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl)
+		boolean extended = this.transactions
+			.commit(deadline, "extend", key,
+					(lease) -> this.transactions.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl)
 			.isSucceeded();
 		if (extended) {
 			this.observed.wrote(stored, token, sentAt, ttl);
@@ -239,54 +241,18 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
-		return keepResult(key, token, result, ttl, false);
+		return this.results.keep(key, token, result, ttl, false);
 	}
 
 	@Override
 	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
-		return keepResult(key, token, result, ttl, true);
-	}
-
-	/**
-	 * Keep a result beside the lock, in one transaction that holds only while the lock is
-	 * held by {@code token}, and, if {@code release}, release the lock in it too.
-	 */
-	private boolean keepResult(String key, String token, byte[] result, Duration ttl, boolean release) {
-		Assert.notNull(result, "'result' must not be null");
-		String stored = storedKey(key);
-		ByteSequence lockKey = lockKey(key);
-		ByteSequence resultKey = resultKey(key);
-		long millis = millis(ttl);
-		if (this.observed.hasOutlived(stored, token)) {
-			return false;
-		}
-		long deadline = this.calls.deadline();
-		// A result expires on the wall clock: it is not mutual exclusion
-		ByteSequence value = EtcdValues.resultValue(result, this.clock.millis() + millis);
-		Cmp[] held = EtcdValues.heldBy(lockKey, token);
-		boolean kept = commit(deadline, release ? "store the result and release" : "store the result of", key,
-				(lease) -> {
-					Op put = Op.put(resultKey, value, withLease(lease));
-					return this.kv.txn()
-						.If(held)
-						.Then(release ? new Op[] { put, Op.delete(lockKey, DeleteOption.DEFAULT) } : new Op[] { put });
-				}, ttl)
-			.isSucceeded();
-		if (kept && release) {
-			this.observed.forget(stored);
-		}
-		else if (!kept) {
-			this.observed.forget(stored, token);
-		}
-		return kept;
+		return this.results.keep(key, token, result, ttl, true);
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		GetResponse response = this.calls.await(this.kv.get(resultKey(key)), this.calls.deadline(),
-				"read the result of", key);
-		return response.getKvs().isEmpty() ? null
-				: EtcdValues.result(response.getKvs().get(0).getValue(), this.clock.millis());
+		return this.results
+			.read(this.calls.await(this.kv.get(resultKey(key)), this.calls.deadline(), "read the result of", key));
 	}
 
 	@Override
@@ -362,14 +328,14 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		for (int attempt = 0; attempt < ACQUIRE_ATTEMPTS; attempt++) {
 			Cmp condition = free;
 			long sentAt = this.observed.now();
-			TxnResponse response = commit(deadline, "acquire", key,
-					(lease) -> this.kv.txn()
+			TxnResponse response = this.transactions.commit(deadline, "acquire", key,
+					(lease) -> this.transactions.txn()
 						.If(condition)
 						.Then(thenPut(lockKey, value, lease, readResult ? reads[1] : null))
 						.Else(reads),
 					ttl);
 			if (readResult && attempt == 0) {
-				kept = readResult(response);
+				kept = this.results.read(response);
 			}
 			if (response.isSucceeded()) {
 				this.observed.wrote(stored, token, sentAt, ttl);
@@ -397,35 +363,6 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		return (alsoRead != null) ? new Op[] { put, alsoRead } : new Op[] { put };
 	}
 
-	private byte @Nullable [] readResult(TxnResponse response) {
-		List<GetResponse> gets = response.getGetResponses();
-		KeyValue result = first(gets.get(gets.size() - 1));
-		return (result != null) ? EtcdValues.result(result.getValue(), this.clock.millis()) : null;
-	}
-
-	/**
-	 * Commit the transaction that {@code transaction} builds with a lease that lives
-	 * {@code lifetime} (none if {@code null}), within the deadline. A transaction
-	 * rejected because etcd no longer knows the lease (revoked by someone else, or ended
-	 * sooner than this JVM reckoned) is tried once more with a new one.
-	 */
-	TxnResponse commit(long deadline, String operation, String key, LongFunction<Txn> transaction,
-			@Nullable Duration lifetime) {
-		long lease = (lifetime != null) ? this.leases.leaseFor(lifetime, deadline, key) : 0;
-		CompletableFuture<TxnResponse> request = transaction.apply(lease).commit();
-		try {
-			return this.calls.await(request, deadline, operation, key);
-		}
-		catch (LockStoreException ex) {
-			if (lifetime == null || !isLeaseNotFound(ex)) {
-				throw ex;
-			}
-			this.leases.forget(lease);
-			long renewed = this.leases.leaseFor(lifetime, deadline, key);
-			return this.calls.await(transaction.apply(renewed).commit(), deadline, operation, key);
-		}
-	}
-
 	/**
 	 * Judge a holder's record that a read found, by the observed-silence rule.
 	 * @return the nanoseconds until it may be taken over, zero or less once it may
@@ -439,20 +376,8 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		return this.observed;
 	}
 
-	long commitDeadline() {
-		return this.calls.deadline();
-	}
-
-	Txn txn() {
-		return this.kv.txn();
-	}
-
-	static @Nullable KeyValue first(GetResponse response) {
-		return response.getKvs().isEmpty() ? null : response.getKvs().get(0);
-	}
-
-	static PutOption withLease(long lease) {
-		return PutOption.builder().withLeaseId(lease).build();
+	EtcdTransactions transactions() {
+		return this.transactions;
 	}
 
 	/**
@@ -464,16 +389,6 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		Assert.isTrue(!ttl.isZero() && !ttl.isNegative(), () -> "'ttl' must be positive, was " + ttl);
 		long millis = ttl.toMillis();
 		return (ttl.minusMillis(millis).isZero()) ? millis : millis + 1;
-	}
-
-	private static boolean isLeaseNotFound(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.contains("requested lease not found")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	static String storedKey(String key) {

@@ -60,12 +60,14 @@ final class EtcdMultiKeyAcquisition {
 			reads[i] = Op.get(this.lockKeys.get(i), GetOption.DEFAULT);
 			stored[i] = EtcdLockStore.storedKey(this.keys.get(i));
 		}
-		long deadline = this.store.commitDeadline();
+		long deadline = this.store.transactions().deadline();
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			Cmp[] expected = conditions.clone();
 			long sentAt = observed.now();
-			TxnResponse response = this.store.commit(deadline, "acquire", this.keys.get(0),
-					(lease) -> this.store.txn().If(expected).Then(puts(value, lease)).Else(reads), this.ttl);
+			TxnResponse response = this.store.transactions()
+				.commit(deadline, "acquire", this.keys.get(0),
+						(lease) -> this.store.transactions().txn().If(expected).Then(puts(value, lease)).Else(reads),
+						this.ttl);
 			if (response.isSucceeded()) {
 				long revision = response.getHeader().getRevision();
 				long[] fencingTokens = new long[size];
@@ -76,7 +78,7 @@ final class EtcdMultiKeyAcquisition {
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}
 			for (int i = 0; i < size; i++) {
-				KeyValue holder = EtcdLockStore.first(response.getGetResponses().get(i));
+				KeyValue holder = EtcdTransactions.first(response.getGetResponses().get(i));
 				if (holder == null) {
 					conditions[i] = new Cmp(this.lockKeys.get(i), Cmp.Op.EQUAL, CmpTarget.version(0));
 					continue;
@@ -96,7 +98,7 @@ final class EtcdMultiKeyAcquisition {
 	private Op[] puts(ByteSequence value, long lease) {
 		Op[] puts = new Op[this.lockKeys.size()];
 		for (int i = 0; i < puts.length; i++) {
-			puts[i] = Op.put(this.lockKeys.get(i), value, EtcdLockStore.withLease(lease));
+			puts[i] = Op.put(this.lockKeys.get(i), value, EtcdTransactions.withLease(lease));
 		}
 		return puts;
 	}

@@ -1,7 +1,5 @@
 package dev.lockstarter.store.jdbc;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -19,7 +17,6 @@ import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.SharedLockStore;
 import dev.lockstarter.store.StoredLock;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
 
 /**
@@ -88,8 +85,6 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	public static final Pattern TABLE_NAME_PATTERN = Pattern
 		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,47}");
 
-	private static final int ACQUIRE_ATTEMPTS = 3;
-
 	/** The longest time-to-live: a hundred years. */
 	private static final Duration MAX_TTL = Duration.ofDays(36500);
 
@@ -98,6 +93,10 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	private final JdbcConnections connections;
 
 	private final JdbcCleanup cleanup;
+
+	private final JdbcMutexes mutexes;
+
+	private final JdbcResults results;
 
 	private final JdbcSharedLocks sharedLocks;
 
@@ -132,6 +131,8 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 		this.timeout = timeout;
 		this.connections = new JdbcConnections(dataSource, tableName, timeout);
 		this.cleanup = new JdbcCleanup(this.connections);
+		this.mutexes = new JdbcMutexes(this.connections);
+		this.results = new JdbcResults(this.connections);
 		this.sharedLocks = new JdbcSharedLocks(this.connections);
 		this.inspection = new JdbcLockInspection(this.connections);
 	}
@@ -243,48 +244,20 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		Assert.notNull(token, "'token' must not be null");
 		long ttlMicros = micros(ttl, "ttl");
-		String storedKey = storedKey(key);
-		return this.connections.call("acquire", key, (connection) -> {
-			JdbcDialect dialect = this.connections.dialect(connection);
-			for (int attempt = 1;; attempt++) {
-				AcquireReply result = dialect.tryAcquire(this.connections, connection, storedKey, token, ttlMicros);
-				if (result != null) {
-					return result;
-				}
-				if (attempt == ACQUIRE_ATTEMPTS) {
-					// The row changed under every attempt: held, for an unknown time
-					return AcquireReply.held(Duration.ofMillis(-1));
-				}
-			}
-		});
+		return this.mutexes.acquire(key, storedKey(key), token, ttlMicros);
 	}
 
 	@Override
 	public boolean release(String key, String token) {
 		Assert.notNull(token, "'token' must not be null");
-		String storedKey = storedKey(key);
-		return this.connections.call("release", key, (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::release)) {
-				statement.setString(1, storedKey);
-				statement.setString(2, token);
-				return statement.executeUpdate() == 1;
-			}
-		});
+		return this.mutexes.release(key, storedKey(key), token);
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
 		Assert.notNull(token, "'token' must not be null");
 		long ttlMicros = micros(ttl, "ttl");
-		String storedKey = storedKey(key);
-		return this.connections.call("extend", key, (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::extend)) {
-				statement.setLong(1, ttlMicros);
-				statement.setString(2, storedKey);
-				statement.setString(3, token);
-				return statement.executeUpdate() == 1;
-			}
-		});
+		return this.mutexes.extend(key, storedKey(key), token, ttlMicros);
 	}
 
 	/**
@@ -297,26 +270,7 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 		Assert.notNull(tokens, "'tokens' must not be null");
 		Assert.isTrue(keys.size() == tokens.size(), "'keys' and 'tokens' must have the same size");
 		long ttlMicros = micros(ttl, "ttl");
-		if (keys.isEmpty()) {
-			return new boolean[0];
-		}
-		return this.connections.call("extend",
-				keys.get(0) + ((keys.size() > 1) ? " and " + (keys.size() - 1) + " more" : ""), (connection) -> {
-					try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::extend)) {
-						for (int i = 0; i < keys.size(); i++) {
-							statement.setLong(1, ttlMicros);
-							statement.setString(2, storedKey(keys.get(i)));
-							statement.setString(3, tokens.get(i));
-							statement.addBatch();
-						}
-						int[] counts = statement.executeBatch();
-						boolean[] extended = new boolean[keys.size()];
-						for (int i = 0; i < extended.length; i++) {
-							extended[i] = counts[i] == 1;
-						}
-						return extended;
-					}
-				});
+		return keys.isEmpty() ? new boolean[0] : this.mutexes.extendAll(keys, tokens, ttlMicros);
 	}
 
 	@Override
@@ -324,36 +278,12 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 		Assert.notNull(token, "'token' must not be null");
 		Assert.notNull(result, "'result' must not be null");
 		long ttlMicros = micros(ttl, "ttl");
-		String storedKey = storedKey(key);
-		JdbcConnections.ConnectionCallback<Boolean> update = (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::putResult)) {
-				statement.setBytes(1, result);
-				statement.setLong(2, ttlMicros);
-				statement.setString(3, storedKey);
-				statement.setString(4, token);
-				return statement.executeUpdate() == 1;
-			}
-		};
-		if (this.joinTransactionForResults && TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.hasResource(getDataSource())) {
-			return this.connections.callInTransaction("store the result of", key, update);
-		}
-		return this.connections.call("store the result of", key, update);
+		return this.results.put(key, storedKey(key), token, result, ttlMicros, this.joinTransactionForResults);
 	}
 
 	@Override
-	@SuppressWarnings("NullAway") // JDK 17's NullAway does not read ConnectionCallback<T
-									// extends @Nullable Object>
 	public byte @Nullable [] getResult(String key) {
-		String storedKey = storedKey(key);
-		return this.connections.call("read the result of", key, (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::getResult)) {
-				statement.setString(1, storedKey);
-				try (ResultSet rows = statement.executeQuery()) {
-					return rows.next() ? rows.getBytes(1) : null;
-				}
-			}
-		});
+		return this.results.get(key, storedKey(key));
 	}
 
 	/**
@@ -367,16 +297,7 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		String storedKey = storedKey(key);
-		return this.connections.call("read the time to expiry of", key, (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::timeToExpiry)) {
-				statement.setString(1, storedKey);
-				try (ResultSet rows = statement.executeQuery()) {
-					long remaining = rows.next() ? rows.getLong(1) : 0;
-					return (remaining > 0) ? Duration.ofNanos(remaining * 1000) : Duration.ZERO;
-				}
-			}
-		});
+		return this.mutexes.timeToExpiry(key, storedKey(key));
 	}
 
 	@Override

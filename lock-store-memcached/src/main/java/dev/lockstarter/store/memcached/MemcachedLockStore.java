@@ -6,18 +6,12 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 
 import net.rubyeye.xmemcached.GetsResponse;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
-import net.rubyeye.xmemcached.exception.MemcachedException;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
-import net.rubyeye.xmemcached.transcoders.CachedData;
-import net.rubyeye.xmemcached.transcoders.CompressionMode;
-import net.rubyeye.xmemcached.transcoders.StringTranscoder;
-import net.rubyeye.xmemcached.transcoders.Transcoder;
 import net.rubyeye.xmemcached.utils.Protocol;
 import org.jspecify.annotations.Nullable;
 
@@ -135,11 +129,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	 */
 	private static final int MAX_ATTEMPTS = 5;
 
-	private static final Transcoder<String> TRANSCODER = new StringTranscoder("UTF-8");
-
-	private static final Transcoder<byte[]> BYTES = new BytesTranscoder();
-
-	private final MemcachedClient client;
+	private final MemcachedCalls calls;
 
 	private final Clock clock;
 
@@ -185,7 +175,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		Assert.isTrue(client.getProtocol() == Protocol.Binary,
 				() -> "The Memcached client must use the binary protocol, so that release and extend can be "
 						+ "conditional on the item's CAS value; it uses the " + client.getProtocol() + " protocol");
-		this.client = client;
+		this.calls = new MemcachedCalls(client);
 		this.clock = clock;
 		this.observed = observed;
 		this.ownsClient = ownsClient;
@@ -231,11 +221,11 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			long sentAt = this.observed.now();
-			if (call("acquire", key, () -> this.client.add(memcachedKey, expiry, value, TRANSCODER, timeout()))) {
+			if (this.calls.add("acquire", key, memcachedKey, expiry, value)) {
 				this.observed.wrote(key, token, sentAt, ttl);
 				return AcquireReply.acquired();
 			}
-			GetsResponse<String> current = gets("acquire", key, memcachedKey);
+			GetsResponse<String> current = this.calls.gets("acquire", key, memcachedKey);
 			if (current == null) {
 				// Released or expired since the add: try again
 				continue;
@@ -253,8 +243,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 			// Unchanged for the holder's whole time-to-live: take it over, unless the
 			// holder writes first
 			long takeoverSentAt = this.observed.now();
-			if (call("acquire", key,
-					() -> this.client.cas(memcachedKey, expiry, value, TRANSCODER, timeout(), current.getCas()))) {
+			if (this.calls.cas("acquire", key, memcachedKey, expiry, value, current.getCas())) {
 				this.observed.wrote(key, token, takeoverSentAt, ttl);
 				return AcquireReply.acquired();
 			}
@@ -268,14 +257,14 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public boolean release(String key, String token) {
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			GetsResponse<String> current = gets("release", key, memcachedKey);
+			GetsResponse<String> current = this.calls.gets("release", key, memcachedKey);
 			MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
 			if (current == null || holder == null || !holder.isOwnedBy(token)) {
 				this.observed.forget(key, token);
 				return false;
 			}
 			boolean outlived = this.observed.hasOutlived(key, token);
-			if (call("release", key, () -> this.client.delete(memcachedKey, current.getCas(), timeout()))) {
+			if (this.calls.delete("release", key, memcachedKey, current.getCas())) {
 				this.observed.forget(key, token);
 				return !outlived;
 			}
@@ -290,7 +279,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
 		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			GetsResponse<String> current = gets("extend", key, memcachedKey);
+			GetsResponse<String> current = this.calls.gets("extend", key, memcachedKey);
 			MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
 			if (current == null || holder == null || !holder.isOwnedBy(token)) {
 				this.observed.forget(key, token);
@@ -301,8 +290,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 				// A contender may already take it over: write nothing
 				return false;
 			}
-			if (call("extend", key,
-					() -> this.client.cas(memcachedKey, expiry, value, TRANSCODER, timeout(), current.getCas()))) {
+			if (this.calls.cas("extend", key, memcachedKey, expiry, value, current.getCas())) {
 				this.observed.wrote(key, token, sentAt, ttl);
 				return true;
 			}
@@ -321,7 +309,8 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	 */
 	@Override
 	public Duration timeToExpiry(String key) {
-		GetsResponse<String> current = gets("read the time to expiry of", key, MemcachedKeys.memcachedKey(key));
+		GetsResponse<String> current = this.calls.gets("read the time to expiry of", key,
+				MemcachedKeys.memcachedKey(key));
 		MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
 		if (current == null || holder == null) {
 			return Duration.ZERO;
@@ -341,7 +330,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
 		int expiry = expiry(ttl);
-		GetsResponse<String> current = gets("store the result of", key, MemcachedKeys.memcachedKey(key));
+		GetsResponse<String> current = this.calls.gets("store the result of", key, MemcachedKeys.memcachedKey(key));
 		MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
 		if (holder == null || !holder.isOwnedBy(token) || this.observed.hasOutlived(key, token)) {
 			return false;
@@ -350,14 +339,12 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 			.putLong(this.clock.millis() + Math.max(1, ttl.toMillis()))
 			.put(result)
 			.array();
-		return call("store the result of", key,
-				() -> this.client.set(MemcachedKeys.resultKey(key), expiry, value, BYTES, timeout()));
+		return this.calls.setBytes("store the result of", key, MemcachedKeys.resultKey(key), expiry, value);
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		byte[] value = call("read the result of", key,
-				() -> this.client.get(MemcachedKeys.resultKey(key), timeout(), BYTES));
+		byte[] value = this.calls.getBytes("read the result of", key, MemcachedKeys.resultKey(key));
 		if (value == null || value.length < Long.BYTES) {
 			return null;
 		}
@@ -378,7 +365,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	@Override
 	public void destroy() throws IOException {
 		if (this.ownsClient) {
-			this.client.shutdown();
+			this.calls.shutdown();
 		}
 	}
 
@@ -390,32 +377,6 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public static String memcachedKey(String key) {
 		Assert.notNull(key, "'key' must not be null");
 		return MemcachedKeys.memcachedKey(key);
-	}
-
-	private @Nullable GetsResponse<String> gets(String operation, String key, String memcachedKey) {
-		return call(operation, key, () -> this.client.gets(memcachedKey, timeout(), TRANSCODER));
-	}
-
-	private long timeout() {
-		return this.client.getOpTimeout();
-	}
-
-	private <T> T call(String operation, String key, MemcachedCall<T> call) {
-		try {
-			return call.call();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw failure(operation, key, ex);
-		}
-		catch (TimeoutException | MemcachedException | RuntimeException ex) {
-			throw failure(operation, key, ex);
-		}
-	}
-
-	private static LockStoreException failure(String operation, String key, Exception cause) {
-		return new LockStoreException(key, "Memcached lock store failed to " + operation + " lock '" + key + "'",
-				cause);
 	}
 
 	/**
@@ -434,56 +395,6 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 
 	private static boolean isPositive(Duration duration) {
 		return !duration.isZero() && !duration.isNegative();
-	}
-
-	@FunctionalInterface
-	private interface MemcachedCall<T> {
-
-		T call() throws TimeoutException, InterruptedException, MemcachedException;
-
-	}
-
-	/**
-	 * Stores bytes as they are, never compressed or serialized.
-	 */
-	private static final class BytesTranscoder implements Transcoder<byte[]> {
-
-		@Override
-		public CachedData encode(byte[] value) {
-			return new CachedData(0, value);
-		}
-
-		@Override
-		public byte[] decode(CachedData data) {
-			return data.getData();
-		}
-
-		@Override
-		public void setPrimitiveAsString(boolean primitiveAsString) {
-		}
-
-		@Override
-		public void setPackZeros(boolean packZeros) {
-		}
-
-		@Override
-		public void setCompressionThreshold(int compressionThreshold) {
-		}
-
-		@Override
-		public boolean isPrimitiveAsString() {
-			return false;
-		}
-
-		@Override
-		public boolean isPackZeros() {
-			return false;
-		}
-
-		@Override
-		public void setCompressionMode(CompressionMode compressionMode) {
-		}
-
 	}
 
 }

@@ -13,6 +13,7 @@ import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.util.Assert;
 
 import static dev.lockstarter.store.redis.RedisLockScripts.ACQUIRE_ALL;
 import static dev.lockstarter.store.redis.RedisLockScripts.EXTEND_ALL;
@@ -32,19 +33,66 @@ final class MultiKeyLocks {
 
 	private final ReleaseNotifications notifications;
 
-	MultiKeyLocks(RedisKeys keys, RedisCommandExecutor executor, ReleaseNotifications notifications) {
+	private final ReplicaAcknowledgements replicaAcks;
+
+	MultiKeyLocks(RedisKeys keys, RedisCommandExecutor executor, ReleaseNotifications notifications,
+			ReplicaAcknowledgements replicaAcks) {
 		this.keys = keys;
 		this.executor = executor;
 		this.notifications = notifications;
+		this.replicaAcks = replicaAcks;
 	}
 
 	/**
-	 * Return whether the keys lie in more than one hash slot, and so cannot be acquired
-	 * by one script.
-	 * @param keys the store keys
-	 * @return whether they span several slots
+	 * Acquire the locks of several keys: one atomic script for keys of one hash slot; one
+	 * by one in order for keys of several slots of a Redis Cluster, or with replica
+	 * acknowledgements.
+	 * @param keys the store keys, not empty
+	 * @param token the owner token
+	 * @param ttl the time-to-live
+	 * @param acquire the acquisition of one key
+	 * @return acquired, or the first key held
 	 */
-	boolean spanSlots(List<String> keys) {
+	MultiKeyAcquireReply acquireAll(List<String> keys, String token, Duration ttl, SingleAcquire acquire) {
+		Assert.notEmpty(keys, "'keys' must not be empty");
+		if (this.replicaAcks.required() || spanSlots(keys)) {
+			return tryAcquireInOrder(keys, token, ttl, acquire);
+		}
+		return tryAcquireInOneSlot(keys, token, ttl);
+	}
+
+	/**
+	 * Extend several locks, each by its own token: {@code EXTEND_ALL} per slot, or one by
+	 * one with replica acknowledgements.
+	 * @param keys the store keys
+	 * @param tokens the token of each key
+	 * @param ttl the new time-to-live
+	 * @param extend the extension of one lock
+	 * @return whether each lock was extended
+	 */
+	boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl, SingleExtend extend) {
+		Assert.isTrue(keys.size() == tokens.size(), "'keys' and 'tokens' must have the same size");
+		if (this.replicaAcks.required()) {
+			boolean[] extended = new boolean[keys.size()];
+			for (int i = 0; i < extended.length; i++) {
+				extended[i] = extend.extend(keys.get(i), tokens.get(i), ttl);
+			}
+			return extended;
+		}
+		return keys.isEmpty() ? new boolean[0] : extendAll(keys, tokens, ttl);
+	}
+
+	/**
+	 * Release several locks of one token, none when there are no keys.
+	 * @param keys the store keys
+	 * @param token the owner token
+	 * @return whether each lock was released
+	 */
+	boolean[] releaseEach(List<String> keys, String token) {
+		return keys.isEmpty() ? new boolean[0] : releaseAll(keys, token);
+	}
+
+	private boolean spanSlots(List<String> keys) {
 		return slotGroups(new RedisOperation("acquire", keys.get(0)), keys).size() > 1;
 	}
 
@@ -55,7 +103,7 @@ final class MultiKeyLocks {
 	 * @param ttl the time-to-live
 	 * @return acquired, without fencing tokens (drawn on demand), or the first key held
 	 */
-	MultiKeyAcquireReply tryAcquireInOneSlot(List<String> keys, String token, Duration ttl) {
+	private MultiKeyAcquireReply tryAcquireInOneSlot(List<String> keys, String token, Duration ttl) {
 		int n = keys.size();
 		List<String> lockKeys = new ArrayList<>(n);
 		boolean watched = false;
@@ -90,7 +138,8 @@ final class MultiKeyLocks {
 	 * @return acquired with the fencing token of each, or the first key held
 	 * @throws LockStoreException when the keys taken could not be released
 	 */
-	MultiKeyAcquireReply tryAcquireInOrder(List<String> keys, String token, Duration ttl, SingleAcquire acquire) {
+	private MultiKeyAcquireReply tryAcquireInOrder(List<String> keys, String token, Duration ttl,
+			SingleAcquire acquire) {
 		long[] fencingTokens = new long[keys.size()];
 		for (int i = 0; i < keys.size(); i++) {
 			AcquireReply reply = acquire.tryAcquire(keys.get(i), token, ttl);
@@ -120,7 +169,7 @@ final class MultiKeyLocks {
 	 * @param ttl the new time-to-live
 	 * @return whether each lock was extended
 	 */
-	boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
+	private boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
 		RedisOperation operation = new RedisOperation("extend " + keys.size() + " locks, among them", keys.get(0));
 		return perSlot(operation, keys, (indexes) -> {
 			List<String> args = new ArrayList<>(indexes.size() + 1);
@@ -195,6 +244,16 @@ final class MultiKeyLocks {
 	interface SingleAcquire {
 
 		AcquireReply tryAcquire(String key, String token, Duration ttl);
+
+	}
+
+	/**
+	 * The extension of one lock, as the store makes it.
+	 */
+	@FunctionalInterface
+	interface SingleExtend {
+
+		boolean extend(String key, String token, Duration ttl);
 
 	}
 

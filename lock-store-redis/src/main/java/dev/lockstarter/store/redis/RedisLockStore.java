@@ -25,8 +25,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.Assert;
 
-import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
-
 /**
  * {@link dev.lockstarter.store.LockStore} on Redis, through Spring Data Redis.
  * <p>
@@ -34,16 +32,23 @@ import static dev.lockstarter.store.redis.RedisLockScripts.acquireReply;
  * the Redis server's clock. Each operation is one Lua script, one round trip, and checks
  * the owner token atomically: only the owner releases, extends or stores a result, and a
  * failed acquisition changes nothing. Fencing tokens strictly increase per key and are
- * drawn only when first read. Releases are announced to waiters by pub/sub (sharded on a
- * Redis Cluster reached through Lettuce), and only for a lock that a waiter watched;
- * waiters poll as well, so a lost notification only delays them. Every operation waits
- * for Redis at most the {@linkplain #setTimeout(Duration) timeout} on a
+ * drawn only when first read, from the counter <code>lock:{...}:fence</code>, kept
+ * {@value RedisLockScripts#FENCE_RETENTION_HOURS} hours after its last draw. Several keys
+ * of one hash slot are acquired in one atomic script; keys of several slots of a Redis
+ * Cluster, or with replica acknowledgements, one by one in order, those taken released by
+ * the token when one is held. Permits and read/write locks keep their places, each with
+ * its own expiry, in sorted sets beside the key's mutex, in its hash slot, one script per
+ * operation too.
+ * <p>
+ * Releases are announced to waiters by pub/sub (sharded on a Redis Cluster reached
+ * through Lettuce), and only for a lock that a waiter watched; waiters poll as well, so a
+ * lost notification only delays them. {@link #subscribe} returns at once, and until the
+ * subscription is open in the background the listener is not called.
+ * {@link #tryAcquireOnRelease} is empty with replica acknowledgements, on a factory other
+ * than Lettuce's sharing its connection, and while no connection is open. Every operation
+ * waits for Redis at most the {@linkplain #setTimeout(Duration) timeout} on a
  * {@link LettuceConnectionFactory} (the factory's own timeouts with any other), then
  * fails with a {@link LockStoreException}.
- * <p>
- * Permits and read/write locks keep their places, each with its own expiry, in sorted
- * sets beside the key's mutex, in its hash slot; each of their operations is one script
- * too.
  * <p>
  * Guarantees hold while Redis keeps its data: one primary, no failover that loses
  * acknowledged writes, and a {@code maxmemory-policy} of {@code noeviction}. The key
@@ -67,21 +72,21 @@ public class RedisLockStore
 
 	private final RedisCommandExecutor executor;
 
-	private final RedisKeys keys;
+	private final ClientTimeouts timeouts;
 
 	private final ReleaseNotifications notifications;
 
 	private final ReplicaAcknowledgements replicaAcks = new ReplicaAcknowledgements();
 
-	private final ScriptCalls calls;
+	private final ExclusiveLocks locks;
+
+	private final StoredResults results;
 
 	private final MultiKeyLocks multiKey;
 
 	private final SharedLocks shared;
 
 	private final RedisLockInspection inspection;
-
-	private volatile Duration timeout = DEFAULT_TIMEOUT;
 
 	/**
 	 * Create a store on the given connection factory, for keys with the
@@ -117,12 +122,15 @@ public class RedisLockStore
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.hasText(channel, "'channel' must not be empty");
 		this.executor = RedisCommandExecutor.of(connectionFactory);
-		this.keys = new RedisKeys(keyPrefix);
-		this.notifications = new ReleaseNotifications(connectionFactory, this.executor, this.keys, channel);
-		this.calls = new ScriptCalls(this.keys, this.notifications);
-		this.multiKey = new MultiKeyLocks(this.keys, this.executor, this.notifications);
-		this.shared = new SharedLocks(this.keys, this.executor, this.notifications, this.replicaAcks);
-		this.inspection = new RedisLockInspection(this.keys, this.executor, this.notifications);
+		this.timeouts = new ClientTimeouts(this.executor);
+		RedisKeys keys = new RedisKeys(keyPrefix);
+		this.notifications = new ReleaseNotifications(connectionFactory, this.executor, keys, channel);
+		ScriptCalls calls = new ScriptCalls(keys, this.notifications);
+		this.locks = new ExclusiveLocks(keys, this.executor, this.notifications, this.replicaAcks, calls);
+		this.results = new StoredResults(this.executor, calls, this.replicaAcks, this.locks);
+		this.multiKey = new MultiKeyLocks(keys, this.executor, this.notifications, this.replicaAcks);
+		this.shared = new SharedLocks(keys, this.executor, this.notifications, this.replicaAcks);
+		this.inspection = new RedisLockInspection(keys, this.executor, this.notifications);
 	}
 
 	/**
@@ -134,10 +142,7 @@ public class RedisLockStore
 	 * @since 0.1.0
 	 */
 	public void setTimeout(Duration timeout) {
-		Assert.notNull(timeout, "'timeout' must not be null");
-		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), "'timeout' must be positive");
-		this.timeout = timeout;
-		this.executor.setTimeout(timeout);
+		this.timeouts.setTimeout(timeout);
 	}
 
 	/**
@@ -146,7 +151,7 @@ public class RedisLockStore
 	 * @since 0.1.0
 	 */
 	public Duration getTimeout() {
-		return this.timeout;
+		return this.timeouts.getTimeout();
 	}
 
 	/**
@@ -159,9 +164,7 @@ public class RedisLockStore
 	 * @since 0.1.0
 	 */
 	public void setReplySpin(Duration replySpin) {
-		Assert.notNull(replySpin, "'replySpin' must not be null");
-		Assert.isTrue(!replySpin.isNegative(), "'replySpin' must not be negative");
-		this.executor.setReplySpin(replySpin);
+		this.timeouts.setReplySpin(replySpin);
 	}
 
 	/**
@@ -171,7 +174,7 @@ public class RedisLockStore
 	 * @since 0.1.0
 	 */
 	public Duration getReplySpin() {
-		return this.executor.getReplySpin();
+		return this.timeouts.getReplySpin();
 	}
 
 	/**
@@ -181,7 +184,6 @@ public class RedisLockStore
 	 * @param minReplicaAcks the number of replicas, 0 or more
 	 */
 	public void setMinReplicaAcks(int minReplicaAcks) {
-		Assert.isTrue(minReplicaAcks >= 0, "'minReplicaAcks' must not be negative");
 		this.replicaAcks.setMinReplicaAcks(minReplicaAcks);
 	}
 
@@ -193,236 +195,102 @@ public class RedisLockStore
 	 * @param replicaAckTimeout the timeout, positive
 	 */
 	public void setReplicaAckTimeout(Duration replicaAckTimeout) {
-		Assert.notNull(replicaAckTimeout, "'replicaAckTimeout' must not be null");
-		Assert.isTrue(!replicaAckTimeout.isNegative() && !replicaAckTimeout.isZero(),
-				"'replicaAckTimeout' must be positive");
 		this.replicaAcks.setTimeout(replicaAckTimeout);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * A plain {@code SET NX PX} while no waiter of this JVM watches the lock; a lock
-	 * found held runs the script, which says for how long and marks it watched.
-	 */
 	@Override
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			return tryAcquireAcknowledged(key, token, ttl);
-		}
-		RedisOperation operation = new RedisOperation("acquire", key);
-		String lockKey = this.keys.lockKey(key);
-		String watch = this.notifications.watch(lockKey);
-		if (watch.equals("0") && this.executor.setIfAbsent(operation, ScriptCall.bytes(lockKey),
-				ScriptCall.bytes(token), ttl.toMillis())) {
-			return AcquireReply.acquired();
-		}
-		return acquireReply(this.executor.eval(operation, this.calls.acquire(lockKey, token, ttl, watch)));
+		return this.locks.acquire(key, token, ttl);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * The acquisition and the draw of the fencing token in one script.
-	 */
 	@Override
 	public AcquireReply tryAcquireFenced(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			return tryAcquireAcknowledged(key, token, ttl);
-		}
-		return acquireReply(
-				this.executor.eval(new RedisOperation("acquire", key), this.calls.acquireFenced(key, token, ttl)));
+		return this.locks.acquireFenced(key, token, ttl);
 	}
 
-	private AcquireReply tryAcquireAcknowledged(String key, String token, Duration ttl) {
-		RedisOperation operation = new RedisOperation("acquire", key);
-		return this.replicaAcks.acquire(this.executor, operation, this.calls.acquireFenced(key, token, ttl),
-				this.notifications.topology(operation), () -> release(key, token));
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Drawn from the counter <code>lock:{...}:fence</code>, kept
-	 * {@value RedisLockScripts#FENCE_RETENTION_HOURS} hours after its last draw.
-	 */
 	@Override
 	public long fencingToken(String key, String token) {
-		Long answer = this.executor.eval(new RedisOperation("draw the fencing token of", key),
-				this.calls.fence(key, token));
-		return (answer != null && answer > 0) ? answer : AcquireReply.NO_FENCING_TOKEN;
+		return this.locks.fencingToken(key, token);
 	}
 
 	@Override
 	public boolean release(String key, String token) {
-		return isOne(this.executor.eval(new RedisOperation("release", key), this.calls.release(key, token)));
+		return this.locks.release(key, token);
 	}
 
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
-		RedisOperation operation = new RedisOperation("extend", key);
-		if (this.replicaAcks.required()) {
-			return this.replicaAcks.extend(this.executor, operation, this.calls.extend(key, token, ttl),
-					this.notifications.topology(operation));
-		}
-		return isOne(this.executor.eval(operation, this.calls.extend(key, token, ttl)));
+		return this.locks.extend(key, token, ttl);
 	}
 
 	@Override
 	public Duration timeToExpiry(String key) {
-		Long answer = this.executor.eval(new RedisOperation("read the time to expiry of", key),
-				this.calls.timeToExpiry(key));
-		return (answer != null && answer > 0) ? Duration.ofMillis(answer) : Duration.ZERO;
+		return this.locks.timeToExpiry(key);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * The script of {@link #tryAcquireFenced}, answered off the client's I/O thread.
-	 */
 	@Override
 	public Mono<AcquireReply> tryAcquireReactive(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			return RedisCommandExecutor.offloaded(() -> tryAcquireFenced(key, token, ttl));
-		}
-		return this.executor
-			.evalReactive(new RedisOperation("acquire", key), () -> this.calls.acquireFenced(key, token, ttl))
-			.map(RedisLockScripts::acquireReply)
-			.switchIfEmpty(Mono.fromSupplier(() -> acquireReply(null)));
+		return this.locks.acquireReactive(key, token, ttl);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Sent by the thread that read the announcement, on the subscribed connection when
-	 * Redis lets it run commands (RESP3, on a primary), else on an open shared
-	 * connection. Empty with replica acknowledgements, on a factory other than Lettuce's
-	 * sharing its connection, and while no connection is open.
-	 */
 	@Override
 	public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			return Optional.empty();
-		}
-		ScriptCall<Long> call = this.calls.acquire(this.keys.lockKey(key), token, ttl, "1");
-		return this.executor
-			.evalOnRelease(new RedisOperation("acquire", key), this.notifications.channelSubscriberIfCreated(), call)
-			.map((reply) -> reply.thenApply(RedisLockScripts::acquireReply));
+		return this.locks.acquireOnRelease(key, token, ttl);
 	}
 
 	@Override
 	public Mono<Boolean> releaseReactive(String key, String token) {
-		return this.executor.evalReactive(new RedisOperation("release", key), () -> this.calls.release(key, token))
-			.map(RedisLockStore::isOne)
-			.defaultIfEmpty(false);
+		return this.locks.releaseReactive(key, token);
 	}
 
 	@Override
 	public Mono<Boolean> extendReactive(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			return RedisCommandExecutor.offloaded(() -> extend(key, token, ttl));
-		}
-		return this.executor.evalReactive(new RedisOperation("extend", key), () -> this.calls.extend(key, token, ttl))
-			.map(RedisLockStore::isOne)
-			.defaultIfEmpty(false);
+		return this.locks.extendReactive(key, token, ttl);
 	}
 
 	@Override
 	public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
-		Assert.isTrue(keys.size() == tokens.size(), "'keys' and 'tokens' must have the same size");
-		if (this.replicaAcks.required()) {
-			boolean[] extended = new boolean[keys.size()];
-			for (int i = 0; i < extended.length; i++) {
-				extended[i] = extend(keys.get(i), tokens.get(i), ttl);
-			}
-			return extended;
-		}
-		return keys.isEmpty() ? new boolean[0] : this.multiKey.extendAll(keys, tokens, ttl);
+		return this.multiKey.extendAll(keys, tokens, ttl, this::extend);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Keys of one hash slot: one atomic script. Keys of several slots of a Redis Cluster,
-	 * or with replica acknowledgements: one by one in order, those taken released by the
-	 * token when one is held.
-	 */
 	@Override
 	public MultiKeyAcquireReply tryAcquireAll(List<String> keys, String token, Duration ttl) {
-		Assert.notEmpty(keys, "'keys' must not be empty");
-		if (this.replicaAcks.required() || this.multiKey.spanSlots(keys)) {
-			return this.multiKey.tryAcquireInOrder(keys, token, ttl, this::tryAcquire);
-		}
-		return this.multiKey.tryAcquireInOneSlot(keys, token, ttl);
+		return this.multiKey.acquireAll(keys, token, ttl, this::tryAcquire);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * One script per hash slot, all sent at once.
-	 */
 	@Override
 	public boolean[] releaseAll(List<String> keys, String token) {
-		return keys.isEmpty() ? new boolean[0] : this.multiKey.releaseAll(keys, token);
+		return this.multiKey.releaseEach(keys, token);
 	}
 
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
-		return isOne(this.executor.eval(new RedisOperation("store the result of", key),
-				this.calls.putResult(key, token, result, ttl)));
+		return this.results.put(key, token, result, ttl);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * One script; two calls with replica acknowledgements.
-	 */
 	@Override
 	public AcquireReplyWithResult tryAcquireReadingResult(String key, String token, Duration ttl) {
-		if (this.replicaAcks.required()) {
-			byte[] kept = getResult(key);
-			return new AcquireReplyWithResult(tryAcquire(key, token, ttl), kept);
-		}
-		@SuppressWarnings("rawtypes")
-		List answer = this.executor.eval(new RedisOperation("acquire", key),
-				this.calls.acquireReading(key, token, ttl));
-		if (answer == null || answer.isEmpty() || !(answer.get(0) instanceof Long acquisition)) {
-			throw new LockStoreException(key, "Redis lock store got no answer to acquire lock '" + key + "'",
-					new IllegalStateException("Reply: " + answer));
-		}
-		byte[] kept = (answer.size() > 1 && answer.get(1) instanceof byte[] bytes) ? bytes : null;
-		return new AcquireReplyWithResult(acquireReply(acquisition), kept);
+		return this.results.acquireReading(key, token, ttl);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * One script: owner check, the result's {@code SET}, the {@code DEL} and the
-	 * announcement.
-	 */
 	@Override
 	public boolean releaseKeepingResult(String key, String token, byte[] result, Duration ttl) {
-		return isOne(this.executor.eval(new RedisOperation("release", key),
-				this.calls.releaseKeeping(key, token, result, ttl)));
+		return this.results.releaseKeeping(key, token, result, ttl);
 	}
 
 	@Override
 	public byte @Nullable [] getResult(String key) {
-		return this.executor.get(new RedisOperation("read the result of", key), this.calls.resultKey(key));
+		return this.results.get(key);
 	}
 
 	@Override
 	public Mono<Boolean> putResultReactive(String key, String token, byte[] result, Duration ttl) {
-		return this.executor
-			.evalReactive(new RedisOperation("store the result of", key),
-					() -> this.calls.putResult(key, token, result, ttl))
-			.map(RedisLockStore::isOne)
-			.defaultIfEmpty(false);
+		return this.results.putReactive(key, token, result, ttl);
 	}
 
 	@Override
 	public Mono<byte[]> getResultReactive(String key) {
-		return this.executor.getReactive(new RedisOperation("read the result of", key), this.calls.resultKey(key));
+		return this.results.getReactive(key);
 	}
 
 	@Override
@@ -465,12 +333,6 @@ public class RedisLockStore
 		return this.inspection.forceRelease(key);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Returns at once: the subscription to release notifications opens in the background,
-	 * and until it is open the listener is not called (waiters poll).
-	 */
 	@Override
 	public Subscription subscribe(String key, Runnable listener) {
 		return this.notifications.subscribe(key, listener);
@@ -504,10 +366,6 @@ public class RedisLockStore
 	public void destroy() {
 		this.notifications.destroy();
 		this.executor.destroy();
-	}
-
-	private static boolean isOne(@Nullable Long answer) {
-		return answer != null && answer == 1L;
 	}
 
 	/**

@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
+import org.springframework.util.Assert;
 
 /**
  * Acquisitions and extensions that count only once replicas acknowledged them: the
@@ -25,10 +26,13 @@ final class ReplicaAcknowledgements {
 	private volatile Duration timeout = Duration.ofSeconds(1);
 
 	void setMinReplicaAcks(int minReplicaAcks) {
+		Assert.isTrue(minReplicaAcks >= 0, "'minReplicaAcks' must not be negative");
 		this.minReplicaAcks = minReplicaAcks;
 	}
 
 	void setTimeout(Duration timeout) {
+		Assert.notNull(timeout, "'replicaAckTimeout' must not be null");
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(), "'replicaAckTimeout' must be positive");
 		this.timeout = timeout;
 	}
 

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
@@ -187,6 +188,23 @@ final class BoundedCalls {
 
 		void start(BackgroundCallback callback) throws Exception;
 
+	}
+
+	/**
+	 * Return the index of the operation that made a {@code multi} fail: ZooKeeper answers
+	 * {@code OK} for the operations before it and {@code RUNTIMEINCONSISTENCY} for those
+	 * after.
+	 */
+	static int failedOperation(@Nullable List<CuratorTransactionResult> results) {
+		if (results != null) {
+			for (int i = 0; i < results.size(); i++) {
+				int error = results.get(i).getError();
+				if (error != Code.OK.intValue() && error != Code.RUNTIMEINCONSISTENCY.intValue()) {
+					return i;
+				}
+			}
+		}
+		return -1;
 	}
 
 }

@@ -89,7 +89,7 @@ final class MultiKeyAcquisition {
 				}
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}
-			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
+			int failed = BoundedCalls.failedOperation(multi.getOpResults());
 			if (failed < 0 || failed >= this.keys.size()) {
 				// Unknown, or the first node changed between its create and its setData:
 				// impossible in one transaction, but never guessed at

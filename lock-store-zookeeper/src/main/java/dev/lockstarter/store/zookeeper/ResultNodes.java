@@ -119,7 +119,7 @@ final class ResultNodes {
 			if (Code.get(multi.getResultCode()) == Code.OK) {
 				return true;
 			}
-			int failed = ZooKeeperLockStore.failedOperation(multi.getOpResults());
+			int failed = BoundedCalls.failedOperation(multi.getOpResults());
 			Code code = Code.get(multi.getResultCode());
 			if (failed == 1) {
 				if (code == Code.NODEEXISTS) {

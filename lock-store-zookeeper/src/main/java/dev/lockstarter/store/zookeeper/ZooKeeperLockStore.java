@@ -7,7 +7,6 @@ import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.data.Stat;
@@ -169,76 +168,7 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotify
 	@Override
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		checkArguments(key, token, ttl);
-		long deadline = this.calls.deadline();
-		String path = this.nodes.lockPath(key);
-		byte[] data = NodeData.lock(token, ttl);
-		// When this call first sent a write: a write of it found applied later was sent
-		// no earlier
-		Long firstSent = null;
-		for (int round = 0; round < MAX_ROUNDS; round++) {
-			CuratorEvent read = read("acquire", key, path, deadline);
-			if (Code.get(read.getResultCode()) == Code.NONODE) {
-				Stat created = new Stat();
-				long sentAt = this.observed.now();
-				firstSent = (firstSent != null) ? firstSent : sentAt;
-				CuratorEvent create = this.calls.call("acquire", key, deadline,
-						(callback) -> this.client.create()
-							.storingStatIn(created)
-							.withMode(CreateMode.PERSISTENT)
-							.inBackground(callback)
-							.forPath(path, data),
-						Code.NODEEXISTS, Code.NONODE);
-				Code code = Code.get(create.getResultCode());
-				if (code == Code.OK) {
-					Stat stat = (create.getStat() != null) ? create.getStat() : created;
-					wrote(key, token, stat, sentAt, ttl);
-					return AcquireReply.acquired(stat.getMzxid());
-				}
-				if (code == Code.NONODE) {
-					createParents(key, deadline);
-				}
-				// Created by another contender meanwhile (or by this call, repeated after
-				// its answer was lost): look again
-				continue;
-			}
-			Stat stat = read.getStat();
-			Lock lock = NodeData.decodeLock(read.getData());
-			if (lock != null && lock.token().equals(token)) {
-				Long own = this.observed.ownRemaining(key, token);
-				if (own != null && own > 0) {
-					// An acquisition with this token whose write this store recorded, and
-					// whose time-to-live still runs: the same acquisition
-					return AcquireReply.acquired(stat.getMzxid());
-				}
-				if (own == null && firstSent != null) {
-					// This acquisition's own write, repeated after its answer was lost:
-					// counted from this call's first write, no later than it was sent
-					wrote(key, token, stat, firstSent, ttl);
-					return AcquireReply.acquired(stat.getMzxid());
-				}
-				// Its time-to-live passed, or written elsewhere with this token: write it
-				// anew, as an acquisition of a free lock
-			}
-			else if (lock != null) {
-				long remaining = this.observed.remaining(key, lock.token(), stat.getMzxid(), lock.ttl());
-				if (remaining > 0) {
-					return AcquireReply.held(Duration.ofNanos(remaining));
-				}
-			}
-			// Free, or unchanged for its holder's whole time-to-live: take it on
-			// condition that it was not written since it was read, so that of
-			// several contenders exactly one wins
-			long sentAt = this.observed.now();
-			firstSent = (firstSent != null) ? firstSent : sentAt;
-			Written take = this.writes.write("acquire", key, path, stat.getVersion(), stat.getMzxid(), data, deadline);
-			if (take.applied()) {
-				wrote(key, token, take.after(), sentAt, ttl);
-				return AcquireReply.acquired(take.after().getMzxid());
-			}
-			// Another contender took or released it first, or the holder renewed it:
-			// look again
-		}
-		return AcquireReply.held(Duration.ZERO);
+		return new SingleKeyAcquisition(this, key, token, ttl).run();
 	}
 
 	@Override
@@ -446,7 +376,7 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotify
 	 * the holder {@code token}, sent at {@code sentAt} (monotonic) and leaving the node
 	 * as {@code stat} says.
 	 */
-	private void wrote(String key, String token, Stat stat, long sentAt, Duration ttl) {
+	void wrote(String key, String token, Stat stat, long sentAt, Duration ttl) {
 		this.observed.wrote(key, token, sentAt, ttl);
 		this.ownWrites.wrote(key, token, stat.getVersion(), stat.getMzxid());
 	}
@@ -482,23 +412,6 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotify
 						.forPath(path),
 					Code.NODEEXISTS);
 		}
-	}
-
-	/**
-	 * Return the index of the operation that made a {@code multi} fail: ZooKeeper answers
-	 * {@code OK} for the operations before it and {@code RUNTIMEINCONSISTENCY} for those
-	 * after.
-	 */
-	static int failedOperation(@Nullable List<CuratorTransactionResult> results) {
-		if (results != null) {
-			for (int i = 0; i < results.size(); i++) {
-				int error = results.get(i).getError();
-				if (error != Code.OK.intValue() && error != Code.RUNTIMEINCONSISTENCY.intValue()) {
-					return i;
-				}
-			}
-		}
-		return -1;
 	}
 
 	private static void checkArguments(String key, String token, Duration ttl) {
