@@ -36,6 +36,7 @@ final class ReactiveTemplateResults implements ReactiveLockResults {
 
 	@Override
 	public Mono<Boolean> putResult(Lease lease, byte[] result, Duration ttl) {
+		Assert.notNull(lease, "'lease' must not be null");
 		KeptResults.check(result, ttl);
 		ReactiveResultStoringLockStore reactive = this.reactive;
 		StoreLease single = (reactive != null) ? LockCapabilities.singleKey(lease) : null;

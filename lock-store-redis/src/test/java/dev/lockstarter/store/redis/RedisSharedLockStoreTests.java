@@ -43,6 +43,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Permits and read/write locks of the {@link RedisLockStore} on a real Redis server: two
@@ -444,30 +445,17 @@ class RedisSharedLockStoreTests {
 	}
 
 	private static void awaitAcquired(java.util.function.Supplier<AcquireReply> attempt, Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		while (!attempt.get().isAcquired()) {
-			assertThat(System.nanoTime() - deadline).as("acquired within %s", within).isNegative();
-			Thread.onSpinWait();
-			sleepBriefly();
-		}
+		await().alias("acquired within " + within)
+			.atMost(within)
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> attempt.get().isAcquired());
 	}
 
 	private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within) {
-		long deadline = System.nanoTime() + within.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("condition met within %s", within).isNegative();
-			sleepBriefly();
-		}
-	}
-
-	private static void sleepBriefly() {
-		try {
-			Thread.sleep(10);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		await().alias("condition met within " + within)
+			.atMost(within)
+			.pollInterval(Duration.ofMillis(10))
+			.until(condition::getAsBoolean);
 	}
 
 	private Process startHolder(String key, Duration ttl, int permits) throws Exception {

@@ -13,11 +13,10 @@ import static dev.lockstarter.test.adapter.AdapterUnderTest.DEADLINE;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.EXPIRY_TOLERANCE;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.LONG_TTL;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.elapsedSince;
-import static dev.lockstarter.test.adapter.AdapterUnderTest.sleep;
 import static dev.lockstarter.test.adapter.AdapterUnderTest.sleepUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * ShedLock's lock provider contract, for an {@code ExtensibleLockProvider}: one lock per
@@ -197,17 +196,12 @@ interface LockProviderContract extends AdapterContract {
 
 	/** Lock a name as soon as it is free, within {@link AdapterUnderTest#DEADLINE}. */
 	private static SimpleLock awaitLock(ExtensibleLockProvider provider, String name) {
-		long deadline = System.nanoTime() + DEADLINE.toNanos();
-		while (true) {
-			Optional<SimpleLock> lock = provider.lock(config(name));
-			if (lock.isPresent()) {
-				return lock.get();
-			}
-			if (System.nanoTime() - deadline > 0) {
-				return fail("%s was not free again within %s", name, DEADLINE);
-			}
-			sleep(Duration.ofMillis(5));
-		}
+		return await().alias(name + " free again")
+			.atMost(DEADLINE)
+			.pollInterval(Duration.ofMillis(5))
+			.pollInSameThread()
+			.until(() -> provider.lock(config(name)), Optional::isPresent)
+			.orElseThrow();
 	}
 
 }

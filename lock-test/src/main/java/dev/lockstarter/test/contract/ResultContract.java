@@ -14,9 +14,8 @@ import static dev.lockstarter.test.contract.StoreUnderTest.EXPIRY_TOLERANCE;
 import static dev.lockstarter.test.contract.StoreUnderTest.LONG_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.SHORT_TTL;
 import static dev.lockstarter.test.contract.StoreUnderTest.printable;
-import static dev.lockstarter.test.contract.StoreUnderTest.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Results kept next to the locks of a {@link ResultStoringLockStore}: only the holder
@@ -134,14 +133,11 @@ interface ResultContract extends StoreContract {
 		long start = System.nanoTime();
 		assertThat(results.putResult(key, token, bytes("short-lived"), SHORT_TTL)).isTrue();
 		assertThat(results.release(key, token)).isTrue();
-		long deadline = start + EXPIRY_DEADLINE.toNanos();
-		while (results.getResult(key) != null) {
-			if (System.nanoTime() - deadline > 0) {
-				fail("Result of %s was still kept %s after it was stored with a time-to-live of %s", printable(key),
-						EXPIRY_DEADLINE, SHORT_TTL);
-			}
-			sleep(Duration.ofMillis(10));
-		}
+		await().alias("result of " + printable(key) + ", stored with a time-to-live of " + SHORT_TTL + ", gone")
+			.atMost(EXPIRY_DEADLINE.minusNanos(System.nanoTime() - start))
+			.pollInterval(Duration.ofMillis(10))
+			.pollInSameThread()
+			.until(() -> results.getResult(key) == null);
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time until the result was gone")
 			.isGreaterThanOrEqualTo(SHORT_TTL.minus(EXPIRY_TOLERANCE));
 	}
