@@ -120,8 +120,8 @@ public interface Lease extends AutoCloseable {
 
 	/**
 	 * Keep a result next to this lease's lock, for the callers that waited for the lock
-	 * while this lease held it: they read it with {@link LockOperations#findResult} once
-	 * the lock is released. The result is kept for {@code ttl}, past the release, and is
+	 * while this lease held it: they read it with {@link LockResults#findResult} once the
+	 * lock is released. The result is kept for {@code ttl}, past the release, and is
 	 * replaced by the next holder's; the store takes it only while this lease still owns
 	 * the lock.
 	 * @param result the result's bytes

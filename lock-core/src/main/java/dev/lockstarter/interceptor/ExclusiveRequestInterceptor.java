@@ -13,7 +13,7 @@ import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.core.ReactiveLockOperations;
+import dev.lockstarter.core.ReactiveLockResults;
 import dev.lockstarter.core.ReactiveLockTemplate;
 import dev.lockstarter.result.ResultCodec;
 import dev.lockstarter.store.LockStoreException;
@@ -51,9 +51,9 @@ import org.springframework.util.Assert;
  * outcome without running the method, or takes over when the holder left none. A method
  * that returns a single-value reactive type ({@code Mono}) shares the value it emits (an
  * empty completion as such) the same way, without blocking a thread: the result is read
- * and kept through {@link ReactiveLockOperations#findResult} and
- * {@link ReactiveLockOperations#putResult}, and a holder that is cancelled keeps nothing
- * and releases. A stream of several values ({@code Flux}) is rejected at startup.</li>
+ * and kept through {@link ReactiveLockResults#findResult} and
+ * {@link ReactiveLockResults#putResult}, and a holder that is cancelled keeps nothing and
+ * releases. A stream of several values ({@code Flux}) is rejected at startup.</li>
  * </ul>
  * A failure to release never replaces the method's outcome: it is logged and the lock
  * expires at the end of its time-to-live.
