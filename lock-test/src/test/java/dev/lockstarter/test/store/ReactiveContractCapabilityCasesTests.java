@@ -19,13 +19,13 @@ class ReactiveContractCapabilityCasesTests {
 
 	@Test
 	void storeThatKeepsNoResultsCaseIsSkippedOnAStoreThatKeepsResults() {
-		assertSkipped(InMemoryReactiveLockOperationsContractTests.class, "storeThatKeepsNoResultsSignalsUnsupported",
+		assertSkipped(InMemoryReactiveLockOperationsContractTests.class, "storeThatKeepsNoResultsOffersNone",
 				"keeps results (ResultStoringLockStore)");
 	}
 
 	@Test
 	void storeThatKeepsNoResultsCaseRunsOnAStoreThatKeepsNone() {
-		assertPasses(FourMethodReactiveLockOperationsContractTests.class, "storeThatKeepsNoResultsSignalsUnsupported");
+		assertPasses(FourMethodReactiveLockOperationsContractTests.class, "storeThatKeepsNoResultsOffersNone");
 	}
 
 	@Test
