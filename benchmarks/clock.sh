@@ -119,7 +119,7 @@ compare() {
 	rm -f "$OUT"/base-*.json "$OUT"/head-*.json "$OUT"/*-jmh.log "$OUT"/*-handoff.log
 	[ "${CYCLES:-1}" = 0 ] \
 		|| record "java -jar <side>.jar -f 1 -rf json -rff $OUT/<side>-<pass>-jmh.json '$pattern'   # passes base, head, head, base; <side>.jar is $TREES/<side>/benchmarks/target/benchmarks.jar"
-	record "java -cp <side>.jar dev.lockstarter.benchmarks.HandoffLatency $OUT/<side>-<pass>-handoff.json ${locks[*]}"
+	record "java -Dhandoff.count=300 -cp <side>.jar dev.lockstarter.benchmarks.HandoffLatency $OUT/<side>-<pass>-handoff.json ${locks[*]}"
 	measure() {
 		local side=$1 jar=$2 pass=$3
 		echo "== Pass $pass: $side"
@@ -129,7 +129,8 @@ compare() {
 				|| { tail -n 40 "$OUT/$side-$pass-jmh.log" >&2; exit 1; }
 			grep -E '^ClockStoreCycleBenchmarks\.[A-Za-z]+ +thrpt' "$OUT/$side-$pass-jmh.log" || true
 		fi
-		java -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency "$OUT/$side-$pass-handoff.json" "${locks[@]}" \
+		# 300 handoffs a pass, as a revision from before the count could be set measures
+		java -Dhandoff.count=300 -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency "$OUT/$side-$pass-handoff.json" "${locks[@]}" \
 			> "$OUT/$side-$pass-handoff.log" 2>&1 || { tail -n 40 "$OUT/$side-$pass-handoff.log" >&2; exit 1; }
 		grep -E ' p50 ' "$OUT/$side-$pass-handoff.log"
 	}

@@ -82,9 +82,10 @@ measure() {
 	if { java -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency 2>&1 || true; } | grep -q STARTER_REACTIVE; then
 		locks+=(STARTER_REACTIVE)
 	fi
-	java -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency "$OUT/$side-$pass-handoff.json" "${locks[@]}"
+	# 300 handoffs a pass, as a revision from before the count could be set measures
+	java -Dhandoff.count=300 -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency "$OUT/$side-$pass-handoff.json" "${locks[@]}"
 	# Between warm JVMs too: HotSpot's optimizing compiler has taken each lock's per-handoff code
-	java -Dhandoff.quickWarmUp=20000 -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency \
+	java -Dhandoff.count=300 -Dhandoff.quickWarmUp=20000 -cp "$jar" dev.lockstarter.benchmarks.HandoffLatency \
 		"$OUT/$side-$pass-warm.json" "${locks[@]}"
 }
 

@@ -162,6 +162,18 @@ enum HandoffLock {
 	},
 
 	/**
+	 * The reference: the floor of a handoff on a lock node that is never removed (a
+	 * notification, a read, a write at the version read), written directly on the
+	 * ZooKeeper client; see {@link ZooKeeperVersionedReference}.
+	 */
+	ZOOKEEPER_VERSIONED_REFERENCE("raw ZooKeeper reference (watch, read, write at version)", Server.ZOOKEEPER) {
+		@Override
+		Client open(String host, int port) {
+			return new ZooKeeperVersionedReference(host, port);
+		}
+	},
+
+	/**
 	 * This starter on {@code MemcachedLockStore}, which sends no release notifications:
 	 * the waiter polls.
 	 */

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -19,7 +21,7 @@ import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.MultiKeyAcquireReply;
 import dev.lockstarter.store.MultiKeyLockStore;
 import dev.lockstarter.store.ObservedExpiry;
-import dev.lockstarter.store.ReleaseNotifyingLockStore;
+import dev.lockstarter.store.ReleaseHandoffLockStore;
 import dev.lockstarter.store.ResultStoringLockStore;
 import dev.lockstarter.store.StoredLock;
 import dev.lockstarter.store.zookeeper.LockNodeWrites.Written;
@@ -75,8 +77,10 @@ import org.springframework.util.Assert;
  * results are not mutual exclusion, and a skewed clock only ends a kept result early or
  * late.</li>
  * <li>release notifications: one persistent recursive watch on the lock nodes' parent,
- * whose data changes wake the waiters; multi-key locks: one {@code multi} creating or
- * writing every node, all or none, each key judged by the same rule as acquire.</li>
+ * whose data changes wake the waiters, or acquire for one from the event thread that
+ * announced them ({@link ReleaseAcquisition}); multi-key locks: one {@code multi}
+ * creating or writing every node, all or none, each key judged by the same rule as
+ * acquire.</li>
  * <li>the locks held ({@link InspectableLockStore}): the lock nodes' names, then their
  * data; a force-release writes "free" at the version read
  * ({@link ZooKeeperLockInspection}).</li>
@@ -88,7 +92,7 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotifyingLockStore, MultiKeyLockStore,
+public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandoffLockStore, MultiKeyLockStore,
 		InspectableLockStore, AutoCloseable {
 
 	/** The default base path of the store's nodes. */
@@ -325,6 +329,12 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseNotify
 	@Override
 	public boolean forceRelease(String key) {
 		return this.inspection.forceRelease(key);
+	}
+
+	@Override
+	public Optional<CompletableFuture<AcquireReply>> tryAcquireOnRelease(String key, String token, Duration ttl) {
+		checkArguments(key, token, ttl);
+		return Optional.of(new ReleaseAcquisition(this, key, token, ttl).start());
 	}
 
 	@Override
