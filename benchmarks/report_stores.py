@@ -25,6 +25,7 @@ HANDOFF_ROWS = [
     ("ZooKeeper", "ZOOKEEPER_STARTER"),
     ("ZooKeeper", "ZOOKEEPER_CURATOR_MUTEX"),
     ("ZooKeeper", "ZOOKEEPER_SPRING_INTEGRATION"),
+    ("ZooKeeper", "ZOOKEEPER_VERSIONED_REFERENCE"),
 ]
 
 READING = """\
@@ -45,9 +46,12 @@ what a waiter must still do once the lock is free.
   clients.
 - **ZooKeeper, the handoff.** Curator's `InterProcessMutex` (and Spring Integration's registry, built on it)
   queues a waiter as a node of its own before it waits: when the holder deletes its node, the next waiter is
-  told, reads the queue, finds itself first and holds the lock without writing. This starter's waiter is
-  woken by its watch and then writes the lock node at the version it read: one more write per handoff, the
-  cost of a lock with a time-to-live and a fencing token and without a queue of waiters."""
+  told, reads the queue, finds itself first and holds the lock without writing. This starter's lock node is
+  never removed, and a version says nothing of what the node holds, so its waiter must read the node and then
+  write it at the version read: ZooKeeper's event thread, told of the release, sends both for the waiter,
+  which wakes once, with the grant. That is one round trip more per handoff, a write, the cost of a lock with
+  a time-to-live and a fencing token and without a queue of waiters. The raw reference sends the same read
+  and write directly on the ZooKeeper client, with nothing else: the floor of that design."""
 
 
 def load(directory, fmt):
