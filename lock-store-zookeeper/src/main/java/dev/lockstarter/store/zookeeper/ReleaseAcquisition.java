@@ -25,8 +25,11 @@ import dev.lockstarter.store.zookeeper.NodeData.Lock;
  * waiter's own token in it, a version at the end of its range, another contender's write
  * first, a lost connection before anything was written) answers "held" and leaves the
  * lock to the waiter's next try, by notification or by poll, which runs the whole
- * acquisition. A write whose answer is lost, or that does not answer within the store's
- * timeout, fails the reply: it may have applied, and the waiter releases by token.
+ * acquisition. A write refused for its version is told from this write itself, applied
+ * and sent again by Curator's retry after its answer was lost, by reading the node for
+ * the waiter's token. A write whose answer is lost, or that does not answer within the
+ * store's timeout, fails the reply: it may have applied, and the waiter releases by
+ * token.
  */
 final class ReleaseAcquisition {
 
@@ -129,13 +132,39 @@ final class ReleaseAcquisition {
 			this.store.wrote(this.key, this.token, after, sentAt, this.ttl);
 			this.reply.complete(AcquireReply.acquired(after.getMzxid()));
 		}
-		else if (code == Code.BADVERSION || code == Code.NONODE) {
-			// Written by another contender first, or removed: not applied
+		else if (code == Code.BADVERSION) {
+			// Written by another contender first, or by this write itself, applied and
+			// sent again by Curator's retry after its answer was lost: the node tells
+			readAgain(sentAt);
+		}
+		else if (code == Code.NONODE) {
 			this.reply.complete(AcquireReply.held(Duration.ZERO));
 		}
 		else {
 			// The answer is lost: the write may have applied
 			this.reply.completeExceptionally(failed(null));
+		}
+	}
+
+	private void readAgain(long sentAt) {
+		try {
+			this.store.client().getData().inBackground((ignored, read) -> {
+				Lock lock = (Code.get(read.getResultCode()) == Code.OK) ? NodeData.decodeLock(read.getData()) : null;
+				if (lock != null && lock.token().equals(this.token)) {
+					// This write, applied: counted from when it was first sent
+					this.store.wrote(this.key, this.token, read.getStat(), sentAt, this.ttl);
+					this.reply.complete(AcquireReply.acquired(read.getStat().getMzxid()));
+				}
+				else if (Code.get(read.getResultCode()) == Code.OK || Code.get(read.getResultCode()) == Code.NONODE) {
+					this.reply.complete(AcquireReply.held(Duration.ZERO));
+				}
+				else {
+					this.reply.completeExceptionally(failed(null));
+				}
+			}).forPath(this.path);
+		}
+		catch (Exception ex) {
+			this.reply.completeExceptionally(failed(ex));
 		}
 	}
 

@@ -101,6 +101,23 @@ class ZooKeeperReleaseHandoffTests {
 		assertThat(other.release(key, otherToken)).as("still held by the other contender").isTrue();
 	}
 
+	@Test
+	void writeRefusedForItsVersionWhileTheNodeHoldsTheWaitersTokenIsTheWaitersGrant() throws Exception {
+		String key = freeKey();
+		String token = token();
+		ZooKeeperLockStore other = storeOn(otherClient, ManualClock.start());
+		List<AcquireReply> earlier = new ArrayList<>();
+		// Stands for the handoff's own write, applied, its answer lost and sent again by
+		// Curator's retry: the node holds the waiter's token when the write is refused
+		ZooKeeperLockStore waiter = storeOn(client,
+				ManualClock.start().hookedAt(1, () -> earlier.add(other.tryAcquire(key, token, TTL))));
+		AcquireReply reply = handoff(waiter, key, token);
+		assertThat(earlier).singleElement().matches(AcquireReply::isAcquired);
+		assertThat(reply.isAcquired()).as("the waiter's token, found in the node").isTrue();
+		assertThat(reply.fencingToken()).isEqualTo(client.checkExists().forPath(lockPath(key)).getMzxid());
+		assertThat(waiter.release(key, token)).as("released at the version recorded for the waiter").isTrue();
+	}
+
 	@ParameterizedTest(name = "a free node at version {0}")
 	@ValueSource(ints = { -2, -1 })
 	void handoffLeavesANodeAtTheEndOfTheVersionRangeToTheWholeAcquisition(int version) throws Exception {
