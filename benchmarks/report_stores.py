@@ -20,12 +20,20 @@ CYCLE_ROWS = [
 
 # (server, HandoffLock name): this starter's first on each server, then the peers'
 HANDOFF_ROWS = [
+    ("PostgreSQL", "POSTGRES_STARTER"),
+    ("PostgreSQL", "POSTGRES_SPRING_INTEGRATION"),
+    ("PostgreSQL", "POSTGRES_SHEDLOCK"),
     ("etcd", "ETCD_STARTER"),
     ("etcd", "ETCD_JETCD_LOCK"),
     ("ZooKeeper", "ZOOKEEPER_STARTER"),
     ("ZooKeeper", "ZOOKEEPER_CURATOR_MUTEX"),
     ("ZooKeeper", "ZOOKEEPER_SPRING_INTEGRATION"),
 ]
+
+# (server, HandoffLock name): the reference of one round trip to the server, shown after the server's rows
+ROUND_TRIPS = {
+    "PostgreSQL": "POSTGRES_ROUND_TRIP",
+}
 
 READING = """\
 **Reading the results.** On etcd and ZooKeeper, every lock here makes two writes to the server's log per
@@ -130,13 +138,27 @@ def section(stores, w, fmt):
         w("")
         w("| server | lock | p50 | p90 | p99 | max |")
         w("|---|---|---:|---:|---:|---:|")
-        for server, name in HANDOFF_ROWS:
+        def row(server, setup, label):
+            w("| %s | %s | %s | %s | %s | %s |" % (
+                server, label, *(("%.2f ms" % (setup[p] / 1000.0)) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+        for index, (server, name) in enumerate(HANDOFF_ROWS):
             setup = setups.get(name)
             if setup:
-                w("| %s | %s | %s | %s | %s | %s |" % (
-                    server, setup["description"], *(("%.2f ms" % (setup[p] / 1000.0))
-                                                    for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+                row(server, setup, setup["description"])
+            last_of_server = index + 1 == len(HANDOFF_ROWS) or HANDOFF_ROWS[index + 1][0] != server
+            reference = setups.get(ROUND_TRIPS.get(server, ""))
+            if last_of_server and reference:
+                row(server, reference, "*%s*" % reference["description"])
         w("")
+        for server, name in ROUND_TRIPS.items():
+            reference = setups.get(name)
+            ours = setups.get(next((n for s, n in HANDOFF_ROWS if s == server), ""))
+            if reference and ours and reference["p50_us"] > 0:
+                w("On %s, this starter's median handoff is %.1f× the server's median round trip (%.2f ms against "
+                  "%.2f ms): a handoff takes at least the release's statement, the notification's delivery and the "
+                  "waiter's acquiring statement." % (server, ours["p50_us"] / reference["p50_us"],
+                                                     ours["p50_us"] / 1000.0, reference["p50_us"] / 1000.0))
+                w("")
     w(READING)
     w("")
     if stores["commands_run"]:
