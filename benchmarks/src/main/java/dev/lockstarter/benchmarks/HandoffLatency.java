@@ -172,11 +172,10 @@ public final class HandoffLatency {
 			this.lock = lock;
 			this.waiter = waiter;
 			this.holder = holder;
-			this.toWaiter = (waiter != null)
-					? new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8) : null;
-			this.fromWaiter = (waiter != null)
-					? new BufferedReader(new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8))
+			this.toWaiter = (waiter != null) ? new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8)
 					: null;
+			this.fromWaiter = (waiter != null)
+					? new BufferedReader(new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8)) : null;
 		}
 
 		static Session open(InetSocketAddress server, HandoffLock lock) throws Exception {

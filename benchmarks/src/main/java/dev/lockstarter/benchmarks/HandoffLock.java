@@ -162,8 +162,8 @@ enum HandoffLock {
 	},
 
 	/**
-	 * This starter on {@code PostgreSqlJdbcLockStore}, woken by {@code LISTEN}/{@code NOTIFY},
-	 * polling as a safety net.
+	 * This starter on {@code PostgreSqlJdbcLockStore}, woken by
+	 * {@code LISTEN}/{@code NOTIFY}, polling as a safety net.
 	 */
 	POSTGRES_STARTER("lock-starter LockTemplate on PostgreSqlJdbcLockStore (notified)", Server.POSTGRES) {
 		@Override
@@ -173,8 +173,8 @@ enum HandoffLock {
 	},
 
 	/**
-	 * Spring Integration's {@code JdbcLockRegistry} on {@code DefaultLockRepository}, with
-	 * its defaults: it polls every 100 ms.
+	 * Spring Integration's {@code JdbcLockRegistry} on {@code DefaultLockRepository},
+	 * with its defaults: it polls every 100 ms.
 	 */
 	POSTGRES_SPRING_INTEGRATION("Spring Integration JdbcLockRegistry (polls every 100 ms)", Server.POSTGRES) {
 		@Override

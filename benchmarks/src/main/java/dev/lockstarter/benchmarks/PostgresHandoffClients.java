@@ -110,8 +110,8 @@ final class PostgresHandoffClients {
 		public void lock(String key) throws InterruptedException {
 			Lock lock = this.registry.obtain(key);
 			if (!lock.tryLock(HandoffLock.MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new IllegalStateException("JdbcLockRegistry did not acquire " + key + " within "
-						+ HandoffLock.MAX_WAIT);
+				throw new IllegalStateException(
+						"JdbcLockRegistry did not acquire " + key + " within " + HandoffLock.MAX_WAIT);
 			}
 			this.locks.put(key, lock);
 		}
@@ -162,7 +162,8 @@ final class PostgresHandoffClients {
 					return;
 				}
 				if (System.nanoTime() - deadline > 0) {
-					throw new IllegalStateException("ShedLock did not acquire " + key + " within " + HandoffLock.MAX_WAIT);
+					throw new IllegalStateException(
+							"ShedLock did not acquire " + key + " within " + HandoffLock.MAX_WAIT);
 				}
 				Thread.sleep(SHEDLOCK_RETRY.toMillis());
 			}
