@@ -51,6 +51,12 @@ what a waiter must still do once the lock is free.
   settings are not the difference: in a separate run, the lock service on a client built as this starter
   builds its own, and this starter on a client with jetcd's defaults, each measured as on their usual
   clients.
+- **PostgreSQL, the handoff.** This starter's waiter is woken by the `NOTIFY` that the holder's releasing
+  statement sends, and then runs its acquiring statement: a handoff is a few round trips. Spring
+  Integration's `JdbcLockRegistry` has no notification: `tryLock(wait)` asks the repository again every
+  100 ms (its default). ShedLock never waits: `lock()` answers at once, so the waiter here calls it again every
+  100 ms, as an application that wants to wait would have to. Both find the release where it falls in their
+  100 ms.
 - **ZooKeeper, the handoff.** Curator's `InterProcessMutex` (and Spring Integration's registry, built on it)
   queues a waiter as a node of its own before it waits: when the holder deletes its node, the next waiter is
   told, reads the queue, finds itself first and holds the lock without writing. This starter's waiter is
