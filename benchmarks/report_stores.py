@@ -20,6 +20,9 @@ CYCLE_ROWS = [
 
 # (server, HandoffLock name): this starter's first on each server, then the peers'
 HANDOFF_ROWS = [
+    ("PostgreSQL", "POSTGRES_STARTER"),
+    ("PostgreSQL", "POSTGRES_SPRING_INTEGRATION"),
+    ("PostgreSQL", "POSTGRES_SHEDLOCK"),
     ("etcd", "ETCD_STARTER"),
     ("etcd", "ETCD_JETCD_LOCK"),
     ("ZooKeeper", "ZOOKEEPER_STARTER"),
@@ -27,6 +30,11 @@ HANDOFF_ROWS = [
     ("ZooKeeper", "ZOOKEEPER_SPRING_INTEGRATION"),
     ("ZooKeeper", "ZOOKEEPER_VERSIONED_REFERENCE"),
 ]
+
+# server: the references of one round trip (the server's, the store's acquisition), shown after the server's rows
+ROUND_TRIPS = {
+    "PostgreSQL": ["POSTGRES_ROUND_TRIP", "POSTGRES_ACQUIRE_ROUND_TRIP"],
+}
 
 READING = """\
 **Reading the results.** On etcd and ZooKeeper, every lock here makes two writes to the server's log per
@@ -44,6 +52,12 @@ what a waiter must still do once the lock is free.
   settings are not the difference: in a separate run, the lock service on a client built as this starter
   builds its own, and this starter on a client with jetcd's defaults, each measured as on their usual
   clients.
+- **PostgreSQL, the handoff.** This starter's waiter is woken by the `NOTIFY` that the holder's releasing
+  statement sends, and then runs its acquiring statement: a handoff is a few round trips. Spring
+  Integration's `JdbcLockRegistry` has no notification: `tryLock(wait)` asks the repository again every
+  100 ms (its default). ShedLock never waits: `lock()` answers at once, so the waiter here calls it again every
+  100 ms, as an application that wants to wait would have to. Both find the release where it falls in their
+  100 ms.
 - **ZooKeeper, the handoff.** Curator's `InterProcessMutex` (and Spring Integration's registry, built on it)
   queues a waiter as a node of its own before it waits: when the holder deletes its node, the next waiter is
   told, reads the queue, finds itself first and holds the lock without writing. This starter's lock node is
@@ -134,13 +148,31 @@ def section(stores, w, fmt):
         w("")
         w("| server | lock | p50 | p90 | p99 | max |")
         w("|---|---|---:|---:|---:|---:|")
-        for server, name in HANDOFF_ROWS:
+        def row(server, setup, label):
+            w("| %s | %s | %s | %s | %s | %s |" % (
+                server, label, *(("%.2f ms" % (setup[p] / 1000.0)) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+        for index, (server, name) in enumerate(HANDOFF_ROWS):
             setup = setups.get(name)
             if setup:
-                w("| %s | %s | %s | %s | %s | %s |" % (
-                    server, setup["description"], *(("%.2f ms" % (setup[p] / 1000.0))
-                                                    for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+                row(server, setup, setup["description"])
+            last_of_server = index + 1 == len(HANDOFF_ROWS) or HANDOFF_ROWS[index + 1][0] != server
+            if last_of_server:
+                for name in ROUND_TRIPS.get(server, []):
+                    reference = setups.get(name)
+                    if reference:
+                        row(server, reference, "*%s*" % reference["description"])
         w("")
+        for server, names in ROUND_TRIPS.items():
+            ours = setups.get(next((n for s, n in HANDOFF_ROWS if s == server), ""))
+            references = [setups[name] for name in names if setups.get(name) and setups[name]["p50_us"] > 0]
+            if ours and references:
+                w("On %s, this starter's median handoff (%.2f ms) is %s: a handoff takes at least the release's "
+                  "statement, the notification's delivery and the waiter's acquiring statement." % (
+                      server, ours["p50_us"] / 1000.0, " and ".join(
+                          "%.1f× the median of the %s (%.2f ms)" % (
+                              ours["p50_us"] / reference["p50_us"], reference["description"].split(" (")[0],
+                              reference["p50_us"] / 1000.0) for reference in references)))
+                w("")
     w(READING)
     w("")
     if stores["commands_run"]:

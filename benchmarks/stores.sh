@@ -3,7 +3,7 @@
 # server, in one run: the uncontended cycle (FailoverStoreCycleBenchmarks, one thread) on PostgreSQL (Spring
 # Integration's JdbcLockRegistry, ShedLock's JDBC provider), etcd (jetcd's lock service client) and ZooKeeper
 # (Curator's InterProcessMutex, Spring Integration's ZookeeperLockRegistry), then the handoff to a waiter in
-# another JVM on etcd and ZooKeeper (HandoffLatency). Writes benchmarks/results/stores/ and the stores'
+# another JVM on PostgreSQL (with the server's round trip as a reference), etcd and ZooKeeper (HandoffLatency). Writes benchmarks/results/stores/ and the stores'
 # section of docs/PERFORMANCE.md (the rest of the page is rendered again, unchanged, from the results already
 # there). About 20 minutes on 2 cores.
 #
@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 OUT=benchmarks/results/stores
 JAR=benchmarks/target/benchmarks.jar
 PASSES=${PASSES:-4}
-HANDOFF_LOCKS=(ETCD_STARTER ETCD_JETCD_LOCK ZOOKEEPER_STARTER ZOOKEEPER_CURATOR_MUTEX ZOOKEEPER_SPRING_INTEGRATION
-	ZOOKEEPER_VERSIONED_REFERENCE)
+HANDOFF_LOCKS=(POSTGRES_STARTER POSTGRES_SPRING_INTEGRATION POSTGRES_SHEDLOCK POSTGRES_ROUND_TRIP POSTGRES_ACQUIRE_ROUND_TRIP
+	ETCD_STARTER ETCD_JETCD_LOCK
+	ZOOKEEPER_STARTER ZOOKEEPER_CURATOR_MUTEX ZOOKEEPER_SPRING_INTEGRATION ZOOKEEPER_VERSIONED_REFERENCE)
 started=$(date +%s)
 
 for command in etcd java python3; do
@@ -42,7 +43,7 @@ python3 benchmarks/report.py machine > "$OUT/machine.json"
 # shellcheck disable=SC2086
 jmh_in_passes "$OUT" FailoverStoreCycleBenchmarks "$PASSES" ${STORES_JMH_ARGS:-}
 
-echo "== Handoff to a waiter in another JVM, on etcd and ZooKeeper"
+echo "== Handoff to a waiter in another JVM, on PostgreSQL, etcd and ZooKeeper"
 echo "java -cp $JAR dev.lockstarter.benchmarks.HandoffLatency $OUT/handoff.json ${HANDOFF_LOCKS[*]}" >> "$OUT/commands-run.txt"
 java -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$OUT/handoff.json" "${HANDOFF_LOCKS[@]}" \
 	> "$OUT/handoff.log" 2>&1 || { tail -n 40 "$OUT/handoff.log" >&2; exit 1; }

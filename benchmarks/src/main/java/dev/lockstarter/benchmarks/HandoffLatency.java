@@ -17,11 +17,15 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.dynamodb.DynamoDbLocalServer;
 import dev.lockstarter.test.etcd.EtcdServer;
 import dev.lockstarter.test.memcached.MemcachedServer;
+import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisServer;
 import dev.lockstarter.test.zookeeper.ZooKeeperServer;
 
@@ -43,6 +47,10 @@ import dev.lockstarter.test.zookeeper.ZooKeeperServer;
  * implementations, each round starting with the next one, so that a change in the
  * machine's state during the run (another process, the CPU's clock) falls on all of them
  * alike instead of on whichever was measured at that time.
+ * <p>
+ * A round-trip reference ({@link HandoffLock#roundTrip()}) has no waiter: its samples are
+ * the time of one call of its client in this JVM, after the same pause, the unit in which
+ * a store's handoff can be read.
  * <p>
  * Usage: {@code HandoffLatency <output.json> [LOCK ...]}; writes, per lock, the
  * percentiles and every sample ({@code samples_us}, in microseconds, sorted) as JSON, and
@@ -150,13 +158,14 @@ public final class HandoffLatency {
 
 		private final HandoffLock lock;
 
-		private final Process waiter;
+		/** The waiter's JVM; {@code null} for a round trip, which has none. */
+		private final @Nullable Process waiter;
 
 		private final HandoffLock.Client holder;
 
-		private final Writer toWaiter;
+		private final @Nullable Writer toWaiter;
 
-		private final BufferedReader fromWaiter;
+		private final @Nullable BufferedReader fromWaiter;
 
 		private final long[] micros = new long[HANDOFFS];
 
@@ -164,16 +173,22 @@ public final class HandoffLatency {
 
 		private int handoffs;
 
-		private Session(HandoffLock lock, Process waiter, HandoffLock.Client holder) {
+		private Session(HandoffLock lock, @Nullable Process waiter, HandoffLock.Client holder) {
 			this.lock = lock;
 			this.waiter = waiter;
 			this.holder = holder;
-			this.toWaiter = new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8);
-			this.fromWaiter = new BufferedReader(
-					new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8));
+			this.toWaiter = (waiter != null) ? new OutputStreamWriter(waiter.getOutputStream(), StandardCharsets.UTF_8)
+					: null;
+			this.fromWaiter = (waiter != null)
+					? new BufferedReader(new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8)) : null;
 		}
 
 		static Session open(InetSocketAddress server, HandoffLock lock) throws Exception {
+			if (lock.roundTrip()) {
+				HandoffLock.Client client = lock.open(server.getHostString(), server.getPort());
+				connect(client, lock);
+				return new Session(lock, null, client);
+			}
 			Process waiter = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
 					HandoffWaiter.class.getName(), lock.name(), server.getHostString(),
 					Integer.toString(server.getPort()))
@@ -190,7 +205,7 @@ public final class HandoffLatency {
 				throw ex;
 			}
 			try {
-				expect(session.fromWaiter, "started");
+				expect(Objects.requireNonNull(session.fromWaiter), "started");
 			}
 			catch (Exception | Error ex) {
 				session.close();
@@ -222,10 +237,15 @@ public final class HandoffLatency {
 		private long handoff(boolean pause) throws Exception {
 			int number = this.handoffs++;
 			String key = "handoff:" + this.lock.name().toLowerCase(Locale.ROOT) + ":" + number;
+			Writer toWaiter = this.toWaiter;
+			BufferedReader fromWaiter = this.fromWaiter;
+			if (toWaiter == null || fromWaiter == null) {
+				return roundTrip(pause, number, key);
+			}
 			this.holder.lock(key);
-			this.toWaiter.write(key + "\n");
-			this.toWaiter.flush();
-			expect(this.fromWaiter, "waiting");
+			toWaiter.write(key + "\n");
+			toWaiter.flush();
+			expect(fromWaiter, "waiting");
 			if (pause) {
 				// Let the waiter try, subscribe and fall asleep; vary the phase against
 				// its polls.
@@ -233,8 +253,20 @@ public final class HandoffLatency {
 			}
 			long releasedAt = System.nanoTime();
 			this.holder.unlock(key);
-			long acquiredAt = Long.parseLong(expect(this.fromWaiter, "acquired"));
+			long acquiredAt = Long.parseLong(expect(fromWaiter, "acquired"));
 			return TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
+		}
+
+		/** The microseconds of the reference's {@code lock}, after the same pause. */
+		private long roundTrip(boolean pause, int number, String key) throws Exception {
+			if (pause) {
+				Thread.sleep(30 + (number & 0x3f));
+			}
+			long start = System.nanoTime();
+			this.holder.lock(key);
+			long end = System.nanoTime();
+			this.holder.unlock(key);
+			return TimeUnit.NANOSECONDS.toMicros(end - start);
 		}
 
 		long[] sortedMicros() {
@@ -244,9 +276,15 @@ public final class HandoffLatency {
 		}
 
 		void close() throws Exception {
+			Process waiter = this.waiter;
+			Writer toWaiter = this.toWaiter;
+			if (waiter == null || toWaiter == null) {
+				this.holder.close();
+				return;
+			}
 			try {
-				this.toWaiter.write("quit\n");
-				this.toWaiter.flush();
+				toWaiter.write("quit\n");
+				toWaiter.flush();
 			}
 			catch (IOException ex) {
 				// The waiter is gone already
@@ -256,8 +294,8 @@ public final class HandoffLatency {
 					this.holder.close();
 				}
 				finally {
-					if (!this.waiter.waitFor(20, TimeUnit.SECONDS)) {
-						this.waiter.destroyForcibly();
+					if (!waiter.waitFor(20, TimeUnit.SECONDS)) {
+						waiter.destroyForcibly();
 					}
 				}
 			}
@@ -291,6 +329,12 @@ public final class HandoffLatency {
 					ZooKeeperServer zooKeeper = ZooKeeperServer.start();
 					this.started.put(k, zooKeeper);
 					yield new InetSocketAddress(zooKeeper.host(), zooKeeper.port());
+				}
+				case POSTGRES -> {
+					PostgresServer postgres = PostgresServer.start();
+					this.started.put(k, postgres);
+					PostgresHandoffClients.createTables(postgres);
+					yield new InetSocketAddress(postgres.host(), postgres.port());
 				}
 				case MEMCACHED -> {
 					MemcachedServer memcached = MemcachedServer.start();

@@ -174,6 +174,71 @@ enum HandoffLock {
 	},
 
 	/**
+	 * This starter on {@code PostgreSqlJdbcLockStore}, woken by
+	 * {@code LISTEN}/{@code NOTIFY}, polling as a safety net.
+	 */
+	POSTGRES_STARTER("lock-starter LockTemplate on PostgreSqlJdbcLockStore (notified)", Server.POSTGRES) {
+		@Override
+		Client open(String host, int port) {
+			return PostgresHandoffClients.starter(host, port);
+		}
+	},
+
+	/**
+	 * Spring Integration's {@code JdbcLockRegistry} on {@code DefaultLockRepository},
+	 * with its defaults: it polls every 100 ms.
+	 */
+	POSTGRES_SPRING_INTEGRATION("Spring Integration JdbcLockRegistry (polls every 100 ms)", Server.POSTGRES) {
+		@Override
+		Client open(String host, int port) {
+			return new PostgresHandoffClients.SpringIntegration(host, port);
+		}
+	},
+
+	/**
+	 * ShedLock's {@code JdbcTemplateLockProvider}, which never waits: the waiter calls
+	 * {@code lock()} again every 100 ms.
+	 */
+	POSTGRES_SHEDLOCK("ShedLock JdbcTemplateLockProvider (no wait; lock() retried every 100 ms)", Server.POSTGRES) {
+		@Override
+		Client open(String host, int port) {
+			return new PostgresHandoffClients.ShedLock(host, port);
+		}
+	},
+
+	/**
+	 * The reference: one {@code SELECT 1} round trip on an open connection, timed in the
+	 * holder's JVM after the same pause as a handoff.
+	 */
+	POSTGRES_ROUND_TRIP("PostgreSQL round trip (SELECT 1 on an open connection; reference)", Server.POSTGRES) {
+		@Override
+		Client open(String host, int port) {
+			return new PostgresHandoffClients.RoundTrip(host, port);
+		}
+
+		@Override
+		boolean roundTrip() {
+			return true;
+		}
+	},
+
+	/**
+	 * The second reference: one uncontended acquisition on {@code JdbcLockStore}, the
+	 * store's own round trip, timed in the holder's JVM.
+	 */
+	POSTGRES_ACQUIRE_ROUND_TRIP("JdbcLockStore acquire of a free key (store round trip; reference)", Server.POSTGRES) {
+		@Override
+		Client open(String host, int port) {
+			return new PostgresHandoffClients.AcquireRoundTrip(host, port);
+		}
+
+		@Override
+		boolean roundTrip() {
+			return true;
+		}
+	},
+
+	/**
 	 * This starter on {@code MemcachedLockStore}, which sends no release notifications:
 	 * the waiter polls.
 	 */
@@ -233,6 +298,14 @@ enum HandoffLock {
 	}
 
 	/**
+	 * Whether this is a reference measured in the holder's JVM alone, without a waiter:
+	 * the time of its client's {@code lock}, one round trip to the server.
+	 */
+	boolean roundTrip() {
+		return false;
+	}
+
+	/**
 	 * The servers a lock can run on; {@link HandoffLatency} starts one of each kind that
 	 * its locks need.
 	 */
@@ -246,6 +319,12 @@ enum HandoffLock {
 
 		/** One standalone ZooKeeper server. */
 		ZOOKEEPER,
+
+		/**
+		 * One PostgreSQL server, the tables of this starter, Spring Integration and
+		 * ShedLock created before any client opens.
+		 */
+		POSTGRES,
 
 		/** One {@code memcached}. */
 		MEMCACHED,

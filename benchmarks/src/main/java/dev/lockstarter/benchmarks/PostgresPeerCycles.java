@@ -95,7 +95,7 @@ final class PostgresPeerCycles {
 	 * @param script the script's resource name
 	 * @param table the table whose statements to run
 	 */
-	private static void runScript(HikariDataSource dataSource, String script, String table) {
+	static void runScript(HikariDataSource dataSource, String script, String table) {
 		String sql;
 		try (InputStream in = PostgresPeerCycles.class.getClassLoader().getResourceAsStream(script)) {
 			if (in == null) {
@@ -113,7 +113,7 @@ final class PostgresPeerCycles {
 		}
 	}
 
-	private static void execute(HikariDataSource dataSource, String sql) {
+	static void execute(HikariDataSource dataSource, String sql) {
 		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}

@@ -66,13 +66,20 @@ final class StoreCapabilities {
 	/**
 	 * The kind of a store, as meters and observations report it: the simple class name
 	 * without {@code LockStore} (or {@code Store}) in lower case, {@code memory} for the
-	 * in-memory store.
+	 * in-memory store. A store that extends another {@code ...LockStore} class (a variant
+	 * with one more ability, such as the JDBC store's on PostgreSQL) is of the kind of
+	 * the class it extends.
 	 */
 	static String nameOf(LockStore store) {
 		if (store instanceof InMemoryLockStore) {
 			return "memory";
 		}
-		String name = store.getClass().getSimpleName();
+		Class<?> type = store.getClass();
+		for (Class<?> parent = type.getSuperclass(); parent != null
+				&& parent.getSimpleName().endsWith("LockStore"); parent = parent.getSuperclass()) {
+			type = parent;
+		}
+		String name = type.getSimpleName();
 		for (String suffix : new String[] { "LockStore", "Store" }) {
 			if (name.endsWith(suffix) && name.length() > suffix.length()) {
 				name = name.substring(0, name.length() - suffix.length());

@@ -8,7 +8,9 @@ import org.apache.commons.logging.LogFactory;
 import dev.lockstarter.autoconfigure.JdbcLockStoreProperties.DatabaseInitialization;
 import dev.lockstarter.autoconfigure.LockProperties.Store;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
+import dev.lockstarter.store.jdbc.PostgreSqlJdbcLockStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,7 +24,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The JDBC lock store, selected with {@code lock.store=jdbc}: a {@link JdbcLockStore} on
- * the application's {@link DataSource}, with its table created at startup as
+ * the application's {@link DataSource} (a {@link PostgreSqlJdbcLockStore}, which
+ * announces releases, on PostgreSQL), with its table created at startup as
  * {@code lock.jdbc.initialize-schema} says and its clean-up running every
  * {@code lock.jdbc.cleanup-interval}; or a startup failure that names the missing module
  * or the missing DataSource.
@@ -55,7 +58,7 @@ class JdbcLockStoreConfiguration {
 								+ ". Add spring-boot-starter-jdbc and configure spring.datasource.*, mark one "
 								+ "DataSource @Primary, or choose another lock.store.");
 			}
-			JdbcLockStore store = new JdbcLockStore(dataSource, jdbc.getTableName(), jdbc.getTimeout());
+			JdbcLockStore store = createStore(dataSource, jdbc);
 			if (shouldInitialize(jdbc.getInitializeSchema(), dataSource)) {
 				store.createSchema();
 			}
@@ -64,8 +67,28 @@ class JdbcLockStoreConfiguration {
 			}
 			logger.info("Using the JDBC lock store on table '" + jdbc.getTableName() + "' of the application's "
 					+ "DataSource; a lock operation fails after " + jdbc.getTimeout()
-					+ " (lock.jdbc.timeout). Lock expiry is decided by the database's clock.");
+					+ " (lock.jdbc.timeout). Lock expiry is decided by the database's clock. "
+					+ ((store instanceof PostgreSqlJdbcLockStore notifying)
+							? "Releases are announced on PostgreSQL channel '" + notifying.getReleaseChannel()
+									+ "' (one connection of the pool listens once a caller waits)."
+							: "Waiters poll for releases."));
 			return store;
+		}
+
+		/**
+		 * The store for the DataSource's database: with release notifications on
+		 * PostgreSQL. A database that cannot be reached at startup gets the store whose
+		 * waiters poll, which works on every database.
+		 */
+		private static JdbcLockStore createStore(DataSource dataSource, JdbcLockStoreProperties jdbc) {
+			try {
+				return JdbcLockStore.create(dataSource, jdbc.getTableName(), jdbc.getTimeout());
+			}
+			catch (LockStoreException ex) {
+				logger.warn("Could not tell which database the JDBC lock store is on (" + ex.getMessage()
+						+ "); its waiters poll for releases, without notifications, until the application restarts");
+				return new JdbcLockStore(dataSource, jdbc.getTableName(), jdbc.getTimeout());
+			}
 		}
 
 		private static boolean shouldInitialize(DatabaseInitialization mode, DataSource dataSource) {

@@ -7,7 +7,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.autoconfigure.LockAutoConfiguration;
+import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
+import dev.lockstarter.store.jdbc.PostgreSqlJdbcLockStore;
 import dev.lockstarter.test.postgres.PostgresServer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -76,7 +78,9 @@ class JdbcLockStoreHealthIntegrationTests {
 		this.contextRunner.run((context) -> {
 			LocksEndpoint.StoreDescriptor store = context.getBean(LocksEndpoint.class).locks().store();
 			assertThat(store.kind()).isEqualTo("jdbc");
-			assertThat(store.type()).isEqualTo(JdbcLockStore.class.getName());
+			// On PostgreSQL, the store that announces releases
+			assertThat(store.type()).isEqualTo(PostgreSqlJdbcLockStore.class.getName());
+			assertThat(context.getBean(JdbcLockStore.class)).isInstanceOf(ReleaseNotifyingLockStore.class);
 			assertThat(store.settings()).containsEntry("keyPrefix", "lock:")
 				.containsEntry("table", "lock_store")
 				.containsEntry("timeout", "PT1S")

@@ -3,10 +3,13 @@ package dev.lockstarter.store.jdbc;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 
@@ -36,6 +39,10 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * {@link JdbcDialect dialect} uses one. Failures become {@link LockStoreException}s that
  * name the operation, the lock and the table. The dialect is found from the first
  * connection and kept.
+ * <p>
+ * With a release channel (PostgreSQL only), every statement that frees a key is run
+ * {@linkplain #freeing(String) as a CTE} that also calls {@code pg_notify} with the
+ * stored key of each row it freed, so the announcement commits with the release.
  */
 final class JdbcConnections {
 
@@ -53,12 +60,22 @@ final class JdbcConnections {
 
 	private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 
+	private final @Nullable String releaseChannel;
+
+	private final Map<String, String> freeingStatements = new ConcurrentHashMap<>();
+
 	private volatile @Nullable JdbcDialect dialect;
 
-	JdbcConnections(DataSource dataSource, String tableName, Duration timeout) {
+	/**
+	 * Create the connections of a store.
+	 * @param releaseChannel the PostgreSQL channel on which statements that free a key
+	 * announce it, or {@code null} for none
+	 */
+	JdbcConnections(DataSource dataSource, String tableName, Duration timeout, @Nullable String releaseChannel) {
 		this.dataSource = dataSource;
 		this.tableName = tableName;
 		this.timeout = timeout;
+		this.releaseChannel = releaseChannel;
 		this.connectionSource = new JdbcConnectionSource(dataSource, timeout);
 	}
 
@@ -72,6 +89,46 @@ final class JdbcConnections {
 
 	Duration timeout() {
 		return this.timeout;
+	}
+
+	/**
+	 * Return a connection of the data source, waiting at most the store's timeout, for a
+	 * caller that sets it up and closes it itself.
+	 */
+	Connection connection() throws SQLException {
+		return this.connectionSource.getConnection();
+	}
+
+	/**
+	 * Return a statement that frees rows of the store's tables: the statement itself, or,
+	 * with a release channel, a CTE around it that calls {@code pg_notify(channel, key)}
+	 * for each row it freed, one row per call. Run it with {@link #freed}.
+	 * @param sql an {@code UPDATE} or {@code DELETE} of rows with a {@code lock_key}
+	 */
+	String freeing(String sql) {
+		String channel = this.releaseChannel;
+		if (channel == null) {
+			return sql;
+		}
+		// The channel is made of [a-z0-9_.] only (PostgreSqlDialect.releaseChannel)
+		return this.freeingStatements.computeIfAbsent(sql, (statement) -> "WITH freed AS (" + statement
+				+ " RETURNING lock_key) SELECT pg_notify('" + channel + "', lock_key) FROM freed");
+	}
+
+	/**
+	 * Run a statement of {@link #freeing} and return the number of rows it freed.
+	 */
+	static int freed(PreparedStatement statement) throws SQLException {
+		if (!statement.execute()) {
+			return statement.getUpdateCount();
+		}
+		int rows = 0;
+		try (ResultSet freed = statement.getResultSet()) {
+			while (freed.next()) {
+				rows++;
+			}
+		}
+		return rows;
 	}
 
 	/** Prepare a statement, with a query timeout unless the dialect uses none. */
@@ -110,6 +167,10 @@ final class JdbcConnections {
 				throw new SQLFeatureNotSupportedException(
 						"The JDBC lock store supports PostgreSQL, MariaDB and H2, not "
 								+ metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion());
+			}
+			if (this.releaseChannel != null && dialect != JdbcDialect.POSTGRESQL) {
+				throw new SQLFeatureNotSupportedException("Release notifications (PostgreSqlJdbcLockStore) need "
+						+ "PostgreSQL, not " + metaData.getDatabaseProductName() + ": use JdbcLockStore");
 			}
 			this.dialect = dialect;
 		}

@@ -24,7 +24,7 @@ import org.springframework.util.Assert;
  * stay until the {@linkplain JdbcCleanup clean-up}), until it has {@code limit} rows. It
  * locks no row: it never makes a lock operation wait. A force-release is one
  * {@code UPDATE} that frees the row as a release does, on the condition that it is held,
- * whatever its owner.
+ * whatever its owner, and announces the key as a release does.
  */
 final class JdbcLockInspection {
 
@@ -85,10 +85,10 @@ final class JdbcLockInspection {
 		return this.connections.call("force-release", key, (connection) -> {
 			JdbcDialect dialect = this.connections.dialect(connection);
 			try (PreparedStatement statement = this.connections.prepare(connection,
-					sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + dialect.now()
-							+ " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + dialect.now()))) {
+					this.connections.freeing(sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + dialect.now()
+							+ " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + dialect.now())))) {
 				statement.setString(1, storedKey);
-				return statement.executeUpdate() == 1;
+				return JdbcConnections.freed(statement) == 1;
 			}
 		});
 	}

@@ -57,8 +57,12 @@ import org.springframework.util.Assert;
  * <li><b>Inspection</b> ({@link InspectableLockStore}): the held mutexes under a key
  * prefix are read from the primary key's index, and a force-release frees a held row as a
  * release does, whatever its owner, keeping its result.</li>
- * <li><b>Not promised</b>: release notifications (waiters poll), and safety across a
- * failover to an asynchronous replica that lost an acquisition.</li>
+ * <li><b>Release notifications</b>: none from this class, whose waiters poll; on
+ * PostgreSQL, {@link PostgreSqlJdbcLockStore} (which {@link #create} returns there)
+ * announces releases with {@code LISTEN}/{@code NOTIFY}. MariaDB and H2 have no such
+ * mechanism.</li>
+ * <li><b>Not promised</b>: safety across a failover to an asynchronous replica that lost
+ * an acquisition.</li>
  * </ul>
  * The statements, timeouts, clean-up and what serializes each pair of operations are
  * described in the reference documentation's page of the JDBC store
@@ -122,6 +126,14 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	 * and then for each statement, positive
 	 */
 	public JdbcLockStore(DataSource dataSource, String tableName, Duration timeout) {
+		this(dataSource, tableName, timeout, false);
+	}
+
+	/**
+	 * Create a store on the given table, whose statements that free a key announce it on
+	 * the table's PostgreSQL channel if {@code announceReleases}.
+	 */
+	JdbcLockStore(DataSource dataSource, String tableName, Duration timeout, boolean announceReleases) {
 		Assert.notNull(dataSource, "'dataSource' must not be null");
 		Assert.notNull(tableName, "'tableName' must not be null");
 		Assert.isTrue(isValidTableName(tableName), () -> "'tableName' must be an unquoted SQL identifier, "
@@ -129,12 +141,36 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 		Assert.notNull(timeout, "'timeout' must not be null");
 		Assert.isTrue(!timeout.isZero() && !timeout.isNegative(), () -> "'timeout' must be positive, was " + timeout);
 		this.timeout = timeout;
-		this.connections = new JdbcConnections(dataSource, tableName, timeout);
+		this.connections = new JdbcConnections(dataSource, tableName, timeout,
+				announceReleases ? PostgreSqlDialect.releaseChannel(tableName) : null);
 		this.cleanup = new JdbcCleanup(this.connections);
 		this.mutexes = new JdbcMutexes(this.connections);
 		this.results = new JdbcResults(this.connections);
 		this.sharedLocks = new JdbcSharedLocks(this.connections);
 		this.inspection = new JdbcLockInspection(this.connections);
+	}
+
+	/**
+	 * Create the store that suits the data source's database: on PostgreSQL a
+	 * {@link PostgreSqlJdbcLockStore}, which announces releases to waiters, elsewhere a
+	 * {@code JdbcLockStore}, whose waiters poll. The database is read from one
+	 * connection, within the timeout.
+	 * @param dataSource the data source
+	 * @param tableName the table, optionally qualified by its schema, matching
+	 * {@link #TABLE_NAME_PATTERN}
+	 * @param timeout the longest time a call waits for a connection of the data source,
+	 * and then for each statement, positive
+	 * @return the store
+	 * @throws LockStoreException if the database cannot be reached, or is not one the
+	 * store supports
+	 * @since 0.1.0
+	 */
+	public static JdbcLockStore create(DataSource dataSource, String tableName, Duration timeout) {
+		JdbcLockStore store = new JdbcLockStore(dataSource, tableName, timeout);
+		JdbcConnections connections = store.connections;
+		JdbcDialect dialect = connections.call("identify the database", "", connections::dialect);
+		return (dialect == JdbcDialect.POSTGRESQL) ? new PostgreSqlJdbcLockStore(dataSource, tableName, timeout)
+				: store;
 	}
 
 	/**
@@ -352,6 +388,10 @@ public class JdbcLockStore implements ResultStoringLockStore, SharedLockStore, I
 	@Override
 	public boolean forceRelease(String key) {
 		return this.inspection.forceRelease(key, storedKey(key));
+	}
+
+	JdbcConnections connections() {
+		return this.connections;
 	}
 
 	/**

@@ -11,7 +11,8 @@ import dev.lockstarter.store.AcquireReply;
  * The mutexes of a {@link JdbcLockStore}: a row per key of its table (stored key, owner
  * token, expiry, fencing token), each operation one statement of the {@link JdbcDialect},
  * in auto-commit, on the database's clock. An acquisition whose row changed under it is
- * tried again, up to {@value #ACQUIRE_ATTEMPTS} times.
+ * tried again, up to {@value #ACQUIRE_ATTEMPTS} times. A release announces the key where
+ * the store has a release channel ({@link JdbcConnections#freeing}).
  */
 final class JdbcMutexes {
 
@@ -41,10 +42,12 @@ final class JdbcMutexes {
 
 	boolean release(String key, String storedKey, String token) {
 		return this.connections.call("release", key, (connection) -> {
-			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::release)) {
+			String release = this.connections
+				.freeing(this.connections.dialect(connection).release(this.connections.tableName()));
+			try (PreparedStatement statement = this.connections.prepare(connection, release)) {
 				statement.setString(1, storedKey);
 				statement.setString(2, token);
-				return statement.executeUpdate() == 1;
+				return JdbcConnections.freed(statement) == 1;
 			}
 		});
 	}

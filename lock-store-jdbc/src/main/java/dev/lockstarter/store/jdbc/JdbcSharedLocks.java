@@ -26,8 +26,10 @@ import dev.lockstarter.store.AcquireReply;
  * find the place's last committed expiry past while the extension that matched it before
  * then has not committed yet. Release and the time-to-expiry are statements in
  * auto-commit (two for a release): a release only frees a place, so an acquisition that
- * reads before it commits refuses at worst. Expiry follows the database's clock; expired
- * rows are left for the {@linkplain JdbcCleanup clean-up}.
+ * reads before it commits refuses at worst; the statement that deletes the place
+ * announces the key where the store has a release channel
+ * ({@link JdbcConnections#freeing}). Expiry follows the database's clock; expired rows
+ * are left for the {@linkplain JdbcCleanup clean-up}.
  */
 final class JdbcSharedLocks {
 
@@ -86,11 +88,11 @@ final class JdbcSharedLocks {
 			JdbcDialect dialect = this.connections.dialect(connection);
 			endWait(connection, dialect, storedKey, token);
 			try (PreparedStatement statement = this.connections.prepare(connection,
-					sql("DELETE FROM %1$s_holders WHERE lock_key = ? AND owner_token = ? AND expires_at > "
-							+ dialect.now()))) {
+					this.connections.freeing(sql("DELETE FROM %1$s_holders WHERE lock_key = ? AND owner_token = ?"
+							+ " AND expires_at > " + dialect.now())))) {
 				statement.setString(1, storedKey);
 				statement.setString(2, token);
-				return statement.executeUpdate() == 1;
+				return JdbcConnections.freed(statement) == 1;
 			}
 		});
 	}

@@ -1,12 +1,17 @@
 package dev.lockstarter.store.jdbc;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +24,8 @@ import dev.lockstarter.store.AcquireReply;
  * {@code clock_timestamp()}. Statements get no query timeout. The operations of a shared
  * lock's key are serialized by a transaction-scoped advisory lock, in the two-integer
  * space (the table's and the key's {@code hashtext}), which never meets an application's
- * single-{@code bigint} advisory locks.
+ * single-{@code bigint} advisory locks. A {@link PostgreSqlJdbcLockStore} announces
+ * releases on the table's {@linkplain #releaseChannel channel}.
  */
 final class PostgreSqlDialect extends JdbcDialect {
 
@@ -56,8 +62,36 @@ final class PostgreSqlDialect extends JdbcDialect {
 			SELECT set_config('lock_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true);
 			SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))""";
 
+	/** PostgreSQL's longest identifier, a channel name included, in bytes. */
+	private static final int MAX_IDENTIFIER = 63;
+
 	PostgreSqlDialect() {
 		super(NOW, PLUS_TTL, REMAINING_MICROS);
+	}
+
+	/**
+	 * Return the channel on which the releases of a table's keys are announced: the
+	 * table's name in lower case (as PostgreSQL folds an unquoted name, so every spelling
+	 * of one table gives one channel) followed by {@code _released}. A name longer than
+	 * PostgreSQL's 63 bytes (a long schema) is cut to 46 characters followed by {@code _}
+	 * and 16 hex digits of its SHA-256. The name holds only {@code [a-z0-9_.]} (table
+	 * names match {@link JdbcLockStore#TABLE_NAME_PATTERN}), so it is safe in a string
+	 * literal and, double-quoted, in {@code LISTEN}.
+	 * @param table the table name, optionally qualified by its schema
+	 * @return the channel
+	 */
+	static String releaseChannel(String table) {
+		String channel = table.toLowerCase(Locale.ROOT) + "_released";
+		if (channel.length() <= MAX_IDENTIFIER) {
+			return channel;
+		}
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(channel.getBytes(StandardCharsets.US_ASCII));
+			return channel.substring(0, MAX_IDENTIFIER - 17) + "_" + HexFormat.of().formatHex(digest, 0, 8);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is not available", ex);
+		}
 	}
 
 	@Override

@@ -9,7 +9,8 @@ import dev.lockstarter.test.postgres.PostgresServerExtension;
 
 /**
  * {@link LockOperationsContractTests} on the {@link JdbcLockStore} on a real PostgreSQL
- * server. Waiters poll (the store has no release notifications).
+ * server: the {@link PostgreSqlJdbcLockStore}, whose waiters are woken by release
+ * notifications.
  */
 class PostgresJdbcLockOperationsContractTests extends LockOperationsContractTests {
 

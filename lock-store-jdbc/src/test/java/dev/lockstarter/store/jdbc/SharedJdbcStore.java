@@ -11,8 +11,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * One {@link JdbcLockStore} for a test class, on a pool that this extension opens before
  * the class's tests (once the server's extension has started the server: register it
- * after, with a higher {@code @Order}) and closes after them. The store's schema is
- * created.
+ * after, with a higher {@code @Order}) and closes after them. The store is the one
+ * {@link JdbcLockStore#create} picks (on PostgreSQL, with release notifications), and its
+ * schema is created.
  */
 final class SharedJdbcStore implements BeforeAllCallback, AfterAllCallback {
 
@@ -30,13 +31,19 @@ final class SharedJdbcStore implements BeforeAllCallback, AfterAllCallback {
 	public void beforeAll(ExtensionContext context) {
 		HikariDataSource dataSource = this.dataSources.get();
 		this.dataSource = dataSource;
-		JdbcLockStore store = new JdbcLockStore(dataSource);
+		// Release notifications on PostgreSQL, as the auto-configuration has it
+		JdbcLockStore store = JdbcLockStore.create(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME,
+				JdbcLockStore.DEFAULT_TIMEOUT);
 		store.createSchema();
 		this.store = store;
 	}
 
 	@Override
 	public void afterAll(ExtensionContext context) {
+		JdbcLockStore store = this.store;
+		if (store != null) {
+			store.close();
+		}
 		HikariDataSource dataSource = this.dataSource;
 		if (dataSource != null) {
 			dataSource.close();
