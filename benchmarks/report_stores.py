@@ -41,17 +41,17 @@ READING = """\
 uncontended cycle, one to take the lock and one to free it; what differs is what each write must check, and
 what a waiter must still do once the lock is free.
 
-- **etcd, the cycle.** This starter takes a lock with a transaction that writes the key only if it does not
-  exist, and frees it with a transaction that deletes the key only if its value still names the caller's
-  owner token and an expiry time still to come: a lock has a time-to-live of its own, and any instance
-  holding the token may free it. etcd's lock service writes a key that only the caller's session writes
-  (the lock's name followed by the session's lease), so its unlock is a plain delete of that key, with
-  nothing to compare; its lock lasts as long as the client keeps the session's lease alive. This starter's
-  release thus asks more of the server: a read of the key inside the transaction, the price of a lock that
-  any instance holding its token may free and that another may take over once it expired. The clients'
-  settings are not the difference: in a separate run, the lock service on a client built as this starter
-  builds its own, and this starter on a client with jetcd's defaults, each measured as on their usual
-  clients.
+- **etcd, the cycle.** Both locks make two requests per cycle, each one write synced to disk, as etcd's
+  `/metrics` counts them. This starter takes a lock with a transaction that writes the key only if it does
+  not exist, and frees it with a transaction that deletes the key only if its value still names the
+  caller's owner token: a lock has a time-to-live of its own, and any instance holding the token may free
+  it. etcd's lock service writes a key that only the caller's session writes (the lock's name followed by
+  the session's lease), so its unlock is a plain delete of that key, with nothing to compare; its lock lasts
+  as long as the client keeps the session's lease alive. This starter's release thus asks a little more of
+  the server, a comparison inside a transaction, the price of a lock that any instance holding its token may
+  free and that another may take over once it expired. Its client asks less of the JVM: a client built by
+  `EtcdClients` sends each request from the calling thread, where jetcd's default client first hands it to
+  a thread pool of its own, one thread hand-off per request. Each lock is measured on its usual client.
 - **PostgreSQL, the handoff.** This starter's waiter is woken by the `NOTIFY` that the holder's releasing
   statement sends, and then runs its acquiring statement: a handoff is a few round trips. Spring
   Integration's `JdbcLockRegistry` has no notification: `tryLock(wait)` asks the repository again every

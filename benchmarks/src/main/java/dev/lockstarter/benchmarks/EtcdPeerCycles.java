@@ -24,11 +24,13 @@ import dev.lockstarter.test.etcd.EtcdServer;
  * <ul>
  * <li>{@link #lockTemplate this starter}: {@code LockTemplate} on {@code EtcdLockStore},
  * one transaction to acquire and one to release (its leases, shared by keys of like
- * time-to-lives, are granted once);</li>
+ * time-to-lives, are granted once), on a client built by {@code EtcdClients}, which sends
+ * each request from the calling thread;</li>
  * <li>jetcd's client of etcd's own lock service ({@code v3lock}), used the way etcd's
  * concurrency package uses it: one session lease of {@link #SESSION_TTL}, granted once
  * and kept alive by the client, to which every lock is bound; a cycle is one {@code Lock}
- * and one {@code Unlock} call. The lock service waits for a held lock rather than
+ * and one {@code Unlock} call, on a client with jetcd's defaults, which hands each
+ * request to a thread pool of its own. The lock service waits for a held lock rather than
  * failing, which an uncontended cycle never meets.</li>
  * </ul>
  */

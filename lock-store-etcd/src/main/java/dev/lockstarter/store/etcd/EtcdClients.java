@@ -13,6 +13,10 @@ import org.springframework.util.Assert;
  * reads and lease grants, which stop once the timeout has passed. The store bounds every
  * call by the same timeout anyway; these settings keep the client from working on behind
  * it.
+ * <p>
+ * The clients send each request from the calling thread rather than through jetcd's own
+ * thread pool: a request then wakes no pool thread on its way to the transport, which
+ * shortens every call the store makes.
  *
  * @since 0.1.0
  */
@@ -26,8 +30,8 @@ public final class EtcdClients {
 	}
 
 	/**
-	 * Return a client builder with waits bounded by {@code timeout}, to which the caller
-	 * adds endpoints, credentials and TLS.
+	 * Return a client builder with waits bounded by {@code timeout}, and requests sent
+	 * from the calling thread, to which the caller adds endpoints, credentials and TLS.
 	 * @param timeout the lock store's timeout, positive
 	 * @return a new builder
 	 */
@@ -41,7 +45,8 @@ public final class EtcdClients {
 			.keepaliveWithoutCalls(true)
 			.retryDelay(RETRY_DELAY_MILLIS)
 			.retryMaxDelay(Math.max(RETRY_DELAY_MILLIS, timeout.toMillis() / 4))
-			.retryMaxDuration(timeout);
+			.retryMaxDuration(timeout)
+			.executorService(new CallingThreadExecutor());
 	}
 
 	/**
