@@ -178,6 +178,7 @@ class LockClientTests(unittest.TestCase):
         self.acquire(key, ttl_millis=30000)
         # The socket timeout (0.5 s) is shorter than the wait: the client must add the wait to it.
         impatient = LockClient(self.url, self.api_key, self.namespace, timeout=0.5)
+        self.addCleanup(impatient.close)
         started = time.monotonic()
         with self.assertRaises(LockHeldError):
             impatient.acquire(key, ttl_millis=1000, wait_millis=1500)
@@ -254,6 +255,7 @@ class LockClientTests(unittest.TestCase):
     def test_unknown_api_key_is_refused(self):
         bad_key = "not-a-key-" + uuid.uuid4().hex
         stranger = LockClient(self.url, bad_key, self.namespace)
+        self.addCleanup(stranger.close)
         with self.assertRaises(AuthenticationError) as raised:
             stranger.acquire(self.key())
         self.assertEqual(401, raised.exception.status)
@@ -263,6 +265,7 @@ class LockClientTests(unittest.TestCase):
 
     def test_other_namespace_is_forbidden(self):
         outsider = LockClient(self.url, self.api_key, self.other_namespace)
+        self.addCleanup(outsider.close)
         key = self.key()
         with self.assertRaises(ForbiddenError) as raised:
             outsider.acquire(key)
