@@ -110,7 +110,10 @@ public class LockCycleLoad {
 			}
 		}
 
-		/** (Re)connect: Tomcat closes a keep-alive connection after 100 requests. */
+		/**
+		 * (Re)connect: the server closes a kept-alive connection after
+		 * {@code server.tomcat.max-keep-alive-requests} requests (1000).
+		 */
 		private void connect() throws IOException {
 			if (this.socket != null) {
 				this.socket.close();

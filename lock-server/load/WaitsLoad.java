@@ -26,7 +26,11 @@ public class WaitsLoad {
 		String otherKey = args[2];
 		int waits = Integer.parseInt(args[3]);
 		int samples = Integer.parseInt(args[4]);
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+		// HTTP/1.1, kept-alive connections: no h2c upgrade attempt on each new connection
+		HttpClient http = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(5))
+			.build();
 		String held = "held-" + UUID.randomUUID();
 		HttpResponse<String> first = http.send(acquire(base, "hog", held, hogKey, "{\"ttlMillis\":60000}"),
 				HttpResponse.BodyHandlers.ofString());

@@ -11,7 +11,17 @@ or release it, and a lock that is not renewed expires at the end of its time-to-
         ...  # exclusive work; pass lock.fencing_token to the resource you write to
 
 The contract is the server's OpenAPI document (``GET /v1/openapi.yaml``). Works with Python
-3.9 and later; a client object keeps no connection open and may be shared between threads.
+3.9 and later; a client object may be shared between threads.
+
+Connections
+-----------
+A client keeps its connections to the server open between calls (HTTP/1.1 keep-alive), each
+used by one call at a time, so that a call usually costs no TCP (or TLS) handshake. A connection
+idle for longer than ``keep_alive`` seconds is not used again, and neither is one the server has
+closed (it says so with ``Connection: close``, or closes an idle one): the next call opens a new
+connection. ``keep_alive=0`` opens one connection per call. :meth:`LockClient.close` (or
+``with LockClient(...) as client:``) closes the idle connections; a process that forks does not
+use its parent's.
 
 Errors
 ------
@@ -59,6 +69,11 @@ mobile app changing networks, say) the outcome of the request is *unknown*:
   release means the lock is not held any more, which is what was asked: it is not an error.
   Any other answer to a retry is reported as it is.
 
+A kept-alive connection can turn out to be closed by the server only when a request is sent on
+it. Status, renew and release are then sent again, once, on a new connection; an acquire is not
+(it fails as any lost connection does), which is why a connection is not kept past
+``keep_alive``, a bound below the idle timeout of the server (and of any proxy before it).
+
 When acquire answers 409 or 429, ``retry_after`` (seconds) says when trying again makes sense.
 """
 
@@ -68,9 +83,12 @@ import http.client
 import io
 import ipaddress
 import json
+import os
 import re
+import select
 import socket
 import ssl
+import threading
 import time
 import urllib.parse
 
@@ -96,6 +114,10 @@ _OWNER_TOKEN_HEADER = "Lock-Owner-Token"
 _USER_AGENT = "lock-client-python/1"
 
 _DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024
+
+# Idle connections kept for reuse, at most; more callers at once than this open more, and close
+# them after their call.
+_MAX_IDLE_CONNECTIONS = 16
 
 # Room for the status line, the headers and the chunk framing of an answer, on top of its body.
 _HEAD_BYTES = 32 * 1024
@@ -378,6 +400,9 @@ class LockClient:
         call_timeout: the most time, in seconds, one call may take from connecting to the last
             byte of the answer; an acquire with a wait gets the wait on top of it. Renew and
             release give each attempt this time.
+        keep_alive: how long, in seconds, an idle connection is kept to be used again; keep it
+            below the idle timeout of the server and of any proxy in front of it. ``0`` opens
+            a new connection for every call.
     """
 
     def __init__(
@@ -392,6 +417,7 @@ class LockClient:
         allow_insecure_http=False,
         max_response_bytes=_DEFAULT_MAX_RESPONSE_BYTES,
         call_timeout=15.0,
+        keep_alive=4.0,
     ):
         parts = urllib.parse.urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -415,6 +441,8 @@ class LockClient:
             raise ValueError("max_response_bytes must be a positive integer")
         if not float(call_timeout) > 0:
             raise ValueError("call_timeout must be a positive number of seconds")
+        if not float(keep_alive) >= 0:
+            raise ValueError("keep_alive must be 0 or a positive number of seconds")
         self._scheme = parts.scheme
         self._netloc = parts.netloc.rpartition("@")[2]
         self._prefix = parts.path.rstrip("/")
@@ -428,6 +456,20 @@ class LockClient:
         self.retries = int(retries)
         self.max_response_bytes = max_response_bytes
         self.call_timeout = float(call_timeout)
+        self.keep_alive = float(keep_alive)
+        self._connections = _IdleConnections(self.keep_alive)
+
+    def close(self):
+        """Close the connections kept open for reuse. The client stays usable: a later call
+        opens a new connection."""
+        self._connections.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+        return False
 
     def acquire(self, key, ttl_millis=None, wait_millis=None):
         """Acquire the lock, waiting for it up to ``wait_millis`` if it is held.
@@ -536,26 +578,67 @@ class LockClient:
         if owner_token is not None:
             headers[_OWNER_TOKEN_HEADER] = owner_token
         path = self._path(key)
+        status, raw, retry_after = self._send(budget, method, path, payload, headers)
+        document = _parse_json(raw)
+        if 200 <= status < 300:
+            return status, document if isinstance(document, dict) else {}, retry_after
+        raise self._error(status, document, retry_after, op, owner_token)
+
+    def _send(self, budget, method, path, payload, headers):
+        """The status, body and Retry-After of the answer, on a kept-alive connection if one
+        is idle, else on a new one."""
+        connection = self._connections.take()
+        if connection is not None:
+            connection.bind(budget)
+            try:
+                return self._exchange(connection, budget, method, path, payload, headers)
+            except _Dropped as dropped:
+                # The server closed the idle connection as the request went out. Only a request
+                # that is safe to repeat is sent again; an acquire may have been read.
+                if method == "POST":
+                    raise dropped.error from None
+        connection = self._new_connection(budget)
+        try:
+            return self._exchange(connection, budget, method, path, payload, headers)
+        except _Dropped as dropped:
+            raise dropped.error from None
+
+    def _new_connection(self, budget):
         if self._scheme == "https":
             connection = _BoundedHTTPSConnection(self._netloc, budget, context=self._ssl_context)
         else:
             connection = _BoundedHTTPConnection(self._netloc, budget)
         try:
             connection.connect()
-            connection.request(method, path, body=payload, headers=headers)
-            response = connection.getresponse()
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _exchange(self, connection, budget, method, path, payload, headers):
+        """Send one request on ``connection`` and read its answer; the connection goes back to
+        the idle ones only when the answer was read to its end and the server keeps it open.
+        Raises :class:`_Dropped` when the connection fails before any byte of the answer."""
+        reusable = False
+        try:
+            try:
+                connection.request(method, path, body=payload, headers=headers)
+                response = connection.getresponse()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as error:
+                raise _Dropped(error) from None
             try:
                 raw = _read_body(response, budget)
                 status = response.status
                 retry_after = _parse_retry_after(response.getheader("Retry-After"))
+                reusable = response.isclosed() and not response.will_close
             finally:
                 response.close()
         finally:
-            connection.close()
-        document = _parse_json(raw)
-        if 200 <= status < 300:
-            return status, document if isinstance(document, dict) else {}, retry_after
-        raise self._error(status, document, retry_after, op, owner_token)
+            if reusable:
+                self._connections.put(connection)
+            else:
+                connection.close()
+        return status, raw, retry_after
 
     def _error(self, status, document, retry_after, op, owner_token):
         problem = document if isinstance(document, dict) else {}
@@ -647,9 +730,80 @@ def _connect(address, budget, source_address):
     raise last_error
 
 
+class _Dropped(Exception):
+    """A connection failed before any byte of the answer came: ``error`` is what failed."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+class _IdleConnections:
+    """The connections kept open between calls, newest last; each is in use by one call at a
+    time, taken out of here for the call. A connection idle for more than ``keep_alive``
+    seconds, or one the server has closed (readable while idle: its end of the stream, or
+    bytes nobody asked for), is closed instead of being handed out. Connections of another
+    process (the parent before a fork) are let go without being used or closed."""
+
+    def __init__(self, keep_alive):
+        self._keep_alive = keep_alive
+        self._lock = threading.Lock()
+        self._idle = []
+        self._pid = os.getpid()
+
+    def take(self):
+        while True:
+            with self._lock:
+                if self._pid != os.getpid():
+                    self._idle, self._pid = [], os.getpid()
+                if not self._idle:
+                    return None
+                connection, idle_since = self._idle.pop()
+            if time.monotonic() - idle_since < self._keep_alive and not _is_dropped(connection):
+                return connection
+            connection.close()
+
+    def put(self, connection):
+        if self._keep_alive <= 0:
+            connection.close()
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                self._idle.append((connection, time.monotonic()))
+                connection = None
+                if len(self._idle) > _MAX_IDLE_CONNECTIONS:
+                    connection, _ = self._idle.pop(0)
+        if connection is not None:
+            connection.close()
+
+    def close(self):
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection, _ in idle:
+            connection.close()
+
+
+def _is_dropped(connection):
+    """Whether an idle connection is closed: nothing is due on it, so anything to read (the
+    end of the stream included) means it cannot carry another request."""
+    sock = connection.sock
+    if sock is None:
+        return True
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
 class _BoundedConnectionMixin:
     """Gives every socket operation of an ``http.client`` connection the time left of the
     call's deadline, and reads the answer through a :class:`_BoundedReader`."""
+
+    def bind(self, budget):
+        """Give the next request on this connection the deadline and allowance of ``budget``."""
+        self.timeout = budget.socket_timeout()
+        self._bound(budget)
 
     def _bound(self, budget):
         self._budget = budget

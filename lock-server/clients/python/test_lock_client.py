@@ -12,7 +12,7 @@ Run from this directory: ``python3 -m unittest -v test_lock_client``. Every test
 random keys, so tests do not see each other's locks.
 
 The tests of the transport (``InsecureHttpTests``, ``ResponseSizeTests``, ``CallDeadlineTests``,
-``TlsTests``) need no lock server: they run the client against servers of their own on
+``ConnectionReuseTests``, ``TlsTests``) need no lock server: they run the client against servers of their own on
 loopback, hostile ones included, and ``TlsTests`` makes its certificates with ``openssl``
 (which must be on the ``PATH``). Alone: ``python3 -m unittest -v test_lock_client.TlsTests``.
 """
@@ -98,6 +98,7 @@ class LockClientTests(unittest.TestCase):
 
     def setUp(self):
         self.client = LockClient(self.url, self.api_key, self.namespace, timeout=10.0)
+        self.addCleanup(self.client.close)
         self.locks = []
 
     def tearDown(self):
@@ -177,6 +178,7 @@ class LockClientTests(unittest.TestCase):
         self.acquire(key, ttl_millis=30000)
         # The socket timeout (0.5 s) is shorter than the wait: the client must add the wait to it.
         impatient = LockClient(self.url, self.api_key, self.namespace, timeout=0.5)
+        self.addCleanup(impatient.close)
         started = time.monotonic()
         with self.assertRaises(LockHeldError):
             impatient.acquire(key, ttl_millis=1000, wait_millis=1500)
@@ -253,6 +255,7 @@ class LockClientTests(unittest.TestCase):
     def test_unknown_api_key_is_refused(self):
         bad_key = "not-a-key-" + uuid.uuid4().hex
         stranger = LockClient(self.url, bad_key, self.namespace)
+        self.addCleanup(stranger.close)
         with self.assertRaises(AuthenticationError) as raised:
             stranger.acquire(self.key())
         self.assertEqual(401, raised.exception.status)
@@ -262,6 +265,7 @@ class LockClientTests(unittest.TestCase):
 
     def test_other_namespace_is_forbidden(self):
         outsider = LockClient(self.url, self.api_key, self.other_namespace)
+        self.addCleanup(outsider.close)
         key = self.key()
         with self.assertRaises(ForbiddenError) as raised:
             outsider.acquire(key)
@@ -336,6 +340,26 @@ class LockClientTests(unittest.TestCase):
         with self.assertRaises(LockNotHeldError):
             with self.client.lock(key, ttl_millis=300):
                 self._await_free(key)
+
+    # -- connections ------------------------------------------------------------------------
+
+    def test_calls_reuse_one_connection_that_the_server_keeps_alive(self):
+        key = self.key()
+        lock = self.acquire(key, ttl_millis=5000)
+        first = self._idle_connection_port()
+        self.assertTrue(self.client.status(key).held)
+        lock.renew(ttl_millis=5000)
+        lock.release()
+        self.assertFalse(self.client.status(key).held)
+        self.assertEqual(first, self._idle_connection_port(), "a call opened a new connection")
+        self.client.close()
+        self.assertEqual([], self.client._connections._idle)
+        self.assertFalse(self.client.status(key).held)
+
+    def _idle_connection_port(self):
+        idle = self.client._connections._idle
+        self.assertEqual(1, len(idle), "one connection kept open for the next call")
+        return idle[0][0].sock.getsockname()[1]
 
     # -- secrets ----------------------------------------------------------------------------
 
@@ -605,6 +629,7 @@ class ResponseSizeTests(_TransportTestCase):
 
         server = self.serve(exactly_the_bound)
         client = LockClient(server.url, API_KEY, "tests", max_response_bytes=bound)
+        self.addCleanup(client.close)
         self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
 
     def test_endless_interim_answers_are_cut(self):
@@ -679,6 +704,199 @@ class CallDeadlineTests(_TransportTestCase):
         outcome = self.call_within(15, lambda: client.acquire("k", wait_millis=3000))
         self.assertIsInstance(outcome.get("error"), LockHeldError, outcome)
         self.assertEqual(500, outcome["error"].time_to_expiry_millis)
+
+
+class _KeepAliveServer:
+    """A TCP server on loopback that answers any number of requests on each connection, with
+    ``answer(connection, number)`` for the request of that number (from 1) on its connection,
+    which returns whether to go on reading that connection. Records the connections and the
+    request lines."""
+
+    def __init__(self, answer):
+        self._answer = answer
+        self.connections = 0
+        self.requests = []
+        self.closed = threading.Event()
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(8)
+        self._listener.settimeout(0.2)
+        self._stop = threading.Event()
+        self.url = "http://127.0.0.1:%d" % self._listener.getsockname()[1]
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            thread = threading.Thread(target=self._serve, args=(connection,), daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def _serve(self, connection):
+        try:
+            with connection:
+                for number in range(1, 1000):
+                    head = _read_request(connection)
+                    if not head:
+                        return
+                    self.requests.append(head.split("\r\n", 1)[0])
+                    if not self._answer(connection, number):
+                        return
+        except OSError:
+            pass
+        finally:
+            self.closed.set()  # once the connection is closed
+
+    def close(self):
+        self._stop.set()
+        for thread in list(self._threads):
+            thread.join(10)
+        self._listener.close()
+
+
+def _answer(connection, method, close=False):
+    """A lock server's answer to ``method``, optionally with ``Connection: close``."""
+    if method == "DELETE":
+        head, body = b"HTTP/1.1 204 No Content\r\n", b""
+    elif method == "POST":
+        body = json.dumps({"namespace": "tests", "key": "k", "ownerToken": _random_token(), "fencingToken": 1,
+                           "expiresAt": "2030-01-01T00:00:00Z", "ttlMillis": 1000}).encode("utf-8")
+        head = b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
+    else:
+        head, body = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n", _status_document("k")
+    extra = b"Connection: close\r\n" if close else b""
+    connection.sendall(head + extra + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+class ConnectionReuseTests(unittest.TestCase):
+    """Calls share a kept-alive connection while the server keeps it open, and go to a new one
+    when it does not; only requests that are safe to repeat are sent again."""
+
+    def serve(self, answer):
+        server = _KeepAliveServer(answer)
+        self.addCleanup(server.close)
+        return server
+
+    def client(self, server, **options):
+        client = LockClient(server.url, API_KEY, "tests", timeout=5.0, **options)
+        self.addCleanup(client.close)
+        return client
+
+    @staticmethod
+    def method(server):
+        return server.requests[-1].split(" ", 1)[0]
+
+    def test_calls_share_one_connection_the_server_keeps_alive(self):
+        server = self.serve(lambda connection, number: _answer(connection, self.method(server)) or True)
+        client = self.client(server)
+        lock = client.acquire("k")
+        client.status("k")
+        lock.renew()
+        lock.release()
+        self.assertEqual(["POST", "GET", "PUT", "DELETE"], [line.split(" ")[0] for line in server.requests])
+        self.assertEqual(1, server.connections)
+
+    def test_a_connection_the_server_closes_after_its_answer_is_not_used_again(self):
+        def answer_and_close(connection, number):
+            _answer(connection, self.method(server), close=True)
+            return False
+
+        server = self.serve(answer_and_close)
+        client = self.client(server)
+        for _ in range(3):
+            client.acquire("k")
+        self.assertEqual(3, server.connections)
+
+    def test_an_idle_connection_the_server_closed_is_not_used_again_even_for_an_acquire(self):
+        def answer_then_close_silently(connection, number):
+            _answer(connection, self.method(server))
+            return False  # as a server's idle timeout does, without saying so in the answer
+
+        server = self.serve(answer_then_close_silently)
+        client = self.client(server)
+        client.status("k")
+        self.assertTrue(server.closed.wait(10))
+        client.acquire("k")
+        self.assertEqual(["GET", "POST"], [line.split(" ")[0] for line in server.requests])
+        self.assertEqual(2, server.connections)
+
+    def test_keep_alive_bounds_how_long_a_connection_stays_idle(self):
+        server = self.serve(lambda connection, number: _answer(connection, self.method(server)) or True)
+        never = self.client(server, keep_alive=0)
+        never.status("k")
+        never.status("k")
+        self.assertEqual(2, server.connections)
+        briefly = self.client(server, keep_alive=0.2)
+        briefly.status("k")
+        briefly.status("k")
+        self.assertEqual(3, server.connections)
+        time.sleep(0.3)  # idle past keep_alive
+        briefly.status("k")
+        self.assertEqual(4, server.connections)
+
+    def test_close_closes_the_idle_connections_and_the_client_stays_usable(self):
+        server = self.serve(lambda connection, number: _answer(connection, self.method(server)) or True)
+        with LockClient(server.url, API_KEY, "tests") as client:
+            client.status("k")
+        self.assertTrue(server.closed.wait(10), "the server did not see the connection closed")
+        client.status("k")
+        client.close()
+        self.assertEqual(2, server.connections)
+
+    def test_a_kept_connection_lost_as_the_request_goes_out_resends_a_status_but_not_an_acquire(self):
+        def second_request_unanswered(connection, number):
+            if number == 2:
+                return False  # closed after reading the request, with no answer
+            _answer(connection, self.method(server))
+            return True
+
+        server = self.serve(second_request_unanswered)
+        client = self.client(server)
+        client.status("k")
+        self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
+        self.assertEqual(["GET", "GET", "GET"], [line.split(" ")[0] for line in server.requests])
+        self.assertEqual(2, server.connections)
+        with self.assertRaises(ConnectionError):
+            client.acquire("k")
+        self.assertEqual(["GET", "GET", "GET", "POST"], [line.split(" ")[0] for line in server.requests])
+        self.assertEqual(2, server.connections, "the acquire was sent again")
+
+    def test_threads_do_not_share_a_connection_at_once(self):
+        started = threading.Barrier(4, timeout=10)
+
+        def slow_answer(connection, number):
+            time.sleep(0.2)
+            _answer(connection, "GET")
+            return True
+
+        server = self.serve(slow_answer)
+        client = self.client(server)
+        errors = []
+
+        def call():
+            try:
+                started.wait()
+                for _ in range(3):
+                    client.status("k")
+            except Exception as error:  # reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=call) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        self.assertEqual([], errors)
+        self.assertEqual(12, len(server.requests))
+        self.assertLessEqual(server.connections, 4 + 4, "connections were not reused")
+        self.assertGreaterEqual(server.connections, 2, "calls of several threads shared one connection at once")
 
 
 def _openssl(*args, cwd):
@@ -781,6 +999,7 @@ class TlsTests(unittest.TestCase):
         self.assertEqual([], server.authorizations, "the API key was sent to an unverified server")
 
         client = LockClient(server.url, API_KEY, "tests", ssl_context=self.trusting_the_ca())
+        self.addCleanup(client.close)
         self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
         self.assertEqual(["Bearer " + API_KEY], server.authorizations)
 
@@ -793,6 +1012,7 @@ class TlsTests(unittest.TestCase):
         with_certificate = self.trusting_the_ca()
         with_certificate.load_cert_chain(self.path("client.crt"), self.path("client.key"))
         client = LockClient(server.url, API_KEY, "tests", ssl_context=with_certificate)
+        self.addCleanup(client.close)
         self.assertEqual(LockStatus("tests", "k", False, 0), client.status("k"))
         self.assertEqual(["Bearer " + API_KEY], server.authorizations)
 

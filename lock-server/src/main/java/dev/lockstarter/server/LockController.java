@@ -84,11 +84,19 @@ class LockController {
 	}
 
 	/**
-	 * Acquire: at once on the request thread, or, with a wait, asynchronously, so that a
-	 * waiting request holds no thread.
+	 * Acquire. Without a wait the attempt is decided on the request thread, which answers
+	 * it: the {@link ResponseEntity} returned (or the {@link LockRequestException}
+	 * thrown) is written at once, with no asynchronous dispatch. With a wait the answer
+	 * is a {@link Mono}, which Spring MVC writes through an asynchronous dispatch when it
+	 * completes, so that a waiting request holds no thread. Spring MVC chooses how to
+	 * answer by the class of the value returned, hence {@code Object}.
+	 * @param request the request
+	 * @return a {@code ResponseEntity<AcquiredLock>} without a wait, else a
+	 * {@code Mono<ResponseEntity<AcquiredLock>>}
+	 * @throws IOException if the body cannot be read
 	 */
 	@PostMapping
-	Mono<ResponseEntity<AcquiredLock>> acquire(HttpServletRequest request) throws IOException {
+	Object acquire(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
 		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
 		Duration ttl = ttl(body.ttlMillis());
@@ -110,7 +118,7 @@ class LockController {
 				this.quotas.refused(client);
 				throw ex;
 			}
-			return Mono.just(acquired(path, ttl, wait, attempt));
+			return acquired(path, ttl, wait, attempt);
 		}
 		if (!this.waits.tryStart(client)) {
 			this.quotas.refused(client);
