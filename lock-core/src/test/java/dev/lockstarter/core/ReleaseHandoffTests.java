@@ -13,6 +13,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -80,6 +81,33 @@ class ReleaseHandoffTests {
 		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isFalse();
 		reactiveLocks.release(attempt.lease()).block(Duration.ofSeconds(5));
 		assertThat(this.store.tryAcquire("k", "probe", TTL).isAcquired()).isTrue();
+	}
+
+	@Test
+	void aReactiveWaiterIsSignalledOnTheThreadThatAnsweredTheListenersAttempt() throws Exception {
+		ReactiveLockTemplate reactiveLocks = new ReactiveLockTemplate(this.locks);
+		Lease holder = this.locks.acquire("k", TTL);
+		AtomicReference<@Nullable Thread> signalledOn = new AtomicReference<>();
+		CompletableFuture<LockAttempt> waiter = reactiveLocks
+			.tryAcquire("k", LockOptions.ttl(TTL).withWaitTime(Duration.ofSeconds(10)))
+			.doOnNext((attempt) -> signalledOn.set(Thread.currentThread()))
+			.toFuture();
+		awaitTries(2);
+		awaitAsleep();
+		holder.release();
+		PendingAttempt pending = this.store.pending.poll(5, TimeUnit.SECONDS);
+		assertThat(pending).isNotNull();
+		// As the client's I/O thread that reads the store's reply
+		Thread replyReader = new Thread(pending::grant, "reply-reader");
+		replyReader.start();
+		replyReader.join(TimeUnit.SECONDS.toMillis(5));
+		LockAttempt attempt = waiter.get(5, TimeUnit.SECONDS);
+		assertThat(attempt.isAcquired()).isTrue();
+		assertThat(signalledOn.get()).as("no hop to another thread between the reply and the waiter")
+			.isSameAs(replyReader);
+		assertThat(this.store.listenerAttempts).hasValue(1);
+		assertThat(this.store.tries).as("the waiter did not try itself after the release").hasValue(2);
+		reactiveLocks.release(attempt.lease()).block(Duration.ofSeconds(5));
 	}
 
 	@Test

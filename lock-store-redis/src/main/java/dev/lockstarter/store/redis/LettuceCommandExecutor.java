@@ -53,8 +53,9 @@ import static dev.lockstarter.store.redis.RedisLockScripts.RELEASE_KEEPING;
  * the store's timeout, whatever the factory's command timeout, and cancels the command
  * when it passes. How a blocking caller waits, spinning first or not, is
  * {@link ReplyWait}'s; which connection it uses is {@link LettuceConnections}'. Reactive
- * calls go out on the shared connection and are signalled on a parallel thread, never on
- * Lettuce's I/O thread. Only touched when Lettuce is on the classpath.
+ * calls go out on the shared connection, their timeout counted by the connection's timer
+ * ({@link AnsweredCommand}), and are signalled on a parallel thread, never on Lettuce's
+ * I/O thread. Only touched when Lettuce is on the classpath.
  */
 final class LettuceCommandExecutor implements RedisCommandExecutor {
 
@@ -249,16 +250,12 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 	}
 
 	private <T> Mono<T> evalReactive(RedisOperation operation, ScriptCall<T> call) {
-		return reactive(operation,
-				(commands) -> Mono.fromFuture(() -> LettuceScripts.evalsha(commands, call).toCompletableFuture())
-					.onErrorResume(RedisNoScriptException.class,
-							(ex) -> Mono.fromFuture(() -> LettuceScripts.eval(commands, call).toCompletableFuture())),
-				() -> eval(operation, call));
+		return reactive(operation, (commands) -> AnsweredCommand.script(commands, call), () -> eval(operation, call));
 	}
 
 	@Override
 	public Mono<byte[]> getReactive(RedisOperation operation, byte[] key) {
-		return reactive(operation, (commands) -> Mono.fromFuture(() -> commands.get(key).toCompletableFuture()),
+		return reactive(operation, (commands) -> AnsweredCommand.of(() -> commands.get(key)),
 				() -> get(operation, key));
 	}
 
@@ -268,19 +265,43 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 	 * Cancelling the returned {@code Mono} cancels the command.
 	 */
 	private <T> Mono<T> reactive(RedisOperation operation,
-			Function<RedisClusterAsyncCommands<byte[], byte[]>, Mono<T>> command, Callable<@Nullable T> blocking) {
-		Mono<Commands> connection = this.connections.sharedReactive();
-		if (connection == null) {
-			return RedisCommandExecutor.offloaded(blocking);
-		}
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, AnsweredCommand<T>> command,
+			Callable<@Nullable T> blocking) {
 		Duration timeout = this.timeout;
 		// Replies arrive on a Lettuce I/O thread: what follows (the guarded work) runs on
 		// a parallel thread instead, so it can never hold up the replies of other
 		// commands, nor wait on that thread for a reply only that thread can read
-		return connection.flatMap((shared) -> command.apply(shared.async()))
-			.timeout(timeout)
+		return Mono.defer(() -> {
+			RedisClusterAsyncCommands<byte[], byte[]> open = this.connections.sharedIfOpen();
+			if (open != null) {
+				return answered(open, command, timeout, blocking);
+			}
+			Mono<Commands> connection = this.connections.sharedReactive();
+			if (connection == null) {
+				return RedisCommandExecutor.offloaded(blocking);
+			}
+			// The connection is being opened: the whole call within the timeout
+			return connection.flatMap((shared) -> answered(shared.async(), command, timeout, blocking))
+				.timeout(timeout);
+		})
 			.publishOn(Schedulers.parallel())
 			.onErrorMap((ex) -> !(ex instanceof LockStoreException), (ex) -> failure(operation, timeout, ex));
+	}
+
+	/**
+	 * Send a command on an open connection, its timeout counted by the connection's
+	 * timer, as a blocking call's is by its waiting thread: Reactor's {@code timeout}
+	 * would schedule a task on a parallel thread, and wake that thread, before every
+	 * command is sent.
+	 */
+	private static <T> Mono<T> answered(RedisClusterAsyncCommands<byte[], byte[]> commands,
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, AnsweredCommand<T>> command, Duration timeout,
+			Callable<@Nullable T> blocking) {
+		StatefulConnection<?, ?> connection = LettuceConnections.statefulConnection(commands);
+		if (connection == null) {
+			return RedisCommandExecutor.offloaded(blocking);
+		}
+		return Mono.fromFuture(() -> command.apply(commands).send(connection.getResources().timer(), timeout));
 	}
 
 	@Override
@@ -297,7 +318,8 @@ final class LettuceCommandExecutor implements RedisCommandExecutor {
 			return Optional.empty();
 		}
 		Duration timeout = this.timeout;
-		return Optional.of(new AnsweringScript<>(commands, call).send(connection.getResources().timer(), timeout)
+		return Optional.of(AnsweredCommand.script(commands, call)
+			.send(connection.getResources().timer(), timeout)
 			.handle((answer, ex) -> {
 				if (ex != null) {
 					throw failure(operation, timeout, ex);

@@ -2,12 +2,14 @@ package dev.lockstarter.store.redis;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
@@ -89,6 +91,38 @@ class RedisReactiveLockOperationsContractTests extends ReactiveLockOperationsCon
 		finally {
 			redis.server().resume();
 			template.destroy();
+			store.destroy();
+		}
+	}
+
+	@Test
+	void aReactiveCallSchedulesNoTimerOnAReactorSchedulerBeforeItsCommandIsSent() {
+		RedisLockStore store = new RedisLockStore(connectionFactory);
+		Thread caller = Thread.currentThread();
+		AtomicInteger scheduledByCaller = new AtomicInteger();
+		String hook = "reactive-call-timers";
+		Schedulers.onScheduleHook(hook, (task) -> {
+			if (Thread.currentThread() == caller) {
+				scheduledByCaller.incrementAndGet();
+			}
+			return task;
+		});
+		try {
+			String key = uniqueKey("timers");
+			Duration ttl = Duration.ofSeconds(30);
+			// Opens the shared connection, if no call did yet
+			assertThat(store.extendReactive(key, "nobody", ttl).block(Duration.ofSeconds(5))).isFalse();
+			scheduledByCaller.set(0);
+			AcquireReply taken = store.tryAcquireReactive(key, "one", ttl).block(Duration.ofSeconds(5));
+			assertThat(taken.isAcquired()).isTrue();
+			assertThat(store.extendReactive(key, "one", ttl).block(Duration.ofSeconds(5))).isTrue();
+			assertThat(store.releaseReactive(key, "one").block(Duration.ofSeconds(5))).isTrue();
+			// Each call is subscribed to, and its command sent, on this thread: a timeout
+			// counted by a Reactor timer would schedule a task here for each one
+			assertThat(scheduledByCaller).hasValue(0);
+		}
+		finally {
+			Schedulers.resetOnScheduleHook(hook);
 			store.destroy();
 		}
 	}
