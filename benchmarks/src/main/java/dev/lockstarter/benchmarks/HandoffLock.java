@@ -2,23 +2,13 @@ package dev.lockstarter.benchmarks;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
-import org.redisson.Redisson;
-import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.lockstarter.core.Lease;
-import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
-import dev.lockstarter.core.ReactiveLockTemplate;
-import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -51,7 +41,7 @@ enum HandoffLock {
 	STARTER_REACTIVE("lock-starter ReactiveLockTemplate (notified)") {
 		@Override
 		Client open(String host, int port) {
-			return new ReactiveStarterClient(host, port);
+			return new RedisHandoffClients.ReactiveStarterClient(host, port);
 		}
 	},
 
@@ -72,7 +62,7 @@ enum HandoffLock {
 	REDISSON("Redisson RLock") {
 		@Override
 		Client open(String host, int port) {
-			return new RedissonClientLock(host, port);
+			return new RedisHandoffClients.RedissonClientLock(host, port);
 		}
 	},
 
@@ -80,7 +70,8 @@ enum HandoffLock {
 	SPRING_INTEGRATION_SPIN("Spring Integration RedisLockRegistry (SPIN_LOCK)") {
 		@Override
 		Client open(String host, int port) {
-			return new SpringIntegrationClient(host, port, RedisLockRegistry.RedisLockType.SPIN_LOCK);
+			return new RedisHandoffClients.SpringIntegrationClient(host, port,
+					RedisLockRegistry.RedisLockType.SPIN_LOCK);
 		}
 	},
 
@@ -88,7 +79,8 @@ enum HandoffLock {
 	SPRING_INTEGRATION_PUB_SUB("Spring Integration RedisLockRegistry (PUB_SUB_LOCK)") {
 		@Override
 		Client open(String host, int port) {
-			return new SpringIntegrationClient(host, port, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
+			return new RedisHandoffClients.SpringIntegrationClient(host, port,
+					RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
 		}
 	},
 
@@ -386,10 +378,18 @@ enum HandoffLock {
 		static StarterClient redis(String host, int port, boolean notified) {
 			LettuceConnectionFactory connectionFactory = Variant.connectionFactory(host, port);
 			RedisLockStore store = new RedisLockStore(connectionFactory);
-			return new StarterClient(notified ? store : new PollingOnly(store), () -> {
+			return new StarterClient(notified ? store : new RedisHandoffClients.PollingOnly(store), () -> {
 				store.destroy();
 				connectionFactory.destroy();
 			});
+		}
+
+		LockTemplate locks() {
+			return this.locks;
+		}
+
+		LockOptions options() {
+			return this.options;
 		}
 
 		@Override
@@ -406,143 +406,6 @@ enum HandoffLock {
 		public void close() {
 			this.locks.destroy();
 			this.close.run();
-		}
-
-	}
-
-	/**
-	 * The blocking client's store and template, acquired and released through a
-	 * {@link ReactiveLockTemplate} over that template.
-	 */
-	private static final class ReactiveStarterClient implements Client {
-
-		private final StarterClient blocking;
-
-		private final ReactiveLockTemplate reactiveLocks;
-
-		private final Map<String, Lease> leases = new HashMap<>();
-
-		ReactiveStarterClient(String host, int port) {
-			this.blocking = StarterClient.redis(host, port, true);
-			this.reactiveLocks = new ReactiveLockTemplate(this.blocking.locks);
-		}
-
-		@Override
-		public void lock(String key) {
-			LockAttempt attempt = this.reactiveLocks.tryAcquire(key, this.blocking.options)
-				.block(MAX_WAIT.plusSeconds(5));
-			if (attempt == null || !attempt.isAcquired()) {
-				throw new IllegalStateException("ReactiveLockTemplate did not acquire " + key + " within " + MAX_WAIT);
-			}
-			this.leases.put(key, attempt.lease());
-		}
-
-		@Override
-		public void unlock(String key) {
-			this.reactiveLocks.release(this.leases.remove(key)).block(MAX_WAIT);
-		}
-
-		@Override
-		public void close() {
-			this.blocking.close();
-		}
-
-	}
-
-	private static final class RedissonClientLock implements Client {
-
-		private final RedissonClient redisson;
-
-		RedissonClientLock(String host, int port) {
-			Config config = new Config();
-			config.useSingleServer().setAddress("redis://" + host + ":" + port);
-			this.redisson = Redisson.create(config);
-		}
-
-		@Override
-		public void lock(String key) throws InterruptedException {
-			RLock lock = this.redisson.getLock(key);
-			if (!lock.tryLock(MAX_WAIT.toMillis(), TTL.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new IllegalStateException("Redisson did not acquire " + key + " within " + MAX_WAIT);
-			}
-		}
-
-		@Override
-		public void unlock(String key) {
-			this.redisson.getLock(key).unlock();
-		}
-
-		@Override
-		public void close() {
-			this.redisson.shutdown();
-		}
-
-	}
-
-	private static final class SpringIntegrationClient implements Client {
-
-		private final LettuceConnectionFactory connectionFactory;
-
-		private final RedisLockRegistry registry;
-
-		private final Map<String, Lock> locks = new HashMap<>();
-
-		SpringIntegrationClient(String host, int port, RedisLockRegistry.RedisLockType type) {
-			this.connectionFactory = Variant.connectionFactory(host, port);
-			this.registry = new RedisLockRegistry(this.connectionFactory, "handoff-registry", TTL);
-			this.registry.setRedisLockType(type);
-		}
-
-		@Override
-		public void lock(String key) throws InterruptedException {
-			Lock lock = this.registry.obtain(key);
-			if (!lock.tryLock(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new IllegalStateException("RedisLockRegistry did not acquire " + key + " within " + MAX_WAIT);
-			}
-			this.locks.put(key, lock);
-		}
-
-		@Override
-		public void unlock(String key) {
-			this.locks.remove(key).unlock();
-		}
-
-		@Override
-		public void close() {
-			this.registry.destroy();
-			this.connectionFactory.destroy();
-		}
-
-	}
-
-	/**
-	 * The Redis store without its release notifications.
-	 */
-	private record PollingOnly(LockStore store) implements LockStore {
-
-		@Override
-		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
-			return this.store.tryAcquire(key, token, ttl);
-		}
-
-		@Override
-		public boolean release(String key, String token) {
-			return this.store.release(key, token);
-		}
-
-		@Override
-		public boolean extend(String key, String token, Duration ttl) {
-			return this.store.extend(key, token, ttl);
-		}
-
-		@Override
-		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {
-			return this.store.extendAll(keys, tokens, ttl);
-		}
-
-		@Override
-		public Duration timeToExpiry(String key) {
-			return this.store.timeToExpiry(key);
 		}
 
 	}
