@@ -9,7 +9,8 @@
 Every number in the report comes from the files in RESULTS_DIR: jmh.json (JMH's JSON output),
 commands.json (CommandsPerCycle), handoff.json and handoff-warm.json (HandoffLatency, the second after a
 quick warm-up, optional), scale.json (MillionKeys, optional),
-http.json (benchmarks/http/run.sh) and machine.json; the adapters' section from RESULTS_DIR/adapters/
+http.json (benchmarks/http/run.sh), server-cycle.json and server-handoff.json (lock-server/load/run.sh and
+handoff.sh, optional; see report_server.py) and machine.json; the adapters' section from RESULTS_DIR/adapters/
 (benchmarks/adapters.sh, optional), and the section of the stores that keep a lock across a failover from
 RESULTS_DIR/stores/ (benchmarks/stores.sh, optional; see report_stores.py), and the section of the stores whose
 expiry no wall clock decides from RESULTS_DIR/clock/ (benchmarks/clock.sh, optional; see report_clock.py). The charts are written as SVG files into a
@@ -29,6 +30,7 @@ import subprocess
 import sys
 
 import report_clock
+import report_server
 import report_stores
 
 this = sys.modules[__name__]
@@ -266,6 +268,7 @@ def render(results, output, elapsed):
     scale = load(results, "scale.json")
     crowd = load(results, "crowd.json")
     profile = load(results, "profile.json")
+    server = report_server.load(results, this)
     adapters = load_adapters(os.path.join(results, ADAPTERS_DIR))
     charts = os.path.join(os.path.dirname(os.path.abspath(output)), CHART_DIR)
     machine_info = load(results, "machine.json") or {}
@@ -366,7 +369,7 @@ def render(results, output, elapsed):
             w("- **Interceptor**: an `@ExclusiveRequest` method on the in-memory store costs %s ns per call against "
               "%s ns for the same method unannotated: %s ns for the proxy, the SpEL key, the owner token and the "
               "in-memory acquire + release." % (number(locked), number(plain, 1), number(locked - plain)))
-        for line in scale_summary(scale) + crowd_summary(crowd):
+        for line in scale_summary(scale) + crowd_summary(crowd) + report_server.summary(server, this):
             w(line)
         w("")
 
@@ -652,6 +655,8 @@ def render(results, output, elapsed):
           "are CPU-bound on this machine, so these are ratios to compare, not capacity figures.")
         w("")
 
+    report_server.section(server, w, this)
+
     # Reading the numbers
     w("## Reading the numbers")
     w("")
@@ -743,6 +748,11 @@ def render(results, output, elapsed):
       "and HEAD from copies of their commits, runs `ClockStoreCycleBenchmarks`, `HandoffLatency`, "
       "`TakeoverDelay` and `LossDetectionLatency`, and rewrites this page with the new [expiry](#expiry-without-"
       "the-instances-wall-clocks-before-and-after-takeover-and-loss-detection) section.")
+    w("")
+    w("The lock server beside `LockTemplate` alone: `lock-server/load/run.sh [OUTPUT.json]` (the acquire + release "
+      "cycle) and `lock-server/load/handoff.sh [OUTPUT.json]` (the handoff across two instances) build the server's "
+      "jar, start it with a `redis-server` of their own and write the JSON files of the [lock server](#%s) section; "
+      "see the scripts' headers for their settings." % report_server.ANCHOR)
     w("")
     w(VERSIONS)
     w("")

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark of the lock starter, then writes docs/PERFORMANCE.md from the
-# results (benchmarks/report.py). About 35 minutes on 2 cores.
+# results (benchmarks/report.py). About 40 minutes on 2 cores.
 #
 #   benchmarks/run.sh                                           the full run
 #   JMH_ARGS="-wi 1 -i 1 -w 1s -r 1s" SKIP_HTTP=1 benchmarks/run.sh   a quick smoke run
 #   JMH_ARGS="OneThread" benchmarks/run.sh                      a subset (any JMH arguments)
 #   SKIP_PROFILE=1 benchmarks/run.sh                             without the before/after profile
 #   SKIP_ADAPTERS=1 benchmarks/run.sh                            without benchmarks/adapters.sh
+#   SKIP_SERVER=1 benchmarks/run.sh                              without the lock server (lock-server/load/)
 #
 # Needs Java 17+, python3 and redis-server (installed with apt-get when missing and run as
-# root); wrk for the HTTP part (likewise; skipped without it). Raw results go to
-# benchmarks/results/. Before measuring it waits up to IDLE_WAIT seconds (default 60) for the
-# CPUs to be mostly idle, since other processes on the machine disturb the numbers.
+# root); wrk for the HTTP part (likewise; skipped without it); curl for the lock server part.
+# Raw results go to benchmarks/results/. Before measuring it waits up to IDLE_WAIT seconds
+# (default 60) for the CPUs to be mostly idle, since other processes on the machine disturb the
+# numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +47,10 @@ python3 benchmarks/report.py machine > "$RESULTS/machine.json"
 
 echo "== Building the benchmarks"
 run ./mvnw -q -B -P benchmarks -pl benchmarks -am package -Dmaven.test.skip=true
+if [ -z "${SKIP_SERVER:-}" ]; then
+	# The lock server's executable jar, which lock-server/load/ starts (the benchmarks do not depend on it)
+	run ./mvnw -q -B -pl lock-server -am package -Dmaven.test.skip=true
+fi
 
 # Another process's burst of work (a build, a test run) disturbs the measurements: avoid starting in one.
 python3 benchmarks/report.py wait-idle "${IDLE_WAIT:-60}"
@@ -83,6 +89,16 @@ fi
 
 echo "== Single-flight under a crowd (two sample app instances on Redis)"
 run benchmarks/http/crowd.sh "$RESULTS/crowd.json"
+
+if [ -n "${SKIP_SERVER:-}" ]; then
+	echo '{"skipped": "SKIP_SERVER was set"}' > "$RESULTS/server-cycle.json"
+	echo '{"skipped": "SKIP_SERVER was set"}' > "$RESULTS/server-handoff.json"
+else
+	echo "== The lock server: the acquire + release cycle over HTTP beside LockTemplate"
+	run env SKIP_BUILD=1 lock-server/load/run.sh "$RESULTS/server-cycle.json"
+	echo "== The lock server: the long-poll handoff across two instances beside LockTemplate"
+	run env SKIP_BUILD=1 HANDOFFS=1000 lock-server/load/handoff.sh "$RESULTS/server-handoff.json"
+fi
 
 if [ -z "${SKIP_PROFILE:-}" ]; then
 	echo "== Profile of the client path, before and after (Java Flight Recorder)"

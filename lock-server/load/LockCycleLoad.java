@@ -233,8 +233,8 @@ public class LockCycleLoad {
 			at += counts[t];
 		}
 		Arrays.sort(all);
-		System.out.printf("RESULT mode=%s threads=%d cycles_per_s=%.0f p50_us=%.0f p99_us=%.0f cycles=%d%n", mode,
-				threads, total / elapsed, all[total / 2] / 1e3, all[(int) (total * 0.99)] / 1e3, total);
+		System.out.printf(Locale.ROOT, "RESULT mode=%s threads=%d cycles_per_s=%.0f p50_us=%.0f p99_us=%.0f cycles=%d%n",
+				mode, threads, total / elapsed, all[total / 2] / 1e3, all[(int) (total * 0.99)] / 1e3, total);
 	}
 
 }

@@ -6,12 +6,18 @@
 #
 # Needs Java 17, redis-server and curl. From the repository root:
 #
-#   lock-server/load/run.sh
+#   lock-server/load/run.sh [OUTPUT.json]
 #
-# Settings (environment): DURATION (10, seconds per measurement after a 5 s warm-up), ROUNDS (2),
-# THREADS ("1 8"), SERVER_PORT (8095), MANAGEMENT_PORT (8096), REDIS_PORT (6391).
+# Prints a RESULT line per measurement and writes OUTPUT.json (default: lock-server-cycle.json in
+# the current directory): the settings, the machine's load average when the measurements start and
+# when they end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
+# microseconds), as benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
+# Settings (environment): DURATION (10, seconds per measurement after a warm-up of 5 s, or of
+# DURATION if shorter), ROUNDS (2), THREADS ("1 8"), SERVER_PORT (8095), MANAGEMENT_PORT (8096),
+# REDIS_PORT (6391), SKIP_BUILD (unset: build the jar first).
 set -euo pipefail
 
+OUTPUT=$(realpath -m "${1:-lock-server-cycle.json}")
 DURATION=${DURATION:-10}
 ROUNDS=${ROUNDS:-2}
 THREADS=${THREADS:-"1 8"}
@@ -31,15 +37,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for tool in redis-server java curl sha256sum; do
+for tool in redis-server java jar curl sha256sum; do
 	command -v "$tool" >/dev/null || { echo "$tool is not on the PATH" >&2; exit 1; }
 done
 
-# One reactor build: the sibling modules resolve to their freshly built jars; lock-server, built
-# last, writes the classpath file last
-(cd "$root" && ./mvnw -q -pl lock-server -am package dependency:build-classpath -DskipTests \
-	-Dmdep.outputFile="$work/classpath" -Dmdep.includeScope=runtime)
-classpath="$root/lock-server/target/classes:$(cat "$work/classpath")"
+if [ -z "${SKIP_BUILD:-}" ]; then
+	(cd "$root" && ./mvnw -q -pl lock-server -am package -DskipTests)
+fi
+# The load driver's classpath: the server's own classes and libraries, from its executable jar
+mkdir "$work/jar"
+(cd "$work/jar" && jar xf "$root/lock-server/target/lock-server.jar")
+classpath="$work/jar/BOOT-INF/classes:$(ls "$work"/jar/BOOT-INF/lib/*.jar | tr '\n' ':')"
 
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
 redis_pid=$!
@@ -58,11 +66,67 @@ for _ in $(seq 1 120); do
 	sleep 1
 done
 
-java -version 2>&1 | head -n 1
-echo "cores: $(nproc); redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')"
+# A JSON string: the text with its backslashes and double quotes escaped
+json_string() {
+	local text=${1//\\/\\\\}
+	printf '"%s"' "${text//\"/\\\"}"
+}
+
+# The three load averages of /proc/loadavg, as a JSON array of strings
+loadavg() {
+	local one five fifteen
+	read -r one five fifteen _ < /proc/loadavg
+	printf '["%s", "%s", "%s"]' "$one" "$five" "$fifteen"
+}
+
+# A RESULT line of LockCycleLoad (RESULT mode=http threads=8 cycles_per_s=... p50_us=... ...) as a
+# JSON object with its round first
+measurement() {
+	local round=$1 line=$2 fields pair
+	fields="\"round\": $round"
+	for pair in $line; do
+		case $pair in
+			mode=*) fields+=", \"mode\": \"${pair#mode=}\"" ;;
+			*=*) fields+=", \"${pair%%=*}\": ${pair#*=}" ;;
+		esac
+	done
+	printf '{%s}' "$fields"
+}
+
+java_version=$(java -version 2>&1 | head -n 1)
+redis_version=$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')
+echo "$java_version"
+echo "cores: $(nproc); redis-server $redis_version"
+loadavg_start=$(loadavg)
+measurements=()
 for round in $(seq 1 "$ROUNDS"); do
 	for threads in $THREADS; do
-		java -cp "$classpath" "$here/LockCycleLoad.java" direct "127.0.0.1:$REDIS_PORT" "$threads" "$DURATION" | grep RESULT
-		java -cp "$classpath" "$here/LockCycleLoad.java" http "http://127.0.0.1:$SERVER_PORT" "$threads" "$DURATION" | grep RESULT
+		for mode in direct http; do
+			if [ "$mode" = direct ]; then target="127.0.0.1:$REDIS_PORT"; else target="http://127.0.0.1:$SERVER_PORT"; fi
+			line=$(java -cp "$classpath" "$here/LockCycleLoad.java" "$mode" "$target" "$threads" "$DURATION" | grep RESULT)
+			echo "$line"
+			measurements+=("$(measurement "$round" "$line")")
+		done
 	done
 done
+loadavg_end=$(loadavg)
+
+{
+	echo "{"
+	echo "  \"duration_s\": $DURATION,"
+	echo "  \"warm_up_s\": $((DURATION < 5 ? DURATION : 5)),"
+	echo "  \"rounds\": $ROUNDS,"
+	echo "  \"threads\": [$(echo $THREADS | sed 's/ /, /g')],"
+	echo "  \"cores\": $(nproc),"
+	echo "  \"java\": $(json_string "$java_version"),"
+	echo "  \"redis_server\": $(json_string "$redis_version"),"
+	echo "  \"loadavg_start\": $loadavg_start,"
+	echo "  \"loadavg_end\": $loadavg_end,"
+	echo "  \"measurements\": ["
+	for i in "${!measurements[@]}"; do
+		echo "    ${measurements[$i]}$([ "$i" -lt $((${#measurements[@]} - 1)) ] && echo ,)"
+	done
+	echo "  ]"
+	echo "}"
+} > "$OUTPUT"
+echo "Wrote $OUTPUT"

@@ -1,0 +1,218 @@
+"""The section of docs/PERFORMANCE.md on the lock server (module lock-server, an HTTP server in front of LockTemplate),
+from the results of its two load scripts, which benchmarks/run.sh runs: the acquire + release cycle over HTTP beside
+the direct LockTemplate cycle on the same Redis (lock-server/load/run.sh, server-cycle.json) and the long-poll
+handoff across two server instances beside the handoff between two LockTemplates (lock-server/load/handoff.sh,
+server-handoff.json). report.py renders it; `fmt` is report.py's module, whose file loading and number formatting
+this uses."""
+
+import os
+
+CYCLE = "server-cycle.json"
+HANDOFF = "server-handoff.json"
+TITLE = "The lock server over HTTP"
+ANCHOR = "the-lock-server-over-http"
+
+CROSSES = """\
+**What each path crosses.** All of it runs on the same machine: the load driver, the server's JVM (two in the
+handoff) and one `redis-server` share its cores.
+
+- **The cycle, direct**: the driver's `LockTemplate` sends its acquisition and its release to Redis, two round
+  trips, as in [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis).
+- **The cycle, HTTP**: a `POST` that acquires and a `DELETE` with the owner token that releases, each a request on
+  the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the API key check (a SHA-256 of the
+  key), Spring MVC, the server's `LockTemplate` and its one round trip to Redis, and a JSON answer; an acquisition
+  without a wait is answered on the request thread. The driver writes and reads the HTTP by hand on a socket, so
+  that the client's work is as small as a request allows: the difference to the direct cycle is the server's.
+- **The handoff, direct**: the holder's release reaches Redis, which tells the waiting `LockTemplate`'s
+  subscription; that template takes the lock and wakes the waiting thread with the answer.
+- **The handoff, HTTP**: the clock starts when the holder sends its `DELETE` to instance A, so A's request and its
+  release are counted. Redis tells instance B of the release; B's waiting acquisition (a long poll,
+  `{"waitMillis":5000}`, which holds no request thread while it waits) takes the lock, Spring MVC dispatches its
+  answer asynchronously, and the waiter's JDK `HttpClient` reads it and wakes the waiting thread: two server
+  processes and two HTTP exchanges (the release's request, the long poll's answer) more than the direct handoff."""
+
+
+def load(results, fmt):
+    """The two scripts' results and the commands that ran them; either result is None when its file is missing."""
+    commands_path = os.path.join(results, "commands-run.txt")
+    commands_run = []
+    if os.path.exists(commands_path):
+        commands_run = [line.strip() for line in open(commands_path) if "lock-server" in line]
+    return {"cycle": fmt.load(results, CYCLE), "handoff": fmt.load(results, HANDOFF), "commands_run": commands_run}
+
+
+def measured(result):
+    return bool(result) and "skipped" not in result
+
+
+def missing_text(result, script, name):
+    if result and "skipped" in result:
+        return "Skipped in this run: %s." % result["skipped"]
+    return "Not measured in this run: there is no `benchmarks/results/%s` (`%s`)." % (name, script)
+
+
+def cycle_rows(cycle):
+    """threads -> (per round: (round, direct, http)), each direct/http a measurement or None."""
+    by_threads = {}
+    for entry in cycle.get("measurements", []):
+        rounds = by_threads.setdefault(entry["threads"], {})
+        rounds.setdefault(entry["round"], {})[entry["mode"]] = entry
+    return {threads: [(r, modes.get("direct"), modes.get("http")) for r, modes in sorted(rounds.items())]
+            for threads, rounds in sorted(by_threads.items())}
+
+
+def mean_rates(rows):
+    """The mean cycles/s of the direct and the HTTP cycle over the rounds that have both, or None."""
+    pairs = [(direct["cycles_per_s"], http["cycles_per_s"]) for _, direct, http in rows if direct and http]
+    if not pairs:
+        return None
+    return sum(d for d, _ in pairs) / len(pairs), sum(h for _, h in pairs) / len(pairs), len(pairs)
+
+
+def ms(micros):
+    return "%.2f ms" % (micros / 1000.0)
+
+
+def latencies(entry):
+    return "%s / %s" % (ms(entry["p50_us"]), ms(entry["p99_us"])) if entry else "–"
+
+
+def threads_label(threads):
+    return "%d thread%s" % (threads, "" if threads == 1 else "s")
+
+
+def summary(server, fmt):
+    """The lines of the page's summary, none when neither script was measured."""
+    if not server:
+        return []
+    parts = []
+    cycle, handoff = server["cycle"], server["handoff"]
+    if measured(cycle):
+        rates = []
+        for threads, rows in cycle_rows(cycle).items():
+            means = mean_rates(rows)
+            if means:
+                rates.append("%s cycles/s against %s direct with %s (%.2f×)" % (
+                    fmt.number(means[1]), fmt.number(means[0]), threads_label(threads), means[1] / means[0]))
+        if rates:
+            parts.append("the acquire + release cycle over HTTP runs at " + " and ".join(rates))
+    if measured(handoff):
+        setups = handoff.get("setups", {})
+        if "HTTP" in setups and "DIRECT" in setups:
+            parts.append("a handoff between two instances takes %s at the median, against %s between two "
+                         "`LockTemplate`s" % (ms(setups["HTTP"]["p50_us"]), ms(setups["DIRECT"]["p50_us"])))
+    if not parts:
+        return []
+    return ["- **Lock server** (beside the `LockTemplate` it wraps, on the same Redis): %s. See "
+            "[The lock server over HTTP](#%s)." % ("; ".join(parts), ANCHOR)]
+
+
+def section(server, w, fmt):
+    w("## " + TITLE)
+    w("")
+    cycle = server["cycle"] if server else None
+    handoff = server["handoff"] if server else None
+    w("The lock server (module `lock-server`, see [its guide](lock-server.md)) answers HTTP clients with a "
+      "`LockTemplate` of its own. These two measurements put it beside the `LockTemplate` it wraps, on the same Redis, "
+      "to show what the HTTP hop costs a client that could use the template directly.")
+    w("")
+    w("### The acquire + release cycle")
+    w("")
+    if not measured(cycle):
+        w(missing_text(cycle, "lock-server/load/run.sh", CYCLE))
+        w("")
+    else:
+        cycle_table(cycle, w, fmt)
+    w("### The handoff between two instances")
+    w("")
+    if not measured(handoff):
+        w(missing_text(handoff, "lock-server/load/handoff.sh", HANDOFF))
+        w("")
+    else:
+        handoff_table(handoff, w)
+    if measured(cycle) or measured(handoff):
+        w(CROSSES)
+        w("")
+    if server and server["commands_run"]:
+        w("The commands `benchmarks/run.sh` ran for this section:")
+    else:
+        w("The commands that measure them, from the repository root, as `benchmarks/run.sh` runs them:")
+    w("")
+    w("```bash")
+    if server and server["commands_run"]:
+        for line in server["commands_run"]:
+            w(line)
+    else:
+        w("./mvnw -q -B -pl lock-server -am package -Dmaven.test.skip=true")
+        w("env SKIP_BUILD=1 lock-server/load/run.sh benchmarks/results/%s" % CYCLE)
+        w("env SKIP_BUILD=1 HANDOFFS=1000 lock-server/load/handoff.sh benchmarks/results/%s" % HANDOFF)
+    w("```")
+    w("")
+
+
+def cycle_table(cycle, w, fmt):
+    loads = [cycle.get("loadavg_start") or [], cycle.get("loadavg_end") or []]
+    rounds = cycle.get("rounds")
+    w("Measured by `lock-server/load/run.sh`: the server as its own JVM (the executable jar, `lock.store=redis`, rate "
+      "limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
+      "average %s when the measurements began and %s when they ended. Each measurement runs %s s after a warm-up of "
+      "%s s, on threads that each take their own keys (1,000 per thread, 30 s time-to-live); the direct and the HTTP "
+      "cycle take turns, thread count by thread count, in %s round%s. *HTTP ÷ direct* is the ratio of the cycles per "
+      "second%s." % (
+          cycle.get("java", "an unknown JDK"), cycle.get("redis_server", "unknown"), cycle.get("cores", "unknown"),
+          " ".join(loads[0]) or "unknown", " ".join(loads[1]) or "unknown", cycle.get("duration_s"),
+          cycle.get("warm_up_s"), rounds, "" if rounds == 1 else "s",
+          "" if rounds == 1 else "; the *mean* row averages the rounds' rates (percentiles of separate rounds do not "
+          "average, so it has none)"))
+    w("")
+    try:
+        busy = max(float(load[0]) for load in loads if load) > float(cycle.get("cores"))
+    except (TypeError, ValueError):
+        busy = False
+    if busy:
+        w("**This run was made on a busy machine** (a load average above the number of cores): the driver, the "
+          "server and Redis waited for a core in turn with other processes, so the rates move from round to round "
+          "and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle machine.")
+        w("")
+    w("| threads | round | direct cycles/s | HTTP cycles/s | HTTP ÷ direct | direct p50 / p99 | HTTP p50 / p99 |")
+    w("|---:|---|---:|---:|---:|---:|---:|")
+    for threads, rows in cycle_rows(cycle).items():
+        for round_number, direct, http in rows:
+            w("| %d | %s | %s | %s | %s | %s | %s |" % (
+                threads, round_number, fmt.number(direct["cycles_per_s"]) if direct else "–",
+                fmt.number(http["cycles_per_s"]) if http else "–",
+                "%.2f" % (http["cycles_per_s"] / direct["cycles_per_s"])
+                if direct and http and direct["cycles_per_s"] else "–",
+                latencies(direct), latencies(http)))
+        means = mean_rates(rows)
+        if means and len(rows) > 1:
+            w("| %d | **mean** of %d | %s | %s | **%.2f** | | |" % (
+                threads, means[2], fmt.number(means[0]), fmt.number(means[1]), means[1] / means[0]))
+    w("")
+
+
+def handoff_table(handoff, w):
+    setups = handoff.get("setups", {})
+    w("Measured by `lock-server/load/handoff.sh`: two server instances (A and B) on one `redis-server`. A holder "
+      "acquires a key through A; a waiter long-polls the same key through B; after a pause of 20 to 51 ms, long "
+      "enough for the waiter to be waiting, the holder releases through A. Each handoff is timed from the release "
+      "sent to the waiter's acquisition answered, beside the same handoff between two `LockTemplate`s on Redis "
+      "connections of their own in the driver's JVM; %s handoffs of each after %s unmeasured, the two taking "
+      "turns in %s round%s." % (
+          "{:,}".format(handoff.get("handoffs", 0)), handoff.get("warm_up", "some"), handoff.get("rounds"),
+          "" if handoff.get("rounds") == 1 else "s"))
+    w("")
+    w("| path | handoffs | p50 | p90 | p99 | max |")
+    w("|---|---:|---:|---:|---:|---:|")
+    for name, label in (("HTTP", "HTTP: release through instance A, long poll through instance B"),
+                        ("DIRECT", "`LockTemplate` to `LockTemplate`, each on its own Redis connection")):
+        setup = setups.get(name)
+        if setup:
+            count = len(setup.get("samples_us", [])) or handoff.get("handoffs", 0)
+            w("| %s | %s | %s | %s | %s | %s |" % (
+                label, "{:,}".format(count), *(ms(setup[p]) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+    w("")
+    if "HTTP" in setups and "DIRECT" in setups and setups["DIRECT"]["p50_us"] > 0:
+        w("The median handoff through the two instances takes %.1f× the median between two `LockTemplate`s." % (
+            setups["HTTP"]["p50_us"] / setups["DIRECT"]["p50_us"]))
+        w("")
