@@ -27,6 +27,7 @@ import dev.lockstarter.store.SharedLockStore;
 import dev.lockstarter.store.dynamodb.DynamoDbLockStore;
 import dev.lockstarter.store.etcd.EtcdLockStore;
 import dev.lockstarter.store.jdbc.JdbcLockStore;
+import dev.lockstarter.store.jdbc.PostgreSqlJdbcLockStore;
 import dev.lockstarter.store.memcached.MemcachedLockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.store.redis.RedisLockStore;
@@ -39,13 +40,14 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * What each built-in lock store can do, one row per store (two for Redis, whose Cluster
- * takes several keys differently), as the store classes declare it: the capability
+ * takes several keys differently, and two for JDBC, whose store on PostgreSQL is a
+ * subclass that announces releases), as the store classes declare it: the capability
  * interfaces each implements, and whether it counts a lock's time-to-live with
  * {@link ObservedExpiry}, on the contender's clock. Where no type of the main code
  * declares a fact, this class does, each time with its reason: which stores return a
  * fencing token in their acquisition's reply, whose clock counts the time-to-live of the
  * stores that count it themselves, and that Redis Cluster takes keys of several hash
- * slots one by one.
+ * slots one by one. A declaration about a class holds for its subclasses too.
  * <p>
  * The table is rendered into docs/stores.md between {@link #START} and {@link #END}, and
  * {@link #storesWith} answers the lists of stores that other pages repeat.
@@ -98,7 +100,10 @@ final class StoreFacts {
 			new Entry("in-memory", "[in-memory](stores/memory.md), one JVM", "memory", InMemoryLockStore.class),
 			new Entry("Memcached", "[Memcached](stores/memcached.md)", "memcached", MemcachedLockStore.class),
 			new Entry("DynamoDB", "[DynamoDB](stores/dynamodb.md)", "dynamodb", DynamoDbLockStore.class),
-			new Entry("JDBC", "[JDBC](stores/jdbc.md): PostgreSQL, MariaDB, H2", "jdbc", JdbcLockStore.class),
+			// JdbcLockStore.create and lock.store=jdbc build the subclass on PostgreSQL
+			new Entry("JDBC on PostgreSQL", "[JDBC](stores/jdbc.md) on PostgreSQL", "jdbc",
+					PostgreSqlJdbcLockStore.class),
+			new Entry("JDBC on MariaDB and H2", "[JDBC](stores/jdbc.md) on MariaDB, H2", "jdbc", JdbcLockStore.class),
 			new Entry("etcd", "[etcd](stores/etcd.md)", "etcd", EtcdLockStore.class),
 			new Entry("ZooKeeper", "[ZooKeeper](stores/zookeeper.md)", "zookeeper", ZooKeeperLockStore.class));
 
@@ -199,7 +204,7 @@ final class StoreFacts {
 		cells.put(Fact.SHARED_LOCKS, shared ? "yes" : "no: mutexes only");
 
 		boolean onDemand = FencingOnDemandLockStore.class.isAssignableFrom(type);
-		boolean fencing = onDemand || FENCING_IN_REPLY.contains(type);
+		boolean fencing = onDemand || inReply(type);
 		has.put(Fact.FENCING_TOKENS, fencing);
 		cells.put(Fact.FENCING_TOKENS,
 				onDemand ? "yes, drawn when first read" : fencing ? "yes" : "**no**: `fencingToken()` answers 0");
@@ -231,11 +236,34 @@ final class StoreFacts {
 
 		boolean observed = countsWithObservedExpiry(type);
 		has.put(Fact.CONTENDER_CLOCK, observed);
-		String ownClock = OWN_CLOCKS.get(type);
+		String ownClock = declared(OWN_CLOCKS, type);
+		String clockNote = declared(CLOCK_NOTES, type);
 		cells.put(Fact.CONTENDER_CLOCK,
-				observed ? "the contender's monotonic clock" + CLOCK_NOTES.getOrDefault(type, "")
+				observed ? "the contender's monotonic clock" + ((clockNote != null) ? clockNote : "")
 						: (ownClock != null) ? ownClock : "");
 		return new Row(entry, has, cells);
+	}
+
+	/**
+	 * Whether a store is declared to return its fencing token in the acquisition's reply:
+	 * it, or a class it extends, is one of {@link #FENCING_IN_REPLY}.
+	 */
+	private static boolean inReply(Class<?> type) {
+		return FENCING_IN_REPLY.stream().anyMatch((declared) -> declared.isAssignableFrom(type));
+	}
+
+	/**
+	 * What a map declares of a store: of its own class, or else of a class it extends, so
+	 * that {@code PostgreSqlJdbcLockStore} has the facts of {@code JdbcLockStore}.
+	 */
+	private static @Nullable String declared(Map<Class<?>, String> declarations, Class<?> type) {
+		for (Class<?> current = type; current != null; current = current.getSuperclass()) {
+			String declaration = declarations.get(current);
+			if (declaration != null) {
+				return declaration;
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -260,14 +288,15 @@ final class StoreFacts {
 		for (Row row : this.rows) {
 			Class<?> type = row.type();
 			boolean observed = row.has(Fact.CONTENDER_CLOCK);
-			if (!observed && !OWN_CLOCKS.containsKey(type)) {
+			String ownClock = declared(OWN_CLOCKS, type);
+			if (!observed && ownClock == null) {
 				problems.add(type.getName() + " keeps no ObservedExpiry: declare whose clock counts its time-to-live");
 			}
-			if (observed && OWN_CLOCKS.containsKey(type)) {
+			if (observed && ownClock != null) {
 				problems.add(type.getName() + " keeps an ObservedExpiry, but is declared to count its time-to-live on "
-						+ OWN_CLOCKS.get(type));
+						+ ownClock);
 			}
-			if (FENCING_IN_REPLY.contains(type) && FencingOnDemandLockStore.class.isAssignableFrom(type)) {
+			if (inReply(type) && FencingOnDemandLockStore.class.isAssignableFrom(type)) {
 				problems.add(type.getName()
 						+ " draws its fencing tokens on demand, but is declared to return them in its reply");
 			}

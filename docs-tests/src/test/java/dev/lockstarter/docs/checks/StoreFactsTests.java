@@ -68,6 +68,33 @@ class StoreFactsTests {
 	}
 
 	@Test
+	void jdbcOnPostgreSqlAnnouncesReleasesAndHasEveryOtherFactOfJdbcElsewhere() {
+		assertThat(this.facts.storesWith(Fact.RELEASE_NOTIFICATIONS, true)).contains("JDBC on PostgreSQL")
+			.doesNotContain("JDBC on MariaDB and H2");
+		List<String> postgreSql = cells("| [JDBC](stores/jdbc.md) on PostgreSQL |");
+		List<String> others = cells("| [JDBC](stores/jdbc.md) on MariaDB, H2 |");
+		int release = cells("| store |").indexOf("release notifications");
+		assertThat(postgreSql.get(release)).isEqualTo("yes");
+		assertThat(others.get(release)).isEqualTo("no: waiters poll");
+		for (int column = 1; column < postgreSql.size(); column++) {
+			if (column != release) {
+				assertThat(postgreSql.get(column)).as("column %d", column).isEqualTo(others.get(column));
+			}
+		}
+		assertThat(others).contains("the database server's");
+	}
+
+	/** The cells of the rendered table's line that starts with a prefix. */
+	private List<String> cells(String prefix) {
+		String line = this.facts.render()
+			.stream()
+			.filter((candidate) -> candidate.startsWith(prefix))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no line of the table starts with " + prefix));
+		return List.of(line.substring(2, line.length() - 2).split(" \\| "));
+	}
+
+	@Test
 	void tableOfTheStoresPageIsTheOneBuiltFromTheStoreClasses() throws IOException {
 		Path page = this.project.root().resolve(StoreFacts.PAGE);
 		List<String> lines = Files.readAllLines(page, StandardCharsets.UTF_8);

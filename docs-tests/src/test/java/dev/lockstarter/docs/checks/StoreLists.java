@@ -23,7 +23,10 @@ import dev.lockstarter.docs.checks.StoreFacts.Fact;
  * stores the marked text names must be exactly those that the table gives. A name counts
  * for the rows it stands for: {@code Redis} for Redis on one server or Sentinel and Redis
  * Cluster, {@code Redis on one server or Sentinel} and {@code Redis Cluster} for one of
- * them, {@code PostgreSQL}, {@code MariaDB} and {@code H2} for JDBC.
+ * them; {@code JDBC} for JDBC on PostgreSQL and JDBC on MariaDB and H2,
+ * {@code PostgreSQL} (or {@code JDBC on PostgreSQL}, {@code JDBC store on PostgreSQL})
+ * for the first, {@code MariaDB} and {@code H2} (or {@code JDBC on MariaDB and H2}) for
+ * the second.
  */
 final class StoreLists {
 
@@ -56,10 +59,18 @@ final class StoreLists {
 		names.put("in memory", List.of("in-memory"));
 		names.put("Memcached", List.of("Memcached"));
 		names.put("DynamoDB", List.of("DynamoDB"));
-		names.put("JDBC", List.of("JDBC"));
-		names.put("PostgreSQL", List.of("JDBC"));
-		names.put("MariaDB", List.of("JDBC"));
-		names.put("H2", List.of("JDBC"));
+		// "JDBC on MariaDB" must not also be read as "JDBC", which stands for both rows
+		names.put("JDBC on PostgreSQL", List.of("JDBC on PostgreSQL"));
+		names.put("JDBC store on PostgreSQL", List.of("JDBC on PostgreSQL"));
+		names.put("JDBC store on MariaDB and H2", List.of("JDBC on MariaDB and H2"));
+		names.put("JDBC on MariaDB and H2", List.of("JDBC on MariaDB and H2"));
+		names.put("JDBC on MariaDB or H2", List.of("JDBC on MariaDB and H2"));
+		names.put("JDBC on MariaDB", List.of("JDBC on MariaDB and H2"));
+		names.put("JDBC on H2", List.of("JDBC on MariaDB and H2"));
+		names.put("JDBC", List.of("JDBC on PostgreSQL", "JDBC on MariaDB and H2"));
+		names.put("PostgreSQL", List.of("JDBC on PostgreSQL"));
+		names.put("MariaDB", List.of("JDBC on MariaDB and H2"));
+		names.put("H2", List.of("JDBC on MariaDB and H2"));
 		names.put("etcd", List.of("etcd"));
 		names.put("ZooKeeper", List.of("ZooKeeper"));
 		return names;

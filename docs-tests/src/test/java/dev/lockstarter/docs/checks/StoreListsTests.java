@@ -44,12 +44,38 @@ class StoreListsTests {
 		assertThat(this.lists.storesNamedIn("Redis Cluster and [ZooKeeper](stores/zookeeper.md)"))
 			.containsExactly("Redis Cluster", "ZooKeeper");
 		assertThat(this.lists.storesNamedIn("Redis (one server, Sentinel, Cluster), PostgreSQL"))
-			.containsExactly("Redis", "Redis Cluster", "JDBC");
+			.containsExactly("Redis", "Redis Cluster", "JDBC on PostgreSQL");
 		MarkdownPage page = page(
 				"<!-- stores: atomic-multi-key -->Redis, in-memory, etcd, ZooKeeper<!-- end stores -->");
 		assertThat(this.lists.problems(List.of(page), Map.of())).singleElement()
 			.asString()
 			.endsWith("not to be listed: Redis Cluster");
+	}
+
+	@Test
+	void jdbcIsBothRowsAndEachDatabaseItsOwn() {
+		assertThat(this.lists.storesNamedIn("[JDBC](stores/jdbc.md)")).containsExactly("JDBC on PostgreSQL",
+				"JDBC on MariaDB and H2");
+		assertThat(this.lists.storesNamedIn("PostgreSQL")).containsExactly("JDBC on PostgreSQL");
+		assertThat(this.lists.storesNamedIn("JDBC on PostgreSQL")).containsExactly("JDBC on PostgreSQL");
+		assertThat(this.lists.storesNamedIn("MariaDB, H2")).containsExactly("JDBC on MariaDB and H2");
+		assertThat(this.lists.storesNamedIn("JDBC on MariaDB and H2")).containsExactly("JDBC on MariaDB and H2");
+		assertThat(this.lists.storesNamedIn("JDBC on H2")).containsExactly("JDBC on MariaDB and H2");
+		assertThat(this.lists.storesNamedIn("the JDBC store on PostgreSQL")).containsExactly("JDBC on PostgreSQL");
+	}
+
+	@Test
+	void jdbcListedAsPollingIsWrongOnPostgreSql() {
+		MarkdownPage stale = page(
+				"<!-- stores: not release-notifications -->Memcached, DynamoDB and JDBC<!-- end stores --> poll.");
+		assertThat(this.lists.problems(List.of(stale), Map.of())).singleElement()
+			.asString()
+			.endsWith("not to be listed: JDBC on PostgreSQL");
+		MarkdownPage right = page(
+				"<!-- stores: not release-notifications -->Memcached, DynamoDB, and JDBC on MariaDB and H2<!-- end stores -->",
+				"poll; <!-- stores: release-notifications -->Redis, in-memory, PostgreSQL, etcd and ZooKeeper<!-- end stores -->",
+				"announce releases.");
+		assertThat(this.lists.problems(List.of(right), Map.of())).isEmpty();
 	}
 
 	@Test
