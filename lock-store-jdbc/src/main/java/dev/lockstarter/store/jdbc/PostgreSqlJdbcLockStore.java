@@ -16,7 +16,8 @@ import org.springframework.util.Assert;
  * force-release) also calls {@code pg_notify(channel, key)} for the row it freed, in the
  * same statement: the announcement is sent when the release commits, and only if a row
  * was freed. A lock that merely expires is not announced. The channel is one per table:
- * its name in lower case followed by {@code _released} (see {@link #getReleaseChannel()}).
+ * its name in lower case followed by {@code _released} (see
+ * {@link #getReleaseChannel()}).
  * <p>
  * When the first waiter subscribes, the store takes one connection of the data source for
  * itself and keeps it until {@link #close()}: it {@code LISTEN}s on the channel, and a
