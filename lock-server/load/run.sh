@@ -25,46 +25,9 @@ SERVER_PORT=${SERVER_PORT:-8095}
 MANAGEMENT_PORT=${MANAGEMENT_PORT:-8096}
 REDIS_PORT=${REDIS_PORT:-6391}
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d)
-server_pid=""
-redis_pid=""
-cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-	[ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-for tool in redis-server java jar curl sha256sum; do
-	command -v "$tool" >/dev/null || { echo "$tool is not on the PATH" >&2; exit 1; }
-done
-
-if [ -z "${SKIP_BUILD:-}" ]; then
-	(cd "$root" && ./mvnw -q -pl lock-server -am package -DskipTests)
-fi
-# The load driver's classpath: the server's own classes and libraries, from its executable jar
-mkdir "$work/jar"
-(cd "$work/jar" && jar xf "$root/lock-server/target/lock-server.jar")
-classpath="$work/jar/BOOT-INF/classes:$(ls "$work"/jar/BOOT-INF/lib/*.jar | tr '\n' ':')"
-
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
-redis_pid=$!
-
-export LOCK_SERVER_API_KEY=$(head -c 32 /dev/urandom | base64)
-hash=$(printf %s "$LOCK_SERVER_API_KEY" | sha256sum | cut -d' ' -f1)
-java -jar "$root/lock-server/target/lock-server.jar" --server.port="$SERVER_PORT" \
-	--management.server.port="$MANAGEMENT_PORT" --lock.store=redis \
-	--spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT" \
-	--lock.server.rate-limit.requests-per-second=0 --lock.server.clients[0].name=load \
-	--lock.server.clients[0].namespace=load --lock.server.clients[0].api-key-sha256="$hash" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 120); do
-	curl -fs "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health" 2>/dev/null | grep -q '"status":"UP"' && break
-	kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-	sleep 1
-done
+# shellcheck source=lock-server/load/common.sh
+. "$(dirname "$0")/common.sh"
+start_servers 1
 
 # A JSON string: the text with its backslashes and double quotes escaped
 json_string() {
