@@ -38,8 +38,13 @@ import org.springframework.jdbc.support.JdbcUtils;
  * meanwhile are lost: the waiters' polling finds them. On close, the connection stops
  * listening ({@code UNLISTEN *}) before it goes back to the pool.
  * <p>
- * This is the only class that uses pgjdbc, an optional dependency: only
- * {@link PostgreSqlJdbcLockStore} loads it.
+ * An announcement is passed on as soon as it is read: the connection skips the
+ * millisecond-long read with which pgjdbc ends each call that received one
+ * ({@link PgjdbcTrailingRead}), and gets the driver's behaviour back before it returns to
+ * the pool.
+ * <p>
+ * This class and {@link PgjdbcTrailingRead} are the only ones that use pgjdbc, an
+ * optional dependency: only {@link PostgreSqlJdbcLockStore} loads it.
  */
 final class PostgreSqlReleaseListener implements AutoCloseable {
 
@@ -75,6 +80,8 @@ final class PostgreSqlReleaseListener implements AutoCloseable {
 
 	private volatile boolean listening;
 
+	private volatile boolean trailingReadSkipped;
+
 	private long reconnectDelayMillis = RECONNECT_DELAY.toMillis();
 
 	PostgreSqlReleaseListener(JdbcConnections connections, String channel) {
@@ -106,6 +113,14 @@ final class PostgreSqlReleaseListener implements AutoCloseable {
 	/** The number of announcements received on the channel so far. */
 	long notificationsReceived() {
 		return this.notifications.get();
+	}
+
+	/**
+	 * Whether the listening connection skips pgjdbc's trailing read
+	 * ({@link PgjdbcTrailingRead}).
+	 */
+	boolean isTrailingReadSkipped() {
+		return this.trailingReadSkipped;
 	}
 
 	/** Whether the listening thread runs. */
@@ -193,6 +208,7 @@ final class PostgreSqlReleaseListener implements AutoCloseable {
 				connection.setAutoCommit(true);
 			}
 			PGConnection postgres = connection.unwrap(PGConnection.class);
+			this.trailingReadSkipped = PgjdbcTrailingRead.skip(connection);
 			execute(connection, "LISTEN \"" + this.channel + "\"");
 			this.listening = true;
 			this.listens.incrementAndGet();
@@ -211,6 +227,10 @@ final class PostgreSqlReleaseListener implements AutoCloseable {
 		}
 		finally {
 			this.listening = false;
+			if (this.trailingReadSkipped) {
+				PgjdbcTrailingRead.restore(connection);
+				this.trailingReadSkipped = false;
+			}
 			restoreAndClose(connection, networkTimeout);
 		}
 	}

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -153,6 +154,60 @@ class PostgresJdbcReleaseNotificationTests {
 				.isGreaterThan(heardBefore);
 			assertThat(handoff).as("time from the release to the acquisition").isLessThan(Duration.ofMillis(400));
 			attempt.lease().close();
+		}
+	}
+
+	/**
+	 * The listening connection skips pgjdbc's trailing read (the test fails when a driver
+	 * upgrade changes the classes it relies on), so it reads only what has arrived:
+	 * announcements committed together, more than one socket read's worth, must all still
+	 * be passed on. The connection returns to the pool with the driver's behaviour.
+	 */
+	@Test
+	void listenerSkipsTheDriversTrailingReadLosesNoAnnouncementOfABurstAndRestoresTheConnection() throws SQLException {
+		int keys = 400;
+		try (HikariDataSource pool = TestDataSources.postgres(postgres.server())) {
+			List<String> storedKeys = new ArrayList<>();
+			AtomicInteger heard = new AtomicInteger();
+			try (PostgreSqlJdbcLockStore store = new PostgreSqlJdbcLockStore(pool, "notify_burst",
+					Duration.ofSeconds(2))) {
+				store.createSchema();
+				List<ReleaseNotifyingLockStore.Subscription> subscriptions = new ArrayList<>();
+				for (int i = 0; i < keys; i++) {
+					String key = "notify-burst-" + i + "-" + "x".repeat(40);
+					storedKeys.add(JdbcLockStore.storedKey(key));
+					subscriptions.add(store.subscribe(key, heard::incrementAndGet));
+				}
+				awaitListening(store);
+				assertThat(store.releaseListener().isTrailingReadSkipped()).as("pgjdbc's trailing read skipped")
+					.isTrue();
+				try (Connection connection = pool.getConnection();
+						PreparedStatement burst = connection
+							.prepareStatement("SELECT count(pg_notify(?, key)) FROM unnest(?::text[]) AS key")) {
+					burst.setString(1, store.getReleaseChannel());
+					burst.setArray(2, connection.createArrayOf("text", storedKeys.toArray()));
+					try (ResultSet rows = burst.executeQuery()) {
+						assertThat(rows.next()).isTrue();
+						assertThat(rows.getInt(1)).isEqualTo(keys);
+					}
+				}
+				await("every announcement of the burst").atMost(Duration.ofSeconds(10))
+					.until(() -> heard.get() == keys);
+				subscriptions.forEach(ReleaseNotifyingLockStore.Subscription::close);
+			}
+			// Every connection of the pool at once: the listening one among them
+			List<Connection> all = new ArrayList<>();
+			try {
+				for (int i = 0; i < pool.getMaximumPoolSize(); i++) {
+					all.add(pool.getConnection());
+				}
+				assertThat(all).noneMatch(PgjdbcTrailingRead::isSkipped);
+			}
+			finally {
+				for (Connection connection : all) {
+					connection.close();
+				}
+			}
 		}
 	}
 
