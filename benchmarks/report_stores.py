@@ -14,6 +14,8 @@ CYCLE_ROWS = [
     ("PostgreSQL", "postgresLockTemplate", "postgresSpringIntegration", "Spring Integration `JdbcLockRegistry`"),
     ("PostgreSQL", "postgresLockTemplate", "postgresShedLock", "ShedLock `JdbcTemplateLockProvider` (database time)"),
     ("etcd", "etcdLockTemplate", "etcdJetcdLock", "jetcd lock service client (session lease)"),
+    ("etcd", "etcdLockTemplate", "etcdTwoTransactionsReference",
+     "*the same two transactions sent bare on jetcd (reference: the floor of the design)*"),
     ("ZooKeeper", "zooKeeperLockTemplate", "zooKeeperCuratorMutex", "Curator `InterProcessMutex`"),
     ("ZooKeeper", "zooKeeperLockTemplate", "zooKeeperSpringIntegration", "Spring Integration `ZookeeperLockRegistry`"),
 ]
@@ -52,6 +54,9 @@ what a waiter must still do once the lock is free.
   free and that another may take over once it expired. Its client asks less of the JVM: a client built by
   `EtcdClients` sends each request from the calling thread, where jetcd's default client first hands it to
   a thread pool of its own, one thread hand-off per request. Each lock is measured on its usual client.
+  The reference sends this starter's two transactions directly on the same client, with no lock around them:
+  the floor of a cycle of two synced writes. A lock of either design waits for the same two writes to be
+  synced, so neither can pull ahead of the other by more than what it adds to that floor.
 - **PostgreSQL, the handoff.** This starter's waiter is woken by the `NOTIFY` that the holder's releasing
   statement sends, and then runs its acquiring statement: a handoff is a few round trips. Spring
   Integration's `JdbcLockRegistry` has no notification: `tryLock(wait)` asks the repository again every

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stores that keep a lock across a server's failure, each beside the peers' locks on the same kind of
 # server, in one run: the uncontended cycle (FailoverStoreCycleBenchmarks, one thread) on PostgreSQL (Spring
-# Integration's JdbcLockRegistry, ShedLock's JDBC provider), etcd (jetcd's lock service client) and ZooKeeper
+# Integration's JdbcLockRegistry, ShedLock's JDBC provider), etcd (jetcd's lock service client, and the bare transactions as a reference) and ZooKeeper
 # (Curator's InterProcessMutex, Spring Integration's ZookeeperLockRegistry), then the handoff to a waiter in
 # another JVM on PostgreSQL (with the server's round trip as a reference), etcd and ZooKeeper (HandoffLatency). Writes benchmarks/results/stores/ and the stores'
 # section of docs/PERFORMANCE.md (the rest of the page is rendered again, unchanged, from the results already

@@ -2,6 +2,7 @@ package dev.lockstarter.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -9,8 +10,15 @@ import java.util.concurrent.TimeoutException;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KV;
 import io.etcd.jetcd.Lock;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.support.CloseableClient;
 import io.grpc.stub.StreamObserver;
 
@@ -32,12 +40,22 @@ import dev.lockstarter.test.etcd.EtcdServer;
  * and one {@code Unlock} call, on a client with jetcd's defaults, which hands each
  * request to a thread pool of its own. The lock service waits for a held lock rather than
  * failing, which an uncontended cycle never meets.</li>
+ * <li>{@link #twoTransactions the reference}: the two transactions of this starter's
+ * cycle and nothing else, sent directly on a client built by {@code EtcdClients}: a write
+ * of the key if it does not exist, then a delete if its value is still the caller's
+ * token, both under one lease granted at the start. No lock of this design can do less
+ * per cycle.</li>
  * </ul>
  */
 final class EtcdPeerCycles {
 
 	/** The session lease's time-to-live, etcd's concurrency package's default. */
 	static final Duration SESSION_TTL = Duration.ofSeconds(60);
+
+	/**
+	 * The reference's one lease: longer than any trial, so it never needs keeping alive.
+	 */
+	static final Duration REFERENCE_LEASE_TTL = Duration.ofMinutes(30);
 
 	private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
@@ -79,6 +97,36 @@ final class EtcdPeerCycles {
 			@Override
 			public void close() {
 				lease.keepAlive().close();
+				client.close();
+			}
+
+		};
+	}
+
+	static LockCycle twoTransactions(EtcdServer server) {
+		Client client = EtcdClients.client(STORE_TIMEOUT, server.endpoint());
+		KV kv = client.getKVClient();
+		long lease = await(client.getLeaseClient().grant(REFERENCE_LEASE_TTL.toSeconds())).getID();
+		ByteSequence token = ByteSequence.from(UUID.randomUUID().toString(), StandardCharsets.UTF_8);
+		return new LockCycle() {
+
+			@Override
+			public boolean cycle(String key) {
+				ByteSequence lockKey = ByteSequence.from(key, StandardCharsets.UTF_8);
+				boolean acquired = await(kv.txn()
+					.If(new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.version(0)))
+					.Then(Op.put(lockKey, token, PutOption.builder().withLeaseId(lease).build()))
+					.Else(Op.get(lockKey, GetOption.DEFAULT))
+					.commit()).isSucceeded();
+				boolean released = await(kv.txn()
+					.If(new Cmp(lockKey, Cmp.Op.EQUAL, CmpTarget.value(token)))
+					.Then(Op.delete(lockKey, DeleteOption.DEFAULT))
+					.commit()).isSucceeded();
+				return acquired && released;
+			}
+
+			@Override
+			public void close() {
 				client.close();
 			}
 

@@ -27,9 +27,10 @@ import dev.lockstarter.test.zookeeper.ZooKeeperServer;
  * across a server's failure, each beside the peers' locks on the same kind of server, one
  * thread: on PostgreSQL, Spring Integration's {@code JdbcLockRegistry} and ShedLock's
  * JDBC provider ({@link PostgresPeerCycles}); on etcd, jetcd's client of etcd's lock
- * service ({@link EtcdPeerCycles}); on ZooKeeper, Curator's {@code InterProcessMutex} and
- * Spring Integration's {@code ZookeeperLockRegistry} ({@link ZooKeeperPeerCycles}). Run
- * by {@code benchmarks/stores.sh}, which takes the benchmarks in opposite orders over
+ * service, and the reference of the two bare transactions that this starter's cycle sends
+ * ({@link EtcdPeerCycles}); on ZooKeeper, Curator's {@code InterProcessMutex} and Spring
+ * Integration's {@code ZookeeperLockRegistry} ({@link ZooKeeperPeerCycles}). Run by
+ * {@code benchmarks/stores.sh}, which takes the benchmarks in opposite orders over
  * several passes of one fork each.
  * <p>
  * Every benchmark starts its own server for its trial, so that no table or cache of one
@@ -66,6 +67,11 @@ public class FailoverStoreCycleBenchmarks {
 
 	@Benchmark
 	public boolean etcdJetcdLock(EtcdJetcdLock lock, Keys keys, Outcomes outcomes) {
+		return outcomes.count(lock.cycle(keys.next()));
+	}
+
+	@Benchmark
+	public boolean etcdTwoTransactionsReference(EtcdTwoTransactions lock, Keys keys, Outcomes outcomes) {
 		return outcomes.count(lock.cycle(keys.next()));
 	}
 
@@ -199,6 +205,15 @@ public class FailoverStoreCycleBenchmarks {
 		@Override
 		LockCycle open() {
 			return EtcdPeerCycles.jetcdLock(this.server);
+		}
+
+	}
+
+	public static class EtcdTwoTransactions extends EtcdLock {
+
+		@Override
+		LockCycle open() {
+			return EtcdPeerCycles.twoTransactions(this.server);
 		}
 
 	}
