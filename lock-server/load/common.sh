@@ -3,7 +3,8 @@
 # ($classpath, the server's own classes and libraries, from its executable jar), one redis-server, and
 # start_servers N, which starts N server jars on it (instance i on SERVER_PORT + 2i and MANAGEMENT_PORT + 2i,
 # lock.store=redis, rate limit off, one client "load" whose API key is $LOCK_SERVER_API_KEY) and waits until
-# each is up. Every process started is stopped on exit.
+# each is up, with $SERVER_JAVA_OPTS on their command line when set (a profiler's options, say). Every process
+# started is stopped on exit.
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -38,7 +39,7 @@ start_servers() {
 	local count=$1 instance hash first=${#pids[@]}
 	hash=$(printf %s "$LOCK_SERVER_API_KEY" | sha256sum | cut -d' ' -f1)
 	for ((instance = 0; instance < count; instance++)); do
-		java -jar "$root/lock-server/target/lock-server.jar" --server.port=$((SERVER_PORT + 2 * instance)) \
+		java ${SERVER_JAVA_OPTS:-} -jar "$root/lock-server/target/lock-server.jar" --server.port=$((SERVER_PORT + 2 * instance)) \
 			--management.server.port=$((MANAGEMENT_PORT + 2 * instance)) --lock.store=redis \
 			--spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT" \
 			--lock.server.rate-limit.requests-per-second=0 --lock.server.clients[0].name=load \

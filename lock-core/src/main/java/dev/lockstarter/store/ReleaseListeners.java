@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.Supplier;
 
 /**
  * The local side of release notifications: listeners by store key, for a
@@ -16,14 +17,33 @@ public final class ReleaseListeners {
 
 	private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
 
+	private final Supplier<Set<Runnable>> newSet;
+
 	/**
-	 * Register a listener for a key.
+	 * Create an empty registry.
+	 */
+	public ReleaseListeners() {
+		this(CopyOnWriteArraySet::new);
+	}
+
+	ReleaseListeners(Supplier<Set<Runnable>> newSet) {
+		this.newSet = newSet;
+	}
+
+	/**
+	 * Register a listener for a key. The listener joins the key's set, and a subscription
+	 * leaves it, each within one atomic update of the key's entry: a listener that joins
+	 * while the key's last one leaves is never added to a set already dropped.
 	 * @param key the store key
 	 * @param listener the listener
 	 * @return the subscription that removes it
 	 */
 	public ReleaseNotifyingLockStore.Subscription add(String key, Runnable listener) {
-		this.listeners.computeIfAbsent(key, (k) -> new CopyOnWriteArraySet<>()).add(listener);
+		this.listeners.compute(key, (k, set) -> {
+			Set<Runnable> joined = (set != null) ? set : this.newSet.get();
+			joined.add(listener);
+			return joined;
+		});
 		return () -> this.listeners.computeIfPresent(key, (k, set) -> {
 			set.remove(listener);
 			return set.isEmpty() ? null : set;
