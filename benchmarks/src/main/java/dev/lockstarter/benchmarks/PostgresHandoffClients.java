@@ -40,6 +40,14 @@ final class PostgresHandoffClients {
 	/** How often the ShedLock waiter tries again: ShedLock itself never waits. */
 	static final Duration SHEDLOCK_RETRY = Duration.ofMillis(100);
 
+	/**
+	 * The connections of each client's pool: a waiting client uses two at most (the
+	 * store's acquisition and its listening connection), and a run opens a holder and a
+	 * waiter for every lock on one server, whose {@code max_connections} (60) pools of
+	 * {@link PostgresPeerCycles#POOL_SIZE} would exceed once HikariCP fills them.
+	 */
+	static final int POOL_SIZE = 3;
+
 	private PostgresHandoffClients() {
 	}
 
@@ -79,7 +87,7 @@ final class PostgresHandoffClients {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl("jdbc:postgresql://" + host + ":" + port + "/" + PostgresServer.DATABASE);
 		config.setUsername(PostgresServer.USER);
-		config.setMaximumPoolSize(PostgresPeerCycles.POOL_SIZE);
+		config.setMaximumPoolSize(POOL_SIZE);
 		return new HikariDataSource(config);
 	}
 
