@@ -2,6 +2,8 @@ package dev.lockstarter.store.redis;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import dev.lockstarter.core.LockOptions;
@@ -96,7 +99,7 @@ class RedisReactiveLockOperationsContractTests extends ReactiveLockOperationsCon
 	}
 
 	@Test
-	void aReactiveCallSchedulesNoTimerOnAReactorSchedulerBeforeItsCommandIsSent() {
+	void aReactiveCallSchedulesNoTimerOnAReactorSchedulerBeforeItsCommandIsSent() throws Exception {
 		RedisLockStore store = new RedisLockStore(connectionFactory);
 		Thread caller = Thread.currentThread();
 		AtomicInteger scheduledByCaller = new AtomicInteger();
@@ -112,19 +115,37 @@ class RedisReactiveLockOperationsContractTests extends ReactiveLockOperationsCon
 			Duration ttl = Duration.ofSeconds(30);
 			// Opens the shared connection, if no call did yet
 			assertThat(store.extendReactive(key, "nobody", ttl).block(Duration.ofSeconds(5))).isFalse();
-			scheduledByCaller.set(0);
-			AcquireReply taken = store.tryAcquireReactive(key, "one", ttl).block(Duration.ofSeconds(5));
+			AcquireReply taken = subscribedWhileRedisIsPaused(store.tryAcquireReactive(key, "one", ttl),
+					scheduledByCaller);
 			assertThat(taken.isAcquired()).isTrue();
-			assertThat(store.extendReactive(key, "one", ttl).block(Duration.ofSeconds(5))).isTrue();
-			assertThat(store.releaseReactive(key, "one").block(Duration.ofSeconds(5))).isTrue();
-			// Each call is subscribed to, and its command sent, on this thread: a timeout
-			// counted by a Reactor timer would schedule a task here for each one
-			assertThat(scheduledByCaller).hasValue(0);
+			assertThat(subscribedWhileRedisIsPaused(store.extendReactive(key, "one", ttl), scheduledByCaller)).isTrue();
+			assertThat(subscribedWhileRedisIsPaused(store.releaseReactive(key, "one"), scheduledByCaller)).isTrue();
 		}
 		finally {
 			Schedulers.resetOnScheduleHook(hook);
+			redis.server().resume();
 			store.destroy();
 		}
+	}
+
+	/**
+	 * Subscribe to {@code call} on this thread while Redis is paused, so that no reply
+	 * can come back during the subscription: every task this thread schedules in it is
+	 * scheduled before the command is sent, as a timeout counted by a Reactor timer would
+	 * be. There must be none. Then resume Redis and return the call's answer.
+	 */
+	private static <T> T subscribedWhileRedisIsPaused(Mono<T> call, AtomicInteger scheduledByCaller) throws Exception {
+		redis.server().pause();
+		CompletableFuture<T> answer;
+		try {
+			scheduledByCaller.set(0);
+			answer = call.toFuture();
+			assertThat(scheduledByCaller).hasValue(0);
+		}
+		finally {
+			redis.server().resume();
+		}
+		return answer.get(5, TimeUnit.SECONDS);
 	}
 
 	private static void assertFailsWithinTheTimeout(Runnable operation) {
