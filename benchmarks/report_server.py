@@ -20,15 +20,15 @@ handoff) and one `redis-server` share its cores.
   trips, as in [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis).
 - **The cycle, HTTP**: a `POST` that acquires and a `DELETE` with the owner token that releases, each a request on
   the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the API key check (a SHA-256 of the
-  key), Spring MVC, the server's `LockTemplate` and its one round trip to Redis, and a JSON answer; an acquisition
-  without a wait is answered on the request thread. The driver writes and reads the HTTP by hand on a socket, so
+  key), the servlet filters (the HTTP observation among them), the lock servlet, the server's `LockTemplate` and
+  its one round trip to Redis, and a JSON answer; an acquisition without a wait is answered on the request thread. The driver writes and reads the HTTP by hand on a socket, so
   that the client's work is as small as a request allows: the difference to the direct cycle is the server's.
 - **The handoff, direct**: the holder's release reaches Redis, which tells the waiting `LockTemplate`'s
   subscription; that template takes the lock and wakes the waiting thread with the answer.
 - **The handoff, HTTP**: the clock starts when the holder sends its `DELETE` to instance A, so A's request and its
   release are counted. Redis tells instance B of the release; B's waiting acquisition (a long poll,
-  `{"waitMillis":5000}`, which holds no request thread while it waits) takes the lock, Spring MVC dispatches its
-  answer asynchronously, and the waiter's JDK `HttpClient` reads it and wakes the waiting thread: two server
+  `{"waitMillis":5000}`, which holds no request thread while it waits) takes the lock, the lock servlet writes its
+  answer on one of Tomcat's threads, and the waiter's JDK `HttpClient` reads it and wakes the waiting thread: two server
   processes and two HTTP exchanges (the release's request, the long poll's answer) more than the direct handoff."""
 
 
@@ -155,12 +155,14 @@ def cycle_table(cycle, w, fmt):
     rounds = cycle.get("rounds")
     w("Measured by `lock-server/load/run.sh`: the server as its own JVM (the executable jar, `lock.store=redis`, rate "
       "limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
-      "average %s when the measurements began and %s when they ended. Each measurement runs %s s after a warm-up of "
+      "average %s when the measurements began and %s when they ended. The server is first warmed up with %s s of "
+      "HTTP cycles, unmeasured. Each measurement runs %s s after a warm-up of "
       "%s s, on threads that each take their own keys (1,000 per thread, 30 s time-to-live); the direct and the HTTP "
       "cycle take turns, thread count by thread count, in %s round%s. *HTTP ÷ direct* is the ratio of the cycles per "
       "second%s." % (
           cycle.get("java", "an unknown JDK"), cycle.get("redis_server", "unknown"), cycle.get("cores", "unknown"),
-          " ".join(loads[0]) or "unknown", " ".join(loads[1]) or "unknown", cycle.get("duration_s"),
+          " ".join(loads[0]) or "unknown", " ".join(loads[1]) or "unknown", cycle.get("server_warm_up_s", 0),
+          cycle.get("duration_s"),
           cycle.get("warm_up_s"), rounds, "" if rounds == 1 else "s",
           "" if rounds == 1 else "; the *mean* row averages the rounds' rates (percentiles of separate rounds do not "
           "average, so it has none)"))

@@ -13,7 +13,9 @@
 # when they end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
 # microseconds), as benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
 # Settings (environment): DURATION (10, seconds per measurement after a warm-up of 5 s, or of
-# DURATION if shorter), ROUNDS (2), THREADS ("1 8"), SERVER_PORT (8095), MANAGEMENT_PORT (8096),
+# DURATION if shorter), ROUNDS (2), THREADS ("1 8"), SERVER_WARM_UP (30, seconds of HTTP cycles on the
+# largest thread count before the first round, unmeasured, so that the server is measured after its
+# JIT compilation, as a server that has run for a while), SERVER_PORT (8095), MANAGEMENT_PORT (8096),
 # REDIS_PORT (6391), SKIP_BUILD (unset: build the jar first).
 set -euo pipefail
 
@@ -21,6 +23,7 @@ OUTPUT=$(realpath -m "${1:-lock-server-cycle.json}")
 DURATION=${DURATION:-10}
 ROUNDS=${ROUNDS:-2}
 THREADS=${THREADS:-"1 8"}
+SERVER_WARM_UP=${SERVER_WARM_UP:-30}
 SERVER_PORT=${SERVER_PORT:-8095}
 MANAGEMENT_PORT=${MANAGEMENT_PORT:-8096}
 REDIS_PORT=${REDIS_PORT:-6391}
@@ -60,6 +63,12 @@ java_version=$(java -version 2>&1 | head -n 1)
 redis_version=$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')
 echo "$java_version"
 echo "cores: $(nproc); redis-server $redis_version"
+if [ "$SERVER_WARM_UP" -gt 0 ]; then
+	most_threads=$(printf '%s\n' $THREADS | sort -n | tail -n 1)
+	echo "Warming the server up: ${SERVER_WARM_UP} s of HTTP cycles on $most_threads threads"
+	java -cp "$classpath" "$here/LockCycleLoad.java" http "http://127.0.0.1:$SERVER_PORT" "$most_threads" \
+		"$SERVER_WARM_UP" > /dev/null
+fi
 loadavg_start=$(loadavg)
 measurements=()
 for round in $(seq 1 "$ROUNDS"); do
@@ -78,6 +87,7 @@ loadavg_end=$(loadavg)
 	echo "{"
 	echo "  \"duration_s\": $DURATION,"
 	echo "  \"warm_up_s\": $((DURATION < 5 ? DURATION : 5)),"
+	echo "  \"server_warm_up_s\": $SERVER_WARM_UP,"
 	echo "  \"rounds\": $ROUNDS,"
 	echo "  \"threads\": [$(echo $THREADS | sed 's/ /, /g')],"
 	echo "  \"cores\": $(nproc),"

@@ -7,19 +7,20 @@ import org.apache.catalina.core.StandardHost;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.lockstarter.autoconfigure.LockProperties;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
+import dev.lockstarter.web.LockExceptionHandler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.web.servlet.config.annotation.AsyncSupportConfigurer;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The lock server's beans. Settings that cannot work fail at startup, naming the property
@@ -66,20 +67,27 @@ class LockServerConfiguration {
 		return new LockQuotas(System::nanoTime);
 	}
 
+	@Bean
+	LockResource lockResource(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits,
+			LockQuotas quotas) {
+		return new LockResource(locks, properties, waits, quotas);
+	}
+
 	/**
-	 * A waiting acquisition is answered asynchronously: give it its whole wait, and the
-	 * store's time to answer, before Spring MVC times it out.
+	 * The lock resource's servlet, on {@code /v1/namespaces/*}: a waiting acquisition is
+	 * answered asynchronously, given its whole wait and the store's time to answer before
+	 * it times out.
 	 */
 	@Bean
-	WebMvcConfigurer asyncAcquisitions(LockServerProperties properties) {
-		return new WebMvcConfigurer() {
-
-			@Override
-			public void configureAsyncSupport(AsyncSupportConfigurer configurer) {
-				configurer.setDefaultTimeout(properties.getMaxWait().plus(ASYNC_MARGIN).toMillis());
-			}
-
-		};
+	ServletRegistrationBean<LockServlet> lockServlet(LockResource resource, LockExceptionHandler lockExceptions,
+			JsonMapper json, LockServerProperties properties) {
+		LockServlet servlet = new LockServlet(resource, lockExceptions, json,
+				properties.getMaxWait().plus(ASYNC_MARGIN).toMillis());
+		ServletRegistrationBean<LockServlet> registration = new ServletRegistrationBean<>(servlet, LockServlet.MAPPING);
+		registration.setName("lockServlet");
+		registration.setAsyncSupported(true);
+		registration.setLoadOnStartup(1);
+		return registration;
 	}
 
 	@Bean

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -21,10 +22,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Writes the lock server's own refusals as RFC 9457 problem responses, from the
- * controller ({@link LockRequestException}) and from the API key filter, which runs
- * before Spring MVC and writes the same JSON itself. Store failures (503) and framework
- * errors (404, 405, 415) come from the starter's and Spring MVC's problem handling.
+ * Writes the lock server's own refusals ({@link LockRequestException}) as RFC 9457
+ * problem responses: in Spring MVC, as advice, and outside it, for the API key filter and
+ * {@link LockServlet}, with the same JSON. Store failures (503) come from the starter's
+ * problem handling, and errors on the paths Spring MVC serves (404, 405) from Spring
+ * MVC's.
  *
  * @since 0.1.0
  */
@@ -37,17 +39,7 @@ class ProblemResponses {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> handle(LockRequestException ex, HttpServletRequest request) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
-		problem.setType(ex.type());
-		problem.setTitle(ex.title());
-		problem.setInstance(URI.create(request.getRequestURI()));
-		ex.properties().forEach(problem::setProperty);
-		ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status())
-			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
-		if (ex.retryAfterSeconds() > 0) {
-			response.header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfterSeconds()));
-		}
-		return response.body(problem);
+		return problem(ex, request);
 	}
 
 	/**
@@ -74,6 +66,26 @@ class ProblemResponses {
 	}
 
 	/**
+	 * The problem response to a refusal.
+	 * @param ex the refusal
+	 * @param request the request refused
+	 * @return the problem response
+	 */
+	static ResponseEntity<ProblemDetail> problem(LockRequestException ex, HttpServletRequest request) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
+		problem.setType(ex.type());
+		problem.setTitle(ex.title());
+		problem.setInstance(URI.create(request.getRequestURI()));
+		ex.properties().forEach(problem::setProperty);
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status())
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		if (ex.retryAfterSeconds() > 0) {
+			response.header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfterSeconds()));
+		}
+		return response.body(problem);
+	}
+
+	/**
 	 * Write a refusal outside Spring MVC, as {@link #handle} would.
 	 * @param ex the refusal
 	 * @param request the request
@@ -82,19 +94,41 @@ class ProblemResponses {
 	 */
 	static void write(LockRequestException ex, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("type", ex.type().toString());
-		body.put("title", ex.title());
-		body.put("status", ex.status().value());
-		body.put("detail", ex.getMessage());
-		body.put("instance", request.getRequestURI());
-		body.putAll(ex.properties());
-		response.setStatus(ex.status().value());
+		write(problem(ex, request), response);
+	}
+
+	/**
+	 * Write a problem response outside Spring MVC: its status, headers and the problem as
+	 * {@code application/problem+json}, its properties beside the standard members.
+	 * @param problem the problem response
+	 * @param response the response
+	 * @throws IOException if writing fails
+	 */
+	static void write(ResponseEntity<ProblemDetail> problem, HttpServletResponse response) throws IOException {
+		response.setStatus(problem.getStatusCode().value());
+		problem.getHeaders().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		if (ex.retryAfterSeconds() > 0) {
-			response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfterSeconds()));
+		ProblemDetail detail = problem.getBody();
+		if (detail == null) {
+			return;
+		}
+		Map<String, @Nullable Object> body = new LinkedHashMap<>();
+		// RFC 9457: a problem without a type is of type "about:blank"
+		body.put("type", (detail.getType() != null) ? detail.getType().toString() : "about:blank");
+		putIfPresent(body, "title", detail.getTitle());
+		body.put("status", detail.getStatus());
+		putIfPresent(body, "detail", detail.getDetail());
+		putIfPresent(body, "instance", (detail.getInstance() != null) ? detail.getInstance().toString() : null);
+		if (detail.getProperties() != null) {
+			body.putAll(detail.getProperties());
 		}
 		response.getOutputStream().write(JSON.writeValueAsBytes(body));
+	}
+
+	private static void putIfPresent(Map<String, @Nullable Object> body, String name, @Nullable Object value) {
+		if (value != null) {
+			body.put(name, value);
+		}
 	}
 
 }

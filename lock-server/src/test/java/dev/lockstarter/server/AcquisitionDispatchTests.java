@@ -1,8 +1,11 @@
 package dev.lockstarter.server;
 
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.Filter;
+import jakarta.servlet.Servlet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,27 +13,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.MvcResult;
-import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 import static dev.lockstarter.server.LockServers.ALPHA_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * How Spring MVC answers an acquisition, in a server on a real Redis: one that does not
- * wait is answered on the request thread, granted or refused, without an asynchronous
- * dispatch; only one that waits starts asynchronous processing.
+ * How {@link LockServlet} answers an acquisition, in a server on a real Redis, behind the
+ * API key filter: one that does not wait is answered on the request thread, granted or
+ * refused, without asynchronous processing; only one that waits starts asynchronous
+ * processing, and its answer is written when the lock is granted.
  */
 class AcquisitionDispatchTests {
 
@@ -39,14 +35,16 @@ class AcquisitionDispatchTests {
 
 	private static LockServers servers;
 
-	private static MockMvc mvc;
+	private static Filter apiKeys;
+
+	private static Servlet locks;
 
 	@BeforeAll
 	static void startServer() {
 		servers = LockServers.onRedis(1, redis.port());
-		WebApplicationContext context = (WebApplicationContext) servers.context(0);
-		Filter apiKeys = context.getBean("apiKeyFilter", FilterRegistrationBean.class).getFilter();
-		mvc = MockMvcBuilders.webAppContextSetup(context).addFilters(apiKeys).build();
+		ApplicationContext context = servers.context(0);
+		apiKeys = context.getBean("apiKeyFilter", FilterRegistrationBean.class).getFilter();
+		locks = context.getBean("lockServlet", ServletRegistrationBean.class).getServlet();
 	}
 
 	@AfterAll
@@ -55,42 +53,77 @@ class AcquisitionDispatchTests {
 	}
 
 	@Test
-	void anAcquisitionWithoutAWaitIsAnsweredWithoutAnAsynchronousDispatch() throws Exception {
+	void anAcquisitionWithoutAWaitIsAnsweredWithoutAsynchronousProcessing() throws Exception {
 		String key = key();
-		MvcResult acquired = mvc.perform(acquire(key, null))
-			.andExpect(request().asyncNotStarted())
-			.andExpect(status().isCreated())
-			.andExpect(header().string("Location", "/v1/namespaces/tests/locks/" + key))
-			.andExpect(jsonPath("$.ownerToken").isString())
-			.andReturn();
-		mvc.perform(acquire(key, "{\"waitMillis\":0}"))
-			.andExpect(request().asyncNotStarted())
-			.andExpect(status().isConflict())
-			.andExpect(jsonPath("$.timeToExpiryMillis").isNumber());
+		MockHttpServletRequest first = acquire(key, null);
+		MockHttpServletResponse acquired = perform(first);
+		assertThat(first.isAsyncStarted()).isFalse();
+		assertThat(acquired.getStatus()).isEqualTo(201);
+		assertThat(acquired.getHeader("Location")).isEqualTo("/v1/namespaces/tests/locks/" + key);
+		assertThat(acquired.getContentType()).isEqualTo("application/json");
+		assertThat(ownerToken(acquired)).hasSize(22);
+		MockHttpServletRequest second = acquire(key, "{\"waitMillis\":0}");
+		MockHttpServletResponse refused = perform(second);
+		assertThat(second.isAsyncStarted()).isFalse();
+		assertThat(refused.getStatus()).isEqualTo(409);
+		assertThat(refused.getContentType()).isEqualTo("application/problem+json");
+		assertThat(refused.getContentAsString()).containsPattern("\"timeToExpiryMillis\":[0-9]+");
 		release(key, acquired);
 	}
 
 	@Test
-	void anAcquisitionThatWaitsIsAnsweredAsynchronously() throws Exception {
+	void anAcquisitionThatWaitsIsAnsweredAsynchronouslyWhenTheLockIsGranted() throws Exception {
 		String key = key();
-		MvcResult waited = mvc.perform(acquire(key, "{\"waitMillis\":5000}"))
-			.andExpect(request().asyncStarted())
-			.andReturn();
-		MvcResult acquired = mvc.perform(asyncDispatch(waited)).andExpect(status().isCreated()).andReturn();
-		release(key, acquired);
+		MockHttpServletResponse held = perform(acquire(key, null));
+		assertThat(held.getStatus()).isEqualTo(201);
+		MockHttpServletRequest waiting = acquire(key, "{\"waitMillis\":5000}");
+		MockHttpServletResponse waited = perform(waiting);
+		assertThat(waiting.isAsyncStarted()).isTrue();
+		assertThat(waited.getStatus()).isEqualTo(200);
+		assertThat(waited.getContentAsString()).isEmpty();
+		release(key, held);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (waiting.isAsyncStarted() && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		assertThat(waiting.isAsyncStarted()).as("answered within 5 s of the release").isFalse();
+		assertThat(waited.getStatus()).isEqualTo(201);
+		release(key, waited);
 	}
 
-	private static MockHttpServletRequestBuilder acquire(String key, String body) {
-		MockHttpServletRequestBuilder request = post("/v1/namespaces/tests/locks/" + key).header("Authorization",
-				"Bearer " + ALPHA_KEY);
-		return (body != null) ? request.contentType(MediaType.APPLICATION_JSON).content(body) : request;
+	private static MockHttpServletResponse perform(MockHttpServletRequest request) throws Exception {
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		new MockFilterChain(locks, apiKeys).doFilter(request, response);
+		return response;
 	}
 
-	private static void release(String key, MvcResult acquired) throws Exception {
-		String token = acquired.getResponse().getContentAsString().replaceAll(".*\"ownerToken\":\"([^\"]+)\".*", "$1");
-		assertThat(token).hasSize(22);
-		mvc.perform(delete("/v1/namespaces/tests/locks/" + key).header("Authorization", "Bearer " + ALPHA_KEY)
-			.header(LockController.OWNER_TOKEN, token)).andExpect(status().isNoContent());
+	private static MockHttpServletRequest acquire(String key, String body) {
+		MockHttpServletRequest request = request("POST", key);
+		if (body != null) {
+			request.setContentType("application/json");
+			request.setContent(body.getBytes(StandardCharsets.UTF_8));
+		}
+		return request;
+	}
+
+	private static void release(String key, MockHttpServletResponse acquired) throws Exception {
+		MockHttpServletRequest release = request("DELETE", key);
+		release.addHeader(LockResource.OWNER_TOKEN, ownerToken(acquired));
+		assertThat(perform(release).getStatus()).isEqualTo(204);
+	}
+
+	private static MockHttpServletRequest request(String method, String key) {
+		String uri = "/v1/namespaces/tests/locks/" + key;
+		MockHttpServletRequest request = new MockHttpServletRequest(method, uri);
+		request.setServletPath("/v1/namespaces");
+		request.setPathInfo(uri.substring("/v1/namespaces".length()));
+		request.addHeader("Authorization", "Bearer " + ALPHA_KEY);
+		request.setAsyncSupported(true);
+		return request;
+	}
+
+	private static String ownerToken(MockHttpServletResponse acquired) throws Exception {
+		return acquired.getContentAsString().replaceAll(".*\"ownerToken\":\"([^\"]+)\".*", "$1");
 	}
 
 	private static String key() {

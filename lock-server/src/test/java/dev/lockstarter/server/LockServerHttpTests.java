@@ -3,11 +3,17 @@ package dev.lockstarter.server;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -333,16 +339,16 @@ class LockServerHttpTests {
 
 	@Test
 	void theServedDocumentIsTheContract() throws Exception {
-		java.net.http.HttpResponse<String> served = java.net.http.HttpClient.newHttpClient()
-			.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(first + "/v1/openapi.yaml")).build(),
-					java.net.http.HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> served = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create(first + "/v1/openapi.yaml")).build(),
+					HttpResponse.BodyHandlers.ofString());
 		assertThat(served.statusCode()).isEqualTo(200);
 		assertThat(served.headers().firstValue("Content-Type")).hasValue("application/yaml");
 		assertThat(served.body()).startsWith("openapi: 3.1.0");
 		org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping mappings = servers.context(0)
 			.getBean("requestMappingHandlerMapping",
 					org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping.class);
-		java.util.Set<String> served2 = new java.util.TreeSet<>();
+		Set<String> served2 = new TreeSet<>();
 		mappings.getHandlerMethods().forEach((info, method) -> {
 			if (method.getBeanType().getPackageName().equals(LockServerApplication.class.getPackageName())) {
 				info.getPathPatternsCondition()
@@ -352,7 +358,64 @@ class LockServerHttpTests {
 						.forEach((httpMethod) -> served2.add(httpMethod.name() + " " + pattern)));
 			}
 		});
+		// The lock resource's servlet: the methods it allows, but the two every resource
+		// has
+		HttpResponse<String> options = send(HttpRequest.newBuilder(lockUri(first, key()))
+			.method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+			.header("Authorization", "Bearer " + ALPHA_KEY)
+			.build());
+		assertThat(options.statusCode()).isEqualTo(200);
+		for (String method : options.headers().firstValue("Allow").orElseThrow().split(", ")) {
+			if (!method.equals("HEAD") && !method.equals("OPTIONS")) {
+				served2.add(method + " " + LockServlet.PATH_PATTERN);
+			}
+		}
 		assertThat(served2).isEqualTo(contract.operations());
+	}
+
+	@Test
+	void aLockAnswersHeadWithoutABodyAndOtherMethodsOrNoJsonWithProblems() throws Exception {
+		String key = key();
+		URI uri = lockUri(first, key);
+		HttpResponse<String> head = send(HttpRequest.newBuilder(uri)
+			.method("HEAD", HttpRequest.BodyPublishers.noBody())
+			.header("Authorization", "Bearer " + ALPHA_KEY)
+			.build());
+		assertThat(head.statusCode()).isEqualTo(200);
+		assertThat(head.headers().firstValue("Content-Type")).hasValue("application/json");
+		assertThat(head.body()).isEmpty();
+		HttpResponse<String> patch = send(HttpRequest.newBuilder(uri)
+			.method("PATCH", HttpRequest.BodyPublishers.ofString("{}"))
+			.header("Authorization", "Bearer " + ALPHA_KEY)
+			.build());
+		assertThat(patch.statusCode()).isEqualTo(405);
+		assertThat(patch.headers().firstValue("Allow")).hasValue("GET, HEAD, POST, PUT, DELETE, OPTIONS");
+		assertThat(patch.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(patch.body()).contains("\"type\":\"urn:lockstarter:problem:method-not-allowed\"")
+			.contains("\"status\":405");
+		HttpResponse<String> text = send(HttpRequest.newBuilder(uri)
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.header("Authorization", "Bearer " + ALPHA_KEY)
+			.header("Accept", "text/plain")
+			.build());
+		assertThat(text.statusCode()).isEqualTo(406);
+		assertThat(text.body()).contains("\"type\":\"urn:lockstarter:problem:not-acceptable\"");
+		// Nothing was acquired by the refused calls
+		HttpResponse<String> status = send(HttpRequest.newBuilder(uri)
+			.GET()
+			.header("Authorization", "Bearer " + ALPHA_KEY)
+			.header("Accept", "application/json, text/plain;q=0.5")
+			.build());
+		assertThat(status.statusCode()).isEqualTo(200);
+		assertThat(status.body()).contains("\"held\":false");
+	}
+
+	private static URI lockUri(String base, String key) {
+		return URI.create(base + "/v1/namespaces/tests/locks/" + key);
+	}
+
+	private static HttpResponse<String> send(HttpRequest request) throws Exception {
+		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	private String key() {

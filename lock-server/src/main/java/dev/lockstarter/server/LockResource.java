@@ -31,13 +31,6 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriUtils;
 
 /**
@@ -45,7 +38,9 @@ import org.springframework.web.util.UriUtils;
  * {@code classpath:static/v1/openapi.yaml} describes it: {@code POST} acquires (waiting
  * up to {@code waitMillis}, woken by the release on any instance), {@code PUT} renews and
  * {@code DELETE} releases with the {@code Lock-Owner-Token} header, {@code GET} tells
- * whether the lock is held, and for how long, without the token.
+ * whether the lock is held, and for how long, without the token. Each method answers with
+ * the response to send, or throws the {@link LockRequestException} to answer with;
+ * {@link LockServlet} carries them over HTTP.
  * <p>
  * The key is the path segment after {@code locks/}, percent-decoded here as strict UTF-8
  * (a malformed sequence is refused, never replaced), so that it can hold any character
@@ -53,9 +48,7 @@ import org.springframework.web.util.UriUtils;
  *
  * @since 0.1.0
  */
-@RestController
-@RequestMapping(ApiKeyFilter.PREFIX + "{namespace}/locks/{key}")
-class LockController {
+class LockResource {
 
 	static final String OWNER_TOKEN = "Lock-Owner-Token";
 
@@ -76,7 +69,7 @@ class LockController {
 
 	private final LockQuotas quotas;
 
-	LockController(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits, LockQuotas quotas) {
+	LockResource(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits, LockQuotas quotas) {
 		this.locks = locks;
 		this.properties = properties;
 		this.waits = waits;
@@ -84,19 +77,15 @@ class LockController {
 	}
 
 	/**
-	 * Acquire. Without a wait the attempt is decided on the request thread, which answers
-	 * it: the {@link ResponseEntity} returned (or the {@link LockRequestException}
-	 * thrown) is written at once, with no asynchronous dispatch. With a wait the answer
-	 * is a {@link Mono}, which Spring MVC writes through an asynchronous dispatch when it
-	 * completes, so that a waiting request holds no thread. Spring MVC chooses how to
-	 * answer by the class of the value returned, hence {@code Object}.
+	 * Acquire. Without a wait the attempt is decided on the calling thread, and the
+	 * answer returned is complete already (or the {@link LockRequestException} to answer
+	 * with is thrown). With a wait the answer completes when the lock is granted or the
+	 * wait ends, so that a waiting request holds no thread.
 	 * @param request the request
-	 * @return a {@code ResponseEntity<AcquiredLock>} without a wait, else a
-	 * {@code Mono<ResponseEntity<AcquiredLock>>}
+	 * @return the answer
 	 * @throws IOException if the body cannot be read
 	 */
-	@PostMapping
-	Object acquire(HttpServletRequest request) throws IOException {
+	Mono<ResponseEntity<AcquiredLock>> acquire(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
 		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
 		Duration ttl = ttl(body.ttlMillis());
@@ -118,7 +107,7 @@ class LockController {
 				this.quotas.refused(client);
 				throw ex;
 			}
-			return acquired(path, ttl, wait, attempt);
+			return Mono.just(acquired(path, ttl, wait, attempt));
 		}
 		if (!this.waits.tryStart(client)) {
 			this.quotas.refused(client);
@@ -154,11 +143,9 @@ class LockController {
 					lease.expiresAt().toString(), ttl.toMillis()));
 	}
 
-	@PutMapping
-	RenewedLock renew(HttpServletRequest request, @RequestHeader(name = OWNER_TOKEN, required = false) String token)
-			throws IOException {
+	ResponseEntity<RenewedLock> renew(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
-		String ownerToken = ownerToken(token);
+		String ownerToken = ownerToken(request.getHeader(OWNER_TOKEN));
 		RenewRequest body = body(request, RenewRequest.class, new RenewRequest(null));
 		Duration ttl = ttl(body.ttlMillis());
 		Instant sentAt = Instant.now();
@@ -166,14 +153,13 @@ class LockController {
 			throw notOwned(path, "renewed");
 		}
 		this.quotas.renewed(path.client(), path.key(), ttl.toNanos());
-		return new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis());
+		return ResponseEntity
+			.ok(new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis()));
 	}
 
-	@DeleteMapping
-	ResponseEntity<Void> release(HttpServletRequest request,
-			@RequestHeader(name = OWNER_TOKEN, required = false) String token) {
+	ResponseEntity<Void> release(HttpServletRequest request) {
 		LockPath path = path(request);
-		String ownerToken = ownerToken(token);
+		String ownerToken = ownerToken(request.getHeader(OWNER_TOKEN));
 		if (!path.locks().releaseDetached(path.key(), ownerToken)) {
 			throw notOwned(path, "released");
 		}
@@ -181,12 +167,11 @@ class LockController {
 		return ResponseEntity.noContent().build();
 	}
 
-	@GetMapping
-	LockStatus status(HttpServletRequest request) {
+	ResponseEntity<LockStatus> status(HttpServletRequest request) {
 		LockPath path = path(request);
 		Duration left = path.locks().timeToExpiry(path.key());
-		return new LockStatus(path.namespace(), path.key(), !left.isZero(),
-				left.isZero() ? 0 : Math.max(1, left.toMillis()));
+		return ResponseEntity.ok(new LockStatus(path.namespace(), path.key(), !left.isZero(),
+				left.isZero() ? 0 : Math.max(1, left.toMillis())));
 	}
 
 	/**

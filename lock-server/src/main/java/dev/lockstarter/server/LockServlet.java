@@ -1,0 +1,254 @@
+package dev.lockstarter.server;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.lockstarter.web.LockExceptionHandler;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+
+/**
+ * Carries {@link LockResource} over HTTP, as a servlet of its own on
+ * {@code /v1/namespaces/*}, behind the API key filter: each request takes one pass
+ * through Tomcat's filters to this servlet, which reads nothing but what the resource
+ * asks for, and writes its answer, a JSON body or a problem response, itself.
+ * <p>
+ * An answer that is ready when the resource returns (every call but an acquisition that
+ * waits) is written on the request thread. One that is not starts asynchronous
+ * processing: the request thread goes back to Tomcat, and the answer is written on one of
+ * Tomcat's threads when it completes. A request that times out (its wait and the store's
+ * margin spent), or whose processing Tomcat ends with an error, cancels its acquisition.
+ * <p>
+ * The {@code http.server.requests} observation of a request is tagged with the resource's
+ * path pattern, as Spring MVC would tag it.
+ *
+ * @since 0.1.0
+ */
+class LockServlet extends HttpServlet {
+
+	static final String MAPPING = ApiKeyFilter.PREFIX + "*";
+
+	static final String PATH_PATTERN = ApiKeyFilter.PREFIX + "{namespace}/locks/{key}";
+
+	private static final String ALLOW = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
+
+	private static final Log logger = LogFactory.getLog(LockServlet.class);
+
+	private final transient LockResource resource;
+
+	private final transient LockExceptionHandler lockExceptions;
+
+	private final transient JsonMapper json;
+
+	private final long asyncTimeoutMillis;
+
+	LockServlet(LockResource resource, LockExceptionHandler lockExceptions, JsonMapper json, long asyncTimeoutMillis) {
+		this.resource = resource;
+		this.lockExceptions = lockExceptions;
+		this.json = json;
+		this.asyncTimeoutMillis = asyncTimeoutMillis;
+	}
+
+	@Override
+	protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		ServerHttpObservationFilter.findObservationContext(request)
+			.ifPresent((context) -> context.setPathPattern(PATH_PATTERN));
+		try {
+			String method = request.getMethod();
+			if (!method.equals("OPTIONS")) {
+				checkAccept(request);
+			}
+			switch (method) {
+				case "POST" -> acquire(request, response);
+				case "PUT" -> write(this.resource.renew(request), request, response);
+				case "DELETE" -> write(this.resource.release(request), request, response);
+				case "GET", "HEAD" -> write(this.resource.status(request), request, response);
+				case "OPTIONS" -> {
+					response.setHeader(HttpHeaders.ALLOW, ALLOW);
+					response.setStatus(HttpStatus.OK.value());
+				}
+				default -> {
+					response.setHeader(HttpHeaders.ALLOW, ALLOW);
+					throw new LockRequestException(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed",
+							"Method not allowed", "A lock answers " + ALLOW + ", not " + method);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			writeFailure(ex, request, response);
+		}
+	}
+
+	private void acquire(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		Mono<ResponseEntity<LockResource.AcquiredLock>> answer = this.resource.acquire(request);
+		CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answered = answer.toFuture();
+		if (answered.isDone()) {
+			try {
+				write(answered.join(), request, response);
+			}
+			catch (CompletionException ex) {
+				throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+			}
+			return;
+		}
+		AsyncContext async = request.startAsync(request, response);
+		async.setTimeout(this.asyncTimeoutMillis);
+		AtomicBoolean written = new AtomicBoolean();
+		async.addListener(new Cancellation(answered, written, request));
+		answered.whenComplete((entity, ex) -> {
+			if (written.compareAndSet(false, true)) {
+				async.start(() -> answerLater(async, entity, ex));
+			}
+		});
+	}
+
+	/** Write an answer that came after the request thread left, on a Tomcat thread. */
+	private void answerLater(AsyncContext async, ResponseEntity<?> entity, @Nullable Throwable ex) {
+		HttpServletRequest request = (HttpServletRequest) async.getRequest();
+		HttpServletResponse response = (HttpServletResponse) async.getResponse();
+		try {
+			if (ex != null) {
+				writeFailure((ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex),
+						request, response);
+			}
+			else {
+				write(entity, request, response);
+			}
+		}
+		catch (IOException | RuntimeException failure) {
+			logger.debug("The answer to " + request.getRequestURI() + " could not be written", failure);
+		}
+		finally {
+			async.complete();
+		}
+	}
+
+	private void write(ResponseEntity<?> entity, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		response.setStatus(entity.getStatusCode().value());
+		entity.getHeaders().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
+		Object body = entity.getBody();
+		if (body != null) {
+			byte[] bytes = this.json.writeValueAsBytes(body);
+			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+			response.setContentLength(bytes.length);
+			if (!request.getMethod().equals("HEAD")) {
+				response.getOutputStream().write(bytes);
+			}
+		}
+	}
+
+	/**
+	 * Answer a failure with a problem response: the resource's refusals, the starter's
+	 * answer to a lock store failure (503), and a 500 that tells nothing for anything
+	 * else (the log has it).
+	 */
+	private void writeFailure(RuntimeException ex, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		if (ex instanceof LockRequestException refusal) {
+			ProblemResponses.write(refusal, request, response);
+			return;
+		}
+		ResponseEntity<ProblemDetail> problem = this.lockExceptions.handleException(ex);
+		if (problem == null) {
+			logger.error("Request " + request.getMethod() + " " + request.getRequestURI() + " failed", ex);
+			problem = ProblemResponses.problem(new LockRequestException(HttpStatus.INTERNAL_SERVER_ERROR,
+					"server-error", "Server error", "The server failed to handle the request"), request);
+		}
+		ProblemResponses.write(problem, response);
+	}
+
+	/**
+	 * Refuse an {@code Accept} header that cannot be parsed (400), or that accepts no
+	 * JSON (406): the answers are JSON, and problems {@code application/problem+json}.
+	 */
+	private static void checkAccept(HttpServletRequest request) {
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
+		if (accept == null) {
+			return;
+		}
+		List<MediaType> accepted;
+		try {
+			accepted = MediaType.parseMediaTypes(accept);
+		}
+		catch (InvalidMediaTypeException ex) {
+			throw LockRequestException.badRequest("The 'Accept' header cannot be parsed");
+		}
+		if (!accepted.isEmpty() && accepted.stream()
+			.noneMatch((type) -> type.isCompatibleWith(MediaType.APPLICATION_JSON)
+					|| type.isCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))) {
+			throw new LockRequestException(HttpStatus.NOT_ACCEPTABLE, "not-acceptable", "Not acceptable",
+					"The answers are application/json, and problems application/problem+json");
+		}
+	}
+
+	/**
+	 * Cancels a waiting acquisition whose request times out or whose connection fails,
+	 * and answers a timeout with a 503.
+	 */
+	private final class Cancellation implements AsyncListener {
+
+		private final CompletableFuture<?> answer;
+
+		private final AtomicBoolean written;
+
+		private final HttpServletRequest request;
+
+		Cancellation(CompletableFuture<?> answer, AtomicBoolean written, HttpServletRequest request) {
+			this.answer = answer;
+			this.written = written;
+			this.request = request;
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) throws IOException {
+			if (this.written.compareAndSet(false, true)) {
+				this.answer.cancel(false);
+				writeFailure(
+						new LockRequestException(HttpStatus.SERVICE_UNAVAILABLE, "wait-timed-out", "Wait timed out",
+								"The store did not answer within the wait and the server's margin", Map.of(), 1),
+						this.request, (HttpServletResponse) event.getSuppliedResponse());
+				event.getAsyncContext().complete();
+			}
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			// Tomcat ended the request with an error: no answer is written, and the wait
+			// ends
+			this.written.set(true);
+			this.answer.cancel(false);
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+		}
+
+	}
+
+}
