@@ -62,7 +62,7 @@ echo "== Handoff latency to a waiting lock"
 run java -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff.json"
 echo "== Handoff latency between warm JVMs"
 run java -Dhandoff.quickWarmUp=20000 -cp "$JAR" dev.lockstarter.benchmarks.HandoffLatency "$RESULTS/handoff-warm.json" \
-    STARTER SPRING_INTEGRATION_PUB_SUB REDISSON RAW_LETTUCE_SUBSCRIBER_ACQUIRES
+    STARTER STARTER_REACTIVE SPRING_INTEGRATION_PUB_SUB REDISSON RAW_LETTUCE_SUBSCRIBER_ACQUIRES
 
 echo "== One million distinct keys"
 # A fixed heap, so that the heap figures before and after compare (see MillionKeys)
