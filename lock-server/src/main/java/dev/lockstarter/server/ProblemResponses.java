@@ -23,10 +23,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Writes the lock server's own refusals ({@link LockRequestException}) as RFC 9457
- * problem responses: in Spring MVC, as advice, and outside it, for the API key filter and
- * {@link LockServlet}, with the same JSON. Store failures (503) come from the starter's
- * problem handling, and errors on the paths Spring MVC serves (404, 405) from Spring
- * MVC's.
+ * problem responses, for the API key filter and {@link LockServlet}, which run outside
+ * Spring MVC. As advice, it answers the paths Spring MVC serves (the OpenAPI document,
+ * the probes, unknown paths) with problems too. Store failures (503) come from the
+ * starter's problem handling.
  *
  * @since 0.1.0
  */
@@ -36,11 +36,6 @@ class ProblemResponses {
 	private static final Log logger = LogFactory.getLog(ProblemResponses.class);
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
-
-	@ExceptionHandler
-	ResponseEntity<ProblemDetail> handle(LockRequestException ex, HttpServletRequest request) {
-		return problem(ex, request);
-	}
 
 	/**
 	 * Anything else is a fault of the server: a 500 problem that tells nothing of it (the
@@ -86,7 +81,7 @@ class ProblemResponses {
 	}
 
 	/**
-	 * Write a refusal outside Spring MVC, as {@link #handle} would.
+	 * Write a refusal outside Spring MVC.
 	 * @param ex the refusal
 	 * @param request the request
 	 * @param response the response
