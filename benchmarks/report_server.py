@@ -191,6 +191,50 @@ def cycle_table(cycle, w, fmt):
             w("| %d | **mean** of %d | %s | %s | **%.2f** | | |" % (
                 threads, means[2], fmt.number(means[0]), fmt.number(means[1]), means[1] / means[0]))
     w("")
+    cpu_table(cycle, w)
+
+
+CPU_PROCESSES = (("driver", "driver"), ("server", "server"), ("redis", "Redis"))
+
+
+def mean_cpu(entries, processes):
+    """process -> the mean CPU time per cycle (µs) over the measurements that report it, or None."""
+    means = {}
+    for process in processes:
+        values = [entry["cpu_us_" + process] for entry in entries if entry and "cpu_us_" + process in entry]
+        if values:
+            means[process] = sum(values) / len(values)
+    return means or None
+
+
+def cpu_table(cycle, w):
+    """The CPU time each process spent per cycle, when the run measured it."""
+    rows = []
+    for threads, measured_rows in cycle_rows(cycle).items():
+        # The direct cycle does not involve the server, which idles meanwhile
+        direct = mean_cpu([direct for _, direct, _ in measured_rows], ("driver", "redis"))
+        http = mean_cpu([http for _, _, http in measured_rows], ("driver", "server", "redis"))
+        if direct and http:
+            rows.append((threads, direct, http))
+    if not rows:
+        return
+    w("The CPU time that each process spent per cycle while it was measured, the mean of the rounds, in "
+      "microseconds (the driver's from its own JVM, the server's and Redis's from `/proc/<pid>/stat`). With every "
+      "core busy, a cycle's rate follows the sum of its CPU times; *CPU ratio* is the direct cycle's sum divided by "
+      "the HTTP cycle's, the rate ratio that this machine would give if no other process took a core. The times "
+      "grow with the load too: a thread that spins briefly for its reply, as the Redis store's callers do, spins "
+      "longer when the machine is busy.")
+    w("")
+    w("| threads | cycle | driver | server | Redis | sum | CPU ratio |")
+    w("|---:|---|---:|---:|---:|---:|---:|")
+    for threads, direct, http in rows:
+        totals = [sum(cpu.get(process, 0.0) for process, _ in CPU_PROCESSES) for cpu in (direct, http)]
+        for label, cpu, total, ratio in (("direct", direct, totals[0], ""),
+                                         ("HTTP", http, totals[1], "**%.2f**" % (totals[0] / totals[1]))):
+            w("| %d | %s | %s | %s | %s | %.0f | %s |" % (
+                threads, label, *["%.0f" % cpu[process] if process in cpu else "–" for process, _ in CPU_PROCESSES],
+                total, ratio))
+    w("")
 
 
 def handoff_table(handoff, w):

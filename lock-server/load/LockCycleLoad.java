@@ -2,14 +2,19 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
@@ -31,6 +36,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Usage: {@code java -cp <lock-server classpath> LockCycleLoad.java direct|http <target>
  * <threads> <seconds>}, where the target is {@code host:port} of Redis or the server's
  * base URL; the API key comes from {@code LOCK_SERVER_API_KEY}.
+ * <p>
+ * Besides the rates, it reports the CPU time that each process spent per cycle while it
+ * measured: its own ({@code cpu_us_driver}), and that of every process named in
+ * {@code LOAD_CPU_PIDS} ({@code name=pid,...}, read from {@code /proc/<pid>/stat} in
+ * ticks of {@code CLK_TCK}, 100 unless set). On a machine whose cores are all busy,
+ * the sum of a cycle's CPU times decides its rate, whatever share of the cores the
+ * machine's other tenants take while it runs.
  */
 public class LockCycleLoad {
 
@@ -216,11 +228,13 @@ public class LockCycleLoad {
 			worker.start();
 		}
 		Thread.sleep(Math.min(5, seconds) * 1000);
+		Map<String, Long> cpuAtStart = cpuNanos();
 		measuring.set(true);
 		long startedAt = System.nanoTime();
 		Thread.sleep(seconds * 1000);
 		measuring.set(false);
 		double elapsed = (System.nanoTime() - startedAt) / 1e9;
+		Map<String, Long> cpuAtEnd = cpuNanos();
 		stop.set(true);
 		for (Thread worker : workers) {
 			worker.join();
@@ -233,8 +247,31 @@ public class LockCycleLoad {
 			at += counts[t];
 		}
 		Arrays.sort(all);
-		System.out.printf(Locale.ROOT, "RESULT mode=%s threads=%d cycles_per_s=%.0f p50_us=%.0f p99_us=%.0f cycles=%d%n",
-				mode, threads, total / elapsed, all[total / 2] / 1e3, all[(int) (total * 0.99)] / 1e3, total);
+		StringBuilder cpu = new StringBuilder();
+		cpuAtEnd.forEach((process, nanos) -> cpu.append(String.format(Locale.ROOT, " cpu_us_%s=%.1f", process,
+				(nanos - cpuAtStart.get(process)) / 1e3 / Math.max(1, total))));
+		System.out.printf(Locale.ROOT,
+				"RESULT mode=%s threads=%d cycles_per_s=%.0f p50_us=%.0f p99_us=%.0f cycles=%d%s%n", mode, threads,
+				total / elapsed, all[total / 2] / 1e3, all[(int) (total * 0.99)] / 1e3, total, cpu);
+	}
+
+	/** The CPU time so far of this process and of each process of LOAD_CPU_PIDS. */
+	private static Map<String, Long> cpuNanos() throws IOException {
+		Map<String, Long> nanos = new LinkedHashMap<>();
+		nanos.put("driver", ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime());
+		String pids = System.getenv("LOAD_CPU_PIDS");
+		long tick = 1_000_000_000L / Long.parseLong(System.getenv().getOrDefault("CLK_TCK", "100"));
+		if (pids != null && !pids.isBlank()) {
+			for (String named : pids.split(",")) {
+				String[] nameAndPid = named.split("=");
+				String stat = Files.readString(Path.of("/proc", nameAndPid[1], "stat"));
+				// After the command's closing parenthesis: state is field 3, utime 14, stime 15
+				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+				nanos.put(nameAndPid[0], (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * tick);
+			}
+		}
+		return nanos;
 	}
 
 }

@@ -11,7 +11,8 @@
 # Prints a RESULT line per measurement and writes OUTPUT.json (default: lock-server-cycle.json in
 # the current directory): the settings, the machine's load average when the measurements start and
 # when they end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
-# microseconds), as benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
+# microseconds, and the CPU time per cycle of the driver, the server and Redis in microseconds), as
+# benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
 # Settings (environment): DURATION (10, seconds per measurement after a warm-up of 5 s, or of
 # DURATION if shorter), ROUNDS (2), THREADS ("1 8"), SERVER_WARM_UP (30, seconds of HTTP cycles on the
 # largest thread count before the first round, unmeasured, so that the server is measured after its
@@ -31,6 +32,10 @@ REDIS_PORT=${REDIS_PORT:-6391}
 # shellcheck source=lock-server/load/common.sh
 . "$(dirname "$0")/common.sh"
 start_servers 1
+# The CPU time per cycle of Redis and the server, beside the driver's own (LockCycleLoad.java)
+LOAD_CPU_PIDS="redis=${pids[0]},server=${pids[1]}"
+CLK_TCK=$(getconf CLK_TCK)
+export LOAD_CPU_PIDS CLK_TCK
 
 # A JSON string: the text with its backslashes and double quotes escaped
 json_string() {

@@ -72,7 +72,7 @@ class ApiKeyFilter extends OncePerRequestFilter {
 					"Unauthenticated", "Send a valid API key as 'Authorization: Bearer <key>'"), request, response);
 			return;
 		}
-		RawLockPath path = RawLockPath.parse(request.getRequestURI());
+		RawLockPath path = RawLockPath.parse(request.getRequestURI(), client.namespace());
 		if (path == null) {
 			ProblemResponses.write(LockRequestException.badRequest("The path must be " + PREFIX + "<namespace>" + LOCKS
 					+ "<key>, with no path parameter or percent-encoding outside the key"), request, response);
@@ -108,10 +108,12 @@ class ApiKeyFilter extends OncePerRequestFilter {
 		/**
 		 * Parse a request URI, as sent.
 		 * @param uri the URI's path
+		 * @param clientNamespace the client's namespace, valid already: a path in it
+		 * needs no second check of its namespace
 		 * @return the path, or {@code null} unless it is exactly
 		 * {@code /v1/namespaces/<namespace>/locks/<key>} with a valid namespace
 		 */
-		static @Nullable RawLockPath parse(String uri) {
+		static @Nullable RawLockPath parse(String uri, String clientNamespace) {
 			if (!uri.startsWith(PREFIX)) {
 				return null;
 			}
@@ -121,7 +123,8 @@ class ApiKeyFilter extends OncePerRequestFilter {
 			}
 			String namespace = uri.substring(PREFIX.length(), locks);
 			String rawKey = uri.substring(locks + LOCKS.length());
-			if (!ApiClients.NAMESPACE.matcher(namespace).matches() || rawKey.indexOf('/') >= 0) {
+			if (rawKey.indexOf('/') >= 0
+					|| (!namespace.equals(clientNamespace) && !ApiClients.NAMESPACE.matcher(namespace).matches())) {
 				return null;
 			}
 			return new RawLockPath(namespace, rawKey);

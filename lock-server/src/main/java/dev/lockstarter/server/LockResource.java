@@ -203,7 +203,7 @@ class LockResource {
 		if (key.getBytes(StandardCharsets.UTF_8).length > this.properties.getMaxKeyBytes()) {
 			throw tooLongKey();
 		}
-		if (key.isBlank() || key.chars().anyMatch(Character::isISOControl)) {
+		if (key.isBlank() || hasControlCharacter(key)) {
 			throw LockRequestException.badRequest("The key must not be blank or contain control characters");
 		}
 		return new LockPath(raw.namespace(), key, client, this.locks.get(raw.namespace()),
@@ -217,6 +217,9 @@ class LockResource {
 
 	/** Percent-decode one path segment as strict UTF-8. */
 	private static String decode(String raw) {
+		if (isPlainAscii(raw)) {
+			return raw;
+		}
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
 		for (int i = 0; i < raw.length(); i++) {
 			char c = raw.charAt(i);
@@ -245,6 +248,26 @@ class LockResource {
 		catch (CharacterCodingException ex) {
 			throw LockRequestException.badRequest("The key is not valid UTF-8");
 		}
+	}
+
+	private static boolean hasControlCharacter(String key) {
+		for (int i = 0; i < key.length(); i++) {
+			if (Character.isISOControl(key.charAt(i))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Whether a segment is ASCII without a percent-encoding: its own decoding. */
+	private static boolean isPlainAscii(String raw) {
+		for (int i = 0; i < raw.length(); i++) {
+			char c = raw.charAt(i);
+			if (c == '%' || c >= 0x80) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static String ownerToken(@Nullable String token) {

@@ -12,12 +12,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +32,7 @@ import dev.lockstarter.server.LockApi.Response;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 
 import static dev.lockstarter.server.LockServers.ALPHA_KEY;
 import static dev.lockstarter.server.LockServers.BETA_KEY;
@@ -371,6 +375,28 @@ class LockServerHttpTests {
 			}
 		}
 		assertThat(served2).isEqualTo(contract.operations());
+	}
+
+	@Test
+	void springMvcFiltersServeTheDispatcherServletAlone() {
+		ServletContext servletContext = ((ServletWebServerApplicationContext) servers.context(0)).getServletContext();
+		Map<String, ? extends FilterRegistration> filters = servletContext.getFilterRegistrations();
+		Set<String> springMvcFilters = new TreeSet<>();
+		filters.forEach((name, filter) -> {
+			String type = filter.getClassName();
+			if (type.contains("CharacterEncodingFilter") || type.contains("FormContentFilter")
+					|| type.contains("RequestContextFilter")) {
+				springMvcFilters.add(type.substring(type.lastIndexOf('.') + 1));
+				assertThat(filter.getServletNameMappings()).as(name).containsExactly("dispatcherServlet");
+				assertThat(filter.getUrlPatternMappings()).as(name).isEmpty();
+			}
+		});
+		assertThat(springMvcFilters).containsExactly("OrderedCharacterEncodingFilter", "OrderedFormContentFilter",
+				"OrderedRequestContextFilter");
+		// The lock servlet's requests still pass the API key check and the observation
+		assertThat(filters.get("apiKeyFilter").getUrlPatternMappings()).containsExactly("/*");
+		assertThat(filters.values())
+			.anySatisfy((filter) -> assertThat(filter.getClassName()).contains("ServerHttpObservationFilter"));
 	}
 
 	@Test
