@@ -14,8 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -51,6 +54,8 @@ import org.springframework.web.util.UriUtils;
 class LockResource {
 
 	static final String OWNER_TOKEN = "Lock-Owner-Token";
+
+	private static final Log logger = LogFactory.getLog(LockResource.class);
 
 	private static final Pattern OWNER_TOKEN_FORMAT = Pattern.compile("[A-Za-z0-9_-]{22}");
 
@@ -141,6 +146,22 @@ class LockResource {
 			.header(HttpHeaders.LOCATION, path.location())
 			.body(new AcquiredLock(path.namespace(), path.key(), lease.ownerToken(), lease.fencingToken(),
 					lease.expiresAt().toString(), ttl.toMillis()));
+	}
+
+	/**
+	 * Release a lock granted to a waiting acquisition whose request ended before the
+	 * answer could be written (it timed out, failed, or its client hung up): no client
+	 * holds its owner token. The release runs on a thread that may block; if it fails,
+	 * the lock expires at the end of its time-to-live.
+	 * @param lock the granted lock
+	 * @param client the client it was granted to
+	 */
+	void abandon(AcquiredLock lock, ApiClients.ApiClient client) {
+		Mono.fromRunnable(() -> this.locks.get(lock.namespace()).releaseDetached(lock.key(), lock.ownerToken()))
+			.subscribeOn(Schedulers.boundedElastic())
+			.doFinally((signal) -> this.quotas.released(client, lock.key()))
+			.subscribe(null, (ex) -> logger
+				.warn("A lock whose client left was not released; it expires in " + lock.ttlMillis() + " ms", ex));
 	}
 
 	ResponseEntity<RenewedLock> renew(HttpServletRequest request) throws IOException {

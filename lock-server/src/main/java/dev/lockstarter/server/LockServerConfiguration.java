@@ -36,6 +36,9 @@ class LockServerConfiguration {
 	/** Time for the store's last answer after a wait ends. */
 	private static final Duration ASYNC_MARGIN = Duration.ofSeconds(30);
 
+	/** How often the connection of a waiting acquisition is checked for a hang-up. */
+	private static final Duration HANG_UP_CHECK_INTERVAL = Duration.ofSeconds(1);
+
 	@Bean
 	ApiClients apiClients(LockServerProperties properties) {
 		check(properties);
@@ -80,14 +83,19 @@ class LockServerConfiguration {
 	 */
 	@Bean
 	ServletRegistrationBean<LockServlet> lockServlet(LockResource resource, LockExceptionHandler lockExceptions,
-			JsonMapper json, LockServerProperties properties) {
+			JsonMapper json, LockServerProperties properties, HangUpCheck hangUpCheck) {
 		LockServlet servlet = new LockServlet(resource, lockExceptions, json,
-				properties.getMaxWait().plus(ASYNC_MARGIN).toMillis());
+				properties.getMaxWait().plus(ASYNC_MARGIN).toMillis(), hangUpCheck);
 		ServletRegistrationBean<LockServlet> registration = new ServletRegistrationBean<>(servlet, LockServlet.MAPPING);
 		registration.setName("lockServlet");
 		registration.setAsyncSupported(true);
 		registration.setLoadOnStartup(1);
 		return registration;
+	}
+
+	@Bean
+	HangUpCheck hangUpCheck() {
+		return new HangUpCheck(HANG_UP_CHECK_INTERVAL);
 	}
 
 	@Bean

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ScheduledFuture;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -38,7 +40,8 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * waits) is written on the request thread. One that is not starts asynchronous
  * processing: the request thread goes back to Tomcat, and the answer is written on one of
  * Tomcat's threads when it completes. A request that times out (its wait and the store's
- * margin spent), or whose processing Tomcat ends with an error, cancels its acquisition.
+ * margin spent), whose processing Tomcat ends with an error, or whose client hangs up,
+ * cancels its acquisition.
  * <p>
  * The {@code http.server.requests} observation of a request is tagged with the resource's
  * path pattern, as Spring MVC would tag it.
@@ -63,11 +66,15 @@ class LockServlet extends HttpServlet {
 
 	private final long asyncTimeoutMillis;
 
-	LockServlet(LockResource resource, LockExceptionHandler lockExceptions, JsonMapper json, long asyncTimeoutMillis) {
+	private final transient HangUpCheck hangUpCheck;
+
+	LockServlet(LockResource resource, LockExceptionHandler lockExceptions, JsonMapper json, long asyncTimeoutMillis,
+			HangUpCheck hangUpCheck) {
 		this.resource = resource;
 		this.lockExceptions = lockExceptions;
 		this.json = json;
 		this.asyncTimeoutMillis = asyncTimeoutMillis;
+		this.hangUpCheck = hangUpCheck;
 	}
 
 	@Override
@@ -112,19 +119,17 @@ class LockServlet extends HttpServlet {
 			}
 			return;
 		}
+		ApiClients.ApiClient client = (ApiClients.ApiClient) request.getAttribute(ApiKeyFilter.CLIENT);
 		AsyncContext async = request.startAsync(request, response);
 		async.setTimeout(this.asyncTimeoutMillis);
-		AtomicBoolean written = new AtomicBoolean();
-		async.addListener(new Cancellation(answered, written, request));
-		answered.whenComplete((entity, ex) -> {
-			if (written.compareAndSet(false, true)) {
-				async.start(() -> answerLater(async, entity, ex));
-			}
-		});
+		Waiting waiting = new Waiting(answered, async, request, client);
+		async.addListener(waiting);
+		waiting.watchConnection();
+		answered.whenComplete(waiting::answered);
 	}
 
 	/** Write an answer that came after the request thread left, on a Tomcat thread. */
-	private void answerLater(AsyncContext async, ResponseEntity<?> entity, @Nullable Throwable ex) {
+	private void answerLater(AsyncContext async, @Nullable ResponseEntity<?> entity, @Nullable Throwable ex) {
 		HttpServletRequest request = (HttpServletRequest) async.getRequest();
 		HttpServletResponse response = (HttpServletResponse) async.getResponse();
 		try {
@@ -132,7 +137,7 @@ class LockServlet extends HttpServlet {
 				writeFailure((ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex),
 						request, response);
 			}
-			else {
+			else if (entity != null) {
 				write(entity, request, response);
 			}
 		}
@@ -204,41 +209,155 @@ class LockServlet extends HttpServlet {
 	}
 
 	/**
-	 * Cancels a waiting acquisition whose request times out or whose connection fails,
-	 * and answers a timeout with a 503.
+	 * A waiting acquisition's request, which ends once, whichever comes first: the
+	 * acquisition's answer, written on a Tomcat thread; its timeout, answered with a 503;
+	 * an error that Tomcat reports; or the client's hang-up, found by reading the
+	 * connection without blocking at each {@link HangUpCheck} (any byte or the end of the
+	 * stream: a client sends nothing while its request waits). The last three cancel the
+	 * acquisition, and a lock that it was granted all the same is released, since no
+	 * client will learn of it.
 	 */
-	private final class Cancellation implements AsyncListener {
+	private final class Waiting implements AsyncListener, ReadListener {
 
-		private final CompletableFuture<?> answer;
+		private final CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answer;
 
-		private final AtomicBoolean written;
+		private final AsyncContext async;
 
 		private final HttpServletRequest request;
 
-		Cancellation(CompletableFuture<?> answer, AtomicBoolean written, HttpServletRequest request) {
+		private final ApiClients.@Nullable ApiClient client;
+
+		/** Whether the request has ended; guarded by this. */
+		private boolean ended;
+
+		private @Nullable ScheduledFuture<?> check;
+
+		Waiting(CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answer, AsyncContext async,
+				HttpServletRequest request, ApiClients.@Nullable ApiClient client) {
 			this.answer = answer;
-			this.written = written;
+			this.async = async;
 			this.request = request;
+			this.client = client;
+		}
+
+		/**
+		 * Read the connection without blocking from now on, and check it for a hang-up; a
+		 * request whose connection cannot be read so waits unwatched.
+		 */
+		void watchConnection() {
+			ServletInputStream in;
+			try {
+				in = this.request.getInputStream();
+				in.setReadListener(this);
+			}
+			catch (IOException | IllegalStateException | UnsupportedOperationException ex) {
+				logger.debug("The connection of " + this.request.getRequestURI() + " cannot be watched", ex);
+				return;
+			}
+			ScheduledFuture<?> check = LockServlet.this.hangUpCheck.every(() -> checkConnection(in));
+			synchronized (this) {
+				if (this.ended) {
+					check.cancel(false);
+				}
+				else {
+					this.check = check;
+				}
+			}
+		}
+
+		/** The acquisition's answer, or its failure. */
+		void answered(@Nullable ResponseEntity<LockResource.AcquiredLock> entity, @Nullable Throwable ex) {
+			if (end()) {
+				this.async.start(() -> answerLater(this.async, entity, ex));
+			}
+			else {
+				LockResource.AcquiredLock granted = (entity != null) ? entity.getBody() : null;
+				if (granted != null && this.client != null) {
+					LockServlet.this.resource.abandon(granted, this.client);
+				}
+			}
+		}
+
+		private void checkConnection(ServletInputStream in) {
+			boolean hungUp;
+			synchronized (this) {
+				if (this.ended) {
+					return;
+				}
+				try {
+					hungUp = in.available() > 0;
+				}
+				catch (IOException | RuntimeException ex) {
+					hungUp = true;
+				}
+			}
+			if (hungUp) {
+				logger.debug("The client of " + this.request.getRequestURI() + " hung up while it waited");
+				cancel(null);
+			}
+		}
+
+		/** End the request unless it has ended: true for the one caller that ends it. */
+		private synchronized boolean end() {
+			if (this.ended) {
+				return false;
+			}
+			this.ended = true;
+			if (this.check != null) {
+				this.check.cancel(false);
+			}
+			return true;
+		}
+
+		/**
+		 * End the request without the acquisition's answer, writing a problem instead if
+		 * one is given.
+		 */
+		private void cancel(@Nullable AsyncEvent timeout) {
+			if (!end()) {
+				return;
+			}
+			this.answer.cancel(false);
+			if (timeout != null) {
+				try {
+					writeFailure(
+							new LockRequestException(HttpStatus.SERVICE_UNAVAILABLE, "wait-timed-out", "Wait timed out",
+									"The store did not answer within the wait and the server's margin", Map.of(), 1),
+							this.request, (HttpServletResponse) timeout.getSuppliedResponse());
+				}
+				catch (IOException ex) {
+					logger.debug("The timeout of " + this.request.getRequestURI() + " could not be answered", ex);
+				}
+			}
+			this.async.complete();
 		}
 
 		@Override
-		public void onTimeout(AsyncEvent event) throws IOException {
-			if (this.written.compareAndSet(false, true)) {
-				this.answer.cancel(false);
-				writeFailure(
-						new LockRequestException(HttpStatus.SERVICE_UNAVAILABLE, "wait-timed-out", "Wait timed out",
-								"The store did not answer within the wait and the server's margin", Map.of(), 1),
-						this.request, (HttpServletResponse) event.getSuppliedResponse());
-				event.getAsyncContext().complete();
-			}
+		public void onTimeout(AsyncEvent event) {
+			cancel(event);
 		}
 
 		@Override
 		public void onError(AsyncEvent event) {
-			// Tomcat ended the request with an error: no answer is written, and the wait
-			// ends
-			this.written.set(true);
-			this.answer.cancel(false);
+			// Tomcat ends the request itself: no answer is written, and the wait ends
+			if (end()) {
+				this.answer.cancel(false);
+			}
+		}
+
+		@Override
+		public void onError(Throwable ex) {
+			cancel(null);
+		}
+
+		@Override
+		public void onDataAvailable() {
+			// Read by the check
+		}
+
+		@Override
+		public void onAllDataRead() {
+			// The body was read before the wait
 		}
 
 		@Override

@@ -316,6 +316,33 @@ class LockServerHttpTests {
 	}
 
 	@Test
+	void aWaiterThatHangsUpStopsWaitingAndTakesNoLock() throws Exception {
+		String key = key();
+		Response held = this.api.acquire(first, key, ALPHA_KEY, "{\"ttlMillis\":30000}");
+		assertThat(held.status()).isEqualTo(201);
+		String token = remember(held.text("ownerToken"));
+		WaitLimiter waits = servers.context(1).getBean(WaitLimiter.class);
+		int waiting = waits.waiting();
+		String body = "{\"ttlMillis\":30000,\"waitMillis\":20000}";
+		try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(second.substring(second.lastIndexOf(':') + 1)))) {
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST /v1/namespaces/tests/locks/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+					+ BETA_KEY + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+					+ body)
+				.getBytes(StandardCharsets.ISO_8859_1));
+			out.flush();
+			await().atMost(Duration.ofSeconds(10)).until(() -> waits.waiting() == waiting + 1);
+		}
+		// The server finds the connection closed and ends the wait, long before the lock
+		// is released or the wait runs out
+		await().atMost(Duration.ofSeconds(10)).until(() -> waits.waiting() == waiting);
+		assertThat(this.api.release(first, key, ALPHA_KEY, token).status()).isEqualTo(204);
+		Response free = this.api.status(second, key, BETA_KEY);
+		assertThat(free.json().get("held").asBoolean()).isFalse();
+		assertNothingHeld();
+	}
+
+	@Test
 	void malformedHttpGetsAProblemFromTomcatToo() throws Exception {
 		String port = first.substring(first.lastIndexOf(':') + 1);
 		for (String request : List.of(
