@@ -9,8 +9,8 @@
 #   lock-server/load/run.sh [OUTPUT.json]
 #
 # Prints a RESULT line per measurement and writes OUTPUT.json (default: lock-server-cycle.json in
-# the current directory): the settings, the machine's load average when the measurements start and
-# when they end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
+# the current directory): the settings, the machine's load average before the server's warm-up (whose
+# own load would show in it) and when the measurements end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
 # microseconds, and the CPU time per cycle of the driver, the server and Redis in microseconds), as
 # benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
 # Settings (environment): DURATION (10, seconds per measurement after a warm-up of 5 s, or of
@@ -68,13 +68,14 @@ java_version=$(java -version 2>&1 | head -n 1)
 redis_version=$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')
 echo "$java_version"
 echo "cores: $(nproc); redis-server $redis_version"
+# Before the warm-up, whose own load the one-minute average would show for a while
+loadavg_start=$(loadavg)
 if [ "$SERVER_WARM_UP" -gt 0 ]; then
 	most_threads=$(printf '%s\n' $THREADS | sort -n | tail -n 1)
 	echo "Warming the server up: ${SERVER_WARM_UP} s of HTTP cycles on $most_threads threads"
 	java -cp "$classpath" "$here/LockCycleLoad.java" http "http://127.0.0.1:$SERVER_PORT" "$most_threads" \
 		"$SERVER_WARM_UP" > /dev/null
 fi
-loadavg_start=$(loadavg)
 measurements=()
 for round in $(seq 1 "$ROUNDS"); do
 	for threads in $THREADS; do
