@@ -194,7 +194,7 @@ def cycle_table(cycle, w, fmt):
     cpu_table(cycle, w)
 
 
-CPU_PROCESSES = (("driver", "driver"), ("server", "server"), ("redis", "Redis"))
+CPU_PROCESSES = ("driver", "server", "redis")
 
 
 def mean_cpu(entries, processes):
@@ -228,11 +228,11 @@ def cpu_table(cycle, w):
     w("| threads | cycle | driver | server | Redis | sum | CPU ratio |")
     w("|---:|---|---:|---:|---:|---:|---:|")
     for threads, direct, http in rows:
-        totals = [sum(cpu.get(process, 0.0) for process, _ in CPU_PROCESSES) for cpu in (direct, http)]
+        totals = [sum(cpu.get(process, 0.0) for process in CPU_PROCESSES) for cpu in (direct, http)]
         for label, cpu, total, ratio in (("direct", direct, totals[0], ""),
                                          ("HTTP", http, totals[1], "**%.2f**" % (totals[0] / totals[1]))):
             w("| %d | %s | %s | %s | %s | %.0f | %s |" % (
-                threads, label, *["%.0f" % cpu[process] if process in cpu else "–" for process, _ in CPU_PROCESSES],
+                threads, label, *["%.0f" % cpu[process] if process in cpu else "–" for process in CPU_PROCESSES],
                 total, ratio))
     w("")
 
