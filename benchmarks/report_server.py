@@ -16,8 +16,11 @@ CROSSES = """\
 **What each path crosses.** All of it runs on the same machine: the load driver, the server's JVM (two in the
 handoff) and one `redis-server` share its cores.
 
-- **The cycle, direct**: the driver's `LockTemplate` sends its acquisition and its release to Redis, two round
-  trips, as in [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis).
+- **The cycle, direct**: the driver's `LockTemplate` acquires, reads the lease's fencing token (which the HTTP
+  answer carries) and releases: three round trips to Redis, since the Redis store draws a lease's fencing token
+  when its holder first asks for it, one more than in [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis),
+  whose holder never asks. The server hands its leases to clients outside the JVM, so its acquisition draws the
+  token in the same script: two round trips per HTTP cycle, as for the floor references.
 - **The cycle, HTTP**: a `POST` that acquires and a `DELETE` with the owner token that releases, each a request on
   the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the API key check (a SHA-256 of the
   key), the servlet filters (the HTTP observation among them), the lock servlet, the server's `LockTemplate` and
@@ -52,18 +55,18 @@ def missing_text(result, script, name):
 
 
 def cycle_rows(cycle):
-    """threads -> (per round: (round, direct, http)), each direct/http a measurement or None."""
+    """threads -> (per round: (round, {mode: measurement})), the modes being direct, http and the floors'."""
     by_threads = {}
     for entry in cycle.get("measurements", []):
         rounds = by_threads.setdefault(entry["threads"], {})
         rounds.setdefault(entry["round"], {})[entry["mode"]] = entry
-    return {threads: [(r, modes.get("direct"), modes.get("http")) for r, modes in sorted(rounds.items())]
-            for threads, rounds in sorted(by_threads.items())}
+    return {threads: sorted(rounds.items()) for threads, rounds in sorted(by_threads.items())}
 
 
-def mean_rates(rows):
-    """The mean cycles/s of the direct and the HTTP cycle over the rounds that have both, or None."""
-    pairs = [(direct["cycles_per_s"], http["cycles_per_s"]) for _, direct, http in rows if direct and http]
+def mean_rates(rows, mode="http"):
+    """The mean cycles/s of the direct cycle and of the mode's over the rounds that have both, or None."""
+    pairs = [(modes["direct"]["cycles_per_s"], modes[mode]["cycles_per_s"]) for _, modes in rows
+             if modes.get("direct") and modes.get(mode)]
     if not pairs:
         return None
     return sum(d for d, _ in pairs) / len(pairs), sum(h for _, h in pairs) / len(pairs), len(pairs)
@@ -95,7 +98,8 @@ def summary(server, fmt):
                 rates.append("%s cycles/s against %s direct with %s (%.2f×)" % (
                     fmt.number(means[1]), fmt.number(means[0]), threads_label(threads), means[1] / means[0]))
         if rates:
-            parts.append("the acquire + release cycle over HTTP runs at " + " and ".join(rates))
+            parts.append("the acquire + release cycle over HTTP runs at " + " and ".join(rates)
+                         + (" (measured on %s)" % cycle["started"] if cycle.get("started") else ""))
     if measured(handoff):
         setups = handoff.get("setups", {})
         if "HTTP" in setups and "DIRECT" in setups:
@@ -153,13 +157,14 @@ def section(server, w, fmt):
 def cycle_table(cycle, w, fmt):
     loads = [cycle.get("loadavg_start") or [], cycle.get("loadavg_end") or []]
     rounds = cycle.get("rounds")
-    w("Measured by `lock-server/load/run.sh`: the server as its own JVM (the executable jar, `lock.store=redis`, rate "
+    w("Measured by `lock-server/load/run.sh`%s: the server as its own JVM (the executable jar, `lock.store=redis`, rate "
       "limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
       "average %s when the measurements began and %s when they ended. The server is first warmed up with %s s of "
       "HTTP cycles, unmeasured. Each measurement runs %s s after a warm-up of "
       "%s s, on threads that each take their own keys (1,000 per thread, 30 s time-to-live); the direct and the HTTP "
       "cycle take turns, thread count by thread count, in %s round%s. *HTTP ÷ direct* is the ratio of the cycles per "
       "second%s." % (
+          " on " + cycle["started"] if cycle.get("started") else "",
           cycle.get("java", "an unknown JDK"), cycle.get("redis_server", "unknown"), cycle.get("cores", "unknown"),
           " ".join(loads[0]) or "unknown", " ".join(loads[1]) or "unknown", cycle.get("server_warm_up_s", 0),
           cycle.get("duration_s"),
@@ -168,18 +173,20 @@ def cycle_table(cycle, w, fmt):
           "average, so it has none)"))
     w("")
     try:
-        busy = max(float(load[0]) for load in loads if load) > float(cycle.get("cores"))
+        # The start alone: when the measurements end, the load average shows the run's own processes
+        busy = float(loads[0][0]) > float(cycle.get("cores"))
     except (TypeError, ValueError):
         busy = False
     if busy:
-        w("**This run was made on a busy machine** (a load average above the number of cores): the driver, the "
-          "server and Redis waited for a core in turn with other processes, so the rates move from round to round "
+        w("**This run was made on a busy machine** (a load average above the number of cores when it began): the "
+          "driver, the server and Redis waited for a core in turn with other processes, so the rates move from round to round "
           "and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle machine.")
         w("")
     w("| threads | round | direct cycles/s | HTTP cycles/s | HTTP ÷ direct | direct p50 / p99 | HTTP p50 / p99 |")
     w("|---:|---|---:|---:|---:|---:|---:|")
     for threads, rows in cycle_rows(cycle).items():
-        for round_number, direct, http in rows:
+        for round_number, modes in rows:
+            direct, http = modes.get("direct"), modes.get("http")
             w("| %d | %s | %s | %s | %s | %s | %s |" % (
                 threads, round_number, fmt.number(direct["cycles_per_s"]) if direct else "–",
                 fmt.number(http["cycles_per_s"]) if http else "–",
@@ -191,7 +198,51 @@ def cycle_table(cycle, w, fmt):
             w("| %d | **mean** of %d | %s | %s | **%.2f** | | |" % (
                 threads, means[2], fmt.number(means[0]), fmt.number(means[1]), means[1] / means[0]))
     w("")
+    floor_table(cycle, w, fmt)
     cpu_table(cycle, w)
+
+
+FLOOR_LABELS = {"floor-tomcat": "Tomcat floor", "floor-netty": "Netty floor"}
+
+
+def floor_table(cycle, w, fmt):
+    """The server's HTTP cycle beside the floor references', each as a ratio to the direct cycle of its round."""
+    floors = [mode for mode in cycle.get("floors", []) if mode in FLOOR_LABELS]
+    if not floors:
+        return
+    modes = ["http"] + floors
+    labels = ["the server"] + [FLOOR_LABELS[mode] for mode in floors]
+    w("**The floor of the HTTP cycle.** `lock-server/load/FloorServer.java` answers the same two requests with the "
+      "thinnest HTTP front on the same Redis store's calls: no API key, quota, metrics, JSON library or lock "
+      "engine. The *Tomcat floor* is one servlet on embedded Tomcat, the server's container, with the server's "
+      "keep-alive settings, calling the store on Tomcat's request threads as the server does; the *Netty floor* is "
+      "Netty's HTTP codec on one event loop per core, calling the store's reactive operations, so that no thread "
+      "waits for Redis. Each takes its turn in every round beside the direct and the server's cycle; the figures "
+      "are cycles per second and, in brackets, the ratio to the round's direct cycle.")
+    w("")
+    w("| threads | round | direct | %s |" % " | ".join(labels))
+    w("|---:|---|---:|%s" % ("---:|" * len(labels)))
+    for threads, rows in cycle_rows(cycle).items():
+        for round_number, measured_modes in rows:
+            direct = measured_modes.get("direct")
+            cells = []
+            for mode in modes:
+                entry = measured_modes.get(mode)
+                if not entry:
+                    cells.append("–")
+                elif direct and direct["cycles_per_s"]:
+                    cells.append("%s (%.2f)" % (fmt.number(entry["cycles_per_s"]),
+                                                entry["cycles_per_s"] / direct["cycles_per_s"]))
+                else:
+                    cells.append(fmt.number(entry["cycles_per_s"]))
+            w("| %d | %s | %s | %s |" % (threads, round_number, fmt.number(direct["cycles_per_s"]) if direct else "–",
+                                         " | ".join(cells)))
+        if len(rows) > 1:
+            means = [mean_rates(rows, mode) for mode in modes]
+            if all(means):
+                w("| %d | **mean** | %s | %s |" % (threads, fmt.number(means[0][0]), " | ".join(
+                    "%s (**%.2f**)" % (fmt.number(mean[1]), mean[1] / mean[0]) for mean in means)))
+    w("")
 
 
 CPU_PROCESSES = ("driver", "server", "redis")
@@ -212,25 +263,29 @@ def cpu_table(cycle, w):
     rows = []
     for threads, measured_rows in cycle_rows(cycle).items():
         # The direct cycle does not involve the server, which idles meanwhile
-        direct = mean_cpu([direct for _, direct, _ in measured_rows], ("driver", "redis"))
-        http = mean_cpu([http for _, _, http in measured_rows], ("driver", "server", "redis"))
-        if direct and http:
-            rows.append((threads, direct, http))
+        direct = mean_cpu([modes.get("direct") for _, modes in measured_rows], ("driver", "redis"))
+        http = [(label, mean_cpu([modes.get(mode) for _, modes in measured_rows], CPU_PROCESSES))
+                for mode, label in [("http", "HTTP")] + [(floor, FLOOR_LABELS[floor]) for floor in
+                                                          cycle.get("floors", []) if floor in FLOOR_LABELS]]
+        if direct and http[0][1]:
+            rows.append((threads, direct, [(label, cpu) for label, cpu in http if cpu]))
     if not rows:
         return
     w("The CPU time that each process spent per cycle while it was measured, the mean of the rounds, in "
       "microseconds (the driver's from its own JVM, the server's and Redis's from `/proc/<pid>/stat`). With every "
       "core busy, a cycle's rate follows the sum of its CPU times; *CPU ratio* is the direct cycle's sum divided by "
-      "the HTTP cycle's, the rate ratio that this machine would give if no other process took a core. The times "
+      "the HTTP cycle's (or a floor's), the rate ratio that this machine would give if no other process took a core. The times "
       "grow with the load too: a thread that spins briefly for its reply, as the Redis store's callers do, spins "
       "longer when the machine is busy.")
     w("")
     w("| threads | cycle | driver | server | Redis | sum | CPU ratio |")
     w("|---:|---|---:|---:|---:|---:|---:|")
-    for threads, direct, http in rows:
-        totals = [sum(cpu.get(process, 0.0) for process in CPU_PROCESSES) for cpu in (direct, http)]
-        for label, cpu, total, ratio in (("direct", direct, totals[0], ""),
-                                         ("HTTP", http, totals[1], "**%.2f**" % (totals[0] / totals[1]))):
+    for threads, direct, https in rows:
+        direct_total = sum(direct.values())
+        for label, cpu in [("direct", direct)] + https:
+            total = sum(cpu.values())
+            ratio = "" if cpu is direct else ("**%.2f**" % (direct_total / total) if label == "HTTP"
+                                              else "%.2f" % (direct_total / total))
             w("| %d | %s | %s | %s | %s | %.0f | %s |" % (
                 threads, label, *["%.0f" % cpu[process] if process in cpu else "–" for process in CPU_PROCESSES],
                 total, ratio))

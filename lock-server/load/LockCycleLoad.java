@@ -31,9 +31,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <ul>
  * <li>{@code direct}: {@code LockTemplate.acquire} and {@code Lease.close} on a Redis store;</li>
  * <li>{@code http}: {@code POST} then {@code DELETE} with the owner token against the lock
- * server, on one keep-alive HTTP/1.1 connection per thread.</li>
+ * server, on one keep-alive HTTP/1.1 connection per thread;</li>
+ * <li>any other mode ({@code floor-tomcat}, {@code floor-netty}): the same HTTP cycle
+ * against another base URL, a {@code FloorServer.java}, reported under that mode's
+ * name.</li>
  * </ul>
- * Usage: {@code java -cp <lock-server classpath> LockCycleLoad.java direct|http <target>
+ * Usage: {@code java -cp <lock-server classpath> LockCycleLoad.java direct|http|<mode> <target>
  * <threads> <seconds>}, where the target is {@code host:port} of Redis or the server's
  * base URL; the API key comes from {@code LOCK_SERVER_API_KEY}.
  * <p>
