@@ -18,9 +18,10 @@ handoff) and one `redis-server` share its cores.
 
 - **The cycle, direct**: the driver's `LockTemplate` acquires, reads the lease's fencing token (which the HTTP
   answer carries) and releases: three round trips to Redis, since the Redis store draws a lease's fencing token
-  when its holder first asks for it, one more than in [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis),
-  whose holder never asks. The server hands its leases to clients outside the JVM, so its acquisition draws the
-  token in the same script: two round trips per HTTP cycle, as for the floor references.
+  when its holder first asks for it, one more than in
+  [the cycle on Redis](#uncontended-acquire--release-cycle-on-redis), whose holder never asks. The server hands
+  its leases to clients outside the JVM, so its acquisition draws the token in the same script: two round trips
+  per HTTP cycle, as for the floor references.
 - **The cycle, HTTP**: a `POST` that acquires and a `DELETE` with the owner token that releases, each a request on
   the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the API key check (a SHA-256 of the
   key), the servlet filters (the HTTP observation among them), the lock servlet, the server's `LockTemplate` and
@@ -157,8 +158,8 @@ def section(server, w, fmt):
 def cycle_table(cycle, w, fmt):
     loads = [cycle.get("loadavg_start") or [], cycle.get("loadavg_end") or []]
     rounds = cycle.get("rounds")
-    w("Measured by `lock-server/load/run.sh`%s: the server as its own JVM (the executable jar, `lock.store=redis`, rate "
-      "limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
+    w("Measured by `lock-server/load/run.sh`%s: the server as its own JVM (the executable jar, `lock.store=redis`, "
+      "rate limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
       "average %s when the measurements began and %s when they ended. The server is first warmed up with %s s of "
       "HTTP cycles, unmeasured. Each measurement runs %s s after a warm-up of "
       "%s s, on threads that each take their own keys (1,000 per thread, 30 s time-to-live); the direct and the HTTP "
@@ -179,8 +180,8 @@ def cycle_table(cycle, w, fmt):
         busy = False
     if busy:
         w("**This run was made on a busy machine** (a load average above the number of cores when it began): the "
-          "driver, the server and Redis waited for a core in turn with other processes, so the rates move from round to round "
-          "and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle machine.")
+          "driver, the server and Redis waited for a core in turn with other processes, so the rates move from round "
+          "to round and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle machine.")
         w("")
     w("| threads | round | direct cycles/s | HTTP cycles/s | HTTP ÷ direct | direct p50 / p99 | HTTP p50 / p99 |")
     w("|---:|---|---:|---:|---:|---:|---:|")
@@ -274,8 +275,8 @@ def cpu_table(cycle, w):
     w("The CPU time that each process spent per cycle while it was measured, the mean of the rounds, in "
       "microseconds (the driver's from its own JVM, the server's and Redis's from `/proc/<pid>/stat`). With every "
       "core busy, a cycle's rate follows the sum of its CPU times; *CPU ratio* is the direct cycle's sum divided by "
-      "the HTTP cycle's (or a floor's), the rate ratio that this machine would give if no other process took a core. The times "
-      "grow with the load too: a thread that spins briefly for its reply, as the Redis store's callers do, spins "
+      "the HTTP cycle's (or a floor's), the rate ratio that this machine would give if no other process took a "
+      "core. The times grow with the load too: a thread that spins briefly for its reply, as the Redis store's callers do, spins "
       "longer when the machine is busy.")
     w("")
     w("| threads | cycle | driver | server | Redis | sum | CPU ratio |")

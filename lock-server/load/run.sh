@@ -9,10 +9,10 @@
 #   lock-server/load/run.sh [OUTPUT.json]
 #
 # Prints a RESULT line per measurement and writes OUTPUT.json (default: lock-server-cycle.json in
-# the current directory): when it started (UTC), the settings, the machine's load average before the server's warm-up (whose
-# own load would show in it) and when the measurements end, and every measurement (round, threads, mode, cycles per second, p50 and p99 in
-# microseconds, and the CPU time per cycle of the driver, the server and Redis in microseconds), as
-# benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
+# the current directory): when it started (UTC), the settings, the machine's load average before the server's
+# warm-up (whose own load would show in it) and when the measurements end, and every measurement (round,
+# threads, mode, cycles per second, p50 and p99 in microseconds, and the CPU time per cycle of the driver, the
+# server and Redis in microseconds), as benchmarks/report.py reads it from benchmarks/results/server-cycle.json.
 # Settings (environment): DURATION (10, seconds per measurement after a warm-up of 5 s, or of
 # DURATION if shorter), ROUNDS (2), THREADS ("1 8"), SERVER_WARM_UP (30, seconds of HTTP cycles on the
 # largest thread count before the first round, unmeasured, so that the server is measured after its
@@ -48,7 +48,9 @@ export LOAD_CPU_PIDS CLK_TCK
 declare -A floor_url floor_pid
 port=$FLOOR_PORT
 for floor in $FLOORS; do
-	java -cp "$classpath" "$here/FloorServer.java" "$floor" "$port" "127.0.0.1:$REDIS_PORT" >"$work/floor-$floor.log" 2>&1 &
+	# Its temporary files (Tomcat's base directory) go with the working directory
+	java -Djava.io.tmpdir="$work" -cp "$classpath" "$here/FloorServer.java" "$floor" "$port" "127.0.0.1:$REDIS_PORT" \
+		>"$work/floor-$floor.log" 2>&1 &
 	pids+=($!)
 	floor_pid[$floor]=$!
 	floor_url[$floor]="http://127.0.0.1:$port"
