@@ -159,8 +159,8 @@ def cycle_table(cycle, w, fmt):
     loads = [cycle.get("loadavg_start") or [], cycle.get("loadavg_end") or []]
     rounds = cycle.get("rounds")
     w("Measured by `lock-server/load/run.sh`%s: the server as its own JVM (the executable jar, `lock.store=redis`, "
-      "rate limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; load "
-      "average %s when the measurements began and %s when they ended. The server is first warmed up with %s s of "
+      "rate limit off) and the load driver (`LockCycleLoad.java`) on one `redis-server`; `%s`, Redis %s, %s cores; "
+      "load average %s when the measurements began and %s when they ended. The server is first warmed up with %s s of "
       "HTTP cycles, unmeasured. Each measurement runs %s s after a warm-up of "
       "%s s, on threads that each take their own keys (1,000 per thread, 30 s time-to-live); the direct and the HTTP "
       "cycle take turns, thread count by thread count, in %s round%s. *HTTP ÷ direct* is the ratio of the cycles per "
@@ -181,7 +181,8 @@ def cycle_table(cycle, w, fmt):
     if busy:
         w("**This run was made on a busy machine** (a load average above the number of cores when it began): the "
           "driver, the server and Redis waited for a core in turn with other processes, so the rates move from round "
-          "to round and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle machine.")
+          "to round and the ratio says little. The comparison needs `lock-server/load/run.sh` again on an idle "
+          "machine.")
         w("")
     w("| threads | round | direct cycles/s | HTTP cycles/s | HTTP ÷ direct | direct p50 / p99 | HTTP p50 / p99 |")
     w("|---:|---|---:|---:|---:|---:|---:|")
@@ -206,13 +207,19 @@ def cycle_table(cycle, w, fmt):
 FLOOR_LABELS = {"floor-tomcat": "Tomcat floor", "floor-netty": "Netty floor"}
 
 
+def http_modes(cycle):
+    """(mode, label) of each HTTP cycle the run measured: the server's, then the floor references'."""
+    return [("http", "HTTP")] + [(mode, FLOOR_LABELS[mode]) for mode in cycle.get("floors", [])
+                                 if mode in FLOOR_LABELS]
+
+
 def floor_table(cycle, w, fmt):
     """The server's HTTP cycle beside the floor references', each as a ratio to the direct cycle of its round."""
-    floors = [mode for mode in cycle.get("floors", []) if mode in FLOOR_LABELS]
-    if not floors:
+    compared = http_modes(cycle)
+    if len(compared) == 1:
         return
-    modes = ["http"] + floors
-    labels = ["the server"] + [FLOOR_LABELS[mode] for mode in floors]
+    modes = [mode for mode, _ in compared]
+    labels = [label for _, label in compared]
     w("**The floor of the HTTP cycle.** `lock-server/load/FloorServer.java` answers the same two requests with the "
       "thinnest HTTP front on the same Redis store's calls: no API key, quota, metrics, JSON library or lock "
       "engine. The *Tomcat floor* is one servlet on embedded Tomcat, the server's container, with the server's "
@@ -265,28 +272,26 @@ def cpu_table(cycle, w):
     for threads, measured_rows in cycle_rows(cycle).items():
         # The direct cycle does not involve the server, which idles meanwhile
         direct = mean_cpu([modes.get("direct") for _, modes in measured_rows], ("driver", "redis"))
-        http = [(label, mean_cpu([modes.get(mode) for _, modes in measured_rows], CPU_PROCESSES))
-                for mode, label in [("http", "HTTP")] + [(floor, FLOOR_LABELS[floor]) for floor in
-                                                          cycle.get("floors", []) if floor in FLOOR_LABELS]]
-        if direct and http[0][1]:
-            rows.append((threads, direct, [(label, cpu) for label, cpu in http if cpu]))
+        https = [(mode, label, mean_cpu([modes.get(mode) for _, modes in measured_rows], CPU_PROCESSES))
+                 for mode, label in http_modes(cycle)]
+        if direct and https[0][2]:
+            rows.append((threads, direct, [row for row in https if row[2]]))
     if not rows:
         return
     w("The CPU time that each process spent per cycle while it was measured, the mean of the rounds, in "
       "microseconds (the driver's from its own JVM, the server's and Redis's from `/proc/<pid>/stat`). With every "
       "core busy, a cycle's rate follows the sum of its CPU times; *CPU ratio* is the direct cycle's sum divided by "
       "the HTTP cycle's (or a floor's), the rate ratio that this machine would give if no other process took a "
-      "core. The times grow with the load too: a thread that spins briefly for its reply, as the Redis store's callers do, spins "
-      "longer when the machine is busy.")
+      "core. The times grow with the load too: a thread that spins briefly for its reply, as the Redis store's "
+      "callers do, spins longer when the machine is busy.")
     w("")
     w("| threads | cycle | driver | server | Redis | sum | CPU ratio |")
     w("|---:|---|---:|---:|---:|---:|---:|")
     for threads, direct, https in rows:
         direct_total = sum(direct.values())
-        for label, cpu in [("direct", direct)] + https:
+        for mode, label, cpu in [("direct", "direct", direct)] + https:
             total = sum(cpu.values())
-            ratio = "" if cpu is direct else ("**%.2f**" % (direct_total / total) if label == "HTTP"
-                                              else "%.2f" % (direct_total / total))
+            ratio = "" if mode == "direct" else ("**%.2f**" if mode == "http" else "%.2f") % (direct_total / total)
             w("| %d | %s | %s | %s | %s | %.0f | %s |" % (
                 threads, label, *["%.0f" % cpu[process] if process in cpu else "–" for process in CPU_PROCESSES],
                 total, ratio))

@@ -1,4 +1,5 @@
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -89,7 +90,7 @@ public class FloorServer {
 		Connector connector = new Connector(Http11NioProtocol.class.getName());
 		connector.setPort(port);
 		Http11NioProtocol protocol = (Http11NioProtocol) connector.getProtocolHandler();
-		protocol.setAddress(java.net.InetAddress.getLoopbackAddress());
+		protocol.setAddress(InetAddress.getLoopbackAddress());
 		protocol.setKeepAliveTimeout(60_000);
 		protocol.setMaxKeepAliveRequests(1000);
 		tomcat.setConnector(connector);
