@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.commons.logging.Log;
@@ -29,11 +28,9 @@ import dev.lockstarter.core.DetachedLockOperations;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.ReactiveLockTemplate;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.util.UriUtils;
 
 /**
@@ -57,7 +54,7 @@ class LockResource {
 
 	private static final Log logger = LogFactory.getLog(LockResource.class);
 
-	private static final Pattern OWNER_TOKEN_FORMAT = Pattern.compile("[A-Za-z0-9_-]{22}");
+	private static final int OWNER_TOKEN_LENGTH = 22;
 
 	private static final JsonMapper JSON = JsonMapper.builder()
 		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
@@ -90,7 +87,7 @@ class LockResource {
 	 * @return the answer
 	 * @throws IOException if the body cannot be read
 	 */
-	Mono<ResponseEntity<AcquiredLock>> acquire(HttpServletRequest request) throws IOException {
+	Mono<LockAnswer<AcquiredLock>> acquire(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
 		AcquireRequest body = body(request, AcquireRequest.class, new AcquireRequest(null, null));
 		Duration ttl = ttl(body.ttlMillis());
@@ -132,7 +129,7 @@ class LockResource {
 	}
 
 	/** The answer to an attempt, whose quota place it settles. */
-	private ResponseEntity<AcquiredLock> acquired(LockPath path, Duration ttl, Duration wait, LockAttempt attempt) {
+	private LockAnswer<AcquiredLock> acquired(LockPath path, Duration ttl, Duration wait, LockAttempt attempt) {
 		if (!attempt.isAcquired()) {
 			this.quotas.refused(path.client());
 			Duration left = attempt.holderRemainingTtl();
@@ -142,10 +139,8 @@ class LockResource {
 		}
 		this.quotas.granted(path.client(), path.key(), ttl.toNanos());
 		DetachedLease lease = (DetachedLease) attempt.lease();
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.header(HttpHeaders.LOCATION, path.location())
-			.body(new AcquiredLock(path.namespace(), path.key(), lease.ownerToken(), lease.fencingToken(),
-					lease.expiresAt().toString(), ttl.toMillis()));
+		return LockAnswer.created(path.location(), new AcquiredLock(path.namespace(), path.key(), lease.ownerToken(),
+				lease.fencingToken(), lease.expiresAt().toString(), ttl.toMillis()));
 	}
 
 	/**
@@ -164,7 +159,7 @@ class LockResource {
 				.warn("A lock whose client left was not released; it expires in " + lock.ttlMillis() + " ms", ex));
 	}
 
-	ResponseEntity<RenewedLock> renew(HttpServletRequest request) throws IOException {
+	LockAnswer<RenewedLock> renew(HttpServletRequest request) throws IOException {
 		LockPath path = path(request);
 		String ownerToken = ownerToken(request.getHeader(OWNER_TOKEN));
 		RenewRequest body = body(request, RenewRequest.class, new RenewRequest(null));
@@ -174,24 +169,24 @@ class LockResource {
 			throw notOwned(path, "renewed");
 		}
 		this.quotas.renewed(path.client(), path.key(), ttl.toNanos());
-		return ResponseEntity
+		return LockAnswer
 			.ok(new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis()));
 	}
 
-	ResponseEntity<Void> release(HttpServletRequest request) {
+	LockAnswer<LockAnswer.Body> release(HttpServletRequest request) {
 		LockPath path = path(request);
 		String ownerToken = ownerToken(request.getHeader(OWNER_TOKEN));
 		if (!path.locks().releaseDetached(path.key(), ownerToken)) {
 			throw notOwned(path, "released");
 		}
 		this.quotas.released(path.client(), path.key());
-		return ResponseEntity.noContent().build();
+		return LockAnswer.noContent();
 	}
 
-	ResponseEntity<LockStatus> status(HttpServletRequest request) {
+	LockAnswer<LockStatus> status(HttpServletRequest request) {
 		LockPath path = path(request);
 		Duration left = path.locks().timeToExpiry(path.key());
-		return ResponseEntity.ok(new LockStatus(path.namespace(), path.key(), !left.isZero(),
+		return LockAnswer.ok(new LockStatus(path.namespace(), path.key(), !left.isZero(),
 				left.isZero() ? 0 : Math.max(1, left.toMillis())));
 	}
 
@@ -295,10 +290,24 @@ class LockResource {
 		if (token == null || token.isEmpty()) {
 			throw LockRequestException.badRequest("Send the owner token in the '" + OWNER_TOKEN + "' header");
 		}
-		if (!OWNER_TOKEN_FORMAT.matcher(token).matches()) {
+		if (!isOwnerToken(token)) {
 			throw LockRequestException.badRequest("The '" + OWNER_TOKEN + "' header is not an owner token");
 		}
 		return token;
+	}
+
+	/** Whether a token has the form of an owner token: 22 characters of base64url. */
+	private static boolean isOwnerToken(String token) {
+		if (token.length() != OWNER_TOKEN_LENGTH) {
+			return false;
+		}
+		for (int i = 0; i < token.length(); i++) {
+			char c = token.charAt(i);
+			if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private Duration ttl(@Nullable Long ttlMillis) {
@@ -387,13 +396,45 @@ class LockResource {
 	}
 
 	record AcquiredLock(String namespace, String key, String ownerToken, long fencingToken, String expiresAt,
-			long ttlMillis) {
+			long ttlMillis) implements LockAnswer.Body {
+
+		@Override
+		public byte[] json() {
+			return new JsonObject().string("namespace", this.namespace)
+				.string("key", this.key)
+				.string("ownerToken", this.ownerToken)
+				.number("fencingToken", this.fencingToken)
+				.string("expiresAt", this.expiresAt)
+				.number("ttlMillis", this.ttlMillis)
+				.toBytes();
+		}
+
 	}
 
-	record RenewedLock(String namespace, String key, String expiresAt, long ttlMillis) {
+	record RenewedLock(String namespace, String key, String expiresAt, long ttlMillis) implements LockAnswer.Body {
+
+		@Override
+		public byte[] json() {
+			return new JsonObject().string("namespace", this.namespace)
+				.string("key", this.key)
+				.string("expiresAt", this.expiresAt)
+				.number("ttlMillis", this.ttlMillis)
+				.toBytes();
+		}
+
 	}
 
-	record LockStatus(String namespace, String key, boolean held, long timeToExpiryMillis) {
+	record LockStatus(String namespace, String key, boolean held, long timeToExpiryMillis) implements LockAnswer.Body {
+
+		@Override
+		public byte[] json() {
+			return new JsonObject().string("namespace", this.namespace)
+				.string("key", this.key)
+				.bool("held", this.held)
+				.number("timeToExpiryMillis", this.timeToExpiryMillis)
+				.toBytes();
+		}
+
 	}
 
 }

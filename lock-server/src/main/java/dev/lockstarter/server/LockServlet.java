@@ -19,7 +19,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.lockstarter.web.LockExceptionHandler;
 import org.springframework.http.HttpHeaders;
@@ -28,7 +27,6 @@ import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * Carries {@link LockResource} over HTTP, as a servlet of its own on
@@ -43,8 +41,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * margin spent), whose processing Tomcat ends with an error, or whose client hangs up,
  * cancels its acquisition.
  * <p>
- * The {@code http.server.requests} observation of a request is tagged with the resource's
- * path pattern, as Spring MVC would tag it.
+ * {@link LockApiRequestMeters} times its requests.
  *
  * @since 0.1.0
  */
@@ -62,25 +59,20 @@ class LockServlet extends HttpServlet {
 
 	private final transient LockExceptionHandler lockExceptions;
 
-	private final transient JsonMapper json;
-
 	private final long asyncTimeoutMillis;
 
 	private final transient HangUpCheck hangUpCheck;
 
-	LockServlet(LockResource resource, LockExceptionHandler lockExceptions, JsonMapper json, long asyncTimeoutMillis,
+	LockServlet(LockResource resource, LockExceptionHandler lockExceptions, long asyncTimeoutMillis,
 			HangUpCheck hangUpCheck) {
 		this.resource = resource;
 		this.lockExceptions = lockExceptions;
-		this.json = json;
 		this.asyncTimeoutMillis = asyncTimeoutMillis;
 		this.hangUpCheck = hangUpCheck;
 	}
 
 	@Override
 	protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		ServerHttpObservationFilter.findObservationContext(request)
-			.ifPresent((context) -> context.setPathPattern(PATH_PATTERN));
 		try {
 			String method = request.getMethod();
 			if (!method.equals("OPTIONS")) {
@@ -108,8 +100,8 @@ class LockServlet extends HttpServlet {
 	}
 
 	private void acquire(HttpServletRequest request, HttpServletResponse response) throws IOException {
-		Mono<ResponseEntity<LockResource.AcquiredLock>> answer = this.resource.acquire(request);
-		CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answered = answer.toFuture();
+		Mono<LockAnswer<LockResource.AcquiredLock>> answer = this.resource.acquire(request);
+		CompletableFuture<LockAnswer<LockResource.AcquiredLock>> answered = answer.toFuture();
 		if (answered.isDone()) {
 			try {
 				write(answered.join(), request, response);
@@ -129,7 +121,7 @@ class LockServlet extends HttpServlet {
 	}
 
 	/** Write an answer that came after the request thread left, on a Tomcat thread. */
-	private void answerLater(AsyncContext async, @Nullable ResponseEntity<?> entity, @Nullable Throwable ex) {
+	private void answerLater(AsyncContext async, @Nullable LockAnswer<?> answer, @Nullable Throwable ex) {
 		HttpServletRequest request = (HttpServletRequest) async.getRequest();
 		HttpServletResponse response = (HttpServletResponse) async.getResponse();
 		try {
@@ -137,8 +129,8 @@ class LockServlet extends HttpServlet {
 				writeFailure((ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex),
 						request, response);
 			}
-			else if (entity != null) {
-				write(entity, request, response);
+			else if (answer != null) {
+				write(answer, request, response);
 			}
 		}
 		catch (IOException | RuntimeException failure) {
@@ -149,13 +141,15 @@ class LockServlet extends HttpServlet {
 		}
 	}
 
-	private void write(ResponseEntity<?> entity, HttpServletRequest request, HttpServletResponse response)
+	private void write(LockAnswer<?> answer, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
-		response.setStatus(entity.getStatusCode().value());
-		entity.getHeaders().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
-		Object body = entity.getBody();
+		response.setStatus(answer.status());
+		if (answer.location() != null) {
+			response.setHeader(HttpHeaders.LOCATION, answer.location());
+		}
+		LockAnswer.Body body = answer.body();
 		if (body != null) {
-			byte[] bytes = this.json.writeValueAsBytes(body);
+			byte[] bytes = body.json();
 			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 			response.setContentLength(bytes.length);
 			if (!request.getMethod().equals("HEAD")) {
@@ -219,7 +213,7 @@ class LockServlet extends HttpServlet {
 	 */
 	private final class Waiting implements AsyncListener, ReadListener {
 
-		private final CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answer;
+		private final CompletableFuture<LockAnswer<LockResource.AcquiredLock>> answer;
 
 		private final AsyncContext async;
 
@@ -232,7 +226,7 @@ class LockServlet extends HttpServlet {
 
 		private @Nullable ScheduledFuture<?> check;
 
-		Waiting(CompletableFuture<ResponseEntity<LockResource.AcquiredLock>> answer, AsyncContext async,
+		Waiting(CompletableFuture<LockAnswer<LockResource.AcquiredLock>> answer, AsyncContext async,
 				HttpServletRequest request, ApiClients.@Nullable ApiClient client) {
 			this.answer = answer;
 			this.async = async;
@@ -266,12 +260,12 @@ class LockServlet extends HttpServlet {
 		}
 
 		/** The acquisition's answer, or its failure. */
-		void answered(@Nullable ResponseEntity<LockResource.AcquiredLock> entity, @Nullable Throwable ex) {
+		void answered(@Nullable LockAnswer<LockResource.AcquiredLock> answer, @Nullable Throwable ex) {
 			if (end()) {
-				this.async.start(() -> answerLater(this.async, entity, ex));
+				this.async.start(() -> answerLater(this.async, answer, ex));
 			}
 			else {
-				LockResource.AcquiredLock granted = (entity != null) ? entity.getBody() : null;
+				LockResource.AcquiredLock granted = (answer != null) ? answer.body() : null;
 				if (granted != null && this.client != null) {
 					LockServlet.this.resource.abandon(granted, this.client);
 				}

@@ -183,7 +183,7 @@ class LockServerAbuseTests {
 	@Test
 	void anUnauthenticatedCallerReadsNoNamespaceName() throws Exception {
 		send(post("mobile", "k-" + UUID.randomUUID(), MOBILE_KEY, null));
-		for (String path : List.of("/actuator/metrics/lock.acquire", "/actuator/prometheus", "/actuator/metrics",
+		for (String path : List.of("/actuator/metrics/lock.acquisitions", "/actuator/prometheus", "/actuator/metrics",
 				"/actuator/health", "/actuator", "/readyz", "/livez", "/v1/openapi.yaml")) {
 			HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + path)).build());
 			assertThat(response.body()).as(path).doesNotContain("mobile").doesNotContain("partner");
@@ -198,9 +198,9 @@ class LockServerAbuseTests {
 		// are on the management port, on loopback
 		String management = server.getEnvironment().getProperty("local.management.port");
 		assertThat(server.getEnvironment().getProperty("management.server.address")).isEqualTo("127.0.0.1");
-		HttpResponse<String> metrics = send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/actuator/metrics/lock.acquire"))
-					.build());
+		HttpResponse<String> metrics = send(HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + management + "/actuator/metrics/lock.acquisitions"))
+			.build());
 		assertThat(metrics.body()).contains("lock-server.mobile");
 	}
 

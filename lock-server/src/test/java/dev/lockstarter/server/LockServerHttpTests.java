@@ -19,6 +19,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import org.junit.jupiter.api.AfterAll;
@@ -420,10 +424,93 @@ class LockServerHttpTests {
 		});
 		assertThat(springMvcFilters).containsExactly("OrderedCharacterEncodingFilter", "OrderedFormContentFilter",
 				"OrderedRequestContextFilter");
-		// The lock servlet's requests still pass the API key check and the observation
-		assertThat(filters.get("apiKeyFilter").getUrlPatternMappings()).containsExactly("/*");
+		// Spring MVC's HTTP observation too; the lock servlet's requests pass the API key
+		// check and are timed
 		assertThat(filters.values())
-			.anySatisfy((filter) -> assertThat(filter.getClassName()).contains("ServerHttpObservationFilter"));
+			.filteredOn((filter) -> filter.getClassName().contains("ServerHttpObservationFilter"))
+			.singleElement()
+			.satisfies((filter) -> {
+				assertThat(filter.getServletNameMappings()).containsExactly("dispatcherServlet");
+				assertThat(filter.getUrlPatternMappings()).isEmpty();
+			});
+		assertThat(filters.get("apiKeyFilter").getUrlPatternMappings()).containsExactly("/*");
+		assertThat(filters.get("lockApiRequestMeters").getUrlPatternMappings()).containsExactly(LockServlet.MAPPING);
+	}
+
+	@Test
+	void theLockApiIsTimedWithSpringMvcsTagsAndItsAcquisitionsCounted() throws Exception {
+		MeterRegistry registry = servers.context(1).getBean(MeterRegistry.class);
+		long created = requests(registry, "POST", "201");
+		long conflicts = requests(registry, "POST", "409");
+		long refused = requests(registry, "POST", "401");
+		long released = requests(registry, "DELETE", "204");
+		long acquired = acquisitions(registry, "acquired");
+		long conflicted = acquisitions(registry, "conflict");
+		long waited = waits(registry, "acquired");
+
+		String key = key();
+		String token = remember(this.api.acquire(second, key, ALPHA_KEY, "{\"ttlMillis\":30000}").text("ownerToken"));
+		assertThat(this.api.acquire(second, key, BETA_KEY, null).status()).isEqualTo(409);
+		assertThat(this.api.acquire(second, key, "not-a-key", null).status()).isEqualTo(401);
+		CompletableFuture<Response> waiter = CompletableFuture
+			.supplyAsync(() -> this.api.acquire(second, key, BETA_KEY, "{\"ttlMillis\":30000,\"waitMillis\":15000}"));
+		LongTaskTimer active = registry.get("http.server.requests.active")
+			.tags("method", "POST", "uri", LockServlet.PATH_PATTERN)
+			.longTaskTimer();
+		await("the waiting acquisition, active").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> active.activeTasks() == 1);
+		assertThat(this.api.release(first, key, ALPHA_KEY, token).status()).isEqualTo(204);
+		Response woken = waiter.get(15, TimeUnit.SECONDS);
+		assertThat(woken.status()).isEqualTo(201);
+		assertThat(this.api.release(second, key, BETA_KEY, remember(woken.text("ownerToken"))).status()).isEqualTo(204);
+
+		// Each request once, the refused one and the one that waited included, when it
+		// completed
+		await("the waiting acquisition, timed").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> requests(registry, "POST", "201") == created + 2);
+		assertThat(active.activeTasks()).isZero();
+		assertThat(requests(registry, "POST", "409")).isEqualTo(conflicts + 1);
+		assertThat(requests(registry, "POST", "401")).isEqualTo(refused + 1);
+		assertThat(requests(registry, "DELETE", "204")).isEqualTo(released + 1);
+		Timer timer = registry.get("http.server.requests")
+			.tags("method", "POST", "status", "201", "uri", LockServlet.PATH_PATTERN)
+			.timer();
+		assertThat(timer.getId().getTags()).extracting(Tag::getKey)
+			.containsExactly("error", "exception", "method", "outcome", "status", "uri");
+		assertThat(timer.getId().getTag("outcome")).isEqualTo("SUCCESS");
+		assertThat(timer.getId().getTag("exception")).isEqualTo("none");
+		// Spring MVC's observation does not see the lock API: no second timer of its
+		// requests
+		assertThat(registry.find("http.server.requests").tag("uri", "UNKNOWN").meters()).isEmpty();
+		// The acquisitions, by the starter's lock meters; no lock.acquire observation
+		assertThat(acquisitions(registry, "acquired")).isEqualTo(acquired + 2);
+		assertThat(acquisitions(registry, "conflict")).isEqualTo(conflicted + 1);
+		assertThat(waits(registry, "acquired")).isEqualTo(waited + 1);
+		assertThat(registry.find("lock.acquire").meters()).isEmpty();
+		assertNothingHeld();
+	}
+
+	private static long requests(MeterRegistry registry, String method, String status) {
+		Timer timer = registry.find("http.server.requests")
+			.tags("method", method, "status", status, "uri", LockServlet.PATH_PATTERN)
+			.timer();
+		return (timer != null) ? timer.count() : 0;
+	}
+
+	private static long acquisitions(MeterRegistry registry, String outcome) {
+		Timer timer = registry.find("lock.acquisitions")
+			.tags("name", "lock-server.tests", "store", "redis", "outcome", outcome)
+			.timer();
+		return (timer != null) ? timer.count() : 0;
+	}
+
+	private static long waits(MeterRegistry registry, String outcome) {
+		Timer timer = registry.find("lock.waits")
+			.tags("name", "lock-server.tests", "store", "redis", "outcome", outcome)
+			.timer();
+		return (timer != null) ? timer.count() : 0;
 	}
 
 	@Test
