@@ -23,9 +23,10 @@ handoff) and one `redis-server` share its cores.
   its leases to clients outside the JVM, so its acquisition draws the token in the same script: two round trips
   per HTTP cycle, as for the floor references.
 - **The cycle, HTTP**: a `POST` that acquires and a `DELETE` with the owner token that releases, each a request on
-  the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the API key check (a SHA-256 of the
-  key), the servlet filters (the HTTP observation among them), the lock servlet, the server's `LockTemplate` and
-  its one round trip to Redis, and a JSON answer; an acquisition without a wait is answered on the request thread. The driver writes and reads the HTTP by hand on a socket, so
+  the thread's own kept-alive HTTP/1.1 connection. Each request crosses Tomcat, the request timer
+  (`http.server.requests`), the API key check (a SHA-256 of the key), the lock servlet, the server's `LockTemplate`
+  and its one round trip to Redis, and a JSON answer; an acquisition without a wait is answered on the request
+  thread. The driver writes and reads the HTTP by hand on a socket, so
   that the client's work is as small as a request allows: the difference to the direct cycle is the server's.
 - **The handoff, direct**: the holder's release reaches Redis, which tells the waiting `LockTemplate`'s
   subscription; that template takes the lock and wakes the waiting thread with the answer.
