@@ -252,6 +252,25 @@ def floor_table(cycle, w, fmt):
                 w("| %d | **mean** | %s | %s |" % (threads, fmt.number(means[0][0]), " | ".join(
                     "%s (**%.2f**)" % (fmt.number(mean[1]), mean[1] / mean[0]) for mean in means)))
     w("")
+    floor_reading(cycle, w)
+
+
+def floor_reading(cycle, w):
+    """The server against its container's floor at the largest thread count, when the run measured the Tomcat floor."""
+    rows_by_threads = cycle_rows(cycle)
+    if not rows_by_threads:
+        return
+    threads = max(rows_by_threads)
+    server = mean_rates(rows_by_threads[threads], "http")
+    floor = mean_rates(rows_by_threads[threads], "floor-tomcat")
+    if not server or not floor:
+        return
+    w("At %d threads the server ran at %.2f× the Tomcat floor's rate, and the Tomcat floor at %.2f× the direct "
+      "cycle (the means of the rounds). The floor is what an HTTP cycle on the server's container costs on this "
+      "machine, where the driver, the front and Redis share the cores: the server's own work is the difference "
+      "between the two. [The lock server's guide](lock-server.md#speed) follows both across runs." % (
+          threads, server[1] / floor[1], floor[1] / floor[0]))
+    w("")
 
 
 CPU_PROCESSES = ("driver", "server", "redis")
