@@ -106,7 +106,9 @@ def summary(server, fmt):
         setups = handoff.get("setups", {})
         if "HTTP" in setups and "DIRECT" in setups:
             parts.append("a handoff between two instances takes %s at the median, against %s between two "
-                         "`LockTemplate`s" % (ms(setups["HTTP"]["p50_us"]), ms(setups["DIRECT"]["p50_us"])))
+                         "`LockTemplate`s%s" % (ms(setups["HTTP"]["p50_us"]), ms(setups["DIRECT"]["p50_us"]),
+                                               " (measured on %s)" % handoff["started"] if handoff.get("started")
+                                               else ""))
     if not parts:
         return []
     return ["- **Lock server** (beside the `LockTemplate` it wraps, on the same Redis): %s. See "
@@ -320,12 +322,13 @@ def cpu_table(cycle, w):
 
 def handoff_table(handoff, w):
     setups = handoff.get("setups", {})
-    w("Measured by `lock-server/load/handoff.sh`: two server instances (A and B) on one `redis-server`. A holder "
+    w("Measured by `lock-server/load/handoff.sh`%s: two server instances (A and B) on one `redis-server`. A holder "
       "acquires a key through A; a waiter long-polls the same key through B; after a pause of 20 to 51 ms, long "
       "enough for the waiter to be waiting, the holder releases through A. Each handoff is timed from the release "
       "sent to the waiter's acquisition answered, beside the same handoff between two `LockTemplate`s on Redis "
       "connections of their own in the driver's JVM; %s handoffs of each after %s unmeasured, the two taking "
       "turns in %s round%s." % (
+          " on " + handoff["started"] if handoff.get("started") else "",
           "{:,}".format(handoff.get("handoffs", 0)), handoff.get("warm_up", "some"), handoff.get("rounds"),
           "" if handoff.get("rounds") == 1 else "s"))
     w("")

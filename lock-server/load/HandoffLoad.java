@@ -8,6 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,8 +49,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Usage: {@code java -cp <lock-server classpath> HandoffLoad.java <output.json> <redis
  * host:port> <server A URL> <server B URL> <handoffs> <rounds>}; the API key comes from
  * {@code LOCK_SERVER_API_KEY}. Writes, per setup, the percentiles and every sample
- * ({@code samples_us}, sorted), as {@code benchmarks/results/handoff.json} holds them, and
- * a {@code RESULT} line per setup to standard output.
+ * ({@code samples_us}, sorted), as {@code benchmarks/results/handoff.json} holds them, with
+ * when the run started (UTC), and a {@code RESULT} line per setup to standard output.
  */
 public class HandoffLoad {
 
@@ -60,6 +63,9 @@ public class HandoffLoad {
 	private static final Pattern TOKEN = Pattern.compile("\"ownerToken\":\"([A-Za-z0-9_-]+)\"");
 
 	public static void main(String[] args) throws Exception {
+		String started = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+			.withZone(ZoneOffset.UTC)
+			.format(Instant.now());
 		Path output = Path.of(args[0]);
 		String[] redis = args[1].split(":");
 		URI serverA = URI.create(args[2]);
@@ -101,7 +107,9 @@ public class HandoffLoad {
 			waiterRedis.destroy();
 		}
 		StringBuilder json = new StringBuilder();
-		json.append("{\n  \"handoffs\": ")
+		json.append("{\n  \"started\": \"")
+			.append(started)
+			.append("\",\n  \"handoffs\": ")
 			.append(setups.get(0).samples.size())
 			.append(",\n  \"rounds\": ")
 			.append(rounds)

@@ -11,8 +11,8 @@
 #
 #   lock-server/load/handoff.sh [OUTPUT.json]
 #
-# Writes OUTPUT.json (default: lock-server-handoff.json in the current directory): per setup the
-# percentiles and every sample in microseconds, as benchmarks/results/handoff.json holds them.
+# Writes OUTPUT.json (default: lock-server-handoff.json in the current directory): when it started (UTC), and
+# per setup the percentiles and every sample in microseconds, as benchmarks/results/handoff.json holds them.
 # Settings (environment): HANDOFFS (1000), ROUNDS (5), SERVER_PORT (8095, instance A; B is
 # SERVER_PORT + 2), MANAGEMENT_PORT (8096, A; B is MANAGEMENT_PORT + 2), REDIS_PORT (6391),
 # SKIP_BUILD (unset: build the jar first).
