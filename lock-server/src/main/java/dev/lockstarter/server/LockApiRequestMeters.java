@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -38,6 +39,8 @@ final class LockApiRequestMeters implements Filter {
 
 	private final MeterRegistry registry;
 
+	private final Clock clock;
+
 	private final String name;
 
 	private final ConcurrentMap<MethodAndStatus, Timer> timers = new ConcurrentHashMap<>();
@@ -46,6 +49,7 @@ final class LockApiRequestMeters implements Filter {
 
 	LockApiRequestMeters(MeterRegistry registry, String name) {
 		this.registry = registry;
+		this.clock = registry.config().clock();
 		this.name = name;
 		this.waiting = LongTaskTimer.builder(name + ".active")
 			.tags(Tags.of("exception", NONE, "method", "POST", "outcome", "SUCCESS", "status", "200", "uri",
@@ -56,7 +60,7 @@ final class LockApiRequestMeters implements Filter {
 	@Override
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
-		long startedAt = this.registry.config().clock().monotonicTime();
+		long startedAt = this.clock.monotonicTime();
 		try {
 			chain.doFilter(request, response);
 		}
@@ -76,7 +80,7 @@ final class LockApiRequestMeters implements Filter {
 
 	private void record(HttpServletRequest request, HttpServletResponse response, long startedAt,
 			@Nullable Throwable failure) {
-		long duration = this.registry.config().clock().monotonicTime() - startedAt;
+		long duration = this.clock.monotonicTime() - startedAt;
 		if (failure != null) {
 			String exception = failure.getClass().getSimpleName();
 			Timer.builder(this.name)

@@ -35,8 +35,6 @@ class LockServerConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LockServerConfiguration.class);
 
-	private static final String LOCK_SERVLET = "lockServlet";
-
 	/** Time for the store's last answer after a wait ends. */
 	private static final Duration ASYNC_MARGIN = Duration.ofSeconds(30);
 
@@ -99,7 +97,7 @@ class LockServerConfiguration {
 		LockServlet servlet = new LockServlet(resource, lockExceptions,
 				properties.getMaxWait().plus(ASYNC_MARGIN).toMillis(), hangUpCheck);
 		ServletRegistrationBean<LockServlet> registration = new ServletRegistrationBean<>(servlet, LockServlet.MAPPING);
-		registration.setName(LOCK_SERVLET);
+		registration.setName("lockServlet");
 		registration.setAsyncSupported(true);
 		registration.setLoadOnStartup(1);
 		return registration;
