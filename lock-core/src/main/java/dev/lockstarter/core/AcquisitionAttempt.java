@@ -330,9 +330,14 @@ final class AcquisitionAttempt {
 	/**
 	 * The attempt as its caller gets it: the lease when every key was acquired, else the
 	 * key found held, the holder's remaining time and the retry-after estimate.
+	 * @throws LockStoreException if every key was acquired, but the store confirmed it
+	 * only after the lease's local deadline (see {@link #confirmedTooLate()})
 	 */
 	LockAttempt outcome() {
 		if (this.reply.isAcquired()) {
+			if (pastLocalDeadline()) {
+				throw confirmedTooLate();
+			}
 			List<Long> fencingTokens = new ArrayList<>(this.keys.size());
 			for (int i = 0; i < this.keys.size(); i++) {
 				fencingTokens.add(fencingToken(i));
@@ -344,6 +349,35 @@ final class AcquisitionAttempt {
 		Duration remaining = this.reply.holderRemainingTtl();
 		return LockAttempt.held(this.keys.get(this.heldIndex), remaining,
 				this.services.events().holdTimes().retryAfter(name(), remaining));
+	}
+
+	/**
+	 * Whether the lease of this grant would be lost already: its local deadline, counted
+	 * from when the granting try was sent, has passed.
+	 */
+	private boolean pastLocalDeadline() {
+		long ttl = this.options.getTtl().toNanos();
+		return System.nanoTime() - this.services.lossMargin().get().deadline(this.sentAt, ttl) >= 0;
+	}
+
+	/**
+	 * A grant that the store confirmed after its local deadline: the store may let the
+	 * lock go at any moment, so no lease is made of it, and the guarded work does not
+	 * start. Its keys are released by token in the background, as those of a failed try,
+	 * and the caller gets a store failure, since a store that answers that late is not
+	 * answering in time.
+	 * @return the failure to throw
+	 */
+	private LockStoreException confirmedTooLate() {
+		for (int i = 0; i < this.keys.size(); i++) {
+			orphaned(i);
+		}
+		long tookMillis = (System.nanoTime() - this.sentAt) / 1_000_000;
+		return new LockStoreException(description(),
+				"Lock store confirmed lock '" + description() + "' " + tookMillis + " ms after it was asked, past the "
+						+ "lock's time-to-live of " + this.options.getTtl().toMillis() + " ms less the loss margin; "
+						+ "it was not used and is released",
+				null);
 	}
 
 	/**

@@ -9,10 +9,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
@@ -77,6 +79,35 @@ class LeaseDeadlinesTests {
 			.pollInterval(Duration.ofMillis(5))
 			.until(() -> this.store.timeToExpiry("t:k").isZero());
 		assertThat(loss.lease.isHeld()).isFalse();
+	}
+
+	@Test
+	void anAcquisitionConfirmedAfterItsLocalDeadlineIsNotHandedOutAndItsLockIsReleased() {
+		// The request reaches the store 0.95 of a time-to-live after it was sent: the
+		// lock is granted, with a whole time-to-live from then, to a caller whose local
+		// deadline has passed
+		this.store.delayAcquisitions = TTL.multipliedBy(19).dividedBy(20);
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> this.locks.acquire("k", LockOptions.ttl(TTL)))
+			.withMessageContaining("less the loss margin");
+		assertReleasedLongBeforeItExpires();
+		ReactiveLockTemplate reactive = new ReactiveLockTemplate(this.locks);
+		assertThatExceptionOfType(LockStoreException.class)
+			.isThrownBy(() -> reactive.tryAcquire("k", LockOptions.ttl(TTL)).block(Duration.ofSeconds(5)))
+			.withMessageContaining("less the loss margin");
+		assertReleasedLongBeforeItExpires();
+		this.store.delayAcquisitions = Duration.ZERO;
+		Lease next = this.locks.acquire("k", LockOptions.ttl(TTL));
+		assertThat(next.isHeld()).isTrue();
+		assertThat(next.release()).isTrue();
+	}
+
+	private void assertReleasedLongBeforeItExpires() {
+		// Granted a moment ago for a whole time-to-live: only the release by token
+		// frees it this soon
+		await("the release of the late grant").atMost(TTL.dividedBy(2))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.store.timeToExpiry("t:k").isZero());
 	}
 
 	@Test
@@ -165,11 +196,26 @@ class LeaseDeadlinesTests {
 
 		volatile Duration delayExtensions = Duration.ZERO;
 
+		volatile Duration delayAcquisitions = Duration.ZERO;
+
 		final CountDownLatch extensionsAnswered = new CountDownLatch(1);
 
 		final AtomicLong extensions = new AtomicLong();
 
 		final CountDownLatch release = new CountDownLatch(1);
+
+		@Override
+		public AcquireReply tryAcquire(String key, String token, Duration ttl) {
+			if (!this.delayAcquisitions.isZero()) {
+				try {
+					Thread.sleep(this.delayAcquisitions.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return super.tryAcquire(key, token, ttl);
+		}
 
 		@Override
 		public boolean[] extendAll(List<String> keys, List<String> tokens, Duration ttl) {

@@ -64,11 +64,11 @@ class LockTemplateTests {
 			assertThat(otherName.retryAfter()).as("holds of another name do not count")
 				.isEqualTo(otherName.holderRemainingTtl());
 		}
-		try (Lease lease = this.locks.acquire("short:1", LockOptions.ttl(Duration.ofMillis(20)).withName("users"))) {
+		try (Lease lease = this.locks.acquire("short:1", LockOptions.ttl(Duration.ofMillis(30)).withName("users"))) {
 			LockAttempt attempt = this.locks.tryAcquire("short:1", options);
 			assertThat(attempt.retryAfter()).as("capped by the remaining ttl")
 				.isEqualTo(attempt.holderRemainingTtl())
-				.isLessThanOrEqualTo(Duration.ofMillis(20));
+				.isLessThanOrEqualTo(Duration.ofMillis(30));
 		}
 	}
 

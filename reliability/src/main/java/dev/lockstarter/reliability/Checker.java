@@ -17,7 +17,9 @@ import java.util.Map;
  * never becomes valid again once expired. Each overlap is classified by the two sections:
  * <ul>
  * <li><em>real</em>: both were valid (a section whose worker was killed inside counts as
- * valid): two holders at once while the lock was held as promised;</li>
+ * valid, unless its lock told of its loss before the kill: see
+ * {@link WorkerLock.LossReporting}): two holders at once while the lock was held as
+ * promised;</li>
  * <li><em>pause</em>: one of them was not valid, and its worker was stopped
  * ({@code SIGSTOP}) by the pause nemesis between its attempt to acquire and the check
  * after its exit: the documented non-guarantee of a process pause longer than the
@@ -90,7 +92,8 @@ final class Checker {
 					section.endMillis = Long.parseLong(f[4]);
 					if (f[3].equals("k")) {
 						findings.killedInside++;
-						section.valid = true;
+						// No exit asked the lock: valid unless it told of its loss
+						section.valid = !section.lossTold;
 						section.killed = true;
 					}
 					else {
@@ -105,6 +108,14 @@ final class Checker {
 							section.endMillis = Long.parseLong(f[5]);
 							if (!section.valid) {
 								findings.exitedNotHeld++;
+							}
+						}
+						case "lost" -> {
+							Section section = sections.get(f[3]);
+							section.lossTold = true;
+							findings.lossesTold++;
+							if (section.killed) {
+								section.valid = false;
 							}
 						}
 						case "pause" -> {
@@ -178,7 +189,10 @@ final class Checker {
 				findings.overlaps[worst.ordinal()]++;
 				if (worst == Cause.REAL && findings.realExamples.size() < 5) {
 					findings.realExamples.add(newcomer.sid + " entered " + newcomer.key + " while "
-							+ inside.stream().map((s) -> s.sid + " (valid " + s.valid + ")").toList() + " was inside");
+							+ inside.stream()
+								.map((s) -> s.sid + " (valid " + s.valid + (s.killed ? ", killed" : "") + ")")
+								.toList()
+							+ " was inside");
 				}
 			}
 			inside.add(newcomer);
@@ -236,7 +250,8 @@ final class Checker {
 	 * Whether the section's worker was paused during it while its lease did not hold the
 	 * lock: the lease said so at the exit, or the worker was killed inside after the
 	 * pause, so that no exit said anything, and the pause (twice the TTL, with no renewal
-	 * possible) outlasted the lock. A killed section that was not paused counts as valid.
+	 * possible) outlasted the lock. A killed section that was not paused counts as valid,
+	 * unless its lock told of its loss.
 	 */
 	private static boolean pausedPastItsLease(Section section, Map<String, List<long[]>> pauses) {
 		return (!section.valid || section.killed) && paused(section, pauses);
@@ -323,8 +338,14 @@ final class Checker {
 
 		long endMillis = Long.MAX_VALUE;
 
-		/** Whether the lease held the lock until the exit; killed counts as valid. */
+		/**
+		 * Whether the lease held the lock until the exit; killed counts as valid unless
+		 * the lock told of its loss.
+		 */
 		boolean valid;
+
+		/** Whether the section's lock told of its loss before the exit or the kill. */
+		boolean lossTold;
 
 		/** Whether the worker was killed inside the section. */
 		boolean killed;

@@ -16,6 +16,9 @@ final class Findings {
 
 	long exitedNotHeld;
 
+	/** Sections whose lock told of its loss before their exit or their worker's death. */
+	long lossesTold;
+
 	long occupancyViolations;
 
 	/** Overlaps by {@link Checker.Cause} ordinal. */
@@ -98,7 +101,8 @@ final class Findings {
 	@Override
 	public String toString() {
 		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
-				+ " killed inside, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
+				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold
+				+ " losses told, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
 				+ overlaps(Checker.Cause.STORE_LOST) + "/" + overlaps(Checker.Cause.LOST) + "/"
 				+ overlaps(Checker.Cause.PAUSE) + ", occupancy violations " + this.occupancyViolations
 				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "

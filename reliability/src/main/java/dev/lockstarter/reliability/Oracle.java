@@ -31,6 +31,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <li>{@code M seq held sid held millis}: after the exit was recorded, the worker asked
  * its lease whether it still held the lock: 1 means the lock was valid from its
  * acquisition to the recorded exit;</li>
+ * <li>{@code M seq lost sid millis}: the section's lock told of its loss, as it happened
+ * (this starter's lease, {@link WorkerLock.LossReporting});</li>
  * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill,
  * restart...);</li>
  * <li>{@code M seq clock worker offsetMillis millis}: the clock nemesis set a worker's
@@ -193,6 +195,15 @@ final class Oracle implements AutoCloseable {
 
 	void checked(String sid, boolean held) {
 		this.redis.execute(MARK, List.of(SEQ, EVENTS), "held", sid + " " + (held ? "1" : "0"), Long.toString(now()));
+	}
+
+	/**
+	 * Record that a section's lock told of its loss, before the section's exit or its
+	 * worker's death.
+	 * @param sid the section
+	 */
+	void lost(String sid) {
+		this.redis.execute(MARK, List.of(SEQ, EVENTS), "lost", sid, Long.toString(now()));
 	}
 
 	void holding(String worker, int delta) {

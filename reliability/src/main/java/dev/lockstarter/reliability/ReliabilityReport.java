@@ -323,8 +323,11 @@ final class ReliabilityReport {
 			lock (`Lease.isHeld()`, a conservative local estimate): if it does, the lock was valid from its
 			acquisition to the recorded exit, and the section is *valid*. Each overlap is classified by its two
 			sections:
-			- *while the lock was held as promised*: both were valid (a section killed inside counts as valid),
-			  and no fault that loses locks was under way between their entries.
+			- *while the lock was held as promised*: both were valid, and no fault that loses locks was under
+			  way between their entries. A section killed inside cannot be asked at its exit: it counts as valid,
+			  unless its lock had told of its loss before the kill (this starter's lease tells it as it happens,
+			  through `whenLost`; the peers' locks have no such signal, so their killed sections always count as
+			  valid).
 			  **For this starter's lock this must be 0 on every store; the build fails otherwise;**
 			- *explained by a pause past the TTL*: one of them was not valid, and its worker was stopped by the
 			  pause nemesis between its attempt to acquire and its exit. This is the documented non-guarantee

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.Lease;
 import dev.lockstarter.core.LockAttempt;
+import dev.lockstarter.core.LockCapabilities;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.AcquireReply;
@@ -186,6 +187,11 @@ public final class Worker {
 					try {
 						String sid = sidPrefix + (sections[0]++);
 						oracle.enter(key, sid, worker, holding.fencingToken(), attemptMillis);
+						if (holding instanceof WorkerLock.LossReporting reporting) {
+							// Recorded after the entry, so that the checker knows the
+							// section
+							reporting.whenLost(() -> oracle.lost(sid));
+						}
 						Oracle.Read read = oracle.read(key, sid, holding.fencingToken());
 						Thread.sleep(sleepInside(random, maxSleep, ttlMillis));
 						oracle.write(key, sid, read.counter() + 1);
@@ -240,7 +246,7 @@ public final class Worker {
 
 	}
 
-	private record LeaseHeld(Lease lease) implements WorkerLock.Held {
+	private record LeaseHeld(Lease lease) implements WorkerLock.Held, WorkerLock.LossReporting {
 
 		@Override
 		public long fencingToken() {
@@ -250,6 +256,13 @@ public final class Worker {
 		@Override
 		public boolean isHeld() {
 			return this.lease.isHeld();
+		}
+
+		@Override
+		public void whenLost(Runnable action) {
+			LockCapabilities.lossNotifying(this.lease)
+				.orElseThrow(() -> new IllegalStateException("Not a lease that tells of its loss: " + this.lease))
+				.whenLost((reason) -> action.run());
 		}
 
 		@Override

@@ -94,6 +94,22 @@ interface WorkerLock extends AutoCloseable {
 	}
 
 	/**
+	 * A lock that tells of its loss as it happens, before its section exits: this
+	 * starter's lease. A section whose worker is killed inside cannot ask its lock at the
+	 * exit; with this, the loss its lock told before the kill is on record.
+	 */
+	interface LossReporting {
+
+		/**
+		 * Run an action once the lock is found lost (at once if it already was), on the
+		 * thread that finds it; never after a release.
+		 * @param action what to run
+		 */
+		void whenLost(Runnable action);
+
+	}
+
+	/**
 	 * A lock taken, to be released once.
 	 */
 	interface Held extends Holding {

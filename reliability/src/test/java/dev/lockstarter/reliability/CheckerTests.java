@@ -96,6 +96,31 @@ class CheckerTests {
 	}
 
 	@Test
+	void sectionKilledInsideAfterItsLockToldOfItsLossIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.mark("lost", "a");
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.mark("kill", "w1");
+		this.log.add("X " + this.log.next() + " a k " + (1000 + this.log.next()));
+		Findings findings = check(0);
+		assertThat(findings.killedInside).isEqualTo(1);
+		assertThat(findings.lossesTold).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.LOST)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isZero();
+	}
+
+	@Test
+	void lossToldBySectionThatExitedHoldingItsLockChangesNothing() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", true);
+		this.log.mark("lost", "a");
+		Findings findings = check(1);
+		assertThat(findings.lossesTold).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
 	void sectionPausedPastItsLockThenKilledInsideIsExplainedByThePause() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.mark("pause", "w1");

@@ -29,7 +29,7 @@ interface LeaseFencingContract extends TemplateContract {
 		List<Long> tokens = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			LockTemplate owner = new LockTemplate(store, fixture.prefix());
-			try (Lease lease = owner.acquire(key, Duration.ofMillis(200))) {
+			try (Lease lease = owner.acquire(key, Duration.ofSeconds(2))) {
 				tokens.add(lease.fencingToken());
 			}
 		}
@@ -38,9 +38,12 @@ interface LeaseFencingContract extends TemplateContract {
 		}
 		// An expired holder is followed by a higher token too.
 		LockTemplate expiring = new LockTemplate(store, fixture.prefix());
-		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(150)).withRenewal(false));
+		// Long enough that a slow acquisition is still handed out: one confirmed after
+		// its
+		// local deadline would fail
+		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(400)).withRenewal(false));
 		tokens.add(abandoned.fencingToken());
-		Thread.sleep(300);
+		Thread.sleep(800);
 		try (Lease next = fixture.locks().acquire(key, LONG_TTL)) {
 			tokens.add(next.fencingToken());
 		}
