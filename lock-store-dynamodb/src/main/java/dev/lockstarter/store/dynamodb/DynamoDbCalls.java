@@ -1,5 +1,6 @@
 package dev.lockstarter.store.dynamodb;
 
+import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 
 import software.amazon.awssdk.core.exception.SdkException;
@@ -13,7 +14,8 @@ import dev.lockstarter.store.LockStoreException;
 /**
  * The DynamoDB store's calls through its client, on its table: a failed call raises a
  * {@link LockStoreException} that names the operation, the lock and the table, except a
- * failed condition, which its caller reads.
+ * failed condition, which its caller reads. A wait for a connection cancelled by an
+ * interrupt fails as an interrupted call, whose acquisition is released at once.
  */
 final class DynamoDbCalls {
 
@@ -63,9 +65,20 @@ final class DynamoDbCalls {
 					+ "': table '" + this.tableName + "' does not exist", ex);
 		}
 		catch (SdkException ex) {
-			throw new LockStoreException(key, "DynamoDB lock store failed to " + operation
-					+ (key.isEmpty() ? "" : " lock '" + key + "'") + " (table '" + this.tableName + "')", ex);
+			throw failed(operation, key, ex);
 		}
+		catch (CancellationException ex) {
+			// The SDK cancels its wait for a pooled connection when the calling thread is
+			// interrupted; the Apache client's pool then lets this through unwrapped
+			InterruptedException interruption = new InterruptedException("Interrupted while waiting for a connection");
+			interruption.initCause(ex);
+			throw failed(operation, key, interruption);
+		}
+	}
+
+	private LockStoreException failed(String operation, String key, Exception cause) {
+		return new LockStoreException(key, "DynamoDB lock store failed to " + operation
+				+ (key.isEmpty() ? "" : " lock '" + key + "'") + " (table '" + this.tableName + "')", cause);
 	}
 
 }
