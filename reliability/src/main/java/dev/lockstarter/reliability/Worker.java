@@ -188,8 +188,7 @@ public final class Worker {
 						String sid = sidPrefix + (sections[0]++);
 						oracle.enter(key, sid, worker, holding.fencingToken(), attemptMillis);
 						if (holding instanceof WorkerLock.LossReporting reporting) {
-							// Recorded after the entry, so that the checker knows the
-							// section
+							// After the entry, so that the checker knows the section
 							reporting.whenLost(() -> oracle.lost(sid));
 						}
 						Oracle.Read read = oracle.read(key, sid, holding.fencingToken());

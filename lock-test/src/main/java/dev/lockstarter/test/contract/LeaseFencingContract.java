@@ -38,9 +38,8 @@ interface LeaseFencingContract extends TemplateContract {
 		}
 		// An expired holder is followed by a higher token too.
 		LockTemplate expiring = new LockTemplate(store, fixture.prefix());
-		// Long enough that a slow acquisition is still handed out: one confirmed after
-		// its
-		// local deadline would fail
+		// Long enough for a slow store: an acquisition confirmed after its local
+		// deadline fails
 		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(400)).withRenewal(false));
 		tokens.add(abandoned.fencingToken());
 		Thread.sleep(800);
