@@ -111,12 +111,10 @@ final class Checker {
 							}
 						}
 						case "lost" -> {
-							Section section = sections.get(f[3]);
-							section.lossTold = true;
+							// Always before the kill's close: the harness closes a killed
+							// worker's sections once its process is gone
+							sections.get(f[3]).lossTold = true;
 							findings.lossesTold++;
-							if (section.killed) {
-								section.valid = false;
-							}
 						}
 						case "pause" -> {
 							pauses.computeIfAbsent(f[3], (w) -> new ArrayList<>())

@@ -7,12 +7,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.store.LockStore;
 
 import static dev.lockstarter.test.contract.TemplateUnderTest.LONG_TTL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The fencing tokens of leases: they strictly increase from one owner to the next, also
@@ -42,9 +44,12 @@ interface LeaseFencingContract extends TemplateContract {
 		// deadline fails
 		Lease abandoned = expiring.acquire(key, LockOptions.ttl(Duration.ofMillis(400)).withRenewal(false));
 		tokens.add(abandoned.fencingToken());
-		Thread.sleep(800);
-		try (Lease next = fixture.locks().acquire(key, LONG_TTL)) {
-			tokens.add(next.fencingToken());
+		LockAttempt next = await("the next owner of " + key + ", once the abandoned lock expired")
+			.atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> fixture.locks().tryAcquire(key, LONG_TTL), LockAttempt::isAcquired);
+		try (Lease lease = next.lease()) {
+			tokens.add(lease.fencingToken());
 		}
 		assertThat(tokens).allSatisfy((token) -> assertThat(token).isPositive());
 		for (int i = 1; i < tokens.size(); i++) {
