@@ -1,9 +1,12 @@
 package dev.lockstarter.store;
 
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -32,9 +35,12 @@ import org.springframework.util.Assert;
  * crashed long ago waits one time-to-live.
  * <p>
  * A JVM's own writes count from when they were sent, so that locks that this JVM wrote
- * expire for it exactly at their time-to-live. This record of sightings is bounded
- * ({@link #DEFAULT_MAX_ENTRIES}): forgetting a sighting only makes a contender wait
- * longer.
+ * expire for it exactly at their time-to-live. A write is known as this JVM's own by its
+ * version, never by its token alone: a lock held by a token may be renewed by another
+ * instance (a detached lease, extended by token wherever its holder calls), and that
+ * renewal is a record this JVM has not seen before, counted from when it first sees it.
+ * This record of sightings is bounded ({@link #DEFAULT_MAX_ENTRIES}): forgetting a
+ * sighting only makes a contender wait longer.
  *
  * @since 0.1.0
  */
@@ -81,11 +87,12 @@ public final class ObservedExpiry {
 	 * holder {@code token}, an acquisition or an extension.
 	 * @param key the store key
 	 * @param token the owner token written
+	 * @param version the version that the write left the record at
 	 * @param sentAt when the write was sent, from {@link #now()}
 	 * @param ttl the time-to-live written
 	 */
-	public void wrote(String key, String token, long sentAt, Duration ttl) {
-		record(key, new Sighting(token, 0, sentAt, ttl.toNanos(), true));
+	public void wrote(String key, String token, long version, long sentAt, Duration ttl) {
+		record(key, new Sighting(token, version, sentAt, ttl.toNanos(), true));
 	}
 
 	/**
@@ -95,8 +102,9 @@ public final class ObservedExpiry {
 	 * @param version the record's version, which the store changes with every write
 	 * @param ttl the time-to-live in the record
 	 * @return how long, in nanoseconds, until the record may be taken over; zero or less
-	 * when it has stayed unchanged for its whole time-to-live, and a write conditioned on
-	 * {@code version} may take it over
+	 * when it has stayed unchanged for its whole time-to-live (counted from when it was
+	 * sent, if this JVM wrote it), and a write conditioned on {@code version} may take it
+	 * over
 	 */
 	public long remaining(String key, String token, long version, Duration ttl) {
 		long now = now();
@@ -110,32 +118,38 @@ public final class ObservedExpiry {
 	}
 
 	/**
-	 * Return how long the lock that this JVM last wrote as {@code token} has left by its
-	 * own count, without reading the store.
+	 * Return how long the lock that this JVM wrote as {@code token}, leaving its record
+	 * at {@code version}, has left by its own count, without reading the store.
 	 * @param key the store key
 	 * @param token the owner token
+	 * @param version the record's version
 	 * @return the nanoseconds left, zero or less once its time-to-live passed, or
-	 * {@code null} if this JVM holds no record of writing it
+	 * {@code null} if this JVM's last write of the key was not that one
 	 */
-	public @Nullable Long ownRemaining(String key, String token) {
+	public @Nullable Long ownRemaining(String key, String token, long version) {
 		Sighting seen = this.sightings.get(key);
-		if (seen == null || !seen.own || !seen.token.equals(token)) {
+		if (seen == null || !seen.own || !seen.isOf(token, version)) {
 			return null;
 		}
 		return seen.since + seen.ttl - now();
 	}
 
 	/**
-	 * Return whether the lock that this JVM last wrote as {@code token} has outlived its
-	 * time-to-live by its own count; such a lock may be taken over by anyone, so its
-	 * holder must no longer extend it.
+	 * Return the version of the record that this JVM last wrote as {@code token} if that
+	 * write has outlived its time-to-live by its own count: anyone may take that record
+	 * over, so its holder must no longer extend it or count it held. A later write with
+	 * the same token (a renewal on another instance) has another version and is not
+	 * outlived by this count.
 	 * @param key the store key
 	 * @param token the owner token
-	 * @return {@code true} if this JVM wrote it and its time-to-live passed since
+	 * @return the version, or {@code null} if this JVM holds no such write
 	 */
-	public boolean hasOutlived(String key, String token) {
-		Long remaining = ownRemaining(key, token);
-		return remaining != null && remaining <= 0;
+	public @Nullable Long outlivedVersion(String key, String token) {
+		Sighting seen = this.sightings.get(key);
+		if (seen == null || !seen.own || !seen.token.equals(token) || seen.since + seen.ttl - now() > 0) {
+			return null;
+		}
+		return seen.version;
 	}
 
 	/**
@@ -160,6 +174,11 @@ public final class ObservedExpiry {
 		return this.sightings.size();
 	}
 
+	/** Return whether a sighting of {@code key} is kept. */
+	boolean isKept(String key) {
+		return this.sightings.containsKey(key);
+	}
+
 	private void record(String key, Sighting sighting) {
 		if (this.sightings.size() >= this.maxEntries && !this.sightings.containsKey(key)) {
 			evict();
@@ -169,16 +188,33 @@ public final class ObservedExpiry {
 
 	/**
 	 * Make room: first the sightings whose time-to-live passed long ago (their record was
-	 * most likely deleted or taken over), then any, until a tenth of the room is free.
+	 * most likely deleted or taken over), then others drawn at random, sightings of other
+	 * holders before this JVM's own writes, until a tenth of the room is free. Drawn at
+	 * random, so that above the bound no key is always the one forgotten, which would
+	 * keep its holder's silence from ever being counted out.
 	 */
 	private void evict() {
 		long now = now();
 		int target = this.maxEntries - Math.max(1, this.maxEntries / 10);
 		this.sightings.values().removeIf((seen) -> now - (seen.since + 2 * seen.ttl) > 0);
-		Iterator<Sighting> remaining = this.sightings.values().iterator();
-		while (this.sightings.size() > target && remaining.hasNext()) {
-			remaining.next();
-			remaining.remove();
+		dropAtRandom(target, false);
+		dropAtRandom(target, true);
+	}
+
+	private void dropAtRandom(int target, boolean own) {
+		int excess = this.sightings.size() - target;
+		if (excess <= 0) {
+			return;
+		}
+		List<String> candidates = new ArrayList<>();
+		this.sightings.forEach((key, seen) -> {
+			if (seen.own == own) {
+				candidates.add(key);
+			}
+		});
+		Collections.shuffle(candidates, ThreadLocalRandom.current());
+		for (int i = 0; i < Math.min(excess, candidates.size()); i++) {
+			this.sightings.remove(candidates.get(i));
 		}
 	}
 
@@ -186,7 +222,7 @@ public final class ObservedExpiry {
 	 * A holder's record as this JVM saw or wrote it.
 	 *
 	 * @param token the owner token
-	 * @param version the record's version, unused for this JVM's own writes
+	 * @param version the record's version, as read or as this JVM's write left it
 	 * @param since when it was first seen, or when this JVM sent the write
 	 * @param ttl the record's time-to-live, in nanoseconds
 	 * @param own whether this JVM wrote it
@@ -194,13 +230,13 @@ public final class ObservedExpiry {
 	private record Sighting(String token, long version, long since, long ttl, boolean own) {
 
 		/**
-		 * Whether a record read now is this one: the same token, and the same version
-		 * unless this JVM wrote it. This JVM's writes are known by their token, whose
-		 * record only its holder rewrites, and counted from the last write the store
-		 * confirmed, even if a later extension's answer was lost.
+		 * Whether a record read now is this one: the same token and the same version. A
+		 * record with this JVM's token at another version was written since by someone
+		 * else holding that token, or by an extension of this JVM whose answer was lost;
+		 * either way it is counted from now, which is no earlier than it was sent.
 		 */
 		boolean isOf(String owner, long seenVersion) {
-			return this.token.equals(owner) && (this.own || this.version == seenVersion);
+			return this.token.equals(owner) && this.version == seenVersion;
 		}
 
 	}

@@ -1,6 +1,8 @@
 package dev.lockstarter.store;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -54,22 +56,47 @@ class ObservedExpiryTests {
 	void ownWritesCountFromWhenTheyWereSent() {
 		long sentAt = this.clock.get();
 		advance(Duration.ofSeconds(1));
-		this.expiry.wrote("k", "mine", sentAt, TTL);
+		this.expiry.wrote("k", "mine", 42, sentAt, TTL);
 		assertThat(this.expiry.remaining("k", "mine", 42, TTL)).isEqualTo(TTL_NANOS - Duration.ofSeconds(1).toNanos());
-		assertThat(this.expiry.ownRemaining("k", "mine")).isEqualTo(TTL_NANOS - Duration.ofSeconds(1).toNanos());
-		assertThat(this.expiry.hasOutlived("k", "mine")).isFalse();
+		assertThat(this.expiry.ownRemaining("k", "mine", 42)).isEqualTo(TTL_NANOS - Duration.ofSeconds(1).toNanos());
+		assertThat(this.expiry.outlivedVersion("k", "mine")).isNull();
 		advance(Duration.ofSeconds(4));
-		assertThat(this.expiry.remaining("k", "mine", 43, TTL)).as("whatever version the read finds").isZero();
-		assertThat(this.expiry.hasOutlived("k", "mine")).isTrue();
+		assertThat(this.expiry.remaining("k", "mine", 42, TTL)).isZero();
+		assertThat(this.expiry.outlivedVersion("k", "mine")).isEqualTo(42);
+	}
+
+	@Test
+	void aRenewalWithTheSameTokenOnAnotherInstanceIsCountedFromItsFirstSight() {
+		ObservedExpiry other = new ObservedExpiry(this.clock::get, 4);
+		Duration ttl = Duration.ofSeconds(10);
+		this.expiry.wrote("k", "holder", 1, this.clock.get(), ttl);
+		advance(Duration.ofSeconds(6));
+		other.wrote("k", "holder", 2, this.clock.get(), ttl);
+		advance(Duration.ofMillis(4_050));
+		assertThat(this.expiry.outlivedVersion("k", "holder")).as("this JVM's own write").isEqualTo(1);
+		assertThat(this.expiry.remaining("k", "holder", 2, ttl)).as("the renewal, first seen now")
+			.isEqualTo(ttl.toNanos());
+		assertThat(this.expiry.ownRemaining("k", "holder", 2)).as("not this JVM's write").isNull();
+		assertThat(this.expiry.outlivedVersion("k", "holder")).as("no write of this JVM's is kept any longer").isNull();
+	}
+
+	@Test
+	void anOwnWriteWhoseAnswerWasLostIsCountedFromItsFirstSight() {
+		this.expiry.wrote("k", "mine", 1, this.clock.get(), TTL);
+		advance(Duration.ofSeconds(3));
+		assertThat(this.expiry.remaining("k", "mine", 2, TTL)).as("an extension applied, its answer lost")
+			.isEqualTo(TTL_NANOS);
 	}
 
 	@Test
 	void onlyOwnWritesAreKnownWithoutReading() {
 		this.expiry.remaining("k", "theirs", 7, TTL);
-		assertThat(this.expiry.ownRemaining("k", "theirs")).isNull();
-		assertThat(this.expiry.hasOutlived("k", "theirs")).isFalse();
-		this.expiry.wrote("k", "mine", this.clock.get(), TTL);
-		assertThat(this.expiry.ownRemaining("k", "other")).isNull();
+		advance(TTL);
+		assertThat(this.expiry.ownRemaining("k", "theirs", 7)).isNull();
+		assertThat(this.expiry.outlivedVersion("k", "theirs")).isNull();
+		this.expiry.wrote("k", "mine", 8, this.clock.get(), TTL);
+		assertThat(this.expiry.ownRemaining("k", "other", 8)).isNull();
+		assertThat(this.expiry.ownRemaining("k", "mine", 9)).isNull();
 	}
 
 	@Test
@@ -96,6 +123,38 @@ class ObservedExpiryTests {
 		for (int i = 0; i < 4; i++) {
 			assertThat(this.expiry.remaining("k" + i, "holder", i, TTL)).as("k%d, seen again", i)
 				.isGreaterThanOrEqualTo(0);
+		}
+	}
+
+	@Test
+	void aboveTheBoundTheSightingsForgottenAreNotAlwaysTheSameOnes() {
+		ObservedExpiry small = new ObservedExpiry(this.clock::get, 20);
+		Set<String> forgotten = new HashSet<>();
+		for (int round = 0; round < 20; round++) {
+			for (int i = 0; i < 20; i++) {
+				small.remaining("k" + i, "holder", i, TTL);
+			}
+			small.remaining("new" + round, "holder", 0, TTL);
+			for (int i = 0; i < 20; i++) {
+				if (!small.isKept("k" + i)) {
+					forgotten.add("k" + i);
+				}
+			}
+			small.forget("new" + round);
+		}
+		assertThat(forgotten).as("keys forgotten at least once over 20 evictions").hasSizeGreaterThan(4);
+	}
+
+	@Test
+	void ownWritesAreForgottenAfterOthersSightings() {
+		ObservedExpiry small = new ObservedExpiry(this.clock::get, 10);
+		for (int i = 0; i < 5; i++) {
+			small.wrote("own" + i, "mine", i, this.clock.get(), TTL);
+			small.remaining("theirs" + i, "holder", i, TTL);
+		}
+		small.remaining("one more", "holder", 0, TTL);
+		for (int i = 0; i < 5; i++) {
+			assertThat(small.ownRemaining("own" + i, "mine", i)).as("own%d", i).isNotNull();
 		}
 	}
 

@@ -217,7 +217,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 			try {
 				UpdateItemResponse response = this.calls.call("acquire", key,
 						() -> this.calls.client().updateItem(request));
-				this.observed.wrote(key, token, sentAt, ttl);
+				this.observed.wrote(key, token, version, sentAt, ttl);
 				return AcquireReply.acquired(LockItem.longValue(response.attributes(), FENCE));
 			}
 			catch (ConditionalCheckFailedException ex) {
@@ -230,12 +230,18 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 				}
 				if (token.equals(owner) && holder.hasVersion(version)) {
 					// Our own write, applied by an earlier attempt of the SDK's retries
-					this.observed.wrote(key, token, sentAt, ttl);
+					this.observed.wrote(key, token, version, sentAt, ttl);
 					return AcquireReply.acquired(holder.fence());
 				}
-				if (token.equals(owner) && stillOwn(key, token, holder)) {
-					// An acquisition repeated by its owner
-					return AcquireReply.acquired(holder.fence());
+				if (token.equals(owner)) {
+					if (stillOwn(key, token, holder)) {
+						// An acquisition repeated by its owner
+						return AcquireReply.acquired(holder.fence());
+					}
+					// Outlived, or written with this token by another instance at a time
+					// this store cannot know: written anew, if it is still as read
+					seen = holder;
+					continue;
 				}
 				if (this.expiry == DynamoDbExpiry.CLIENT_CLOCK) {
 					return AcquireReply.held(Duration.ofMillis(holder.expiresAt() - this.clock.millis()));
@@ -256,7 +262,7 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 		if (this.expiry == DynamoDbExpiry.CLIENT_CLOCK) {
 			return holder.expiresAt() >= this.clock.millis();
 		}
-		Long remaining = this.observed.ownRemaining(key, token);
+		Long remaining = this.observed.ownRemaining(key, token, holder.observedVersion());
 		return remaining != null && remaining > 0;
 	}
 
@@ -264,66 +270,76 @@ public class DynamoDbLockStore implements ResultStoringLockStore {
 	 * {@inheritDoc}
 	 * <p>
 	 * Conditioned on the owner only (and, with {@link DynamoDbExpiry#CLIENT_CLOCK}, on
-	 * the expiry time). A lock whose lease this store has outlived by its own count is
-	 * freed if it is still the caller's, and the answer is {@code false}: the lease was
-	 * lost.
+	 * the expiry time). A lock whose record this store has seen unchanged for its whole
+	 * lease (from when it sent it, if it wrote it; the release answers the record as it
+	 * was) is freed if it is still the caller's, and the answer is {@code false}: the
+	 * lease was lost.
 	 */
 	@Override
 	public boolean release(String key, String token) {
-		boolean outlived = this.observed.hasOutlived(key, token);
-		boolean released = this.calls.conditionally("release", key, this.requests.release(key, token));
-		this.observed.forget(key, token);
-		return released && !outlived;
+		try {
+			LockItem released = LockItem.of(this.calls
+				.call("release", key, () -> this.calls.client().updateItem(this.requests.release(key, token)))
+				.attributes());
+			return this.observed.remaining(key, token, released.observedVersion(), released.lease()) > 0;
+		}
+		catch (ConditionalCheckFailedException ex) {
+			return false;
+		}
+		finally {
+			this.observed.forget(key, token);
+		}
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Refused, with nothing written, once this store has outlived the lock's lease by its
-	 * own count, from when it sent its last confirmed write: another owner may have taken
-	 * it over.
+	 * Refused, with nothing written, while the record is still as this store last wrote
+	 * it and this store has outlived that write's lease by its own count, from when it
+	 * sent it: another owner may take it over. A record that another instance wrote with
+	 * the caller's token since (a renewal of a detached lease) is extended.
 	 */
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
 		long lease = LockRequests.millis(ttl);
-		if (this.observed.hasOutlived(key, token)) {
-			return false;
-		}
+		Long outlived = this.observed.outlivedVersion(key, token);
+		long version = LockRequests.newVersion();
 		long sentAt = this.observed.now();
-		if (!this.calls.conditionally("extend", key,
-				this.requests.extend(key, token, lease, LockRequests.newVersion()))) {
-			this.observed.forget(key, token);
+		if (!this.calls.conditionally("extend", key, this.requests.extend(key, token, lease, version, outlived))) {
+			if (outlived == null) {
+				// Not the caller's any longer; an outlived write stays counted as it was
+				this.observed.forget(key, token);
+			}
 			return false;
 		}
-		this.observed.wrote(key, token, sentAt, ttl);
+		this.observed.wrote(key, token, version, sentAt, ttl);
 		return true;
 	}
 
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Refused, with nothing written, once this store has outlived the lock's lease by its
-	 * own count. The result's expiry is on this store's wall clock.
+	 * Refused, with nothing written, as {@link #extend} is. The result's expiry is on
+	 * this store's wall clock.
 	 */
 	@Override
 	public boolean putResult(String key, String token, byte[] result, Duration ttl) {
 		Assert.notNull(result, "'result' must not be null");
 		long millis = LockRequests.millis(ttl);
-		if (this.observed.hasOutlived(key, token)) {
-			return false;
-		}
+		Long outlived = this.observed.outlivedVersion(key, token);
 		try {
-			this.calls.call("store the result of", key,
-					() -> this.calls.client().updateItem(this.requests.putResult(key, token, result, millis, true)));
+			this.calls.call("store the result of", key, () -> this.calls.client()
+				.updateItem(this.requests.putResult(key, token, result, millis, true, outlived)));
 			return true;
 		}
 		catch (ConditionalCheckFailedException ex) {
-			if (!token.equals(LockItem.of(ex).owner())) {
+			LockItem holder = LockItem.of(ex);
+			if (!token.equals(holder.owner()) || (outlived != null && holder.hasVersion(outlived))) {
 				return false;
 			}
 		}
 		return this.calls.conditionally("store the result of", key,
-				this.requests.putResult(key, token, result, millis, false));
+				this.requests.putResult(key, token, result, millis, false, outlived));
 	}
 
 	@Override

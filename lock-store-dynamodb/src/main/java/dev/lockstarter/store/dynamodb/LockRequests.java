@@ -81,7 +81,7 @@ final class LockRequests {
 	 */
 	UpdateItemRequest acquire(String key, String token, long lease, long version, @Nullable LockItem seen) {
 		long now = this.clock.millis();
-		Map<String, AttributeValue> values = holder(token, now);
+		Map<String, AttributeValue> values = holder(token, now, null);
 		values.putAll(Map.of(":version", number(version), ":lease", number(lease), ":ttl",
 				number(cleanupTime(now + lease)), ":fenceStart", number(now * 1000), ":one", ONE));
 		if (this.byClock) {
@@ -109,22 +109,27 @@ final class LockRequests {
 			.build();
 	}
 
-	/** A release by the holder. */
+	/** A release by the holder, answering the item as it was. */
 	UpdateItemRequest release(String key, String token) {
-		return update(key, RELEASE, held(), holder(token, this.clock.millis())).build();
+		return update(key, RELEASE, held(null), holder(token, this.clock.millis(), null))
+			.returnValues(ReturnValue.ALL_OLD)
+			.build();
 	}
 
-	/** An extension by the holder, with a new version. */
-	UpdateItemRequest extend(String key, String token, long lease, long version) {
+	/**
+	 * An extension by the holder, with a new version; not of the record at
+	 * {@code outlived}, a write of the holder's that outlived its lease.
+	 */
+	UpdateItemRequest extend(String key, String token, long lease, long version, @Nullable Long outlived) {
 		long now = this.clock.millis();
-		Map<String, AttributeValue> values = holder(token, now);
+		Map<String, AttributeValue> values = holder(token, now, outlived);
 		values.putAll(
 				Map.of(":version", number(version), ":lease", number(lease), ":ttl", number(cleanupTime(now + lease))));
 		if (this.byClock) {
 			values.put(":expiresAt", number(now + lease));
-			return update(key, EXTEND + ", #expiresAt = :expiresAt", held(), values).build();
+			return update(key, EXTEND + ", #expiresAt = :expiresAt", held(outlived), values).build();
 		}
-		return update(key, EXTEND, held(), values).build();
+		return update(key, EXTEND, held(outlived), values).build();
 	}
 
 	/**
@@ -133,16 +138,17 @@ final class LockRequests {
 	 * not let DynamoDB delete the item, with its fencing counter, before the lock's own
 	 * cleanup time.
 	 */
-	UpdateItemRequest putResult(String key, String token, byte[] result, long ttl, boolean movingTtl) {
+	UpdateItemRequest putResult(String key, String token, byte[] result, long ttl, boolean movingTtl,
+			@Nullable Long outlived) {
 		long now = this.clock.millis();
-		Map<String, AttributeValue> values = holder(token, now);
+		Map<String, AttributeValue> values = holder(token, now, outlived);
 		values.put(":result", AttributeValue.fromB(SdkBytes.fromByteArray(result)));
 		values.put(":resultExpiresAt", number(now + ttl));
 		if (!movingTtl) {
-			return update(key, PUT_RESULT, held(), values).build();
+			return update(key, PUT_RESULT, held(outlived), values).build();
 		}
 		values.put(":ttl", number(cleanupTime(now + ttl)));
-		return update(key, PUT_RESULT + ", #ttl = :ttl", held() + " AND #ttl <= :ttl", values)
+		return update(key, PUT_RESULT + ", #ttl = :ttl", held(outlived) + " AND #ttl <= :ttl", values)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.build();
 	}
@@ -178,16 +184,25 @@ final class LockRequests {
 			.expressionAttributeValues(values);
 	}
 
-	/** The condition that the caller holds the lock. */
-	private String held() {
-		return this.byClock ? "#owner = :token AND #expiresAt >= :now" : "#owner = :token";
+	/**
+	 * The condition that the caller holds the lock, and that the record is not at
+	 * {@code outlived}: a write of this store's that outlived its lease by its own count,
+	 * which anyone may take over. A later write with the caller's token (a renewal on
+	 * another instance) has another version.
+	 */
+	private String held(@Nullable Long outlived) {
+		String held = this.byClock ? "#owner = :token AND #expiresAt >= :now" : "#owner = :token";
+		return (outlived != null) ? held + " AND #version <> :outlived" : held;
 	}
 
-	private Map<String, AttributeValue> holder(String token, long now) {
+	private Map<String, AttributeValue> holder(String token, long now, @Nullable Long outlived) {
 		Map<String, AttributeValue> values = new HashMap<>();
 		values.put(":token", AttributeValue.fromS(token));
 		if (this.byClock) {
 			values.put(":now", number(now));
+		}
+		if (outlived != null) {
+			values.put(":outlived", number(outlived));
 		}
 		return values;
 	}

@@ -179,50 +179,60 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 		return acquire(key, token, ttl, true);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A lock whose record this store has seen unchanged for its whole time-to-live (from
+	 * when it sent it, if it wrote it; the deletion answers the record as it was) is
+	 * deleted if it is still the caller's, but was not held to the end: the answer is
+	 * {@code false}.
+	 */
 	@Override
 	public boolean release(String key, String token) {
 		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
 		long deadline = this.calls.deadline();
 		Cmp[] held = EtcdValues.heldBy(lockKey, token);
-		// A lock that outlived its time-to-live may be deleted, but was not held to the
-		// end
-		boolean outlived = this.observed.hasOutlived(stored, token);
-		boolean deleted = this.transactions
-			.commit(deadline, "release", key,
-					(lease) -> this.transactions.txn().If(held).Then(Op.delete(lockKey, DeleteOption.DEFAULT)), null)
-			.isSucceeded();
-		if (deleted) {
-			this.observed.forget(stored);
-		}
-		else {
+		DeleteOption withPrevious = DeleteOption.builder().withPrevKV(true).build();
+		TxnResponse response = this.transactions.commit(deadline, "release", key,
+				(lease) -> this.transactions.txn().If(held).Then(Op.delete(lockKey, withPrevious)), null);
+		if (!response.isSucceeded()) {
 			this.observed.forget(stored, token);
+			return false;
 		}
-		return deleted && !outlived;
+		List<KeyValue> previous = response.getDeleteResponses().get(0).getPrevKvs();
+		boolean outlived = !previous.isEmpty() && remaining(stored, previous.get(0)) <= 0;
+		this.observed.forget(stored);
+		return !outlived;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Refused, with nothing written, while the record is still as this store last wrote
+	 * it and this store has outlived that write's time-to-live by its own count: another
+	 * owner may take it over. A record that another instance wrote with the caller's
+	 * token since (a renewal of a detached lease) is extended.
+	 */
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
 		String stored = storedKey(key);
 		ByteSequence lockKey = lockKey(key);
 		ByteSequence value = EtcdValues.lockValue(token, millis(ttl));
-		if (this.observed.hasOutlived(stored, token)) {
-			return false;
-		}
 		long deadline = this.calls.deadline();
-		Cmp[] held = EtcdValues.heldBy(lockKey, token);
+		Long outlived = this.observed.outlivedVersion(stored, token);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, outlived);
 		long sentAt = this.observed.now();
-		boolean extended = this.transactions
-			.commit(deadline, "extend", key,
-					(lease) -> this.transactions.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl)
-			.isSucceeded();
-		if (extended) {
-			this.observed.wrote(stored, token, sentAt, ttl);
+		TxnResponse response = this.transactions.commit(deadline, "extend", key,
+				(lease) -> this.transactions.txn().If(held).Then(Op.put(lockKey, value, withLease(lease))), ttl);
+		if (response.isSucceeded()) {
+			this.observed.wrote(stored, token, response.getHeader().getRevision(), sentAt, ttl);
 		}
-		else {
+		else if (outlived == null) {
+			// Not the caller's any longer; an outlived write stays counted as it was
 			this.observed.forget(stored, token);
 		}
-		return extended;
+		return response.isSucceeded();
 	}
 
 	@Override
@@ -338,7 +348,7 @@ public class EtcdLockStore implements ResultStoringLockStore, MultiKeyLockStore,
 				kept = this.results.read(response);
 			}
 			if (response.isSucceeded()) {
-				this.observed.wrote(stored, token, sentAt, ttl);
+				this.observed.wrote(stored, token, response.getHeader().getRevision(), sentAt, ttl);
 				return new AcquireReplyWithResult(AcquireReply.acquired(response.getHeader().getRevision()), kept);
 			}
 			KeyValue holder = first(response.getGetResponses().get(0));

@@ -73,7 +73,7 @@ final class EtcdMultiKeyAcquisition {
 				long[] fencingTokens = new long[size];
 				Arrays.fill(fencingTokens, revision);
 				for (String key : stored) {
-					observed.wrote(key, this.token, sentAt, this.ttl);
+					observed.wrote(key, this.token, revision, sentAt, this.ttl);
 				}
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}

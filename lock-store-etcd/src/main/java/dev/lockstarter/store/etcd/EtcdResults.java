@@ -51,13 +51,11 @@ final class EtcdResults {
 		ByteSequence lockKey = this.store.lockKey(key);
 		ByteSequence resultKey = this.store.resultKey(key);
 		long millis = EtcdLockStore.millis(ttl);
-		if (this.observed.hasOutlived(stored, token)) {
-			return false;
-		}
 		long deadline = this.transactions.deadline();
 		// A result expires on the wall clock: it is not mutual exclusion
 		ByteSequence value = EtcdValues.resultValue(result, this.clock.millis() + millis);
-		Cmp[] held = EtcdValues.heldBy(lockKey, token);
+		Long outlived = this.observed.outlivedVersion(stored, token);
+		Cmp[] held = EtcdValues.heldBy(lockKey, token, outlived);
 		boolean kept = this.transactions
 			.commit(deadline, release ? "store the result and release" : "store the result of", key, (lease) -> {
 				Op put = Op.put(resultKey, value, withLease(lease));
@@ -69,7 +67,7 @@ final class EtcdResults {
 		if (kept && release) {
 			this.observed.forget(stored);
 		}
-		else if (!kept) {
+		else if (!kept && outlived == null) {
 			this.observed.forget(stored, token);
 		}
 		return kept;

@@ -96,6 +96,22 @@ final class EtcdValues {
 				new Cmp(lockKey, Cmp.Op.LESS, CmpTarget.value(ByteSequence.from(upperBound))) };
 	}
 
+	/**
+	 * Return the comparisons that hold when the lock is held by {@code token} and is not
+	 * at the revision {@code outlived}: a write of this store's that outlived its
+	 * time-to-live by its own count, which anyone may take over. A later write with the
+	 * same token (a renewal on another instance) has another revision.
+	 */
+	static Cmp[] heldBy(ByteSequence lockKey, String token, @Nullable Long outlived) {
+		Cmp[] held = heldBy(lockKey, token);
+		if (outlived == null) {
+			return held;
+		}
+		Cmp[] conditions = Arrays.copyOf(held, held.length + 1);
+		conditions[held.length] = new Cmp(lockKey, Cmp.Op.NOT_EQUAL, CmpTarget.modRevision(outlived));
+		return conditions;
+	}
+
 	static ByteSequence resultValue(byte[] result, long expiresAt) {
 		byte[] value = new byte[DIGITS + result.length];
 		writeDigits(value, 0, expiresAt);

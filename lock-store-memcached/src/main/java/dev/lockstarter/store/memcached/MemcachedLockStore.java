@@ -26,20 +26,25 @@ import org.springframework.util.Assert;
 /**
  * {@link LockStore} on Memcached, through the xmemcached client with the binary protocol.
  * <p>
- * A lock is an item whose value is {@code "ttl=<millis>:<token>"}
- * ({@link MemcachedLockValue}): the owner token and the lock's time-to-live as a
- * duration, never a point in time. The item's <b>version</b> is its Memcached CAS value,
- * which every write of the item ({@code add}, {@code cas}, {@code set}) changes.
+ * A lock is an item whose value is {@code "lock=<millis>:<write>:<token>"}
+ * ({@link MemcachedLockValue}): the lock's time-to-live as a duration, never a point in
+ * time, a number drawn anew for every write, and the owner token. The item's
+ * <b>version</b> is that number: every write of the item ({@code add}, {@code cas})
+ * changes it, and this store knows the version of its own writes (Memcached's CAS value,
+ * which also changes with every write and conditions every write, is not answered by a
+ * store command).
  * <ul>
  * <li>acquire: {@code add}, which only stores the item if the key is absent (one round
  * trip). If the key is present, a {@code gets} reads the holder and the CAS value, and
  * the holder is judged by the {@linkplain ObservedExpiry observed-silence rule}: the lock
- * may be taken over only once this store has seen that same CAS value stay unchanged for
- * the holder's whole time-to-live on this JVM's monotonic clock. Until then the conflict
- * answers the time left by that count; after, the lock is taken over with a {@code cas}
- * on the CAS value read, which fails if the holder renewed in between, and of several
- * clients taking over the same lock exactly one wins. A conflict costs two round trips
- * ({@code add}, {@code gets}).</li>
+ * may be taken over only once this store has seen that same version stay unchanged for
+ * the holder's whole time-to-live on this JVM's monotonic clock (from when it sent it, if
+ * this store wrote it; a write with the caller's own token by another instance is counted
+ * from its first sight, as anyone's). Until then the conflict answers the time left by
+ * that count; after, the lock is taken over with a {@code cas} on the CAS value read,
+ * which fails if the holder renewed in between, and of several clients taking over the
+ * same lock exactly one wins. A conflict costs two round trips ({@code add},
+ * {@code gets}).</li>
  * <li>release: {@code gets}, then, only if the value holds the caller's token, a binary
  * protocol {@code delete} with that item's CAS value; the delete fails if anyone changed
  * the item in between, and the store reads it again. A lock that outlived its
@@ -47,10 +52,10 @@ import org.springframework.util.Assert;
  * {@code false}.</li>
  * <li>extend: {@code gets}, then, only if the value holds the caller's token, a
  * {@code cas} that writes the value again with the new time-to-live. It is a write, not a
- * {@code touch}, so that the CAS value changes and every contender starts its count
- * again. A lock that outlived its time-to-live by this JVM's count, counted from when its
- * last confirmed acquisition or extension was sent, is never extended: a contender may
- * already have taken it over, or may be about to.</li>
+ * {@code touch}, so that the version changes and every contender starts its count again.
+ * A lock whose record read outlived its time-to-live by this JVM's count (from when its
+ * acquisition or extension was sent, if this store wrote it) is never extended: a
+ * contender may already have taken it over, or may be about to.</li>
  * <li>time to expiry: a {@code gets} of the lock item, changing nothing in the store,
  * answering the time left by the same rule, or zero if the item is absent.</li>
  * <li>put result: {@code gets} of the lock, then, only if it holds the caller's token and
@@ -66,7 +71,7 @@ import org.springframework.util.Assert;
  * <p>
  * <b>Expiry</b> is decided by no application server's wall clock. A contender counts a
  * holder's time-to-live on its own monotonic clock from when it first saw the holder's
- * CAS value, which is after the holder sent that write, and the holder counts its lease
+ * version, which is after the holder sent that write, and the holder counts its lease
  * from when it sent the write; so all that must hold is that clocks <em>run</em> at about
  * the same rate (within about 1 %, which the lease's loss margin covers), never that they
  * agree. What the rule costs is time: a contender that first sees a lock whose holder
@@ -218,11 +223,11 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 	public AcquireReply tryAcquire(String key, String token, Duration ttl) {
 		int expiry = expiry(ttl);
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
-		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			MemcachedLockValue value = MemcachedLockValue.of(ttl, token);
 			long sentAt = this.observed.now();
-			if (this.calls.add("acquire", key, memcachedKey, expiry, value)) {
-				this.observed.wrote(key, token, sentAt, ttl);
+			if (this.calls.add("acquire", key, memcachedKey, expiry, value.encode())) {
+				wrote(key, value, sentAt);
 				return AcquireReply.acquired();
 			}
 			GetsResponse<String> current = this.calls.gets("acquire", key, memcachedKey);
@@ -235,16 +240,27 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 				// Not a lock written by this store: never take it over
 				return AcquireReply.held(Duration.ZERO);
 			}
-			long remaining = this.observed.remaining(key, holder.token(), current.getCas(), holder.ttl());
-			if (remaining > 0) {
-				return holder.isOwnedBy(token) ? AcquireReply.acquired()
-						: AcquireReply.held(Duration.ofNanos(remaining));
+			long version = holder.version(current.getCas());
+			if (holder.isOwnedBy(token)) {
+				Long own = this.observed.ownRemaining(key, token, version);
+				if (own != null && own > 0) {
+					// This store's own write of this token, whose time-to-live runs
+					return AcquireReply.acquired();
+				}
+				// Written elsewhere with this token, at a time this store cannot know, or
+				// outlived: written anew below, as a lock that may be taken over
+			}
+			else {
+				long remaining = this.observed.remaining(key, holder.token(), version, holder.ttl());
+				if (remaining > 0) {
+					return AcquireReply.held(Duration.ofNanos(remaining));
+				}
 			}
 			// Unchanged for the holder's whole time-to-live: take it over, unless the
 			// holder writes first
 			long takeoverSentAt = this.observed.now();
-			if (this.calls.cas("acquire", key, memcachedKey, expiry, value, current.getCas())) {
-				this.observed.wrote(key, token, takeoverSentAt, ttl);
+			if (this.calls.cas("acquire", key, memcachedKey, expiry, value.encode(), current.getCas())) {
+				wrote(key, value, takeoverSentAt);
 				return AcquireReply.acquired();
 			}
 			// The holder renewed, another client took the lock over first, or it was
@@ -253,6 +269,13 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		return AcquireReply.held(Duration.ZERO);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A lock whose record this store has seen unchanged for its whole time-to-live (from
+	 * when it sent it, if it wrote it) is freed if it is still the caller's, and the
+	 * answer is {@code false}: the lease was lost.
+	 */
 	@Override
 	public boolean release(String key, String token) {
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
@@ -263,7 +286,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 				this.observed.forget(key, token);
 				return false;
 			}
-			boolean outlived = this.observed.hasOutlived(key, token);
+			boolean outlived = this.observed.remaining(key, token, holder.version(current.getCas()), holder.ttl()) <= 0;
 			if (this.calls.delete("release", key, memcachedKey, current.getCas())) {
 				this.observed.forget(key, token);
 				return !outlived;
@@ -273,11 +296,17 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		return false;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Refused, with nothing written, once the record read has stayed unchanged for its
+	 * whole time-to-live by this store's count (from when it sent it, if it wrote it):
+	 * another owner may take it over.
+	 */
 	@Override
 	public boolean extend(String key, String token, Duration ttl) {
 		int expiry = expiry(ttl);
 		String memcachedKey = MemcachedKeys.memcachedKey(key);
-		String value = MemcachedLockValue.encode(ttl, token);
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			GetsResponse<String> current = this.calls.gets("extend", key, memcachedKey);
 			MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
@@ -285,13 +314,14 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 				this.observed.forget(key, token);
 				return false;
 			}
+			MemcachedLockValue value = MemcachedLockValue.of(ttl, token);
 			long sentAt = this.observed.now();
-			if (this.observed.hasOutlived(key, token)) {
+			if (this.observed.remaining(key, token, holder.version(current.getCas()), holder.ttl()) <= 0) {
 				// A contender may already take it over: write nothing
 				return false;
 			}
-			if (this.calls.cas("extend", key, memcachedKey, expiry, value, current.getCas())) {
-				this.observed.wrote(key, token, sentAt, ttl);
+			if (this.calls.cas("extend", key, memcachedKey, expiry, value.encode(), current.getCas())) {
+				wrote(key, value, sentAt);
 				return true;
 			}
 			// Changed since the gets: read again
@@ -315,7 +345,7 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		if (current == null || holder == null) {
 			return Duration.ZERO;
 		}
-		long remaining = this.observed.remaining(key, holder.token(), current.getCas(), holder.ttl());
+		long remaining = this.observed.remaining(key, holder.token(), holder.version(current.getCas()), holder.ttl());
 		return Duration.ofNanos(Math.max(0, remaining));
 	}
 
@@ -332,7 +362,8 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		int expiry = expiry(ttl);
 		GetsResponse<String> current = this.calls.gets("store the result of", key, MemcachedKeys.memcachedKey(key));
 		MemcachedLockValue holder = (current != null) ? MemcachedLockValue.parse(current.getValue()) : null;
-		if (holder == null || !holder.isOwnedBy(token) || this.observed.hasOutlived(key, token)) {
+		if (current == null || holder == null || !holder.isOwnedBy(token)
+				|| this.observed.remaining(key, token, holder.version(current.getCas()), holder.ttl()) <= 0) {
 			return false;
 		}
 		byte[] value = ByteBuffer.allocate(Long.BYTES + result.length)
@@ -355,6 +386,12 @@ public class MemcachedLockStore implements ResultStoringLockStore, DisposableBea
 		byte[] result = new byte[buffer.remaining()];
 		buffer.get(result);
 		return result;
+	}
+
+	private void wrote(String key, MemcachedLockValue value, long sentAt) {
+		Long write = value.write();
+		Assert.state(write != null, "A value written has a write number");
+		this.observed.wrote(key, value.token(), write, sentAt, value.ttl());
 	}
 
 	/**

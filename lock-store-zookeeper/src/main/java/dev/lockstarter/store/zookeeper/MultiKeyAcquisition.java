@@ -82,10 +82,12 @@ final class MultiKeyAcquisition {
 						Code.NODEEXISTS, Code.NONODE, Code.BADVERSION);
 			Code code = Code.get(multi.getResultCode());
 			if (code == Code.OK) {
+				// Every node that one transaction writes or creates is left at its zxid
+				long zxid = transactionZxid(multi.getOpResults());
 				long[] fencingTokens = new long[this.keys.size()];
-				Arrays.fill(fencingTokens, transactionZxid(multi.getOpResults()));
+				Arrays.fill(fencingTokens, zxid);
 				for (String key : this.keys) {
-					this.store.observed().wrote(key, this.token, sentAt, this.ttl);
+					this.store.observed().wrote(key, this.token, zxid, sentAt, this.ttl);
 				}
 				return MultiKeyAcquireReply.acquired(fencingTokens);
 			}

@@ -3,6 +3,7 @@ package dev.lockstarter.store.zookeeper;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -23,13 +24,15 @@ import dev.lockstarter.store.zookeeper.NodeData.Lock;
  * <p>
  * It takes only that common path, once. Whatever else it finds (the node missing, the
  * waiter's own token in it, a version at the end of its range, another contender's write
- * first, a lost connection before anything was written) answers "held" and leaves the
- * lock to the waiter's next try, by notification or by poll, which runs the whole
- * acquisition. A write refused for its version is told from this write itself, applied
- * and sent again by Curator's retry after its answer was lost, by reading the node for
- * the waiter's token. A write whose answer is lost, or that does not answer within the
- * store's timeout, fails the reply: it may have applied, and the waiter releases by
- * token.
+ * first, a lost connection before anything was written, no answer to the read within the
+ * store's timeout) answers "held" and leaves the lock to the waiter's next try, by
+ * notification or by poll, which runs the whole acquisition. Once it has answered "held",
+ * it writes nothing: a read answered after the timeout is dropped, so that no lock is
+ * taken for a waiter that was told it was not. A write refused for its version is told
+ * from this write itself, applied and sent again by Curator's retry after its answer was
+ * lost, by reading the node for the waiter's token. A write whose answer is lost, or that
+ * does not answer within the store's timeout, fails the reply: it may have applied, and
+ * the waiter releases by token.
  */
 final class ReleaseAcquisition {
 
@@ -45,8 +48,12 @@ final class ReleaseAcquisition {
 
 	private final CompletableFuture<AcquireReply> reply = new CompletableFuture<>();
 
-	/** Whether the write was sent: past the timeout, the reply fails only then. */
-	private volatile boolean writeSent;
+	/**
+	 * Set once, by whichever comes first: the write about to be sent (past the timeout,
+	 * the reply then fails), or the timeout before it (the reply answers "held", and
+	 * nothing is written).
+	 */
+	private final AtomicBoolean decided = new AtomicBoolean();
 
 	ReleaseAcquisition(ZooKeeperLockStore store, String key, String token, Duration ttl) {
 		this.store = store;
@@ -76,11 +83,11 @@ final class ReleaseAcquisition {
 	}
 
 	private void timedOut() {
-		if (this.writeSent) {
-			this.reply.completeExceptionally(this.store.calls().timedOut("acquire on a release", this.key, null));
+		if (this.decided.compareAndSet(false, true)) {
+			this.reply.complete(AcquireReply.held(Duration.ZERO));
 		}
 		else {
-			this.reply.complete(AcquireReply.held(Duration.ZERO));
+			this.reply.completeExceptionally(this.store.calls().timedOut("acquire on a release", this.key, null));
 		}
 	}
 
@@ -112,7 +119,10 @@ final class ReleaseAcquisition {
 
 	private void write(int version) {
 		long sentAt = this.store.observed().now();
-		this.writeSent = true;
+		if (!this.decided.compareAndSet(false, true)) {
+			// Answered "held" at the timeout: the waiter's next try decides
+			return;
+		}
 		try {
 			this.store.client()
 				.setData()

@@ -87,10 +87,15 @@ final class ResultNodes {
 				return true;
 			}
 			NodeData.Lock lock = NodeData.decodeLock(read.getData());
-			if (lock == null || !lock.token().equals(token) || this.store.observed().hasOutlived(key, token)) {
+			if (lock == null || !lock.token().equals(token)) {
 				return false;
 			}
 			Stat held = read.getStat();
+			if (this.store.observed().remaining(key, token, held.getMzxid(), lock.ttl()) <= 0) {
+				// Unchanged for its whole time-to-live by this store's count: anyone may
+				// take it over
+				return false;
+			}
 			LockNodeWrites.Kind kind = LockNodeWrites.kind(held.getVersion());
 			if (kind == LockNodeWrites.Kind.GUARDED || (release && kind == LockNodeWrites.Kind.RESTART)) {
 				// The multi cannot check or write the lock node at this version:

@@ -69,7 +69,7 @@ final class SingleKeyAcquisition {
 			Stat stat = read.getStat();
 			Lock lock = NodeData.decodeLock(read.getData());
 			if (lock != null && lock.token().equals(this.token)) {
-				Long own = this.store.observed().ownRemaining(this.key, this.token);
+				Long own = this.store.observed().ownRemaining(this.key, this.token, stat.getMzxid());
 				if (own != null && own > 0) {
 					// An acquisition with this token whose write this store recorded, and
 					// whose time-to-live still runs: the same acquisition
@@ -78,11 +78,14 @@ final class SingleKeyAcquisition {
 				if (own == null && this.firstSent != null) {
 					// This acquisition's own write, repeated after its answer was lost:
 					// counted from this call's first write, no later than it was sent
+					// (no other instance writes with a token before the acquisition that
+					// drew it has answered)
 					this.store.wrote(this.key, this.token, stat, this.firstSent, this.ttl);
 					return AcquireReply.acquired(stat.getMzxid());
 				}
-				// Its time-to-live passed, or written elsewhere with this token: write it
-				// anew, as an acquisition of a free lock
+				// Its time-to-live passed, or written with this token by another
+				// instance, at a time this store cannot know: write it anew, as an
+				// acquisition of a free lock
 			}
 			else if (lock != null) {
 				long remaining = this.store.observed().remaining(this.key, lock.token(), stat.getMzxid(), lock.ttl());

@@ -182,11 +182,11 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 		long deadline = this.calls.deadline();
 		String path = this.nodes.lockPath(key);
 		byte[] free = NodeData.free(token);
-		// A lock of this store's that outlived its time-to-live may be freed, but its
-		// release answers false: another owner may have been in it meanwhile
-		Long left = this.observed.ownRemaining(key, token);
-		boolean outlived = left != null && left <= 0;
+		// A lock whose record outlived its time-to-live by this store's count may be
+		// freed, but its release answers false: another owner may have been in it
 		OwnWrites.Write own = this.ownWrites.take(key, token);
+		Long left = (own != null) ? this.observed.ownRemaining(key, token, own.mzxid()) : null;
+		boolean outlived = left != null && left <= 0;
 		boolean repeated = false;
 		try {
 			if (own != null && left != null && left > 0) {
@@ -195,8 +195,9 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 				if (set.code() != Code.BADVERSION) {
 					return set.applied();
 				}
-				// Written since: by another holder that took it over, or by this very
-				// write, repeated after its answer was lost
+				// Written since: by another holder that took it over, by another instance
+				// renewing this token, or by this very write, repeated after its answer
+				// was lost
 				repeated = true;
 			}
 			for (int round = 0; round < MAX_ROUNDS; round++) {
@@ -213,6 +214,7 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 					return false;
 				}
 				Stat stat = read.getStat();
+				outlived = this.observed.remaining(key, token, stat.getMzxid(), lock.ttl()) <= 0;
 				Written set = this.writes.write("release", key, path, stat.getVersion(), stat.getMzxid(), free,
 						deadline);
 				if (set.code() != Code.BADVERSION) {
@@ -233,12 +235,6 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 		String path = this.nodes.lockPath(key);
 		byte[] data = NodeData.lock(token, ttl);
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			if (this.observed.hasOutlived(key, token)) {
-				// This store's lock outlived its time-to-live: anyone may have taken it
-				// over
-				// since, so it must not be renewed
-				return false;
-			}
 			CuratorEvent read = read("extend", key, path, deadline);
 			if (Code.get(read.getResultCode()) == Code.NONODE) {
 				forget(key, token);
@@ -253,6 +249,12 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 			// after its answer was lost): every renewal must change the node's mzxid
 			long sentAt = this.observed.now();
 			Stat stat = read.getStat();
+			if (this.observed.remaining(key, token, stat.getMzxid(), lock.ttl()) <= 0) {
+				// Unchanged for its whole time-to-live by this store's count (from when
+				// it was sent, if this store wrote it): anyone may take it over, so it
+				// must not be renewed
+				return false;
+			}
 			Written set = this.writes.write("extend", key, path, stat.getVersion(), stat.getMzxid(), data, deadline);
 			if (set.applied()) {
 				wrote(key, token, set.after(), sentAt, ttl);
@@ -387,7 +389,7 @@ public class ZooKeeperLockStore implements ResultStoringLockStore, ReleaseHandof
 	 * as {@code stat} says.
 	 */
 	void wrote(String key, String token, Stat stat, long sentAt, Duration ttl) {
-		this.observed.wrote(key, token, sentAt, ttl);
+		this.observed.wrote(key, token, stat.getMzxid(), sentAt, ttl);
 		this.ownWrites.wrote(key, token, stat.getVersion(), stat.getMzxid());
 	}
 

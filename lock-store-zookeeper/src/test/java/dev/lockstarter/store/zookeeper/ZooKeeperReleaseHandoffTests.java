@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
@@ -116,6 +117,33 @@ class ZooKeeperReleaseHandoffTests {
 		assertThat(reply.isAcquired()).as("the waiter's token, found in the node").isTrue();
 		assertThat(reply.fencingToken()).isEqualTo(client.checkExists().forPath(lockPath(key)).getMzxid());
 		assertThat(waiter.release(key, token)).as("released at the version recorded for the waiter").isTrue();
+	}
+
+	@Test
+	void handoffThatAnsweredHeldAtItsTimeoutWritesNothing() throws Exception {
+		String key = freeKey();
+		String token = token();
+		AtomicReference<CompletableFuture<AcquireReply>> sent = new AtomicReference<>();
+		// The handoff's first clock reading is the time it sends its write, after its
+		// read found the node free: held there until the store's timeout has answered
+		ZooKeeperLockStore waiter = new ZooKeeperLockStore(client, BASE_PATH, Duration.ofMillis(300), Clock.systemUTC(),
+				ManualClock.start()
+					.hookedAt(1,
+							() -> await().atMost(Duration.ofSeconds(10))
+								.until(() -> sent.get() != null && sent.get().isDone()))
+					.expiry());
+		sent.set(waiter.tryAcquireOnRelease(key, token, TTL).orElseThrow());
+		AcquireReply reply = sent.get().get(10, TimeUnit.SECONDS);
+		assertThat(reply.isAcquired()).as("the handoff, at its timeout").isFalse();
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(NodeData.decodeLock(client.getData().forPath(lockPath(key))))
+				.as("the lock in the node, after the handoff answered held")
+				.isNull());
+		ZooKeeperLockStore other = storeOn(otherClient, ManualClock.start());
+		String otherToken = token();
+		assertThat(other.tryAcquire(key, otherToken, TTL).isAcquired()).as("another contender, at once").isTrue();
+		assertThat(other.release(key, otherToken)).isTrue();
 	}
 
 	@ParameterizedTest(name = "a free node at version {0}")
