@@ -96,6 +96,32 @@ public final class LockHolders {
 		return this.store.forceRelease(this.keys.storeKey(key));
 	}
 
+	/**
+	 * Delete the lock on a key only if the holder that an operator listed still holds it,
+	 * named by its {@linkplain LockHolder#owner() owner fingerprint}: a lock taken since
+	 * by another holder is left alone. Its holder finds it lost at its next renewal or
+	 * release, and a waiter may take it at once.
+	 * @param key the key, without the template's prefix
+	 * @param owner the fingerprint of the listed holder's owner token
+	 * @return {@code true} if that holder held the key and it is now free; {@code false}
+	 * if no one or another holder holds it (see
+	 * {@link InspectableLockStore#forceRelease(String, String)} for a lock whose
+	 * time-to-live a store that expires locks by observed silence counted out)
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	public boolean forceRelease(String key, String owner) {
+		Assert.hasText(key, "'key' must not be blank");
+		Assert.hasText(owner, "'owner' must not be blank");
+		String storeKey = this.keys.storeKey(key);
+		// The key itself comes first among the keys that start with it
+		List<StoredLock> held = this.store.holders(storeKey, 1);
+		if (held.isEmpty() || !held.get(0).key().equals(storeKey) || !fingerprint(held.get(0).token()).equals(owner)) {
+			return false;
+		}
+		return this.store.forceRelease(storeKey, held.get(0).token());
+	}
+
 	private static LockHolder holder(String prefix, StoredLock held, boolean heldHere) {
 		String key = held.key().startsWith(prefix) ? held.key().substring(prefix.length()) : held.key();
 		return new LockHolder(key, fingerprint(held.token()), held.timeToExpiry(), held.fencingToken(), heldHere);

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * A {@link LockStore} that an operator can look into: it lists the holders of its locks
- * and deletes a lock whoever holds it. These calls serve operations (a {@code locks}
- * endpoint, a runbook), never the locking path.
+ * and deletes a lock, whoever holds it or only if the holder listed still does. These
+ * calls serve operations (a {@code locks} endpoint, a runbook), never the locking path.
  * <p>
  * Only the locks of {@link #tryAcquire} and of a {@link MultiKeyLockStore} are listed and
  * force-released: not stored results, nor the places of permits and read/write locks.
@@ -36,5 +36,24 @@ public interface InspectableLockStore extends LockStore {
 	 * time
 	 */
 	boolean forceRelease(String key);
+
+	/**
+	 * Delete the lock on {@code key} only if {@code token} holds it: the holder that an
+	 * operator listed ({@link #holders}) is freed, and a lock taken since by another
+	 * holder is left alone. Its holder finds it lost at its next renewal or release, and
+	 * a waiter is told as on a release. By default, the store's {@link #release} by
+	 * token, which is exactly such a delete.
+	 * @param key the full store key
+	 * @param token the owner token of the listed holder
+	 * @return {@code true} if {@code token} held the lock and it is now deleted;
+	 * {@code false} if another holder or no one held it, and, as the release answers, for
+	 * a lock of {@code token}'s whose time-to-live a store that expires locks by observed
+	 * silence has counted out (deleted all the same)
+	 * @throws LockStoreException if the store cannot be reached or does not answer in
+	 * time
+	 */
+	default boolean forceRelease(String key, String token) {
+		return release(key, token);
+	}
 
 }

@@ -91,6 +91,27 @@ class LockHoldersTests {
 	}
 
 	@Test
+	void aForceReleaseOfTheListedHolderLeavesALockTakenSinceTheListingAlone() {
+		String key = this.prefix + "stuck";
+		LockAttempt listed = this.there.tryAcquire(key, LONG);
+		String owner = holders(this.here).find(key, 10).holders().get(0).owner();
+		assertThat(listed.lease().release()).as("released after the listing").isTrue();
+		LockAttempt since = this.there.tryAcquire(key, LONG);
+		assertThat(since.isAcquired()).isTrue();
+
+		assertThat(holders(this.here).forceRelease(key, owner)).as("the listed holder, gone").isFalse();
+		assertThat(since.lease().isHeld()).as("the lock taken since the listing").isTrue();
+		assertThat(holders(this.here).find(key, 10).holders()).singleElement()
+			.extracting(LockHolder::owner)
+			.isNotEqualTo(owner);
+
+		String current = holders(this.here).find(key, 10).holders().get(0).owner();
+		assertThat(holders(this.here).forceRelease(key, current)).as("the holder listed now").isTrue();
+		assertThat(this.here.tryAcquire(key, LONG).isAcquired()).as("the key is free").isTrue();
+		assertThat(holders(this.here).forceRelease(this.prefix + "free", current)).isFalse();
+	}
+
+	@Test
 	void aKeyKeptHashedIsNotListedAndIsForceReleasedByItsKey() {
 		String longKey = this.prefix + "x".repeat(300);
 		assertThat(this.there.tryAcquire(longKey, LONG).isAcquired()).isTrue();
@@ -103,6 +124,9 @@ class LockHoldersTests {
 		assertThat(two.holders()).as("the hashed key counted by the store, then left out").hasSize(1);
 		assertThat(two.truncated()).as("the store stopped at the limit").isTrue();
 		assertThat(holders(this.here).find("", 3).truncated()).isFalse();
+		assertThat(holders(this.here).forceRelease(longKey, "0".repeat(LockHolders.FINGERPRINT_LENGTH)))
+			.as("by another owner's fingerprint")
+			.isFalse();
 		assertThat(holders(this.here).forceRelease(longKey)).isTrue();
 		assertThat(this.here.tryAcquire(longKey, LONG).isAcquired()).as("the long key is free").isTrue();
 	}

@@ -8,7 +8,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Instances of the lock server, each a Spring application of its own on a free port, on
- * one Redis: as several servers behind a load balancer share a store.
+ * one store (Redis, unless another is named): as several servers behind a load balancer
+ * share a store.
  */
 final class LockServers implements AutoCloseable {
 
@@ -40,12 +41,23 @@ final class LockServers implements AutoCloseable {
 	 * @return the servers
 	 */
 	static LockServers onRedis(int count, int redisPort, String... extra) {
+		return onStore(count, List.of("lock.store=redis", "spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redisPort, "management.health.redis.enabled=true"), extra);
+	}
+
+	/**
+	 * Start {@code count} servers on the store that {@code store} configures.
+	 * @param count how many
+	 * @param store the store's properties, {@code name=value}
+	 * @param extra more properties, {@code name=value}
+	 * @return the servers
+	 */
+	static LockServers onStore(int count, List<String> store, String... extra) {
 		LockServers servers = new LockServers();
 		try {
 			for (int i = 0; i < count; i++) {
-				List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
-						"--lock.store=redis", "--spring.data.redis.host=127.0.0.1",
-						"--spring.data.redis.port=" + redisPort, "--management.health.redis.enabled=true"));
+				List<String> args = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0"));
+				store.forEach((property) -> args.add("--" + property));
 				args.addAll(client(0, "alpha", ALPHA_KEY, "tests"));
 				args.addAll(client(1, "beta", BETA_KEY, "tests"));
 				args.addAll(client(2, "gamma", GAMMA_KEY, "other"));

@@ -1,6 +1,7 @@
 package dev.lockstarter.autoconfigure.actuate;
 
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,17 +78,24 @@ final class LockHolderOperations {
 		return new HoldersDescriptor(found, listing.truncated());
 	}
 
-	ForceReleaseDescriptor forceRelease(String key, SecurityContext securityContext) {
+	ForceReleaseDescriptor forceRelease(String key, @Nullable String owner, SecurityContext securityContext) {
 		LockHolders view = view();
 		Principal principal = securityContext.getPrincipal();
 		String operator = (principal != null) ? principal.getName() : "anonymous";
-		boolean released = view.forceRelease(key);
+		boolean released = (owner != null) ? view.forceRelease(key, owner) : view.forceRelease(key);
+		String notHeld = (owner != null) ? "the listed holder (owner " + LogSafe.key(owner) + ") no longer held it"
+				: "no one held it";
 		logger.warn("Lock '" + LogSafe.key(key) + "' force-released by '" + LogSafe.key(operator)
 				+ "' through the locks endpoint: "
-				+ (released ? "its holder finds it lost at its next renewal or release" : "no one held it"));
+				+ (released ? "its holder finds it lost at its next renewal or release" : notHeld));
 		if (this.events != null) {
-			this.events.publishEvent(
-					new AuditApplicationEvent(operator, FORCE_RELEASE_EVENT, Map.of("key", key, "released", released)));
+			Map<String, Object> data = new LinkedHashMap<>();
+			data.put("key", key);
+			if (owner != null) {
+				data.put("owner", owner);
+			}
+			data.put("released", released);
+			this.events.publishEvent(new AuditApplicationEvent(operator, FORCE_RELEASE_EVENT, data));
 		}
 		return new ForceReleaseDescriptor(released);
 	}

@@ -132,18 +132,22 @@ public class LocksEndpoint {
 	}
 
 	/**
-	 * Delete the lock on a key, whoever holds it: {@code DELETE /actuator/locks/{key}}.
-	 * Allowed only when the endpoint's access is unrestricted
+	 * Delete the lock on a key: {@code DELETE /actuator/locks/{key}}, whoever holds it,
+	 * or, with {@code ?owner=}, only if the holder listed with that owner fingerprint
+	 * still holds it, so that a lock taken since the listing is left alone. Allowed only
+	 * when the endpoint's access is unrestricted
 	 * ({@code management.endpoint.locks.access=unrestricted}); audited.
 	 * @param key the key, without the store's key prefix; the path's segments joined by
 	 * {@code /}
+	 * @param owner the owner fingerprint of the holder to free, as listed, or
+	 * {@code null} for whoever holds the key
 	 * @param securityContext the caller's security context, which names the operator
-	 * @return whether the key was held and is now free
+	 * @return whether the key was held (by that holder) and is now free
 	 */
 	@DeleteOperation
 	public ForceReleaseDescriptor forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key,
-			SecurityContext securityContext) {
-		return this.holders.forceRelease(String.join("/", key), securityContext);
+			@Nullable String owner, SecurityContext securityContext) {
+		return this.holders.forceRelease(String.join("/", key), owner, securityContext);
 	}
 
 	static String format(Duration duration) {

@@ -131,7 +131,7 @@ class LockHoldersEndpointIntegrationTests {
 			.as("the key is free")
 			.isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !stuck.lease().isHeld());
-		assertThat(audit.received).singleElement().satisfies((event) -> {
+		assertThat(audit.about(key)).singleElement().satisfies((event) -> {
 			assertThat(event.getAuditEvent().getPrincipal()).isEqualTo("alice");
 			assertThat(event.getAuditEvent().getType()).isEqualTo(LockHolderOperations.FORCE_RELEASE_EVENT);
 			assertThat(event.getAuditEvent().getData()).containsEntry("key", key).containsEntry("released", true);
@@ -140,6 +140,35 @@ class LockHoldersEndpointIntegrationTests {
 		assertThat(this.json.readTree(send(unrestricted, "DELETE", this.prefix + "free", "alice").body())
 			.get("released")
 			.asBoolean()).isFalse();
+	}
+
+	@Test
+	void anOperatorFreesTheHolderItListedAndNotALockTakenSince() throws Exception {
+		String key = this.prefix + "listed";
+		// Renewed every second: the holder finds its lock gone within one renewal
+		LockOptions options = LockOptions.ttl(Duration.ofSeconds(3));
+		LockAttempt listed = operations(readOnly).tryAcquire(key, options);
+		String owner = get(unrestricted, key).get("holders").get(0).get("owner").asString();
+		assertThat(listed.lease().release()).as("released after the listing").isTrue();
+		LockAttempt since = operations(readOnly).tryAcquire(key, options);
+		assertThat(since.isAcquired()).isTrue();
+		AuditEvents audit = unrestricted.getBean(AuditEvents.class);
+
+		HttpResponse<String> stale = send(unrestricted, "DELETE", key + "?owner=" + owner, "alice");
+
+		assertThat(stale.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(stale.body()).get("released").asBoolean()).isFalse();
+		assertThat(since.lease().isHeld()).as("the lock taken since the listing").isTrue();
+		assertThat(audit.about(key)).singleElement()
+			.satisfies((event) -> assertThat(event.getAuditEvent().getData()).containsEntry("owner", owner)
+				.containsEntry("released", false));
+
+		String current = get(unrestricted, key).get("holders").get(0).get("owner").asString();
+		HttpResponse<String> released = send(unrestricted, "DELETE", key + "?owner=" + current, "alice");
+
+		assertThat(this.json.readTree(released.body()).get("released").asBoolean()).isTrue();
+		assertThat(keys(get(unrestricted, key))).isEmpty();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !since.lease().isHeld());
 	}
 
 	private JsonNode get(ConfigurableApplicationContext context, String path) throws Exception {
@@ -197,6 +226,16 @@ class LockHoldersEndpointIntegrationTests {
 	static class AuditEvents implements ApplicationListener<AuditApplicationEvent> {
 
 		final List<AuditApplicationEvent> received = new CopyOnWriteArrayList<>();
+
+		/**
+		 * The events of the force-releases of one key: the test class shares its
+		 * instances.
+		 */
+		List<AuditApplicationEvent> about(String key) {
+			return this.received.stream()
+				.filter((event) -> key.equals(event.getAuditEvent().getData().get("key")))
+				.toList();
+		}
 
 		@Override
 		public void onApplicationEvent(AuditApplicationEvent event) {

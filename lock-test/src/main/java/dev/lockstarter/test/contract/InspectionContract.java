@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The operator's view of an {@link InspectableLockStore}: the holders under a prefix,
  * with their tokens, time to expiry and fencing tokens, and a force-release that frees a
- * key whoever holds it and leaves its holder unable to extend or release it. Skipped for
- * other stores.
+ * key whoever holds it, or only the holder listed, and leaves its holder unable to extend
+ * or release it. Skipped for other stores.
  */
 interface InspectionContract extends StoreContract {
 
@@ -112,6 +112,32 @@ interface InspectionContract extends StoreContract {
 		assertThat(store.release(key, holder)).as("the former holder cannot release the new lock").isFalse();
 		assertThat(store.release(key, next)).isTrue();
 		assertThat(store.forceRelease(key)).as("a free key has nothing to force-release").isFalse();
+	}
+
+	@Test
+	default void forceReleaseOfAListedHolderFreesOnlyThatHolder() {
+		StoreUnderTest fixture = storeUnderTest();
+		InspectableLockStore store = fixture.inspectableStore();
+		String key = fixture.uniqueKey("force-listed");
+		String listed = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, listed, LONG_TTL).isAcquired()).isTrue();
+		assertThat(store.holders(key, 1)).extracting(StoredLock::token).containsExactly(listed);
+		assertThat(store.release(key, listed)).as("released after the listing").isTrue();
+		String since = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, since, LONG_TTL).isAcquired()).isTrue();
+
+		assertThat(store.forceRelease(key, listed)).as("the listed holder, gone since").isFalse();
+		assertThat(store.holders(key, 1)).as("the lock taken since the listing, untouched")
+			.extracting(StoredLock::token)
+			.containsExactly(since);
+		fixture.assertHeld(key);
+
+		assertThat(store.forceRelease(key, since)).as("the holder listed now").isTrue();
+		assertThat(store.holders(key, 10)).isEmpty();
+		assertThat(store.extend(key, since, LONG_TTL)).as("the former holder's extension").isFalse();
+		String next = fixture.uniqueToken();
+		assertThat(store.tryAcquire(key, next, LONG_TTL).isAcquired()).as("the key is free").isTrue();
+		assertThat(store.release(key, next)).isTrue();
 	}
 
 	@Test
