@@ -13,6 +13,7 @@ import dev.lockstarter.server.LockApi.Response;
 import static dev.lockstarter.server.LockServers.ALPHA_KEY;
 import static dev.lockstarter.server.LockServers.BETA_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A lock acquired on one lock-server instance and renewed on another, on a store that
@@ -39,6 +40,16 @@ abstract class RenewalOnAnotherInstanceTests {
 	@BeforeEach
 	void startServers() {
 		this.servers = LockServers.onStore(2, storeProperties());
+		// Each instance's first call opens its connections, which a busy machine may
+		// not do within the store's timeout: done here, before the timed steps
+		for (int instance = 0; instance < 2; instance++) {
+			String url = this.servers.url(instance);
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				Response warm = this.api.acquire(url, "warm-up-" + UUID.randomUUID(), ALPHA_KEY, null);
+				return warm.status() == 201
+						&& this.api.release(url, warm.text("key"), ALPHA_KEY, warm.text("ownerToken")).status() == 204;
+			});
+		}
 	}
 
 	@AfterEach
