@@ -1,12 +1,9 @@
 package dev.lockstarter.store.memcached;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -19,9 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
-import net.rubyeye.xmemcached.MemcachedClient;
-import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,7 +52,7 @@ class MemcachedInterleavingTests {
 	@RegisterExtension
 	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-	private final List<MemcachedClient> clients = new ArrayList<>();
+	private final MemcachedTestClients clients = new MemcachedTestClients();
 
 	private final ExecutorService executor = Executors.newCachedThreadPool();
 
@@ -67,9 +61,7 @@ class MemcachedInterleavingTests {
 	@AfterEach
 	void shutDown() throws IOException {
 		this.executor.shutdownNow();
-		for (MemcachedClient client : this.clients) {
-			client.shutdown();
-		}
+		this.clients.close();
 	}
 
 	@Test
@@ -227,17 +219,8 @@ class MemcachedInterleavingTests {
 	}
 
 	private MemcachedLockStore store(HeldClock clock) {
-		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(List.of(memcached.server().socketAddress()));
-		builder.setCommandFactory(new BinaryCommandFactory());
-		builder.setOpTimeout(2000);
-		try {
-			MemcachedClient client = builder.build();
-			this.clients.add(client);
-			return new MemcachedLockStore(client, Clock.systemUTC(), new ObservedExpiry(clock, 1000));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return new MemcachedLockStore(this.clients.open(memcached.server().socketAddress()), Clock.systemUTC(),
+				new ObservedExpiry(clock, 1000));
 	}
 
 	private <T> Future<T> run(Callable<T> operation) {

@@ -1,15 +1,9 @@
 package dev.lockstarter.store.memcached;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
-import net.rubyeye.xmemcached.MemcachedClient;
-import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,28 +24,16 @@ class MemcachedSkewedClockTests extends SkewedClockContractTests {
 	@RegisterExtension
 	static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-	private final List<MemcachedClient> clients = new ArrayList<>();
+	private final MemcachedTestClients clients = new MemcachedTestClients();
 
 	@Override
 	protected LockStore createStore(Clock wallClock) {
-		XMemcachedClientBuilder builder = new XMemcachedClientBuilder(List.of(memcached.server().socketAddress()));
-		builder.setCommandFactory(new BinaryCommandFactory());
-		builder.setOpTimeout(2000);
-		try {
-			MemcachedClient client = builder.build();
-			this.clients.add(client);
-			return new MemcachedLockStore(client, wallClock);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return new MemcachedLockStore(this.clients.open(memcached.server().socketAddress()), wallClock);
 	}
 
 	@AfterAll
 	void shutDownClients() throws IOException {
-		for (MemcachedClient client : this.clients) {
-			client.shutdown();
-		}
+		this.clients.close();
 	}
 
 	/**

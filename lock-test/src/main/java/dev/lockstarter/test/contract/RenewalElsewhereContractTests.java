@@ -59,10 +59,7 @@ public abstract class RenewalElsewhereContractTests {
 	void aRenewalOnAnotherInstanceIsNotCountedFromTheFirstInstancesOwnWrite() {
 		LockStore first = createStore(this.clock.expiry());
 		LockStore second = createStore(this.clock.expiry());
-		assertThat(first.tryAcquire(this.key, "client", TTL).isAcquired()).as("acquired on the first").isTrue();
-		this.clock.advance(RENEWED_AFTER);
-		assertThat(second.extend(this.key, "client", TTL)).as("renewed on the second").isTrue();
-		this.clock.advance(PAST_FIRST_WRITE);
+		acquireThenRenewElsewhere(first, second);
 		assertThat(first.tryAcquire(this.key, "other client", TTL).isAcquired())
 			.as("a second owner on the first instance, 4.05 s past its own write's time-to-live")
 			.isFalse();
@@ -77,10 +74,7 @@ public abstract class RenewalElsewhereContractTests {
 	void theFirstInstanceRenewsALockThatTheSecondRenewedBeforeIt() {
 		LockStore first = createStore(this.clock.expiry());
 		LockStore second = createStore(this.clock.expiry());
-		assertThat(first.tryAcquire(this.key, "client", TTL).isAcquired()).isTrue();
-		this.clock.advance(RENEWED_AFTER);
-		assertThat(second.extend(this.key, "client", TTL)).isTrue();
-		this.clock.advance(PAST_FIRST_WRITE);
+		acquireThenRenewElsewhere(first, second);
 		assertThat(first.extend(this.key, "client", TTL)).as("renewed on the first after the second renewed").isTrue();
 		this.clock.advance(TTL.minusSeconds(1));
 		assertThat(second.tryAcquire(this.key, "other client", TTL).isAcquired())
@@ -92,12 +86,20 @@ public abstract class RenewalElsewhereContractTests {
 	void theFirstInstanceReleasesALockThatTheSecondRenewedAsHeld() {
 		LockStore first = createStore(this.clock.expiry());
 		LockStore second = createStore(this.clock.expiry());
-		assertThat(first.tryAcquire(this.key, "client", TTL).isAcquired()).isTrue();
-		this.clock.advance(RENEWED_AFTER);
-		assertThat(second.extend(this.key, "client", TTL)).isTrue();
-		this.clock.advance(PAST_FIRST_WRITE);
+		acquireThenRenewElsewhere(first, second);
 		assertThat(first.release(this.key, "client")).as("released on the first, held by its count").isTrue();
 		assertThat(second.tryAcquire(this.key, "other client", TTL).isAcquired()).as("free after the release").isTrue();
+	}
+
+	/**
+	 * Acquire on the first store at 0 s, renew on the second at 6 s, and move the clock
+	 * to 10.05 s: past the first write's time-to-live, within the renewal's.
+	 */
+	private void acquireThenRenewElsewhere(LockStore first, LockStore second) {
+		assertThat(first.tryAcquire(this.key, "client", TTL).isAcquired()).as("acquired on the first").isTrue();
+		this.clock.advance(RENEWED_AFTER);
+		assertThat(second.extend(this.key, "client", TTL)).as("renewed on the second").isTrue();
+		this.clock.advance(PAST_FIRST_WRITE);
 	}
 
 	@Test
