@@ -31,6 +31,10 @@ import org.springframework.jdbc.support.JdbcUtils;
  * to the pool. At most {@value #THREADS} threads wait for the pool at once; the other
  * requests queue behind them, each bounded by its own caller's timeout. The threads are
  * daemons, started on demand and ended after a minute without work.
+ * <p>
+ * A failure of the data source, checked or not, is reported as an {@link SQLException}
+ * whose cause is the data source's exception, so that the store reports it as any other
+ * failure of the database.
  */
 final class JdbcConnectionSource {
 
@@ -101,17 +105,20 @@ final class JdbcConnectionSource {
 		}
 	}
 
+	/**
+	 * Return the failure of a request as an {@link SQLException}: the data source's own,
+	 * or one caused by its unchecked exception (a pool that failed to start, a
+	 * misconfigured data source), which is a failure to reach the database as well.
+	 * Errors are thrown as they are.
+	 */
 	private static SQLException failure(@Nullable Throwable cause) {
 		if (cause instanceof SQLException sqlException) {
 			return sqlException;
 		}
-		if (cause instanceof RuntimeException runtimeException) {
-			throw runtimeException;
-		}
 		if (cause instanceof Error error) {
 			throw error;
 		}
-		return new SQLException("The DataSource failed to give a connection", cause);
+		return new SQLException("The DataSource failed to give a connection: " + cause, cause);
 	}
 
 	private static ThreadFactory threads(String prefix) {

@@ -36,9 +36,9 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * active on the data source ({@link #callInTransaction}). Each call sets the network
  * timeout of its connection to the store's timeout and restores the earlier setting
  * before the connection goes back; statements get a query timeout where the
- * {@link JdbcDialect dialect} uses one. Failures become {@link LockStoreException}s that
- * name the operation, the lock and the table. The dialect is found from the first
- * connection and kept.
+ * {@link JdbcDialect dialect} uses one. Failures, the data source's unchecked exceptions
+ * included, become {@link LockStoreException}s that name the operation, the lock and the
+ * table. The dialect is found from the first connection and kept.
  * <p>
  * With a release channel (PostgreSQL only), every statement that frees a key is run
  * {@linkplain #freeing(String) as a CTE} that also calls {@code pg_notify} with the
@@ -219,7 +219,7 @@ final class JdbcConnections {
 		Connection connection = null;
 		int networkTimeout = -1;
 		try {
-			connection = DataSourceUtils.getConnection(this.dataSource);
+			connection = transactionConnection();
 			networkTimeout = setNetworkTimeout(connection);
 			return action.doInConnection(connection);
 		}
@@ -235,6 +235,23 @@ final class JdbcConnections {
 				restore(connection, false, networkTimeout);
 				DataSourceUtils.releaseConnection(connection, this.dataSource);
 			}
+		}
+	}
+
+	/**
+	 * Return the connection of the transaction active on the data source, or a connection
+	 * of its own: an unchecked exception of the data source other than Spring's is a
+	 * failure to reach the database, as an {@link SQLException} is.
+	 */
+	private Connection transactionConnection() throws SQLException {
+		try {
+			return DataSourceUtils.getConnection(this.dataSource);
+		}
+		catch (DataAccessException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new SQLException("The DataSource failed to give a connection: " + ex, ex);
 		}
 	}
 
