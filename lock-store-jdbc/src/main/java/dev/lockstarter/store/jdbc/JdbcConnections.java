@@ -33,8 +33,9 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * auto-commit ({@link #call}) or in a transaction of its own
  * ({@link #callInOwnTransaction}), obtained within the store's timeout
  * ({@link JdbcConnectionSource}), or on the connection of the Spring-managed transaction
- * active on the data source ({@link #callInTransaction}). Each call sets the network
- * timeout of its connection to the store's timeout and restores the earlier setting
+ * active on the data source ({@link #callInTransaction}). Renewals ({@link #callToRenew},
+ * {@link #callInOwnTransactionToRenew}) ask for their connections on threads of their
+ * own, which no other call waits on. Each call sets the network timeout of its connection to the store's timeout and restores the earlier setting
  * before the connection goes back; statements get a query timeout where the
  * {@link JdbcDialect dialect} uses one. Failures, the data source's unchecked exceptions
  * included, become {@link LockStoreException}s that name the operation, the lock and the
@@ -58,6 +59,8 @@ final class JdbcConnections {
 
 	private final JdbcConnectionSource connectionSource;
 
+	private final JdbcConnectionSource renewalSource;
+
 	private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 
 	private final @Nullable String releaseChannel;
@@ -76,7 +79,10 @@ final class JdbcConnections {
 		this.tableName = tableName;
 		this.timeout = timeout;
 		this.releaseChannel = releaseChannel;
-		this.connectionSource = new JdbcConnectionSource(dataSource, timeout);
+		this.connectionSource = new JdbcConnectionSource(dataSource, timeout, JdbcConnectionSource.THREADS,
+				"lock-jdbc-connection");
+		this.renewalSource = new JdbcConnectionSource(dataSource, timeout, JdbcConnectionSource.RENEWAL_THREADS,
+				"lock-jdbc-renewal");
 	}
 
 	DataSource dataSource() {
@@ -178,7 +184,7 @@ final class JdbcConnections {
 	}
 
 	<T extends @Nullable Object> T call(String operation, String key, ConnectionCallback<T> action) {
-		return call(operation, key, this.timeout, action);
+		return call(this.connectionSource, operation, key, this.timeout, action);
 	}
 
 	/**
@@ -187,11 +193,24 @@ final class JdbcConnections {
 	 */
 	<T extends @Nullable Object> T call(String operation, String key, Duration connectionWait,
 			ConnectionCallback<T> action) {
+		return call(this.connectionSource, operation, key, connectionWait, action);
+	}
+
+	/**
+	 * Run a renewal in auto-commit on a connection of its own, asked for on the threads
+	 * of renewals, which acquisitions do not wait on.
+	 */
+	<T extends @Nullable Object> T callToRenew(String operation, String key, ConnectionCallback<T> action) {
+		return call(this.renewalSource, operation, key, this.timeout, action);
+	}
+
+	private <T extends @Nullable Object> T call(JdbcConnectionSource source, String operation, String key,
+			Duration connectionWait, ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean restoreAutoCommit = false;
 		int networkTimeout = -1;
 		try {
-			connection = this.connectionSource.getConnection(connectionWait);
+			connection = source.getConnection(connectionWait);
 			// First: some drivers (MariaDB's) change auto-commit with a round trip
 			networkTimeout = setNetworkTimeout(connection);
 			if (!connection.getAutoCommit()) {
@@ -261,12 +280,26 @@ final class JdbcConnections {
 	 * committed if the action returns and rolled back if it fails.
 	 */
 	<T extends @Nullable Object> T callInOwnTransaction(String operation, String key, ConnectionCallback<T> action) {
+		return callInOwnTransaction(this.connectionSource, operation, key, action);
+	}
+
+	/**
+	 * Run a renewal as {@link #callInOwnTransaction}, on a connection asked for on the
+	 * threads of renewals, which acquisitions do not wait on.
+	 */
+	<T extends @Nullable Object> T callInOwnTransactionToRenew(String operation, String key,
+			ConnectionCallback<T> action) {
+		return callInOwnTransaction(this.renewalSource, operation, key, action);
+	}
+
+	private <T extends @Nullable Object> T callInOwnTransaction(JdbcConnectionSource source, String operation,
+			String key, ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean autoCommit = false;
 		int isolation = -1;
 		int networkTimeout = -1;
 		try {
-			connection = this.connectionSource.getConnection();
+			connection = source.getConnection();
 			// First: some drivers (MariaDB's) change auto-commit and isolation with a
 			// round trip
 			networkTimeout = setNetworkTimeout(connection);

@@ -12,7 +12,9 @@ import dev.lockstarter.store.AcquireReply;
  * token, expiry, fencing token), each operation one statement of the {@link JdbcDialect},
  * in auto-commit, on the database's clock. An acquisition whose row changed under it is
  * tried again, up to {@value #ACQUIRE_ATTEMPTS} times. A release announces the key where
- * the store has a release channel ({@link JdbcConnections#freeing}).
+ * the store has a release channel ({@link JdbcConnections#freeing}). Extensions are
+ * renewals: their connections are asked for on threads that acquisitions do not wait on
+ * ({@link JdbcConnections#callToRenew}).
  */
 final class JdbcMutexes {
 
@@ -53,7 +55,7 @@ final class JdbcMutexes {
 	}
 
 	boolean extend(String key, String storedKey, String token, long ttlMicros) {
-		return this.connections.call("extend", key, (connection) -> {
+		return this.connections.callToRenew("extend", key, (connection) -> {
 			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::extend)) {
 				statement.setLong(1, ttlMicros);
 				statement.setString(2, storedKey);
@@ -72,7 +74,7 @@ final class JdbcMutexes {
 	 * @return whether each lock was extended
 	 */
 	boolean[] extendAll(List<String> keys, List<String> tokens, long ttlMicros) {
-		return this.connections.call("extend",
+		return this.connections.callToRenew("extend",
 				keys.get(0) + ((keys.size() > 1) ? " and " + (keys.size() - 1) + " more" : ""), (connection) -> {
 					try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::extend)) {
 						for (int i = 0; i < keys.size(); i++) {

@@ -105,7 +105,7 @@ final class JdbcSharedLocks {
 	 * extension that comes after an acquisition reads the clock after it.
 	 */
 	boolean extend(String key, String storedKey, String token, long ttlMicros) {
-		return this.connections.callInOwnTransaction("extend a place of", key, (connection) -> {
+		return this.connections.callInOwnTransactionToRenew("extend a place of", key, (connection) -> {
 			JdbcDialect dialect = this.connections.dialect(connection);
 			dialect.lockKey(this.connections, connection, storedKey);
 			try (PreparedStatement statement = this.connections.prepare(connection,
