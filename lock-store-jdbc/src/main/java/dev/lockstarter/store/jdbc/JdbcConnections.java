@@ -35,11 +35,15 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * ({@link JdbcConnectionSource}), or on the connection of the Spring-managed transaction
  * active on the data source ({@link #callInTransaction}). Renewals ({@link #callToRenew},
  * {@link #callInOwnTransactionToRenew}) ask for their connections on threads of their
- * own, which no other call waits on. Each call sets the network timeout of its connection to the store's timeout and restores the earlier setting
- * before the connection goes back; statements get a query timeout where the
- * {@link JdbcDialect dialect} uses one. Failures, the data source's unchecked exceptions
- * included, become {@link LockStoreException}s that name the operation, the lock and the
- * table. The dialect is found from the first connection and kept.
+ * own, which no other call waits on. Each call sets the network timeout of its connection
+ * to the store's timeout and restores the earlier setting before the connection goes
+ * back. The server bounds each statement by the store's timeout too, so that a statement
+ * whose caller gave up does not run on: MariaDB and H2 through the statement's query
+ * timeout, PostgreSQL through a {@code statement_timeout} set in the statement's own
+ * transaction ({@link #prepare(Connection, String)}). Failures, the data source's
+ * unchecked exceptions included, become {@link LockStoreException}s that name the
+ * operation, the lock and the table. The dialect is found from the first connection and
+ * kept.
  * <p>
  * With a release channel (PostgreSQL only), every statement that frees a key is run
  * {@linkplain #freeing(String) as a CTE} that also calls {@code pg_notify} with the
@@ -66,6 +70,8 @@ final class JdbcConnections {
 	private final @Nullable String releaseChannel;
 
 	private final Map<String, String> freeingStatements = new ConcurrentHashMap<>();
+
+	private final Map<String, String> boundStatements = new ConcurrentHashMap<>();
 
 	private volatile @Nullable JdbcDialect dialect;
 
@@ -122,10 +128,11 @@ final class JdbcConnections {
 	}
 
 	/**
-	 * Run a statement of {@link #freeing} and return the number of rows it freed.
+	 * Run a statement of {@link #freeing}, prepared by {@link #prepare}, and return the
+	 * number of rows it freed.
 	 */
-	static int freed(PreparedStatement statement) throws SQLException {
-		if (!statement.execute()) {
+	int freed(PreparedStatement statement) throws SQLException {
+		if (!execute(statement)) {
 			return statement.getUpdateCount();
 		}
 		int rows = 0;
@@ -137,9 +144,51 @@ final class JdbcConnections {
 		return rows;
 	}
 
-	/** Prepare a statement, with a query timeout unless the dialect uses none. */
+	/** Run a query prepared by {@link #prepare} and return its rows. */
+	ResultSet query(PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(statement.getConnection())) {
+			return statement.executeQuery();
+		}
+		if (!execute(statement)) {
+			throw new SQLException("The statement returned no rows");
+		}
+		return statement.getResultSet();
+	}
+
+	/** Run an update prepared by {@link #prepare} and return the number of rows. */
+	int update(PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(statement.getConnection())) {
+			return statement.executeUpdate();
+		}
+		execute(statement);
+		return statement.getUpdateCount();
+	}
+
+	/**
+	 * Run a statement prepared by {@link #prepare}, past its server-side bound if it has
+	 * one, and return whether its result is a result set.
+	 */
+	private boolean execute(PreparedStatement statement) throws SQLException {
+		boolean rows = statement.execute();
+		return boundInStatement(statement.getConnection()) ? statement.getMoreResults() : rows;
+	}
+
+	/**
+	 * Prepare a statement that the server ends at the store's timeout, as the client
+	 * gives up on it then. MariaDB and H2 get a query timeout, which their drivers have
+	 * the server enforce. On PostgreSQL, whose driver enforces a query timeout with a
+	 * cancel request on a new connection (which cannot reach a server that does not
+	 * answer, and which the statement then waits for), a statement in auto-commit is
+	 * preceded by its bound, {@code set_config('statement_timeout', ..., true)}, sent in
+	 * the same round trip and so in the same implicit transaction, where it ends; the
+	 * statement itself ends at the same bound, be it running or waiting for a lock. In a
+	 * transaction, the store's own sets the bound in its first statement
+	 * ({@link JdbcDialect#lockKey}), and the caller's is left alone. Run a statement of
+	 * this method with {@link #query}, {@link #update} or {@link #freed}, which step past
+	 * its bound.
+	 */
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-		PreparedStatement statement = connection.prepareStatement(sql);
+		PreparedStatement statement = connection.prepareStatement(bounded(connection, sql));
 		try {
 			JdbcDialect dialect = this.dialect;
 			if (dialect == null || dialect.usesQueryTimeout()) {
@@ -151,6 +200,22 @@ final class JdbcConnections {
 			JdbcUtils.closeStatement(statement);
 			throw ex;
 		}
+	}
+
+	private String bounded(Connection connection, String sql) throws SQLException {
+		if (!boundInStatement(connection)) {
+			return sql;
+		}
+		return this.boundStatements.computeIfAbsent(sql, (statement) -> "SELECT set_config('statement_timeout', '"
+				+ Math.max(1, this.timeout.toMillis()) + "', true);\n" + statement);
+	}
+
+	/**
+	 * Return whether the statements of a connection carry their server-side bound in
+	 * themselves: on PostgreSQL, in auto-commit.
+	 */
+	private boolean boundInStatement(Connection connection) throws SQLException {
+		return dialect(connection) == JdbcDialect.POSTGRESQL && connection.getAutoCommit();
 	}
 
 	/** Prepare one of the dialect's statements on the store's table. */
