@@ -128,11 +128,11 @@ final class JdbcConnections {
 	}
 
 	/**
-	 * Run a statement of {@link #freeing}, prepared by {@link #prepare}, and return the
-	 * number of rows it freed.
+	 * Run a statement of {@link #freeing}, prepared by {@link #prepare} on a connection,
+	 * and return the number of rows it freed.
 	 */
-	int freed(PreparedStatement statement) throws SQLException {
-		if (!execute(statement)) {
+	int freed(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!execute(connection, statement)) {
 			return statement.getUpdateCount();
 		}
 		int rows = 0;
@@ -144,33 +144,38 @@ final class JdbcConnections {
 		return rows;
 	}
 
-	/** Run a query prepared by {@link #prepare} and return its rows. */
-	ResultSet query(PreparedStatement statement) throws SQLException {
-		if (!boundInStatement(statement.getConnection())) {
+	/** Run a query prepared by {@link #prepare} on a connection and return its rows. */
+	ResultSet query(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(connection)) {
 			return statement.executeQuery();
 		}
-		if (!execute(statement)) {
+		if (!execute(connection, statement)) {
 			throw new SQLException("The statement returned no rows");
 		}
 		return statement.getResultSet();
 	}
 
-	/** Run an update prepared by {@link #prepare} and return the number of rows. */
-	int update(PreparedStatement statement) throws SQLException {
-		if (!boundInStatement(statement.getConnection())) {
+	/**
+	 * Run an update prepared by {@link #prepare} on a connection and return the number of
+	 * rows.
+	 */
+	int update(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(connection)) {
 			return statement.executeUpdate();
 		}
-		execute(statement);
+		execute(connection, statement);
 		return statement.getUpdateCount();
 	}
 
 	/**
-	 * Run a statement prepared by {@link #prepare}, past its server-side bound if it has
-	 * one, and return whether its result is a result set.
+	 * Run a statement prepared by {@link #prepare} on a connection, past its server-side
+	 * bound if it has one, and return whether its result is a result set. The connection
+	 * is the one the statement was prepared on, not
+	 * {@link java.sql.Statement#getConnection()}: a wrapper may return another.
 	 */
-	private boolean execute(PreparedStatement statement) throws SQLException {
+	private boolean execute(Connection connection, PreparedStatement statement) throws SQLException {
 		boolean rows = statement.execute();
-		return boundInStatement(statement.getConnection()) ? statement.getMoreResults() : rows;
+		return boundInStatement(connection) ? statement.getMoreResults() : rows;
 	}
 
 	/**
@@ -184,8 +189,8 @@ final class JdbcConnections {
 	 * statement itself ends at the same bound, be it running or waiting for a lock. In a
 	 * transaction, the store's own sets the bound in its first statement
 	 * ({@link JdbcDialect#lockKey}), and the caller's is left alone. Run a statement of
-	 * this method with {@link #query}, {@link #update} or {@link #freed}, which step past
-	 * its bound.
+	 * this method with {@link #query}, {@link #update} or {@link #freed} on the same
+	 * connection, which step past its bound.
 	 */
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
 		PreparedStatement statement = connection.prepareStatement(bounded(connection, sql));

@@ -53,7 +53,7 @@ final class JdbcMutexes {
 			try (PreparedStatement statement = this.connections.prepare(connection, release)) {
 				statement.setString(1, storedKey);
 				statement.setString(2, token);
-				return this.connections.freed(statement) == 1;
+				return this.connections.freed(connection, statement) == 1;
 			}
 		});
 	}
@@ -64,7 +64,7 @@ final class JdbcMutexes {
 				statement.setLong(1, ttlMicros);
 				statement.setString(2, storedKey);
 				statement.setString(3, token);
-				return this.connections.update(statement) == 1;
+				return this.connections.update(connection, statement) == 1;
 			}
 		});
 	}
@@ -95,7 +95,7 @@ final class JdbcMutexes {
 			statement.setArray(2, connection.createArrayOf("varchar", storedKeys));
 			statement.setArray(3, connection.createArrayOf("varchar", tokens.toArray(String[]::new)));
 			Set<List<String>> extended = new HashSet<>();
-			try (ResultSet rows = this.connections.query(statement)) {
+			try (ResultSet rows = this.connections.query(connection, statement)) {
 				while (rows.next()) {
 					extended.add(List.of(rows.getString(1), rows.getString(2)));
 				}
@@ -130,7 +130,7 @@ final class JdbcMutexes {
 		return this.connections.call("read the time to expiry of", key, (connection) -> {
 			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::timeToExpiry)) {
 				statement.setString(1, storedKey);
-				try (ResultSet rows = this.connections.query(statement)) {
+				try (ResultSet rows = this.connections.query(connection, statement)) {
 					long remaining = rows.next() ? rows.getLong(1) : 0;
 					return (remaining > 0) ? Duration.ofNanos(remaining * 1000) : Duration.ZERO;
 				}

@@ -217,7 +217,7 @@ final class PostgreSqlDialect extends JdbcDialect {
 			statement.setString(2, token);
 			statement.setLong(3, ttlMicros);
 			statement.setString(4, key);
-			try (ResultSet rows = connections.query(statement)) {
+			try (ResultSet rows = connections.query(connection, statement)) {
 				if (!rows.next()) {
 					// Held by a row that our statement's snapshot does not see yet
 					return null;
