@@ -40,8 +40,10 @@ final class GatedDataSource extends DelegatingDataSource {
 
 	/** Give every caller, now and later, a connection at once. */
 	void open() {
-		this.closed = false;
-		this.connections.release(Integer.MAX_VALUE / 2);
+		if (this.closed) {
+			this.closed = false;
+			this.connections.release(Integer.MAX_VALUE / 2);
+		}
 	}
 
 	/** Return the number of callers that wait for a connection. */
