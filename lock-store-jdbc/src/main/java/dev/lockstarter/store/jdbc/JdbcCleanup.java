@@ -52,7 +52,7 @@ final class JdbcCleanup {
 					try (PreparedStatement statement = this.connections.prepare(connection, sql)) {
 						statement.setLong(1, DELAY.toNanos() / 1000);
 						statement.setInt(2, BATCH_SIZE);
-						return statement.executeUpdate();
+						return this.connections.update(connection, statement);
 					}
 				});
 				deleted += rows;
@@ -74,7 +74,7 @@ final class JdbcCleanup {
 					statement.setLong(2, delay);
 					statement.setInt(3, BATCH_SIZE);
 					statement.setLong(4, delay);
-					return statement.executeUpdate();
+					return this.connections.update(connection, statement);
 				}
 			});
 			deleted += rows;

@@ -28,14 +28,24 @@ import org.springframework.jdbc.support.JdbcUtils;
  * <p>
  * A caller that gives up leaves its request behind: a request not started yet is dropped,
  * and a connection that comes after its caller gave up is closed at once, so it goes back
- * to the pool. At most {@value #THREADS} threads wait for the pool at once; the other
+ * to the pool. At most a fixed number of threads wait for the pool at once; the other
  * requests queue behind them, each bounded by its own caller's timeout. The threads are
- * daemons, started on demand and ended after a minute without work.
+ * daemons, started on demand and ended after a minute without work. A store has two
+ * sources: one of {@value #THREADS} threads for most calls, and one of
+ * {@value #RENEWAL_THREADS} for renewals, so that acquisitions waiting for an exhausted
+ * pool cannot keep a renewal queued until its lease ends.
+ * <p>
+ * A failure of the data source, checked or not, is reported as an {@link SQLException}
+ * whose cause is the data source's exception, so that the store reports it as any other
+ * failure of the database.
  */
 final class JdbcConnectionSource {
 
-	/** The most threads that wait for the data source at once. */
+	/** The most threads that wait for the data source at once, for most calls. */
 	static final int THREADS = 8;
+
+	/** The most threads that wait for the data source at once, for renewals. */
+	static final int RENEWAL_THREADS = 2;
 
 	private static final AtomicInteger sources = new AtomicInteger();
 
@@ -45,11 +55,19 @@ final class JdbcConnectionSource {
 
 	private final ThreadPoolExecutor executor;
 
-	JdbcConnectionSource(DataSource dataSource, Duration timeout) {
+	/**
+	 * Create a source.
+	 * @param dataSource the data source
+	 * @param timeout the longest wait for a connection by default
+	 * @param threads the most threads that wait for the data source at once
+	 * @param name the name of the source's threads, followed by a number of the source
+	 * and one of the thread
+	 */
+	JdbcConnectionSource(DataSource dataSource, Duration timeout, int threads, String name) {
 		this.dataSource = dataSource;
 		this.timeout = timeout;
-		this.executor = new ThreadPoolExecutor(THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
-				threads("lock-jdbc-connection-" + sources.incrementAndGet() + "-"));
+		this.executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+				threads(name + "-" + sources.incrementAndGet() + "-"));
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
@@ -101,17 +119,20 @@ final class JdbcConnectionSource {
 		}
 	}
 
+	/**
+	 * Return the failure of a request as an {@link SQLException}: the data source's own,
+	 * or one caused by its unchecked exception (a pool that failed to start, a
+	 * misconfigured data source), which is a failure to reach the database as well.
+	 * Errors are thrown as they are.
+	 */
 	private static SQLException failure(@Nullable Throwable cause) {
 		if (cause instanceof SQLException sqlException) {
 			return sqlException;
 		}
-		if (cause instanceof RuntimeException runtimeException) {
-			throw runtimeException;
-		}
 		if (cause instanceof Error error) {
 			throw error;
 		}
-		return new SQLException("The DataSource failed to give a connection", cause);
+		return new SQLException("The DataSource failed to give a connection: " + cause, cause);
 	}
 
 	private static ThreadFactory threads(String prefix) {

@@ -33,12 +33,17 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * auto-commit ({@link #call}) or in a transaction of its own
  * ({@link #callInOwnTransaction}), obtained within the store's timeout
  * ({@link JdbcConnectionSource}), or on the connection of the Spring-managed transaction
- * active on the data source ({@link #callInTransaction}). Each call sets the network
- * timeout of its connection to the store's timeout and restores the earlier setting
- * before the connection goes back; statements get a query timeout where the
- * {@link JdbcDialect dialect} uses one. Failures become {@link LockStoreException}s that
- * name the operation, the lock and the table. The dialect is found from the first
- * connection and kept.
+ * active on the data source ({@link #callInTransaction}). Renewals ({@link #callToRenew},
+ * {@link #callInOwnTransactionToRenew}) ask for their connections on threads of their
+ * own, which no other call waits on. Each call sets the network timeout of its connection
+ * to the store's timeout and restores the earlier setting before the connection goes
+ * back. The server bounds each statement by the store's timeout too, so that a statement
+ * whose caller gave up does not run on: MariaDB and H2 through the statement's query
+ * timeout, PostgreSQL through a {@code statement_timeout} set in the statement's own
+ * transaction ({@link #prepare(Connection, String)}). Failures, the data source's
+ * unchecked exceptions included, become {@link LockStoreException}s that name the
+ * operation, the lock and the table. The dialect is found from the first connection and
+ * kept.
  * <p>
  * With a release channel (PostgreSQL only), every statement that frees a key is run
  * {@linkplain #freeing(String) as a CTE} that also calls {@code pg_notify} with the
@@ -58,11 +63,15 @@ final class JdbcConnections {
 
 	private final JdbcConnectionSource connectionSource;
 
+	private final JdbcConnectionSource renewalSource;
+
 	private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 
 	private final @Nullable String releaseChannel;
 
 	private final Map<String, String> freeingStatements = new ConcurrentHashMap<>();
+
+	private final Map<String, String> boundStatements = new ConcurrentHashMap<>();
 
 	private volatile @Nullable JdbcDialect dialect;
 
@@ -76,7 +85,10 @@ final class JdbcConnections {
 		this.tableName = tableName;
 		this.timeout = timeout;
 		this.releaseChannel = releaseChannel;
-		this.connectionSource = new JdbcConnectionSource(dataSource, timeout);
+		this.connectionSource = new JdbcConnectionSource(dataSource, timeout, JdbcConnectionSource.THREADS,
+				"lock-jdbc-connection");
+		this.renewalSource = new JdbcConnectionSource(dataSource, timeout, JdbcConnectionSource.RENEWAL_THREADS,
+				"lock-jdbc-renewal");
 	}
 
 	DataSource dataSource() {
@@ -116,10 +128,11 @@ final class JdbcConnections {
 	}
 
 	/**
-	 * Run a statement of {@link #freeing} and return the number of rows it freed.
+	 * Run a statement of {@link #freeing}, prepared by {@link #prepare} on a connection,
+	 * and return the number of rows it freed.
 	 */
-	static int freed(PreparedStatement statement) throws SQLException {
-		if (!statement.execute()) {
+	int freed(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!execute(connection, statement)) {
 			return statement.getUpdateCount();
 		}
 		int rows = 0;
@@ -131,9 +144,56 @@ final class JdbcConnections {
 		return rows;
 	}
 
-	/** Prepare a statement, with a query timeout unless the dialect uses none. */
+	/** Run a query prepared by {@link #prepare} on a connection and return its rows. */
+	ResultSet query(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(connection)) {
+			return statement.executeQuery();
+		}
+		if (!execute(connection, statement)) {
+			throw new SQLException("The statement returned no rows");
+		}
+		return statement.getResultSet();
+	}
+
+	/**
+	 * Run an update prepared by {@link #prepare} on a connection and return the number of
+	 * rows.
+	 */
+	int update(Connection connection, PreparedStatement statement) throws SQLException {
+		if (!boundInStatement(connection)) {
+			return statement.executeUpdate();
+		}
+		execute(connection, statement);
+		return statement.getUpdateCount();
+	}
+
+	/**
+	 * Run a statement prepared by {@link #prepare} on a connection, past its server-side
+	 * bound if it has one, and return whether its result is a result set. The connection
+	 * is the one the statement was prepared on, not
+	 * {@link java.sql.Statement#getConnection()}: a wrapper may return another.
+	 */
+	private boolean execute(Connection connection, PreparedStatement statement) throws SQLException {
+		boolean rows = statement.execute();
+		return boundInStatement(connection) ? statement.getMoreResults() : rows;
+	}
+
+	/**
+	 * Prepare a statement that the server ends at the store's timeout, as the client
+	 * gives up on it then. MariaDB and H2 get a query timeout, which their drivers have
+	 * the server enforce. On PostgreSQL, whose driver enforces a query timeout with a
+	 * cancel request on a new connection (which cannot reach a server that does not
+	 * answer, and which the statement then waits for), a statement in auto-commit is
+	 * preceded by its bound, {@code set_config('statement_timeout', ..., true)}, sent in
+	 * the same round trip and so in the same implicit transaction, where it ends; the
+	 * statement itself ends at the same bound, be it running or waiting for a lock. In a
+	 * transaction, the store's own sets the bound in its first statement
+	 * ({@link JdbcDialect#lockKey}), and the caller's is left alone. Run a statement of
+	 * this method with {@link #query}, {@link #update} or {@link #freed} on the same
+	 * connection, which step past its bound.
+	 */
 	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-		PreparedStatement statement = connection.prepareStatement(sql);
+		PreparedStatement statement = connection.prepareStatement(bounded(connection, sql));
 		try {
 			JdbcDialect dialect = this.dialect;
 			if (dialect == null || dialect.usesQueryTimeout()) {
@@ -145,6 +205,22 @@ final class JdbcConnections {
 			JdbcUtils.closeStatement(statement);
 			throw ex;
 		}
+	}
+
+	private String bounded(Connection connection, String sql) throws SQLException {
+		if (!boundInStatement(connection)) {
+			return sql;
+		}
+		return this.boundStatements.computeIfAbsent(sql, (statement) -> "SELECT set_config('statement_timeout', '"
+				+ Math.max(1, this.timeout.toMillis()) + "', true);\n" + statement);
+	}
+
+	/**
+	 * Return whether the statements of a connection carry their server-side bound in
+	 * themselves: on PostgreSQL, in auto-commit.
+	 */
+	private boolean boundInStatement(Connection connection) throws SQLException {
+		return dialect(connection) == JdbcDialect.POSTGRESQL && connection.getAutoCommit();
 	}
 
 	/** Prepare one of the dialect's statements on the store's table. */
@@ -178,7 +254,7 @@ final class JdbcConnections {
 	}
 
 	<T extends @Nullable Object> T call(String operation, String key, ConnectionCallback<T> action) {
-		return call(operation, key, this.timeout, action);
+		return call(this.connectionSource, operation, key, this.timeout, action);
 	}
 
 	/**
@@ -187,11 +263,24 @@ final class JdbcConnections {
 	 */
 	<T extends @Nullable Object> T call(String operation, String key, Duration connectionWait,
 			ConnectionCallback<T> action) {
+		return call(this.connectionSource, operation, key, connectionWait, action);
+	}
+
+	/**
+	 * Run a renewal in auto-commit on a connection of its own, asked for on the threads
+	 * of renewals, which acquisitions do not wait on.
+	 */
+	<T extends @Nullable Object> T callToRenew(String operation, String key, ConnectionCallback<T> action) {
+		return call(this.renewalSource, operation, key, this.timeout, action);
+	}
+
+	private <T extends @Nullable Object> T call(JdbcConnectionSource source, String operation, String key,
+			Duration connectionWait, ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean restoreAutoCommit = false;
 		int networkTimeout = -1;
 		try {
-			connection = this.connectionSource.getConnection(connectionWait);
+			connection = source.getConnection(connectionWait);
 			// First: some drivers (MariaDB's) change auto-commit with a round trip
 			networkTimeout = setNetworkTimeout(connection);
 			if (!connection.getAutoCommit()) {
@@ -219,7 +308,7 @@ final class JdbcConnections {
 		Connection connection = null;
 		int networkTimeout = -1;
 		try {
-			connection = DataSourceUtils.getConnection(this.dataSource);
+			connection = transactionConnection();
 			networkTimeout = setNetworkTimeout(connection);
 			return action.doInConnection(connection);
 		}
@@ -239,17 +328,48 @@ final class JdbcConnections {
 	}
 
 	/**
+	 * Return the connection of the transaction active on the data source, or a connection
+	 * of its own: an unchecked exception of the data source other than Spring's is a
+	 * failure to reach the database, as an {@link SQLException} is.
+	 */
+	private Connection transactionConnection() throws SQLException {
+		try {
+			return DataSourceUtils.getConnection(this.dataSource);
+		}
+		catch (DataAccessException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new SQLException("The DataSource failed to give a connection: " + ex, ex);
+		}
+	}
+
+	/**
 	 * Run in a transaction of its own on a connection of its own, at READ COMMITTED
 	 * (which the dialect sets in its first statement, or which is set here and restored),
 	 * committed if the action returns and rolled back if it fails.
 	 */
 	<T extends @Nullable Object> T callInOwnTransaction(String operation, String key, ConnectionCallback<T> action) {
+		return callInOwnTransaction(this.connectionSource, operation, key, action);
+	}
+
+	/**
+	 * Run a renewal as {@link #callInOwnTransaction}, on a connection asked for on the
+	 * threads of renewals, which acquisitions do not wait on.
+	 */
+	<T extends @Nullable Object> T callInOwnTransactionToRenew(String operation, String key,
+			ConnectionCallback<T> action) {
+		return callInOwnTransaction(this.renewalSource, operation, key, action);
+	}
+
+	private <T extends @Nullable Object> T callInOwnTransaction(JdbcConnectionSource source, String operation,
+			String key, ConnectionCallback<T> action) {
 		Connection connection = null;
 		boolean autoCommit = false;
 		int isolation = -1;
 		int networkTimeout = -1;
 		try {
-			connection = this.connectionSource.getConnection();
+			connection = source.getConnection();
 			// First: some drivers (MariaDB's) change auto-commit and isolation with a
 			// round trip
 			networkTimeout = setNetworkTimeout(connection);

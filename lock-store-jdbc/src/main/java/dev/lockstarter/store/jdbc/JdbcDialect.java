@@ -101,6 +101,15 @@ abstract class JdbcDialect {
 		return sql("UPDATE %1$s SET expires_at = " + this.plusTtl + " WHERE " + this.held, table);
 	}
 
+	/**
+	 * Return the statement that extends several locks at once, or {@code null} to batch
+	 * {@link #extend}. Parameters: time-to-live in µs, an array of keys, an array of the
+	 * tokens of those keys. Two columns, a row per lock extended: its key and token.
+	 */
+	@Nullable String extendAll(String table) {
+		return null;
+	}
+
 	/** Parameters: result, time-to-live in µs, key, token. */
 	final String putResult(String table) {
 		return sql("UPDATE %1$s SET result_data = ?, result_expires_at = " + this.plusTtl + " WHERE " + this.held,

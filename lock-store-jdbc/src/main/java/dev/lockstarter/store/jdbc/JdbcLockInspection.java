@@ -54,7 +54,7 @@ final class JdbcLockInspection {
 						}
 						statement.setInt(parameter, limit);
 						List<StoredLock> holders = new ArrayList<>();
-						try (ResultSet rows = statement.executeQuery()) {
+						try (ResultSet rows = this.connections.query(connection, statement)) {
 							while (rows.next()) {
 								// The clock read for the time left may be a little later
 								// than
@@ -88,7 +88,7 @@ final class JdbcLockInspection {
 					this.connections.freeing(sql("UPDATE %1$s SET owner_token = NULL, expires_at = " + dialect.now()
 							+ " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + dialect.now())))) {
 				statement.setString(1, storedKey);
-				return JdbcConnections.freed(statement) == 1;
+				return this.connections.freed(connection, statement) == 1;
 			}
 		});
 	}

@@ -40,10 +40,14 @@ import org.springframework.util.Assert;
  * {@code "#sha256:"}, as {@code "#sha256:"} and its SHA-256.</li>
  * <li><b>Bounds</b>: each call waits at most the store's timeout for a connection of the
  * data source, whatever the pool's own wait (it asks for it on a thread of the store's
- * own), then sets the connection's network timeout to the store's timeout (on MariaDB and
- * H2, statements also get a query timeout), and fails with {@link LockStoreException}
- * when the pool or the database does not answer in time. A call whose answer is lost may
- * still have been applied: it is reported as a failure.</li>
+ * own; renewals on threads that acquisitions do not wait on), then sets the connection's
+ * network timeout to the store's timeout, and fails with {@link LockStoreException} when
+ * the pool or the database does not answer in time, or the data source fails, with an
+ * unchecked exception or not. The server ends each statement at the same bound, so that
+ * one whose caller gave up does not run on: PostgreSQL through a
+ * {@code statement_timeout} sent with the statement, MariaDB and H2 through a query
+ * timeout. A call whose answer is lost may still have been applied: it is reported as a
+ * failure.</li>
  * <li><b>Transactions</b>: the store never joins the caller's transaction, except
  * {@link #putResult} when {@link #setJoinTransactionForResults(boolean)} asks for
  * it.</li>

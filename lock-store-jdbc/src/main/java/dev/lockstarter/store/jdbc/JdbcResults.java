@@ -38,7 +38,7 @@ final class JdbcResults {
 				statement.setLong(2, ttlMicros);
 				statement.setString(3, storedKey);
 				statement.setString(4, token);
-				return statement.executeUpdate() == 1;
+				return this.connections.update(connection, statement) == 1;
 			}
 		};
 		if (joinTransaction && TransactionSynchronizationManager.isActualTransactionActive()
@@ -54,7 +54,7 @@ final class JdbcResults {
 		return this.connections.call("read the result of", key, (connection) -> {
 			try (PreparedStatement statement = this.connections.prepare(connection, JdbcDialect::getResult)) {
 				statement.setString(1, storedKey);
-				try (ResultSet rows = statement.executeQuery()) {
+				try (ResultSet rows = this.connections.query(connection, statement)) {
 					return rows.next() ? rows.getBytes(1) : null;
 				}
 			}

@@ -58,7 +58,7 @@ final class JdbcSharedLocks {
 						// A writer that stops trying holds readers back for its
 						// time-to-live at most; one that keeps trying records it again
 						statement.setLong(3, Math.min(waitForMicros, ttlMicros));
-						statement.executeUpdate();
+						this.connections.update(connection, statement);
 					}
 				}
 				return AcquireReply.held(Duration.ofNanos(refusal * 1000));
@@ -69,7 +69,7 @@ final class JdbcSharedLocks {
 				statement.setString(2, token);
 				statement.setString(3, kind.column);
 				statement.setLong(4, ttlMicros);
-				try (ResultSet rows = statement.executeQuery()) {
+				try (ResultSet rows = this.connections.query(connection, statement)) {
 					if (!rows.next()) {
 						throw new SQLException("No fencing token returned for a granted place");
 					}
@@ -92,7 +92,7 @@ final class JdbcSharedLocks {
 							+ " AND expires_at > " + dialect.now())))) {
 				statement.setString(1, storedKey);
 				statement.setString(2, token);
-				return JdbcConnections.freed(statement) == 1;
+				return this.connections.freed(connection, statement) == 1;
 			}
 		});
 	}
@@ -105,7 +105,7 @@ final class JdbcSharedLocks {
 	 * extension that comes after an acquisition reads the clock after it.
 	 */
 	boolean extend(String key, String storedKey, String token, long ttlMicros) {
-		return this.connections.callInOwnTransaction("extend a place of", key, (connection) -> {
+		return this.connections.callInOwnTransactionToRenew("extend a place of", key, (connection) -> {
 			JdbcDialect dialect = this.connections.dialect(connection);
 			dialect.lockKey(this.connections, connection, storedKey);
 			try (PreparedStatement statement = this.connections.prepare(connection,
@@ -114,7 +114,7 @@ final class JdbcSharedLocks {
 				statement.setLong(1, ttlMicros);
 				statement.setString(2, storedKey);
 				statement.setString(3, token);
-				return statement.executeUpdate() == 1;
+				return this.connections.update(connection, statement) == 1;
 			}
 		});
 	}
@@ -126,7 +126,7 @@ final class JdbcSharedLocks {
 					sql("SELECT MAX(" + dialect.remainingMicros()
 							+ ") FROM %1$s_holders WHERE lock_key = ? AND expires_at > " + dialect.now()))) {
 				statement.setString(1, storedKey);
-				try (ResultSet rows = statement.executeQuery()) {
+				try (ResultSet rows = this.connections.query(connection, statement)) {
 					long remaining = rows.next() ? rows.getLong(1) : 0;
 					return (remaining > 0) ? Duration.ofNanos(remaining * 1000) : Duration.ZERO;
 				}
@@ -144,7 +144,7 @@ final class JdbcSharedLocks {
 		try (PreparedStatement statement = this.connections.prepare(connection, sql(query))) {
 			statement.setString(1, storedKey);
 			statement.setString(2, storedKey);
-			try (ResultSet rows = statement.executeQuery()) {
+			try (ResultSet rows = this.connections.query(connection, statement)) {
 				while (rows.next()) {
 					places.add(rows.getString(1), Math.max(0, rows.getLong(2)), token.equals(rows.getString(3)));
 				}
@@ -159,7 +159,7 @@ final class JdbcSharedLocks {
 				sql("DELETE FROM %1$s_writers WHERE lock_key = ? AND owner_token = ?"))) {
 			statement.setString(1, storedKey);
 			statement.setString(2, token);
-			statement.executeUpdate();
+			this.connections.update(connection, statement);
 		}
 	}
 

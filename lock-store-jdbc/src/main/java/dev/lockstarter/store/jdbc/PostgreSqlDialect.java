@@ -21,9 +21,11 @@ import dev.lockstarter.store.AcquireReply;
  * The SQL of the {@link JdbcLockStore} on PostgreSQL: an acquisition is one
  * {@code INSERT ... ON CONFLICT DO UPDATE} that returns the new fencing token or, when
  * the row is held, the holder's remaining time-to-live; expiry follows
- * {@code clock_timestamp()}. Statements get no query timeout. The operations of a shared
- * lock's key are serialized by a transaction-scoped advisory lock, in the two-integer
- * space (the table's and the key's {@code hashtext}), which never meets an application's
+ * {@code clock_timestamp()}. Statements get no query timeout: in auto-commit, each is
+ * preceded by its {@code statement_timeout} ({@link JdbcConnections#prepare}), and in a
+ * transaction of the store's, {@link #lockKey} sets it. The operations of a shared lock's
+ * key are serialized by a transaction-scoped advisory lock, in the two-integer space (the
+ * table's and the key's {@code hashtext}), which never meets an application's
  * single-{@code bigint} advisory locks. A {@link PostgreSqlJdbcLockStore} announces
  * releases on the table's {@linkplain #releaseChannel channel}.
  */
@@ -54,13 +56,25 @@ final class PostgreSqlDialect extends JdbcDialect {
 
 	/**
 	 * One round trip: READ COMMITTED for the transaction (whatever the pool's default), a
-	 * server-side bound on the wait for the key's lock and on a stalled client holding
-	 * it, then the lock.
+	 * server-side bound on each statement of the transaction, on the wait for the key's
+	 * lock and on a stalled client holding it, then the lock.
 	 */
 	private static final String LOCK_KEY = """
 			SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
-			SELECT set_config('lock_timeout', ?, true), set_config('idle_in_transaction_session_timeout', ?, true);
+			SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true),
+				set_config('idle_in_transaction_session_timeout', ?, true);
 			SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))""";
+
+	/**
+	 * The extension of several locks as one statement, which, unlike a batch, can carry
+	 * its server-side bound. The key column's collation compares the keys.
+	 */
+	private static final String EXTEND_ALL = """
+			UPDATE %1$s AS l SET expires_at = clock_timestamp() + ? * INTERVAL '1 microsecond'
+			FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[])) AS e (lock_key, owner_token)
+			WHERE l.lock_key = e.lock_key COLLATE "C" AND l.owner_token = e.owner_token
+				AND l.expires_at > clock_timestamp()
+			RETURNING l.lock_key, l.owner_token""";
 
 	/** PostgreSQL's longest identifier, a channel name included, in bytes. */
 	private static final int MAX_IDENTIFIER = 63;
@@ -147,10 +161,16 @@ final class PostgreSqlDialect extends JdbcDialect {
 		try (PreparedStatement statement = connections.prepare(connection, LOCK_KEY)) {
 			statement.setString(1, timeoutMillis);
 			statement.setString(2, timeoutMillis);
-			statement.setString(3, connections.tableName());
-			statement.setString(4, key);
+			statement.setString(3, timeoutMillis);
+			statement.setString(4, connections.tableName());
+			statement.setString(5, key);
 			statement.execute();
 		}
+	}
+
+	@Override
+	String extendAll(String table) {
+		return sql(EXTEND_ALL, table);
 	}
 
 	@Override
@@ -197,7 +217,7 @@ final class PostgreSqlDialect extends JdbcDialect {
 			statement.setString(2, token);
 			statement.setLong(3, ttlMicros);
 			statement.setString(4, key);
-			try (ResultSet rows = statement.executeQuery()) {
+			try (ResultSet rows = connections.query(connection, statement)) {
 				if (!rows.next()) {
 					// Held by a row that our statement's snapshot does not see yet
 					return null;

@@ -5,25 +5,37 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.lockstarter.store.AcquireReply;
+import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.test.postgres.PostgresServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link ServerJdbcLockStoreContractTests} against a real PostgreSQL server, and what is
  * PostgreSQL's own: the plan of the listing, row versions that a failed acquisition
- * leaves alone, and the schema scripts.
+ * leaves alone, statements that the server ends when their caller gives up, and the
+ * schema scripts.
  */
 class PostgresJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTests {
+
+	private static final String WAITING_ACQUISITIONS = "SELECT COUNT(*) FROM pg_stat_activity "
+			+ "WHERE state = 'active' AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO lock_store%' "
+			+ "AND pid <> pg_backend_pid()";
 
 	@RegisterExtension
 	@Order(1)
@@ -66,6 +78,54 @@ class PostgresJdbcLockStoreContractTests extends ServerJdbcLockStoreContractTest
 				.containsPattern("Index Cond: .*lock_key.* >= .*\\$1.* AND .*lock_key.* < .*\\$2")
 				.doesNotContain("Sort");
 		}
+	}
+
+	/**
+	 * An acquisition that waits on the server for a row lock (held here by another
+	 * session's open transaction) ends on the server when its caller gives up at the
+	 * store's timeout, instead of waiting on and then taking the lock for a token that no
+	 * one holds any more.
+	 */
+	@Test
+	void acquisitionWaitingForARowLockEndsOnTheServerWhenItsCallerGivesUp() throws Exception {
+		String key = uniqueKey("row-lock");
+		String owner = uniqueToken();
+		assertThat(store().tryAcquire(key, owner, TTL).isAcquired()).isTrue();
+		assertThat(store().release(key, owner)).isTrue();
+		JdbcLockStore impatient = new JdbcLockStore(dataSource(), JdbcLockStore.DEFAULT_TABLE_NAME,
+				Duration.ofSeconds(2));
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try (Connection blocker = dataSource().getConnection()) {
+			blocker.setAutoCommit(false);
+			try (PreparedStatement statement = blocker
+				.prepareStatement("SELECT fence FROM lock_store WHERE lock_key = ? FOR UPDATE")) {
+				statement.setString(1, JdbcLockStore.storedKey(key));
+				statement.executeQuery().close();
+			}
+			Future<AcquireReply> acquisition = executor.submit(() -> impatient.tryAcquire(key, uniqueToken(), TTL));
+			await("the acquisition's wait for the row on the server").atMost(Duration.ofSeconds(10))
+				.pollInSameThread()
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> queryLong(WAITING_ACQUISITIONS) == 1);
+			assertThat(acquisition).as("acquisition whose row stays locked")
+				.failsWithin(Duration.ofSeconds(10))
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(LockStoreException.class)
+				.withMessageContaining("JDBC lock store failed to acquire lock '" + key + "'");
+			await("the server's end of the acquisition whose caller gave up").atMost(Duration.ofSeconds(5))
+				.pollInSameThread()
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> queryLong(WAITING_ACQUISITIONS) == 0);
+			blocker.rollback();
+			blocker.setAutoCommit(true);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(impatient.tryAcquire(key, uniqueToken(), TTL).isAcquired())
+			.as("acquire once the row is free: no acquisition went on after its caller gave up")
+			.isTrue();
 	}
 
 	@Test

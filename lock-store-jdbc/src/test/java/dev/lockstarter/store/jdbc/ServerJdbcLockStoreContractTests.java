@@ -125,6 +125,40 @@ abstract class ServerJdbcLockStoreContractTests extends LockStoreContractTests i
 		assertThat(fourthToken).as("token after the row was deleted").isGreaterThan(thirdToken);
 	}
 
+	/**
+	 * {@code extendAll} in one round trip (on PostgreSQL one statement over arrays, which
+	 * carries its server-side bound; elsewhere a batch) extends each lock held by its
+	 * token, and only those: a key stored as its hash, a key given twice, a stale token,
+	 * an expired lock and a key never taken.
+	 */
+	@Test
+	void extendAllExtendsExactlyTheLocksHeldByTheirTokens() throws SQLException {
+		String held = uniqueKey("extend-all");
+		String hashed = uniqueKey("extend-all-" + "x".repeat(300));
+		String expired = uniqueKey("extend-all-expired");
+		String taken = uniqueKey("extend-all-taken");
+		String heldToken = uniqueToken();
+		String hashedToken = uniqueToken();
+		String expiredToken = uniqueToken();
+		assertThat(store().tryAcquire(held, heldToken, TTL).isAcquired()).isTrue();
+		assertThat(store().tryAcquire(hashed, hashedToken, TTL).isAcquired()).isTrue();
+		assertThat(store().tryAcquire(expired, expiredToken, TTL).isAcquired()).isTrue();
+		assertThat(store().tryAcquire(taken, uniqueToken(), TTL).isAcquired()).isTrue();
+		update("UPDATE lock_store SET expires_at = " + database().before(Duration.ofMillis(1)) + " WHERE lock_key = ?",
+				JdbcLockStore.storedKey(expired));
+		Duration longer = TTL.multipliedBy(4);
+		boolean[] extended = jdbc().store()
+			.extendAll(List.of(held, hashed, held, expired, taken, uniqueKey("extend-all-never")),
+					List.of(heldToken, hashedToken, heldToken, expiredToken, uniqueToken(), uniqueToken()), longer);
+		assertThat(extended).containsExactly(true, true, true, false, false, false);
+		for (String key : List.of(held, hashed)) {
+			assertThat(store().timeToExpiry(key)).as("time to expiry of %s", key).isGreaterThan(TTL.multipliedBy(3));
+		}
+		assertThat(store().timeToExpiry(taken)).as("time to expiry of the lock held by another token")
+			.isLessThanOrEqualTo(TTL);
+		assertThat(store().timeToExpiry(expired)).as("time to expiry of the expired lock").isZero();
+	}
+
 	@Test
 	void cleanupDeletesOnlyRowsWhoseLockAndResultExpiredAMinuteAgo() throws Exception {
 		JdbcLockStore sharedStore = jdbc().store();
