@@ -120,7 +120,9 @@ final class MultiStoreLease implements LossNotifyingLease {
 			}
 			List<StoreLease> releasing = new ArrayList<>(this.parts.size());
 			for (StoreLease part : this.parts) {
-				if (part.beginRelease()) {
+				// A part past its local deadline is lost, and its key freed, as a single
+				// key's release does
+				if (!part.loseIfPastDeadline() && part.beginRelease()) {
 					releasing.add(part);
 				}
 			}

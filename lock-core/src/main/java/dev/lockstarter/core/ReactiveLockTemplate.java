@@ -234,6 +234,14 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		}
 		long minimumHoldLeft;
 		try {
+			if (lease.loseIfPastDeadlineKeepingLock()) {
+				// Lost at its local deadline, which no timer has come to yet: its lock
+				// goes to the next owner, and the release answers that it was not held
+				return ReactiveStoreCalls
+					.failing(store.releaseReactive(lease.storeKey(), lease.token()), lease.key(), "release")
+					.onErrorResume(LockStoreException.class, (ex) -> Mono.empty())
+					.then(Mono.just(false));
+			}
 			if (!lease.beginRelease()) {
 				return Mono.just(false);
 			}

@@ -3,6 +3,7 @@ package dev.lockstarter.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -162,10 +163,21 @@ final class StoreLease extends LeaseTimes implements LossNotifyingLease, HeldLoc
 		return this.state == State.HELD && !pastLossDeadline(System.nanoTime());
 	}
 
+	/**
+	 * {@inheritDoc} Sent only while the lease is held and its local deadline has not
+	 * passed; past it, the lease is lost.
+	 */
 	@Override
 	public boolean putResult(byte[] result, Duration ttl) {
 		ResultStoringLockStore results = KeptResults.storeFor(this.store, result, ttl);
-		return this.state == State.HELD && results.putResult(this.storeKey, this.token, result, ttl);
+		this.guard.lock();
+		try {
+			return this.state == State.HELD && !loseIfPastDeadline()
+					&& results.putResult(this.storeKey, this.token, result, ttl);
+		}
+		finally {
+			this.guard.unlock();
+		}
 	}
 
 	/**
@@ -208,7 +220,19 @@ final class StoreLease extends LeaseTimes implements LossNotifyingLease, HeldLoc
 				lost("its extension found the lock expired or held by another owner");
 				return false;
 			}
+			if (loseIfPastDeadline()) {
+				// Its deadline passed while the extension was on its way: a lease once
+				// past it is never held again, and the lock extended goes to the next
+				// owner
+				return false;
+			}
 			boolean renewSooner = extendedBy(sentAt, ttl, holdAtLeast);
+			if (this.state != State.HELD) {
+				// Lost meanwhile (its deadline came, read before it moved): the lock
+				// extended goes to the next owner
+				releaseQuietly();
+				return false;
+			}
 			LeaseDeadlines deadlines = this.deadlines;
 			if (deadlines != null) {
 				// A shorter time-to-live than the lease's own moves the deadline earlier
@@ -304,6 +328,11 @@ final class StoreLease extends LeaseTimes implements LossNotifyingLease, HeldLoc
 
 	/** Record a renewal whose command was sent at {@code sentAt}. */
 	void renewed(long sentAt) {
+		if (loseIfPastDeadline()) {
+			// Its deadline passed while the renewal was on its way: the lease stays
+			// lost, and the lock renewed goes to the next owner
+			return;
+		}
 		extended(sentAt);
 		if (this.state == State.HELD) {
 			this.events.renewed(this);
@@ -320,12 +349,25 @@ final class StoreLease extends LeaseTimes implements LossNotifyingLease, HeldLoc
 	 * to it, so that a lease no longer {@link #isHeld()} is never used as held; its lock
 	 * goes to the next owner at once. Called with the {@link #guard} held.
 	 */
-	private boolean loseIfPastDeadline() {
+	boolean loseIfPastDeadline() {
+		if (!loseIfPastDeadlineKeepingLock()) {
+			return false;
+		}
+		releaseQuietly();
+		return true;
+	}
+
+	/**
+	 * Lose this lease now if its local deadline passed, as {@link #loseIfPastDeadline()}
+	 * does, but leave the release of its lock to the caller (one that must not block).
+	 * Called with the {@link #guard} held.
+	 * @return whether it was lost now
+	 */
+	boolean loseIfPastDeadlineKeepingLock() {
 		if (this.state != State.HELD || !pastLossDeadline(System.nanoTime())) {
 			return false;
 		}
 		lost(DEADLINE_PASSED);
-		releaseQuietly();
 		return true;
 	}
 
@@ -345,27 +387,40 @@ final class StoreLease extends LeaseTimes implements LossNotifyingLease, HeldLoc
 	 * The local deadline passed with no extension confirmed: the store may already have
 	 * let the lock expire, so the lease is lost, whether it is renewed or not.
 	 */
-	void deadlinePassed() {
+	void deadlinePassed(Executor followUps) {
 		// A renewal confirmed meanwhile moved the deadline after it was read, and found
 		// this lease still held, so left its lock alone: the lock it lengthened goes to
 		// the next owner here. The renewal wrote the deadline before it read the state,
 		// and this reads the deadline after it changed the state, so one of the two sees
 		// the other.
-		if (lost(DEADLINE_PASSED) && !pastLossDeadline(System.nanoTime())) {
-			releaseQuietly();
+		if (lost(DEADLINE_PASSED, followUps) && !pastLossDeadline(System.nanoTime())) {
+			followUps.execute(this::releaseQuietly);
 		}
 	}
 
 	/** Lose this held lease, telling why; {@code false} if it was not held. */
 	boolean lost(String reason) {
+		return lost(reason, Runnable::run);
+	}
+
+	/**
+	 * Lose this held lease: its loss actions are told at once (with
+	 * {@code OnLeaseLost.CANCEL}, the cancellation of its work), before the loss is
+	 * logged and told to the listeners (a {@code LockLostEvent} among them) on
+	 * {@code listeners}, so that no listener delays the cancellation.
+	 * @return {@code false} if it was not held
+	 */
+	private boolean lost(String reason, Executor listeners) {
 		if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
 			return false;
 		}
 		this.events.finished(this);
-		logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
-				+ "; the work it guards is no longer exclusive");
-		this.events.lost(this, reason);
 		this.lossSignal.tell(reason);
+		listeners.execute(() -> {
+			logger.warn("Lock '" + LogSafe.key(this.key) + "' was lost: " + reason
+					+ "; the work it guards is no longer exclusive");
+			this.events.lost(this, reason);
+		});
 		return true;
 	}
 

@@ -82,6 +82,54 @@ class LeaseDeadlinesTests {
 	}
 
 	@Test
+	void anExtensionConfirmedAfterTheDeadlineAnswersFalseAndFreesItsLock() throws Exception {
+		// Applied at once, for half a minute, but answered a whole time-to-live after it
+		// was sent: past the lease's deadline
+		Loss loss = acquireWatchingLoss(LockOptions.ttl(TTL).withRenewal(false));
+		this.store.delayExtensionAnswers = TTL;
+		assertThat(loss.lease.extend(Duration.ofSeconds(30))).as("the extension answered past the deadline").isFalse();
+		assertThat(loss.lost.getCount()).as("lost").isZero();
+		assertThat(loss.lease.isHeld()).isFalse();
+		// Extended for half a minute: only the release by token frees it this soon
+		await("the release of the lock that the late extension lengthened").atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.store.timeToExpiry("t:k").isZero());
+		assertThat(loss.lease.extend(TTL)).as("a lost lease's extension").isFalse();
+	}
+
+	@Test
+	void aSlowLossListenerDelaysNeitherTheLossActionsNorAnotherLeasesDeadline() throws Exception {
+		// A listener that blocks until the test ends, as a slow @EventListener would
+		CountDownLatch listenerCalled = new CountDownLatch(2);
+		CountDownLatch listenerMayReturn = new CountDownLatch(1);
+		this.locks.addListener(new LockListener() {
+
+			@Override
+			public void lost(HeldLock lock, String reason) {
+				listenerCalled.countDown();
+				try {
+					listenerMayReturn.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+
+		});
+		Loss first = acquireWatchingLoss("first", LockOptions.ttl(TTL).withRenewal(false));
+		Loss second = acquireWatchingLoss("second", LockOptions.ttl(TTL).withRenewal(false));
+		try {
+			first.assertLostBeforeTheStoreExpiry();
+			second.assertLostBeforeTheStoreExpiry();
+			assertThat(listenerCalled.getCount()).as("listeners still blocked, or not yet called").isPositive();
+		}
+		finally {
+			listenerMayReturn.countDown();
+		}
+		assertThat(listenerCalled.await(10, TimeUnit.SECONDS)).as("every loss told to the listener").isTrue();
+	}
+
+	@Test
 	void anAcquisitionConfirmedAfterItsLocalDeadlineIsNotHandedOutAndItsLockIsReleased() {
 		// The request reaches the store 0.95 of a time-to-live after it was sent: the
 		// lock is granted, with a whole time-to-live from then, to a caller whose local
@@ -145,8 +193,12 @@ class LeaseDeadlinesTests {
 	}
 
 	private Loss acquireWatchingLoss(LockOptions options) {
+		return acquireWatchingLoss("k", options);
+	}
+
+	private Loss acquireWatchingLoss(String key, LockOptions options) {
 		long before = System.nanoTime();
-		Lease lease = this.locks.acquire("k", options);
+		Lease lease = this.locks.acquire(key, options);
 		Loss loss = new Loss(lease, before, System.nanoTime(), options.getTtl());
 		((LossNotifyingLease) lease).whenLost((reason) -> {
 			loss.lostAt.set(System.nanoTime());
@@ -198,6 +250,8 @@ class LeaseDeadlinesTests {
 
 		volatile Duration delayAcquisitions = Duration.ZERO;
 
+		volatile Duration delayExtensionAnswers = Duration.ZERO;
+
 		final CountDownLatch extensionsAnswered = new CountDownLatch(1);
 
 		final AtomicLong extensions = new AtomicLong();
@@ -215,6 +269,20 @@ class LeaseDeadlinesTests {
 				}
 			}
 			return super.tryAcquire(key, token, ttl);
+		}
+
+		@Override
+		public boolean extend(String key, String token, Duration ttl) {
+			boolean extended = super.extend(key, token, ttl);
+			if (!this.delayExtensionAnswers.isZero()) {
+				try {
+					Thread.sleep(this.delayExtensionAnswers.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return extended;
 		}
 
 		@Override

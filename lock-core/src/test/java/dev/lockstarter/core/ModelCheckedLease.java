@@ -60,7 +60,7 @@ final class ModelCheckedLease {
 	 * on deadlines of this one lease made on the calling thread.
 	 */
 	void loseOverdue() {
-		timerWork(new LeaseDeadlines(List.of(this.lease))).run();
+		timerWork(new LeaseDeadlines(List.of(this.lease), Runnable::run)).run();
 	}
 
 	/** Whether the store holds the lock for the lease's owner. */
