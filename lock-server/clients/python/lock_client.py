@@ -283,8 +283,9 @@ class Lock:
             never shown in this object's representation.
         fencing_token: strictly increases across the owners of a key (0 if the server's store
             issues none); pass it to the resource the lock protects to reject stale writers.
-        expires_at: when the lock expires unless renewed (an aware UTC ``datetime``, by the
-            server's clock), updated by :meth:`renew`.
+        expires_at: until when the lock may be relied on unless renewed (an aware UTC
+            ``datetime``, by the server's clock: the time-to-live less the server's loss
+            margin), updated by :meth:`renew`.
         ttl_millis: the time-to-live of the last acquisition or renewal.
     """
 

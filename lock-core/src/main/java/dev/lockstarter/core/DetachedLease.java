@@ -29,16 +29,23 @@ public final class DetachedLease implements Lease {
 
 	private final long fencingToken;
 
-	private volatile Instant expiresAt;
+	private final LossMargin lossMargin;
+
+	/**
+	 * The local deadline, on {@link System#nanoTime()}: the time-to-live, less the loss
+	 * margin, after the acquisition or extension last confirmed was sent.
+	 */
+	private volatile long lossAt;
 
 	DetachedLease(StoreCapabilities store, String key, String storeKey, String ownerToken, long fencingToken,
-			Instant expiresAt) {
+			long sentAt, Duration ttl, LossMargin lossMargin) {
 		this.store = store;
 		this.key = key;
 		this.storeKey = storeKey;
 		this.ownerToken = ownerToken;
 		this.fencingToken = fencingToken;
-		this.expiresAt = expiresAt;
+		this.lossMargin = lossMargin;
+		this.lossAt = lossMargin.deadline(sentAt, ttl.toNanos());
 	}
 
 	@Override
@@ -61,21 +68,24 @@ public final class DetachedLease implements Lease {
 	}
 
 	/**
-	 * Return when the lock expires unless extended, by this JVM's clock: the time the
-	 * acquisition was sent plus the time-to-live, so never later than the store's expiry.
-	 * @return the expiry
+	 * Return until when the owner may rely on the lock unless it is extended: its local
+	 * deadline, the time-to-live less the loss margin after the acquisition or extension
+	 * last confirmed was sent, counted on this JVM's monotonic clock and told as a point
+	 * on its wall clock (read now), so never later than the store's expiry, whatever the
+	 * wall clock does meanwhile.
+	 * @return the local deadline
 	 */
 	public Instant expiresAt() {
-		return this.expiresAt;
+		return Instant.now().plusNanos(this.lossAt - System.nanoTime());
 	}
 
 	/**
-	 * Whether the lock has not expired by this JVM's clock; it may have been released
-	 * elsewhere meanwhile.
+	 * Whether the lock's local deadline has not passed, on this JVM's monotonic clock; it
+	 * may have been released elsewhere meanwhile.
 	 */
 	@Override
 	public boolean isHeld() {
-		return Instant.now().isBefore(this.expiresAt);
+		return System.nanoTime() - this.lossAt < 0;
 	}
 
 	@Override
@@ -92,10 +102,10 @@ public final class DetachedLease implements Lease {
 	public boolean extend(Duration ttl, Duration holdAtLeast) {
 		LeaseTimes.checkExtension(ttl, holdAtLeast);
 		Assert.isTrue(holdAtLeast.isZero(), "A detached lease has no minimum hold: 'holdAtLeast' must be zero");
-		Instant sentAt = Instant.now();
+		long sentAt = System.nanoTime();
 		boolean owned = this.store.store().extend(this.storeKey, this.ownerToken, ttl);
 		if (owned) {
-			this.expiresAt = sentAt.plus(ttl);
+			this.lossAt = this.lossMargin.deadline(sentAt, ttl.toNanos());
 		}
 		return owned;
 	}
@@ -112,7 +122,7 @@ public final class DetachedLease implements Lease {
 
 	@Override
 	public String toString() {
-		return "DetachedLease[" + this.key + ", expires at " + this.expiresAt + "]";
+		return "DetachedLease[" + this.key + ", expires at " + expiresAt() + "]";
 	}
 
 }

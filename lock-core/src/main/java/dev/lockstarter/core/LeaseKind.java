@@ -1,6 +1,5 @@
 package dev.lockstarter.core;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,11 +43,9 @@ enum LeaseKind {
 
 		@Override
 		Lease lease(Grant grant, LeaseServices services) {
-			Instant expiresAt = Instant.now()
-				.minusNanos(System.nanoTime() - grant.sentAt())
-				.plus(grant.options().getTtl());
 			return new DetachedLease(grant.store(), grant.keys().get(0), grant.storeKeys().get(0), grant.token(),
-					grant.fencingTokens().get(0), expiresAt);
+					grant.fencingTokens().get(0), grant.sentAt(), grant.options().getTtl(),
+					services.lossMargin().get());
 		}
 
 	};

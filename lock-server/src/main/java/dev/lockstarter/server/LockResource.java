@@ -71,11 +71,19 @@ class LockResource {
 
 	private final LockQuotas quotas;
 
-	LockResource(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits, LockQuotas quotas) {
+	/**
+	 * The share of a time-to-live that a renewal's answer leaves out
+	 * ({@code lock.loss-margin}).
+	 */
+	private final double lossMargin;
+
+	LockResource(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits, LockQuotas quotas,
+			double lossMargin) {
 		this.locks = locks;
 		this.properties = properties;
 		this.waits = waits;
 		this.quotas = quotas;
+		this.lossMargin = lossMargin;
 	}
 
 	/**
@@ -164,13 +172,16 @@ class LockResource {
 		String ownerToken = ownerToken(request.getHeader(OWNER_TOKEN));
 		RenewRequest body = body(request, RenewRequest.class, new RenewRequest(null));
 		Duration ttl = ttl(body.ttlMillis());
-		Instant sentAt = Instant.now();
+		long sentAt = System.nanoTime();
 		if (!path.locks().extendDetached(path.key(), ownerToken, ttl)) {
 			throw notOwned(path, "renewed");
 		}
 		this.quotas.renewed(path.client(), path.key(), ttl.toNanos());
-		return LockAnswer
-			.ok(new RenewedLock(path.namespace(), path.key(), sentAt.plus(ttl).toString(), ttl.toMillis()));
+		// As a detached lease tells it: the local deadline, on the monotonic clock
+		long ttlNanos = ttl.toNanos();
+		long lossAt = sentAt + ttlNanos - (long) (ttlNanos * this.lossMargin);
+		Instant expiresAt = Instant.now().plusNanos(lossAt - System.nanoTime());
+		return LockAnswer.ok(new RenewedLock(path.namespace(), path.key(), expiresAt.toString(), ttl.toMillis()));
 	}
 
 	LockAnswer<LockAnswer.Body> release(HttpServletRequest request) {

@@ -63,6 +63,7 @@ class LockServerConfiguration {
 		LockMeters meters = lockMeters.getIfUnique();
 		return new NamespaceLocks(clients, properties, lockProperties.getKeyPrefix(), (keyPrefix) -> {
 			LockTemplate template = new LockTemplate(store, keyPrefix);
+			template.setLossMargin(lockProperties.getLossMargin());
 			if (meters != null) {
 				template.addListener(meters);
 			}
@@ -82,8 +83,8 @@ class LockServerConfiguration {
 
 	@Bean
 	LockResource lockResource(NamespaceLocks locks, LockServerProperties properties, WaitLimiter waits,
-			LockQuotas quotas) {
-		return new LockResource(locks, properties, waits, quotas);
+			LockQuotas quotas, LockProperties lockProperties) {
+		return new LockResource(locks, properties, waits, quotas, lockProperties.getLossMargin());
 	}
 
 	/**
