@@ -66,6 +66,14 @@ public final class ReliabilityHarness {
 	static final int SHORT_CONTROL_SECONDS = 60;
 
 	/**
+	 * The stores whose expiry a contender counts by observed silence, on which this
+	 * starter's lock also runs as the lock server uses it, on two instances
+	 * ({@link DetachedWorkerLock}).
+	 */
+	static final List<Backend> DETACHED_BACKENDS = List.of(Backend.MEMCACHED, Backend.DYNAMODB, Backend.ETCD,
+			Backend.ZOOKEEPER);
+
+	/**
 	 * The workload: the nemeses take turns every half TTL, so that each kind comes back
 	 * every few seconds.
 	 */
@@ -160,14 +168,24 @@ public final class ReliabilityHarness {
 	static List<Scenario> scenarios(@Nullable Duration longDuration) {
 		boolean shortForm = longDuration == null;
 		List<Scenario> scenarios = new ArrayList<>();
+		// The long form gives 70% of its time to this starter's lock, split evenly
+		int ours = Backend.values().length + DETACHED_BACKENDS.size();
 		for (Backend backend : Backend.values()) {
-			// The long form gives 70% of its time to this starter's lock, split evenly
 			Duration duration = shortForm ? Duration.ofSeconds(SHORT_SECONDS.get(backend))
-					: longDuration.multipliedBy(7).dividedBy(10).dividedBy(Backend.values().length);
+					: longDuration.multipliedBy(7).dividedBy(10).dividedBy(ours);
 			String name = (backend == Backend.REDIS) ? "ours" : backend.name().toLowerCase(Locale.ROOT);
 			scenarios.add(new Scenario(name, Worker.OURS, backend,
 					backend.description() + ": `LockTemplate`, wait up to 2 × TTL, renewal on, fencing tokens read",
 					duration, false, true, true, true, backend.isRedis(), true));
+		}
+		for (Backend backend : DETACHED_BACKENDS) {
+			Duration duration = shortForm ? Duration.ofSeconds(SHORT_SECONDS.get(backend))
+					: longDuration.multipliedBy(7).dividedBy(10).dividedBy(ours);
+			scenarios
+				.add(new Scenario(backend.name().toLowerCase(Locale.ROOT) + "-detached", Worker.OURS_DETACHED, backend,
+						backend.description() + ": as the lock server uses it, detached leases acquired on one "
+								+ "instance, renewed on another every TTL/3, released on the first",
+						duration, false, true, true, true, false, true));
 		}
 		// The long form gives each broken lock 3% of its time: the wall-clock control
 		// came on

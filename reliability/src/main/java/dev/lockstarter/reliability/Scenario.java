@@ -7,8 +7,8 @@ import java.time.Duration;
  * during it, and how long it lasts.
  *
  * @param name short name, used in the report and the worker log file names
- * @param store {@link Worker#OURS}, {@link Worker#OWNER_BLIND} or a
- * {@link BrokenLockStore.Flaw} name
+ * @param store {@link Worker#OURS}, {@link Worker#OURS_DETACHED},
+ * {@link Worker#OWNER_BLIND} or a {@link BrokenLockStore.Flaw} name
  * @param backend the store the lock runs on; {@link Backend#REDIS} for a
  * {@link BrokenLockStore}
  * @param description what the scenario shows, for the report
@@ -26,8 +26,9 @@ record Scenario(String name, String store, Backend backend, String description, 
 		boolean stopWhenCaught, boolean pauses, boolean kills, boolean restarts, boolean crashOnLockWithoutExpiry,
 		boolean clocks) {
 
+	/** Whether the lock is this starter's, attached or detached. */
 	boolean isOurs() {
-		return Worker.OURS.equals(this.store);
+		return Worker.OURS.equals(this.store) || Worker.OURS_DETACHED.equals(this.store);
 	}
 
 	/** Whether overlaps across a fault of the store are outside the promise. */

@@ -25,11 +25,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * 1, write the lease's fencing token to the fenced register, exit.
  * <p>
  * With store {@code ours}, locks come from {@link LockTemplate} on the {@link Backend}'s
- * store (waiting for up to twice the time-to-live, renewal on). With a
- * {@link BrokenLockStore.Flaw} name, locks come from that broken store, used as a
- * hand-written lock would be: try, poll every 5 ms, release at the end, no renewal; so is
- * {@value #OWNER_BLIND} ({@link OwnerBlindLockStore}). With a {@link PeerLock} name,
- * locks come from that peer library, set up as its documentation recommends.
+ * store (waiting for up to twice the time-to-live, renewal on); with
+ * {@value #OURS_DETACHED}, detached leases acquired on one instance of the store and
+ * renewed on another ({@link DetachedWorkerLock}). With a {@link BrokenLockStore.Flaw}
+ * name, locks come from that broken store, used as a hand-written lock would be: try,
+ * poll every 5 ms, release at the end, no renewal; so is {@value #OWNER_BLIND}
+ * ({@link OwnerBlindLockStore}). With a {@link PeerLock} name, locks come from that peer
+ * library, set up as its documentation recommends.
  * <p>
  * Arguments: the {@link Backend}, the store's address (see {@link WorkerStores}; a broken
  * lock always runs on one Redis, {@code host:port}), oracle Redis host and port, worker
@@ -47,12 +49,24 @@ public final class Worker {
 	public static final String OURS = "ours";
 
 	/**
+	 * The store argument that selects this starter's lock as the lock server uses it, on
+	 * two instances ({@link DetachedWorkerLock}).
+	 */
+	public static final String OURS_DETACHED = "ours-detached";
+
+	/**
 	 * The store argument that selects {@link OwnerBlindLockStore} on the backend's store.
 	 */
 	public static final String OWNER_BLIND = "owner-blind";
 
 	/** One section in this many is a long one, see {@link #sleepInside}. */
 	static final int LONG_SECTION_EVERY = 1500;
+
+	/**
+	 * One section in this many is a long one with {@value #OURS_DETACHED}: its renewals
+	 * on the second instance are what its scenarios exercise.
+	 */
+	static final int DETACHED_LONG_SECTION_EVERY = 50;
 
 	/** The shortest long section, in times the time-to-live. */
 	static final int LONG_SECTION_MIN_TTLS = 2;
@@ -121,7 +135,9 @@ public final class Worker {
 		List<Thread> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			String prefix = worker + "-" + t + "-";
-			Thread thread = new Thread(() -> run(oracle, lock, worker, prefix, keys, maxSleep, ttl.toMillis()),
+			int longEvery = OURS_DETACHED.equals(store) ? DETACHED_LONG_SECTION_EVERY : LONG_SECTION_EVERY;
+			Thread thread = new Thread(
+					() -> run(oracle, lock, worker, prefix, keys, maxSleep, ttl.toMillis(), longEvery),
 					prefix + "sections");
 			running.add(thread);
 			thread.start();
@@ -155,6 +171,9 @@ public final class Worker {
 				opened.resources().close();
 			});
 		}
+		if (OURS_DETACHED.equals(store)) {
+			return DetachedWorkerLock.open(backend, address, KEY_PREFIX, ttl);
+		}
 		if (OWNER_BLIND.equals(store)) {
 			WorkerStores.Opened opened = WorkerStores.openOwnerBlind(backend, address);
 			return WorkerLock.acquiring(
@@ -175,7 +194,7 @@ public final class Worker {
 	}
 
 	private static void run(Oracle oracle, WorkerLock lock, String worker, String sidPrefix, List<String> keys,
-			int maxSleep, long ttlMillis) {
+			int maxSleep, long ttlMillis, int longEvery) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		long[] sections = new long[1];
 		while (!Stop.requested) {
@@ -192,7 +211,7 @@ public final class Worker {
 							reporting.whenLost(() -> oracle.lost(sid));
 						}
 						Oracle.Read read = oracle.read(key, sid, holding.fencingToken());
-						Thread.sleep(sleepInside(random, maxSleep, ttlMillis));
+						Thread.sleep(sleepInside(random, maxSleep, ttlMillis, longEvery));
 						oracle.write(key, sid, read.counter() + 1);
 						oracle.fencedWrite(key, sid, holding.fencingToken(), read.fencedCounter() + 1);
 						oracle.exit(key, sid);
@@ -223,13 +242,13 @@ public final class Worker {
 
 	/**
 	 * How long a section sleeps between the counter's read and write: 1 to
-	 * {@code maxSleep} ms, except one section in {@value #LONG_SECTION_EVERY}, which
-	 * takes two to three times the time-to-live (its lock is renewed), so that some
-	 * sections are in progress while the store fails and its clients reconnect (about a
-	 * second).
+	 * {@code maxSleep} ms, except one section in {@code longEvery}
+	 * ({@value #LONG_SECTION_EVERY} by default), which takes two to three times the
+	 * time-to-live (its lock is renewed), so that some sections are in progress while the
+	 * store fails and its clients reconnect (about a second).
 	 */
-	static long sleepInside(ThreadLocalRandom random, int maxSleep, long ttlMillis) {
-		if (random.nextInt(LONG_SECTION_EVERY) == 0) {
+	static long sleepInside(ThreadLocalRandom random, int maxSleep, long ttlMillis, int longEvery) {
+		if (random.nextInt(longEvery) == 0) {
 			return LONG_SECTION_MIN_TTLS * ttlMillis
 					+ random.nextLong((LONG_SECTION_MAX_TTLS - LONG_SECTION_MIN_TTLS) * ttlMillis);
 		}

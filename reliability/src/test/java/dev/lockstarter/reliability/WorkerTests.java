@@ -17,7 +17,7 @@ class WorkerTests {
 		int draws = Worker.LONG_SECTION_EVERY * 200;
 		int longOnes = 0;
 		for (int i = 0; i < draws; i++) {
-			long sleep = Worker.sleepInside(random, 10, 1000);
+			long sleep = Worker.sleepInside(random, 10, 1000, Worker.LONG_SECTION_EVERY);
 			if (sleep > 10) {
 				assertThat(sleep).isBetween(2000L, 2999L);
 				longOnes++;
