@@ -33,11 +33,11 @@ class MemcachedStoreFailureIntegrationTests extends StoreFailureIntegrationTests
 
 	@Override
 	protected boolean isHeld(String storeKey) {
-		// Keys of this test are stored as they are; the value is "ttl=<millis>:token",
-		// held
-		// until released or taken over (the item expires with Memcached's own expiry)
+		// Keys of this test are stored as they are; the value is
+		// "lock=<millis>:<write>:<token>", held until released or taken over (the item
+		// expires with Memcached's own expiry)
 		List<String> reply = memcached.server().command("get " + storeKey);
-		return reply.size() >= 2 && reply.get(1).startsWith("ttl=");
+		return reply.size() >= 2 && reply.get(1).startsWith("lock=");
 	}
 
 }
