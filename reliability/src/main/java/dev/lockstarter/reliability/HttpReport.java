@@ -156,14 +156,16 @@ final class HttpReport {
 			a time-out drawn between 150 ms and 1.5 s, and retries with the same key and body on time-outs, `409`,
 			`5xx` and refused connections until it gets `201`, for at most 30 s.
 
-			**Nemeses.** Every 2 s, when both instances are up (so that one at most is down at a time), in turn:
-			one payment's first attempt asks its instance to halt (`Runtime.halt`, as abrupt as `kill -9`) at a
+			**Nemeses.** 2 s after both instances are up (so that one at most is down at a time) and after the last
+			fault, the next: first `kill -9` of a random instance at a random moment, then one payment's first attempt asks its instance to halt (`Runtime.halt`, as abrupt as `kill -9`) at a
 			crash point, `write`, right after the payment's row is written (before its transaction commits, if
 			there is one), then `paid`, right after the payment is durable and before its response is kept (the
 			window), then `kept`, right after the store took the response (before the commit that holds it, with
-			`lock.idempotency.transactional=true`); then `kill -9` of a random instance at a random moment. Every
+			`lock.idempotency.transactional=true`); a point not reached (its request met a conflict or a paused
+			store) is armed again before the next. Then all four in turn. Every
 			4 s, a 1 s `SIGSTOP` of the store, shorter than the TTL less one renewal interval, so that no lock is
-			lost to it. A scenario goes on (%d s past its duration at most) until every crash point and a kill have happened.
+			lost to it. A scenario goes on past its duration until each of the four faults has happened, however
+			long instances take to restart (%d min at most, a bound against a hang).
 
 			**Oracle.** The application's own data is the truth: at the end the harness counts the users stored
 			under each name and the payments stored for each key (every key pays its own amount). Hooks in each
@@ -179,7 +181,7 @@ final class HttpReport {
 			again with no instance death to explain it.
 
 			"""
-		.formatted(HttpScenarioRun.EXTRA_TIME.toSeconds());
+		.formatted(HttpScenarioRun.FAULTS_BOUND.toMinutes());
 
 	static boolean unlockedCaught(HttpFindings findings) {
 		return findings.unlocked.duplicates > 0;
