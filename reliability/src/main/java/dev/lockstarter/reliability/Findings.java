@@ -19,6 +19,12 @@ final class Findings {
 	/** Sections whose lock told of its loss before their exit or their worker's death. */
 	long lossesTold;
 
+	/**
+	 * Of {@link #lossesTold}, those told while the lock's promise still ran: the store
+	 * refused a holder that kept its side of the promise.
+	 */
+	long lossesWithinPromise;
+
 	long occupancyViolations;
 
 	/** Overlaps by {@link Checker.Cause} ordinal. */
@@ -101,17 +107,18 @@ final class Findings {
 	@Override
 	public String toString() {
 		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
-				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold
-				+ " losses told, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
-				+ overlaps(Checker.Cause.STORE_LOST) + "/" + overlaps(Checker.Cause.LOST) + "/"
-				+ overlaps(Checker.Cause.PAUSE) + ", occupancy violations " + this.occupancyViolations
-				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "
-				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.STORE_LOST) + "/"
-				+ clobbers(Checker.Cause.LOST) + "/" + clobbers(Checker.Cause.PAUSE) + "), stale rejected "
-				+ this.staleRejected + ", fenced lost updates " + this.fencedLostUpdates + ", pauses " + this.pauses
-				+ ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
-				+ ", clock steps " + this.clockSteps + " (up to ±" + this.largestClockOffsetMillis + " ms)"
-				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
+				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold + " losses told ("
+				+ this.lossesWithinPromise + " within the promise), overlaps real/store lost/lost/pause "
+				+ overlaps(Checker.Cause.REAL) + "/" + overlaps(Checker.Cause.STORE_LOST) + "/"
+				+ overlaps(Checker.Cause.LOST) + "/" + overlaps(Checker.Cause.PAUSE) + ", occupancy violations "
+				+ this.occupancyViolations + ", lost updates " + this.lostUpdates
+				+ " (clobbers real/store lost/lost/pause " + clobbers(Checker.Cause.REAL) + "/"
+				+ clobbers(Checker.Cause.STORE_LOST) + "/" + clobbers(Checker.Cause.LOST) + "/"
+				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", fenced lost updates "
+				+ this.fencedLostUpdates + ", pauses " + this.pauses + ", kills " + this.kills + ", restarts "
+				+ this.restarts + ", crashes " + this.crashes + ", clock steps " + this.clockSteps + " (up to ±"
+				+ this.largestClockOffsetMillis + " ms)" + ", no-expiry seen " + this.locksWithoutExpirySeen
+				+ ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}
 

@@ -121,6 +121,58 @@ class CheckerTests {
 	}
 
 	@Test
+	void overlapBeforeALossToldWithinThePromiseIsReal() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.read("a", 0);
+		this.log.section("b", "k", "w1", 2, true);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.write("a");
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.lossesWithinPromise).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+		assertThat(findings.clobbers(Cause.REAL)).isEqualTo(1);
+		assertThat(findings.caughtBroken()).isTrue();
+	}
+
+	@Test
+	void overlapAfterALossToldWithinThePromiseIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.overlaps(Cause.LOST)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isZero();
+	}
+
+	@Test
+	void overlapBeforeALossToldPastThePromiseIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.mark("lost", "a");
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.lossesWithinPromise).isZero();
+		assertThat(findings.overlaps(Cause.LOST)).isEqualTo(1);
+	}
+
+	@Test
+	void sectionKilledInsideAfterALossToldWithinThePromiseMakesAnEarlierOverlapReal() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w1", 2, true);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.mark("kill", "w1");
+		this.log.add("X " + this.log.next() + " a k " + (1000 + this.log.next()));
+		Findings findings = check(1);
+		assertThat(findings.killedInside).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
 	void sectionPausedPastItsLockThenKilledInsideIsExplainedByThePause() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.mark("pause", "w1");
