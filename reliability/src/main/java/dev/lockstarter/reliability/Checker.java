@@ -182,6 +182,32 @@ final class Checker {
 		return findings;
 	}
 
+	/**
+	 * Count the sections that exited (not killed) at least {@code millis} after they
+	 * entered, on the harness's timeline: with this starter's lock, those whose lease was
+	 * renewed.
+	 * @param events the oracle's events
+	 * @param millis the shortest length counted
+	 * @return how many sections lasted that long
+	 */
+	static long sectionsLasting(List<String> events, long millis) {
+		Map<String, Long> entries = new HashMap<>();
+		long lasting = 0;
+		for (String event : events) {
+			String[] f = event.split(" ");
+			if (f[0].equals("E")) {
+				entries.put(f[2], Long.parseLong(f[7]));
+			}
+			else if (f[0].equals("X") && f[3].equals("x")) {
+				Long entered = entries.get(f[2]);
+				if (entered != null && Long.parseLong(f[4]) - entered >= millis) {
+					lasting++;
+				}
+			}
+		}
+		return lasting;
+	}
+
 	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses,
 			List<long[]> storeLosses, Findings findings) {
 		List<Section> inside = new ArrayList<>();

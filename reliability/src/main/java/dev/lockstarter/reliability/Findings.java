@@ -25,6 +25,12 @@ final class Findings {
 	 */
 	long lossesWithinPromise;
 
+	/**
+	 * Sections that exited at least {@link Worker#LONG_SECTION_MIN_TTLS} times the
+	 * time-to-live after they entered: those whose lock was renewed.
+	 */
+	long longSections;
+
 	long occupancyViolations;
 
 	/** Overlaps by {@link Checker.Cause} ordinal. */
@@ -108,17 +114,17 @@ final class Findings {
 	public String toString() {
 		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
 				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold + " losses told ("
-				+ this.lossesWithinPromise + " within the promise), overlaps real/store lost/lost/pause "
-				+ overlaps(Checker.Cause.REAL) + "/" + overlaps(Checker.Cause.STORE_LOST) + "/"
-				+ overlaps(Checker.Cause.LOST) + "/" + overlaps(Checker.Cause.PAUSE) + ", occupancy violations "
-				+ this.occupancyViolations + ", lost updates " + this.lostUpdates
-				+ " (clobbers real/store lost/lost/pause " + clobbers(Checker.Cause.REAL) + "/"
-				+ clobbers(Checker.Cause.STORE_LOST) + "/" + clobbers(Checker.Cause.LOST) + "/"
-				+ clobbers(Checker.Cause.PAUSE) + "), stale rejected " + this.staleRejected + ", fenced lost updates "
-				+ this.fencedLostUpdates + ", pauses " + this.pauses + ", kills " + this.kills + ", restarts "
-				+ this.restarts + ", crashes " + this.crashes + ", clock steps " + this.clockSteps + " (up to ±"
-				+ this.largestClockOffsetMillis + " ms)" + ", no-expiry seen " + this.locksWithoutExpirySeen
-				+ ", liveness " + this.livenessViolations
+				+ this.lossesWithinPromise + " within the promise), " + this.longSections
+				+ " long sections, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
+				+ overlaps(Checker.Cause.STORE_LOST) + "/" + overlaps(Checker.Cause.LOST) + "/"
+				+ overlaps(Checker.Cause.PAUSE) + ", occupancy violations " + this.occupancyViolations
+				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "
+				+ clobbers(Checker.Cause.REAL) + "/" + clobbers(Checker.Cause.STORE_LOST) + "/"
+				+ clobbers(Checker.Cause.LOST) + "/" + clobbers(Checker.Cause.PAUSE) + "), stale rejected "
+				+ this.staleRejected + ", fenced lost updates " + this.fencedLostUpdates + ", pauses " + this.pauses
+				+ ", kills " + this.kills + ", restarts " + this.restarts + ", crashes " + this.crashes
+				+ ", clock steps " + this.clockSteps + " (up to ±" + this.largestClockOffsetMillis + " ms)"
+				+ ", no-expiry seen " + this.locksWithoutExpirySeen + ", liveness " + this.livenessViolations
 				+ (this.realExamples.isEmpty() ? "" : ", e.g. " + this.realExamples) + "]";
 	}
 

@@ -78,8 +78,9 @@ public final class ReliabilityHarness {
 	 * How long the short form runs the detached leases on each of the
 	 * {@link #DETACHED_BACKENDS}: less than {@link #SHORT_SECONDS}, since one section in
 	 * {@value Worker#DETACHED_LONG_SECTION_EVERY} is long enough to be renewed on the
-	 * second instance, so that a few seconds bring dozens of them; the run goes on until
-	 * the store has had its faults all the same.
+	 * second instance. A run goes on, for at most a minute more, until
+	 * {@value ScenarioRun#DETACHED_LONG_SECTIONS} of them have exited and the store has
+	 * had its faults.
 	 */
 	static final Map<Backend, Integer> SHORT_DETACHED_SECONDS = Map.of(Backend.MEMCACHED, 10, Backend.DYNAMODB, 10,
 			Backend.ETCD, 15, Backend.ZOOKEEPER, 15);

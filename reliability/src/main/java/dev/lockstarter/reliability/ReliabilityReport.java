@@ -138,6 +138,8 @@ final class ReliabilityReport {
 				(r) -> String.format("%.0f", r.findings().entered * 1000.0 / Math.max(1, r.findings().durationMillis)));
 		row(md, results, "… completed", (r) -> n(r.findings().completed));
 		row(md, results, "… killed inside", (r) -> n(r.findings().killedInside));
+		row(md, results, "… lasting " + Worker.LONG_SECTION_MIN_TTLS + " × TTL or more (renewed)",
+				(r) -> n(r.findings().longSections));
 		row(md, results, "… whose lease no longer held the lock at exit", (r) -> n(r.findings().exitedNotHeld));
 		row(md, results, "… whose lock the store refused while its promise ran",
 				(r) -> n(r.findings().lossesWithinPromise));

@@ -66,7 +66,7 @@ public final class Worker {
 	 * One section in this many is a long one with {@value #OURS_DETACHED}: its renewals
 	 * on the second instance are what its scenarios exercise.
 	 */
-	static final int DETACHED_LONG_SECTION_EVERY = 50;
+	static final int DETACHED_LONG_SECTION_EVERY = 25;
 
 	/** The shortest long section, in times the time-to-live. */
 	static final int LONG_SECTION_MIN_TTLS = 2;

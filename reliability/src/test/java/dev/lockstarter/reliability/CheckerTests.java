@@ -256,6 +256,17 @@ class CheckerTests {
 	}
 
 	@Test
+	void sectionsLastingAtLeastALengthAreCountedWhenTheyExit() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.enter("b", "k", "w2", 2);
+		this.log.enter("c", "k", "w3", 3);
+		this.log.add("X 10 a x 1010");
+		this.log.add("X 11 b x 1003");
+		this.log.add("X 12 c k 1012");
+		assertThat(Checker.sectionsLasting(this.log.events, 9)).isEqualTo(1);
+	}
+
+	@Test
 	void unknownEventIsAnError() {
 		this.log.add("Z 1 a");
 		assertThatIllegalStateException().isThrownBy(() -> check(0)).withMessageContaining("Z 1 a");
