@@ -19,7 +19,9 @@ import java.util.Map;
  * <li><em>real</em>: both were valid (a section whose worker was killed inside counts as
  * valid, unless its lock told of its loss before the kill: see
  * {@link WorkerLock.LossReporting}): two holders at once while the lock was held as
- * promised;</li>
+ * promised. A section whose lock was refused by the store while its promise still ran
+ * ({@link WorkerLock.PromiseReporting}) was held as promised up to its loss's record: an
+ * overlap that began before that record is real too, however the section ended;</li>
  * <li><em>pause</em>: one of them was not valid, and its worker was stopped
  * ({@code SIGSTOP}) by the pause nemesis between its attempt to acquire and the check
  * after its exit: the documented non-guarantee of a process pause longer than the
@@ -113,8 +115,17 @@ final class Checker {
 						case "lost" -> {
 							// Always before the kill's close: the harness closes a killed
 							// worker's sections once its process is gone
-							sections.get(f[3]).lossTold = true;
+							Section section = sections.get(f[3]);
+							section.lossTold = true;
+							section.lossSeq = seq;
 							findings.lossesTold++;
+						}
+						case "promised" -> {
+							// Recorded after the loss, once its worker found the promise
+							// still running then
+							Section section = sections.get(f[3]);
+							section.promisedThroughSeq = section.lossSeq;
+							findings.lossesWithinPromise++;
 						}
 						case "pause" -> {
 							pauses.computeIfAbsent(f[3], (w) -> new ArrayList<>())
@@ -171,6 +182,32 @@ final class Checker {
 		return findings;
 	}
 
+	/**
+	 * Count the sections that exited (not killed) at least {@code millis} after they
+	 * entered, on the harness's timeline: with this starter's lock, those whose lease was
+	 * renewed.
+	 * @param events the oracle's events
+	 * @param millis the shortest length counted
+	 * @return how many sections lasted that long
+	 */
+	static long sectionsLasting(List<String> events, long millis) {
+		Map<String, Long> entries = new HashMap<>();
+		long lasting = 0;
+		for (String event : events) {
+			String[] f = event.split(" ");
+			if (f[0].equals("E")) {
+				entries.put(f[2], Long.parseLong(f[7]));
+			}
+			else if (f[0].equals("X") && f[3].equals("x")) {
+				Long entered = entries.get(f[2]);
+				if (entered != null && Long.parseLong(f[4]) - entered >= millis) {
+					lasting++;
+				}
+			}
+		}
+		return lasting;
+	}
+
 	private static void findOverlaps(List<Section> keySections, Map<String, List<long[]>> pauses,
 			List<long[]> storeLosses, Findings findings) {
 		List<Section> inside = new ArrayList<>();
@@ -179,7 +216,7 @@ final class Checker {
 			if (!inside.isEmpty()) {
 				Cause worst = Cause.PAUSE;
 				for (Section holder : inside) {
-					Cause cause = cause(holder, newcomer, pauses, storeLosses);
+					Cause cause = cause(holder, newcomer, newcomer.entrySeq, pauses, storeLosses);
 					if (cause.ordinal() > worst.ordinal()) {
 						worst = cause;
 					}
@@ -211,20 +248,33 @@ final class Checker {
 				// Classified as the overlap of the two sections: by the one that entered
 				// first
 				Section clobbered = writers.get(i);
-				findings.clobbers[cause(clobbered, writer, pauses, storeLosses).ordinal()]++;
+				findings.clobbers[cause(clobbered, writer, clobbered.writeSeq, pauses, storeLosses).ordinal()]++;
 			}
 		}
 	}
 
-	/** Why two sections were inside at once. */
-	private static Cause cause(Section one, Section other, Map<String, List<long[]>> pauses, List<long[]> storeLosses) {
+	/**
+	 * Why two sections were inside at once, {@code at} the sequence number of an event
+	 * recorded while both were (the later entry, or the clobbered write).
+	 */
+	private static Cause cause(Section one, Section other, long at, Map<String, List<long[]>> pauses,
+			List<long[]> storeLosses) {
 		if (pausedPastItsLease(one, pauses) || pausedPastItsLease(other, pauses)) {
 			return Cause.PAUSE;
 		}
 		if (storeLostBetween(one, other, storeLosses)) {
 			return Cause.STORE_LOST;
 		}
-		return (one.valid && other.valid) ? Cause.REAL : Cause.LOST;
+		return (heldAsPromised(one, at) && heldAsPromised(other, at)) ? Cause.REAL : Cause.LOST;
+	}
+
+	/**
+	 * Whether the section's lock was held as promised when the event {@code at} was
+	 * recorded, while the section was inside: valid all along, or refused by the store
+	 * while its promise ran, which it found after {@code at}.
+	 */
+	private static boolean heldAsPromised(Section section, long at) {
+		return section.valid || at < section.promisedThroughSeq;
 	}
 
 	/**
@@ -344,6 +394,15 @@ final class Checker {
 
 		/** Whether the section's lock told of its loss before the exit or the kill. */
 		boolean lossTold;
+
+		/** The sequence number of the loss's record, 0 if none. */
+		long lossSeq;
+
+		/**
+		 * The sequence number up to which the lock was held as promised although the
+		 * store refused it (its loss's record), 0 if it never was.
+		 */
+		long promisedThroughSeq;
 
 		/** Whether the worker was killed inside the section. */
 		boolean killed;

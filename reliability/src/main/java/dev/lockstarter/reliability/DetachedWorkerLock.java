@@ -24,14 +24,23 @@ import dev.lockstarter.core.LockTemplate;
  * lock from its own write, ignoring the renewals made on the second, would let a second
  * owner in during a long section.
  * <p>
- * The promise is the one a lock-server client gets: held until the time-to-live, less the
- * loss margin (a tenth), after the acquisition or renewal last confirmed was sent; a
- * renewal refused, or confirmed after that deadline, loses it.
+ * The acquisition is tried again every fiftieth of the time-to-live (at least 5 ms), as a
+ * lock-server client polls, for at most twice the time-to-live. The promise is the one a
+ * lock-server client gets: held until the time-to-live, less the loss margin (a tenth),
+ * after the acquisition or renewal last confirmed was sent; a renewal refused, or
+ * confirmed after that deadline, loses it, and a renewal that fails is tried again at the
+ * next period, the deadline deciding. A renewal refused before the deadline is told as a
+ * loss within the promise ({@link WorkerLock.PromiseReporting}): the store took the lock
+ * from a holder that renewed in time, which is what a first instance counting the lock
+ * from its own write would do.
  */
 final class DetachedWorkerLock {
 
 	/** The share of a time-to-live left out of the promise, as the template's margin. */
 	private static final double LOSS_MARGIN = 0.1;
+
+	/** The shortest sleep between two attempts to acquire, in milliseconds. */
+	private static final long MIN_POLL_MILLIS = 5;
 
 	private DetachedWorkerLock() {
 	}
@@ -47,7 +56,8 @@ final class DetachedWorkerLock {
 			return thread;
 		});
 		LockOptions options = LockOptions.ttl(ttl);
-		return WorkerLock.acquiring((key) -> WorkerLock.poll(ttl.multipliedBy(2), () -> {
+		Duration every = Duration.ofMillis(Math.max(MIN_POLL_MILLIS, ttl.toMillis() / 50));
+		return WorkerLock.acquiring((key) -> WorkerLock.poll(ttl.multipliedBy(2), every, () -> {
 			long sentAt = System.nanoTime();
 			LockAttempt attempt = acquiring.tryAcquireDetached(key, options);
 			return attempt.isAcquired() ? new Held(acquiring, renewing, renewals, key, attempt, sentAt, ttl) : null;
@@ -67,7 +77,7 @@ final class DetachedWorkerLock {
 	/**
 	 * A detached lease held by a section, renewed on the second instance.
 	 */
-	private static final class Held implements WorkerLock.Held, WorkerLock.LossReporting {
+	private static final class Held implements WorkerLock.Held, WorkerLock.LossReporting, WorkerLock.PromiseReporting {
 
 		private final LockTemplate acquiring;
 
@@ -154,6 +164,11 @@ final class DetachedWorkerLock {
 					return false;
 				}
 			}
+			return isWithinPromise();
+		}
+
+		@Override
+		public boolean isWithinPromise() {
 			return System.nanoTime() - this.lossAt < 0;
 		}
 

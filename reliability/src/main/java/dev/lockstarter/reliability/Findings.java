@@ -19,6 +19,18 @@ final class Findings {
 	/** Sections whose lock told of its loss before their exit or their worker's death. */
 	long lossesTold;
 
+	/**
+	 * Of {@link #lossesTold}, those told while the lock's promise still ran: the store
+	 * refused a holder that kept its side of the promise.
+	 */
+	long lossesWithinPromise;
+
+	/**
+	 * Sections that exited at least {@link Worker#LONG_SECTION_MIN_TTLS} times the
+	 * time-to-live after they entered: those whose lock was renewed.
+	 */
+	long longSections;
+
 	long occupancyViolations;
 
 	/** Overlaps by {@link Checker.Cause} ordinal. */
@@ -101,8 +113,9 @@ final class Findings {
 	@Override
 	public String toString() {
 		return "Findings[" + this.entered + " entered, " + this.completed + " completed, " + this.killedInside
-				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold
-				+ " losses told, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
+				+ " killed inside, " + this.exitedNotHeld + " exited not held, " + this.lossesTold + " losses told ("
+				+ this.lossesWithinPromise + " within the promise), " + this.longSections
+				+ " long sections, overlaps real/store lost/lost/pause " + overlaps(Checker.Cause.REAL) + "/"
 				+ overlaps(Checker.Cause.STORE_LOST) + "/" + overlaps(Checker.Cause.LOST) + "/"
 				+ overlaps(Checker.Cause.PAUSE) + ", occupancy violations " + this.occupancyViolations
 				+ ", lost updates " + this.lostUpdates + " (clobbers real/store lost/lost/pause "

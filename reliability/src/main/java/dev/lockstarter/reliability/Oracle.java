@@ -33,6 +33,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * acquisition to the recorded exit;</li>
  * <li>{@code M seq lost sid millis}: the section's lock told of its loss, as it happened
  * (this starter's lease, {@link WorkerLock.LossReporting});</li>
+ * <li>{@code M seq promised sid millis}: after its loss was recorded, the section's lock
+ * said that its promise still ran ({@link WorkerLock.PromiseReporting}): the lock was
+ * held as promised up to the loss's record, and the store refused it all the same;</li>
  * <li>{@code M seq what worker millis}: a nemesis event (pause, resume, kill,
  * restart...);</li>
  * <li>{@code M seq clock worker offsetMillis millis}: the clock nemesis set a worker's
@@ -204,6 +207,15 @@ final class Oracle implements AutoCloseable {
 	 */
 	void lost(String sid) {
 		this.redis.execute(MARK, List.of(SEQ, EVENTS), "lost", sid, Long.toString(now()));
+	}
+
+	/**
+	 * Record that a section's lock, asked after its loss was recorded ({@link #lost}),
+	 * said that its promise still ran then.
+	 * @param sid the section
+	 */
+	void lostWithinPromise(String sid) {
+		this.redis.execute(MARK, List.of(SEQ, EVENTS), "promised", sid, Long.toString(now()));
 	}
 
 	void holding(String worker, int delta) {

@@ -29,8 +29,9 @@ import org.springframework.util.Assert;
  * The <em>short</em> form (no duration given) runs this starter's lock for
  * {@link #SHORT_SECONDS} on each store and each broken lock until it is caught, at most
  * {@value #SHORT_CONTROL_SECONDS} seconds. The <em>long</em> form gives this starter's
- * lock 70% of the duration, split evenly over the stores, the HTTP paths 15% and each
- * broken lock 3%, for the whole of it.
+ * lock 70% of the duration, split evenly over the stores and, on the
+ * {@link #DETACHED_BACKENDS}, its detached leases as the lock server uses them, the HTTP
+ * paths 15% and each broken lock 3%, for the whole of it.
  *
  * @since 0.1.0
  */
@@ -72,6 +73,17 @@ public final class ReliabilityHarness {
 	 */
 	static final List<Backend> DETACHED_BACKENDS = List.of(Backend.MEMCACHED, Backend.DYNAMODB, Backend.ETCD,
 			Backend.ZOOKEEPER);
+
+	/**
+	 * How long the short form runs the detached leases on each of the
+	 * {@link #DETACHED_BACKENDS}: less than {@link #SHORT_SECONDS}, since one section in
+	 * {@value Worker#DETACHED_LONG_SECTION_EVERY} is long enough to be renewed on the
+	 * second instance. A run goes on, for at most a minute more, until
+	 * {@value ScenarioRun#DETACHED_LONG_SECTIONS} of them have exited and the store has
+	 * had its faults.
+	 */
+	static final Map<Backend, Integer> SHORT_DETACHED_SECONDS = Map.of(Backend.MEMCACHED, 10, Backend.DYNAMODB, 10,
+			Backend.ETCD, 15, Backend.ZOOKEEPER, 15);
 
 	/**
 	 * The workload: the nemeses take turns every half TTL, so that each kind comes back
@@ -179,7 +191,7 @@ public final class ReliabilityHarness {
 					duration, false, true, true, true, backend.isRedis(), true));
 		}
 		for (Backend backend : DETACHED_BACKENDS) {
-			Duration duration = shortForm ? Duration.ofSeconds(SHORT_SECONDS.get(backend))
+			Duration duration = shortForm ? Duration.ofSeconds(SHORT_DETACHED_SECONDS.get(backend))
 					: longDuration.multipliedBy(7).dividedBy(10).dividedBy(ours);
 			scenarios
 				.add(new Scenario(backend.name().toLowerCase(Locale.ROOT) + "-detached", Worker.OURS_DETACHED, backend,

@@ -65,6 +65,7 @@ final class ReliabilityReport {
 			Scenario scenario = result.scenario();
 			md.append("- **This starter's lock on ")
 				.append(scenario.backend().description())
+				.append(Worker.OURS_DETACHED.equals(scenario.store()) ? ", as the lock server uses it" : "")
 				.append("** (`")
 				.append(scenario.name())
 				.append("`): ")
@@ -137,7 +138,11 @@ final class ReliabilityReport {
 				(r) -> String.format("%.0f", r.findings().entered * 1000.0 / Math.max(1, r.findings().durationMillis)));
 		row(md, results, "… completed", (r) -> n(r.findings().completed));
 		row(md, results, "… killed inside", (r) -> n(r.findings().killedInside));
+		row(md, results, "… lasting " + Worker.LONG_SECTION_MIN_TTLS + " × TTL or more (renewed)",
+				(r) -> n(r.findings().longSections));
 		row(md, results, "… whose lease no longer held the lock at exit", (r) -> n(r.findings().exitedNotHeld));
+		row(md, results, "… whose lock the store refused while its promise ran",
+				(r) -> n(r.findings().lossesWithinPromise));
 		row(md, results, "**overlaps while the lock was held as promised**",
 				(r) -> "**" + n(r.findings().overlaps(Checker.Cause.REAL)) + "**");
 		row(md, results, "overlaps explained by a pause past the TTL",
@@ -330,7 +335,10 @@ final class ReliabilityReport {
 			  way between their entries. A section killed inside cannot be asked at its exit: it counts as valid,
 			  unless its lock had told of its loss before the kill (this starter's lease tells it as it happens,
 			  through `whenLost`; the peers' locks have no such signal, so their killed sections always count as
-			  valid).
+			  valid). A detached lease (`*-detached`) whose renewal the store refused before the promise's
+			  deadline was taken from a holder that renewed in time: its worker records the loss, then, if the
+			  promise still runs, says so, and the section counts as valid up to that record, so that an overlap
+			  that began before it is counted here, however the section ended.
 			  **For this starter's lock this must be 0 on every store; the build fails otherwise;**
 			- *explained by a pause past the TTL*: one of them was not valid, and its worker was stopped by the
 			  pause nemesis between its attempt to acquire and its exit. This is the documented non-guarantee

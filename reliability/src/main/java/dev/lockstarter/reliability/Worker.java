@@ -66,7 +66,7 @@ public final class Worker {
 	 * One section in this many is a long one with {@value #OURS_DETACHED}: its renewals
 	 * on the second instance are what its scenarios exercise.
 	 */
-	static final int DETACHED_LONG_SECTION_EVERY = 50;
+	static final int DETACHED_LONG_SECTION_EVERY = 25;
 
 	/** The shortest long section, in times the time-to-live. */
 	static final int LONG_SECTION_MIN_TTLS = 2;
@@ -208,7 +208,7 @@ public final class Worker {
 						oracle.enter(key, sid, worker, holding.fencingToken(), attemptMillis);
 						if (holding instanceof WorkerLock.LossReporting reporting) {
 							// After the entry, so that the checker knows the section
-							reporting.whenLost(() -> oracle.lost(sid));
+							reporting.whenLost(() -> lost(oracle, sid, holding));
 						}
 						Oracle.Read read = oracle.read(key, sid, holding.fencingToken());
 						Thread.sleep(sleepInside(random, maxSleep, ttlMillis, longEvery));
@@ -237,6 +237,19 @@ public final class Worker {
 					return;
 				}
 			}
+		}
+	}
+
+	/**
+	 * Record a section's loss, then, if its lock's promise still ran once that record was
+	 * made, that too: the store refused a holder that kept its side of the promise, and
+	 * the checker counts the lock held as promised up to the loss's record.
+	 */
+	private static void lost(Oracle oracle, String sid, WorkerLock.Holding holding) {
+		oracle.lost(sid);
+		// Asked after the loss is recorded, as the exit's check is
+		if (holding instanceof WorkerLock.PromiseReporting promise && promise.isWithinPromise()) {
+			oracle.lostWithinPromise(sid);
 		}
 	}
 

@@ -110,6 +110,25 @@ interface WorkerLock extends AutoCloseable {
 	}
 
 	/**
+	 * A lock that, once lost, can tell whether the promise it made to its holder still
+	 * ran: this starter's detached lease, whose holder is promised the lock until the
+	 * time-to-live, less the loss margin, after its last confirmed acquisition or renewal
+	 * was sent. A lock that the store refused while that promise ran was taken from a
+	 * holder that kept its side of it, so that the loss does not excuse an overlap that
+	 * began before it.
+	 */
+	interface PromiseReporting {
+
+		/**
+		 * Whether the promise made at the last confirmed acquisition or renewal still
+		 * runs, whatever the store answered since.
+		 * @return {@code true} before that promise's deadline
+		 */
+		boolean isWithinPromise();
+
+	}
+
+	/**
 	 * A lock taken, to be released once.
 	 */
 	interface Held extends Holding {
@@ -146,6 +165,19 @@ interface WorkerLock extends AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	static <T> @Nullable T poll(Duration wait, Attempt<T> attempt) throws InterruptedException {
+		return poll(wait, Duration.ofMillis(5), attempt);
+	}
+
+	/**
+	 * Poll a lock that does not wait by itself, for at most a wait.
+	 * @param wait the longest to wait
+	 * @param every how long to sleep between attempts
+	 * @param attempt one attempt, {@code null} if the lock is taken
+	 * @param <T> what an attempt gives
+	 * @return what the first successful attempt gave, or {@code null}
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	static <T> @Nullable T poll(Duration wait, Duration every, Attempt<T> attempt) throws InterruptedException {
 		long deadline = System.nanoTime() + wait.toNanos();
 		while (true) {
 			T result = attempt.attempt();
@@ -155,7 +187,7 @@ interface WorkerLock extends AutoCloseable {
 			if (System.nanoTime() - deadline > 0) {
 				return null;
 			}
-			Thread.sleep(5);
+			Thread.sleep(every.toMillis());
 		}
 	}
 

@@ -121,6 +121,58 @@ class CheckerTests {
 	}
 
 	@Test
+	void overlapBeforeALossToldWithinThePromiseIsReal() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.read("a", 0);
+		this.log.section("b", "k", "w1", 2, true);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.write("a");
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.lossesWithinPromise).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+		assertThat(findings.clobbers(Cause.REAL)).isEqualTo(1);
+		assertThat(findings.caughtBroken()).isTrue();
+	}
+
+	@Test
+	void overlapAfterALossToldWithinThePromiseIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.overlaps(Cause.LOST)).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isZero();
+	}
+
+	@Test
+	void overlapBeforeALossToldPastThePromiseIsCountedApart() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w2", 2, true);
+		this.log.mark("lost", "a");
+		this.log.exit("a", false);
+		Findings findings = check(1);
+		assertThat(findings.lossesWithinPromise).isZero();
+		assertThat(findings.overlaps(Cause.LOST)).isEqualTo(1);
+	}
+
+	@Test
+	void sectionKilledInsideAfterALossToldWithinThePromiseMakesAnEarlierOverlapReal() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.section("b", "k", "w1", 2, true);
+		this.log.mark("lost", "a");
+		this.log.mark("promised", "a");
+		this.log.mark("kill", "w1");
+		this.log.add("X " + this.log.next() + " a k " + (1000 + this.log.next()));
+		Findings findings = check(1);
+		assertThat(findings.killedInside).isEqualTo(1);
+		assertThat(findings.overlaps(Cause.REAL)).isEqualTo(1);
+	}
+
+	@Test
 	void sectionPausedPastItsLockThenKilledInsideIsExplainedByThePause() {
 		this.log.enter("a", "k", "w1", 1);
 		this.log.mark("pause", "w1");
@@ -201,6 +253,17 @@ class CheckerTests {
 		this.log.section("a", "k", "w1", 1, true);
 		this.log.add("F " + this.log.next() + " a 0");
 		assertThat(check(1).staleRejected).isEqualTo(1);
+	}
+
+	@Test
+	void sectionsLastingAtLeastALengthAreCountedWhenTheyExit() {
+		this.log.enter("a", "k", "w1", 1);
+		this.log.enter("b", "k", "w2", 2);
+		this.log.enter("c", "k", "w3", 3);
+		this.log.add("X 10 a x 1010");
+		this.log.add("X 11 b x 1003");
+		this.log.add("X 12 c k 1012");
+		assertThat(Checker.sectionsLasting(this.log.events, 9)).isEqualTo(1);
 	}
 
 	@Test

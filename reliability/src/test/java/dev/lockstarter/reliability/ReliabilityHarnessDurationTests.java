@@ -41,7 +41,10 @@ class ReliabilityHarnessDurationTests {
 			.containsExactly(Backend.MEMCACHED, Backend.DYNAMODB, Backend.ETCD, Backend.ZOOKEEPER);
 		assertThat(scenarios).filteredOn(Scenario::isOurs)
 			.extracting(Scenario::duration)
-			.containsOnly(Duration.ofMinutes(20).multipliedBy(7).dividedBy(10).dividedBy(Backend.values().length + 4));
+			.containsOnly(Duration.ofMinutes(20)
+				.multipliedBy(7)
+				.dividedBy(10)
+				.dividedBy(Backend.values().length + ReliabilityHarness.DETACHED_BACKENDS.size()));
 		assertThat(scenarios).filteredOn((scenario) -> !scenario.isOurs())
 			.extracting(Scenario::duration)
 			.hasSize(6)
@@ -56,6 +59,11 @@ class ReliabilityHarnessDurationTests {
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn(Scenario::isOurs)
 			.allSatisfy(
 					(ours) -> assertThat(ours.pauses() && ours.kills() && ours.restarts() && ours.clocks()).isTrue());
+		assertThat(ReliabilityHarness.scenarios(null))
+			.filteredOn((scenario) -> Worker.OURS_DETACHED.equals(scenario.store()))
+			.allSatisfy((detached) -> assertThat(detached.duration())
+				.isEqualTo(Duration.ofSeconds(ReliabilityHarness.SHORT_DETACHED_SECONDS.get(detached.backend())))
+				.isLessThanOrEqualTo(Duration.ofSeconds(ReliabilityHarness.SHORT_SECONDS.get(detached.backend()))));
 		assertThat(ReliabilityHarness.scenarios(null)).filteredOn((scenario) -> !scenario.isOurs())
 			.filteredOn(Scenario::clocks)
 			.singleElement()

@@ -46,6 +46,10 @@ class ReliabilityHarnessTests {
 			assertThat(ours.kills).as("%s: kills: %s", name, ours).isPositive();
 			assertThat(ours.restarts).as("%s: faults of the store: %s", name, ours).isPositive();
 			assertThat(ours.clockSteps).as("%s: steps of a worker's wall clock: %s", name, ours).isPositive();
+			if (Worker.OURS_DETACHED.equals(result.scenario().store())) {
+				assertThat(ours.longSections).as("%s: sections renewed on the second instance: %s", name, ours)
+					.isPositive();
+			}
 			if (result.scenario().backend().isQuorum()) {
 				assertThat(ours.restarts).as("%s: faults of the cluster, each kind at least once: %s", name, ours)
 					.isGreaterThanOrEqualTo(QuorumFaults.kinds().size());
