@@ -5,8 +5,20 @@
 # installs them first when they are missing and apt-get is available. Run as root, the tests also cut
 # cluster members off from each other in network namespaces (ip, from iproute2); otherwise they skip that.
 # The reliability tests step worker JVMs' wall clocks with libfaketime (faketime).
+#
+# With --quick, it runs the inner loop's lane instead: the unit and contract tests of the engine, the web layer,
+# the auto-configuration, the in-memory and Redis stores and the adapters, but for those .ci/quick-excludes lists
+# (docs/building.md#the-quick-lane). Any other argument goes to Maven. Either way it ends with a table of where
+# the time went (scripts/test-times.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+quick=false
+quick_modules="lock-core,lock-web,lock-store-redis,lock-integration,lock-shedlock,lock-spring-boot-autoconfigure"
+if [ "${1:-}" = "--quick" ]; then
+	quick=true
+	shift
+fi
 
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
@@ -33,4 +45,14 @@ if [ ${#packages[@]} -gt 0 ]; then
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}"
 fi
 
-exec ./mvnw verify "$@"
+started="$(date +%s)"
+status=0
+if [ "$quick" = true ]; then
+	# The modules of the quick lane and what they are built on; the tests .ci/quick-excludes lists are left
+	# out (the other stores' suites among them, since the auto-configuration is built on every store)
+	./mvnw verify -pl "$quick_modules" -am -Dsurefire.excludesFile="$PWD/.ci/quick-excludes" "$@" || status=$?
+else
+	./mvnw verify "$@" || status=$?
+fi
+python3 scripts/test-times.py --since "$started" || true
+exit "$status"

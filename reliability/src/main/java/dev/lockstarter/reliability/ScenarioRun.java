@@ -59,11 +59,17 @@ final class ScenarioRun {
 	private static final long LONG_SECTION_WAIT_MILLIS = 15000;
 
 	/**
-	 * How long a scenario may go on past its duration until the store has had every kind
-	 * of fault it should (see {@link #requiredFaults()}): on a slow machine a short run
-	 * may end before the last.
+	 * How long a scenario may go on past its duration until every planned event has
+	 * happened ({@link #eventsToCome()}): a bound against a hang, not a schedule, since
+	 * the run stops as soon as the last one happened.
 	 */
-	private static final long FAULTS_GRACE_MILLIS = 60000;
+	private static final long FAULTS_GRACE_MILLIS = 180000;
+
+	/**
+	 * How many sections a scenario of this starter's lock waits for: on a busy machine a
+	 * slow store (DynamoDB Local, a consensus cluster) enters few in the planned time.
+	 */
+	static final int MIN_COMPLETED_SECTIONS = 20;
 
 	/**
 	 * How many sections long enough to be renewed (see {@link Worker#sleepInside}) a
@@ -143,18 +149,21 @@ final class ScenarioRun {
 					watch(lockRedis, cluster);
 				}
 			}, "lock-key-watcher");
+			// The duration, then until every planned event has happened: on a slow
+			// machine a short run may end before the last
 			long deadline = started + this.scenario.duration().toNanos();
 			long latest = deadline + TimeUnit.MILLISECONDS.toNanos(FAULTS_GRACE_MILLIS);
-			int requiredFaults = requiredFaults();
-			int requiredLongSections = Worker.OURS_DETACHED.equals(this.scenario.store()) ? DETACHED_LONG_SECTIONS : 0;
-			while (System.nanoTime() - deadline < 0 || ((this.storeFaults.get() < requiredFaults
-					|| (requiredLongSections > 0 && longSections() < requiredLongSections))
-					&& System.nanoTime() - latest < 0)) {
+			while (System.nanoTime() - deadline < 0 || (System.nanoTime() - latest < 0
+					&& !this.scenario.stopWhenCaught() && !eventsToCome().isEmpty())) {
 				Thread
 					.sleep(Math.max(100, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
 				if (this.scenario.stopWhenCaught() && analyze().caughtBroken()) {
 					break;
 				}
+			}
+			if (!this.scenario.stopWhenCaught() && !eventsToCome().isEmpty()) {
+				log("planned events that did not happen within " + FAULTS_GRACE_MILLIS + " ms of the duration: "
+						+ eventsToCome());
 			}
 			this.running = false;
 			nemesis.join(TimeUnit.SECONDS.toMillis(60));
@@ -188,6 +197,41 @@ final class ScenarioRun {
 			}
 			lock.close();
 		}
+	}
+
+	/**
+	 * What a run of this starter's lock waits for past its duration, that has not
+	 * happened yet: each nemesis it plans at least once, the store's faults
+	 * ({@link #requiredFaults()}), {@value #MIN_COMPLETED_SECTIONS} completed sections,
+	 * on Redis a stale write refused by the fenced register, and on the detached leases
+	 * {@value #DETACHED_LONG_SECTIONS} sections long enough to be renewed on the second
+	 * instance.
+	 */
+	private List<String> eventsToCome() {
+		Findings findings = analyze();
+		List<String> toCome = new ArrayList<>();
+		if (this.scenario.pauses() && findings.pauses == 0) {
+			toCome.add("a pause");
+		}
+		if (this.scenario.kills() && findings.kills == 0) {
+			toCome.add("a kill");
+		}
+		if (this.storeFaults.get() < requiredFaults()) {
+			toCome.add((requiredFaults() - this.storeFaults.get()) + " faults of the store");
+		}
+		if (this.scenario.clocks() && findings.clockSteps == 0) {
+			toCome.add("a step of a wall clock");
+		}
+		if (this.scenario.isOurs() && findings.completed < MIN_COMPLETED_SECTIONS) {
+			toCome.add((MIN_COMPLETED_SECTIONS - findings.completed) + " completed sections");
+		}
+		if (this.scenario.isOurs() && this.scenario.backend() == Backend.REDIS && findings.staleRejected == 0) {
+			toCome.add("a stale write rejected by fencing");
+		}
+		if (Worker.OURS_DETACHED.equals(this.scenario.store()) && longSections() < DETACHED_LONG_SECTIONS) {
+			toCome.add((DETACHED_LONG_SECTIONS - longSections()) + " long sections");
+		}
+		return toCome;
 	}
 
 	/**
