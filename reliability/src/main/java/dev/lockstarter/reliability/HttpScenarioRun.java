@@ -164,6 +164,11 @@ final class HttpScenarioRun {
 
 	private volatile boolean keeping = true;
 
+	/**
+	 * Whether the nemesis killed an instance: read by the thread that awaits the faults.
+	 */
+	private volatile boolean killed;
+
 	private String storeArguments = "";
 
 	private @Nullable RedisServer redis;
@@ -246,7 +251,7 @@ final class HttpScenarioRun {
 	/** The planned faults that have not happened yet, in the order planned. */
 	private List<String> faultsToCome(HttpOracle oracle) {
 		Set<String> happened = new HashSet<>(crashPointsReached(oracle));
-		if (this.findings.kills > 0) {
+		if (this.killed) {
 			happened.add("kill");
 		}
 		return PLANNED_FAULTS.stream().filter((fault) -> !happened.contains(fault)).toList();
@@ -360,6 +365,7 @@ final class HttpScenarioRun {
 			if (fault.equals("kill")) {
 				alive.get(ThreadLocalRandom.current().nextInt(alive.size())).process.destroyForcibly();
 				this.findings.kills++;
+				this.killed = true;
 			}
 			else {
 				this.armedCrash.set(fault);
