@@ -1,18 +1,13 @@
 package dev.lockstarter.reliability;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.Socket;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +25,10 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-import dev.lockstarter.test.ServerProcess;
 import dev.lockstarter.test.postgres.PostgresServer;
 import dev.lockstarter.test.redis.RedisServer;
+import org.springframework.util.Assert;
 
 /**
  * Runs one {@link HttpScenario}: instances of the sample app ({@link HttpInstance}, each
@@ -69,9 +62,7 @@ import dev.lockstarter.test.redis.RedisServer;
  * interval, so that no lock is lost to it. A keeper starts a new instance for every one
  * that dies.
  * <p>
- * The account: the users stored under each name, the payments stored for each key (each
- * key pays its own amount), and the oracle's records of which payments had their response
- * kept ({@link HttpOracle}).
+ * At the end, the {@link HttpAccount} of what the application's own data holds.
  */
 final class HttpScenarioRun {
 
@@ -98,13 +89,6 @@ final class HttpScenarioRun {
 	static final List<String> CRASH_POINTS = List.of("write", "paid", "kept");
 
 	/**
-	 * The longest from a payment to the keeping of its response on a live instance: a
-	 * store call held up by a store pause ({@value #STORE_PAUSE_MILLIS} ms) on a busy
-	 * machine. A store that refuses the response is recorded as such.
-	 */
-	static final long KEEP_BOUND_MILLIS = 2000;
-
-	/**
 	 * How long a scenario goes on, at most, past its duration until every planned fault
 	 * has happened ({@link #PLANNED_FAULTS}): each waits for the instance before it to
 	 * restart, which takes about 10 s on a quiet two-core machine and 40 s on a busy one.
@@ -118,8 +102,6 @@ final class HttpScenarioRun {
 
 	/** How long one key's client keeps retrying. */
 	private static final Duration KEY_DEADLINE = Duration.ofSeconds(30);
-
-	private static final Duration INSTANCE_START_TIMEOUT = Duration.ofSeconds(120);
 
 	private static final int REGISTRATION_STORMS = 2;
 
@@ -135,15 +117,6 @@ final class HttpScenarioRun {
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(1))
 		.build();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	private final List<Instance> live = new CopyOnWriteArrayList<>();
-
-	/** When each instance that died was seen dead (epoch millis), by id. */
-	private final Map<String, Long> dead = new ConcurrentHashMap<>();
-
-	private final AtomicInteger instanceIds = new AtomicInteger();
 
 	private final AtomicInteger names = new AtomicInteger();
 
@@ -162,22 +135,18 @@ final class HttpScenarioRun {
 
 	private volatile boolean running = true;
 
-	private volatile boolean keeping = true;
-
 	/**
 	 * Whether the nemesis killed an instance: read by the thread that awaits the faults.
 	 */
 	private volatile boolean killed;
 
-	private String storeArguments = "";
+	private List<String> storeArguments = List.of();
+
+	private @Nullable HttpInstances instances;
 
 	private @Nullable RedisServer redis;
 
 	private @Nullable PostgresServer postgres;
-
-	private String oracleHost = "";
-
-	private int oraclePort;
 
 	private HttpScenarioRun(HttpScenario scenario, Path logs) {
 		this.scenario = scenario;
@@ -190,16 +159,21 @@ final class HttpScenarioRun {
 
 	private HttpFindings run() {
 		try (RedisServer oracleServer = RedisServer.start()) {
-			this.oracleHost = oracleServer.host();
-			this.oraclePort = oracleServer.port();
 			startStore();
-			try (HttpOracle oracle = new HttpOracle(this.oracleHost, this.oraclePort)) {
+			List<String> arguments = new ArrayList<>(List.of("--harness.oracle-host=" + oracleServer.host(),
+					"--harness.oracle-port=" + oracleServer.port(), "--lock.ttl=" + LOCK_TTL.toMillis() + "ms",
+					"--sample.payments.latency=" + PAYMENT_LATENCY_MILLIS + "ms",
+					"--sample.points-service.latency=" + POINTS_LATENCY_MILLIS + "ms"));
+			arguments.addAll(this.storeArguments);
+			HttpInstances instances = new HttpInstances(this.scenario.name(), this.logs, arguments, this.findings);
+			this.instances = instances;
+			try (HttpOracle oracle = new HttpOracle(oracleServer.host(), oracleServer.port())) {
 				// The first alone: it creates the schema of a new database
-				startInstances(1);
-				startInstances(INSTANCES - 1);
+				instances.start(1);
+				instances.start(INSTANCES - 1);
 				long started = System.nanoTime();
 				List<Thread> clients = startClients();
-				Thread keeper = Threads.daemon(this::keep, "instance-keeper");
+				Thread keeper = Threads.daemon(instances::keep, "instance-keeper");
 				Thread nemesis = Threads.daemon(() -> instanceNemesis(oracle), "instance-nemesis");
 				Thread storeNemesis = Threads.daemon(this::storeNemesis, "store-nemesis");
 				Thread.sleep(this.scenario.duration().toMillis());
@@ -218,10 +192,11 @@ final class HttpScenarioRun {
 				for (Thread client : clients) {
 					client.join(KEY_DEADLINE.plusSeconds(30).toMillis());
 				}
-				this.keeping = false;
-				keeper.join(INSTANCE_START_TIMEOUT.toMillis());
+				instances.stopKeeping();
+				keeper.join(HttpInstances.START_TIMEOUT.toMillis());
 				this.findings.durationMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-				account(oracle);
+				new HttpAccount(this.findings, oracle, this.paymentKeys, this.lateKeys, instances.dead()).take(
+						instances.await().base(), this.lockedNames, this.unlockedNames, this.scenario.registrations());
 				return this.findings;
 			}
 		}
@@ -231,9 +206,8 @@ final class HttpScenarioRun {
 		}
 		finally {
 			this.running = false;
-			this.keeping = false;
-			for (Instance instance : this.live) {
-				instance.process.destroyForcibly();
+			if (this.instances != null) {
+				this.instances.close();
 			}
 			if (this.redis != null) {
 				this.redis.close();
@@ -251,7 +225,7 @@ final class HttpScenarioRun {
 	/** The planned faults that have not happened yet, in the order planned. */
 	private List<String> faultsToCome(HttpOracle oracle) {
 		Set<String> happened = new HashSet<>(crashPointsReached(oracle));
-		if (this.killed) {
+		if (this.findings.kills > 0) {
 			happened.add("kill");
 		}
 		return PLANNED_FAULTS.stream().filter((fault) -> !happened.contains(fault)).toList();
@@ -261,82 +235,16 @@ final class HttpScenarioRun {
 		if (this.scenario.store() == HttpScenario.Store.REDIS) {
 			RedisServer server = RedisServer.start();
 			this.redis = server;
-			this.storeArguments = String.join(" ", "--spring.profiles.active=redis",
-					"--spring.data.redis.host=" + server.host(), "--spring.data.redis.port=" + server.port());
+			this.storeArguments = List.of("--spring.profiles.active=redis", "--spring.data.redis.host=" + server.host(),
+					"--spring.data.redis.port=" + server.port());
 		}
 		else {
 			PostgresServer server = PostgresServer.start();
 			this.postgres = server;
-			this.storeArguments = String.join(" ", "--spring.profiles.active=jdbc",
+			this.storeArguments = List.of("--spring.profiles.active=jdbc",
 					"--spring.datasource.url=" + server.jdbcUrl(), "--spring.datasource.username=" + server.username(),
 					"--spring.datasource.password=",
 					"--lock.idempotency.transactional=" + this.scenario.transactional());
-		}
-	}
-
-	// Instances
-
-	private void startInstances(int count) {
-		Threads.startAll(count, this::startInstance, this.live, "instance-starter");
-	}
-
-	private Instance startInstance() {
-		String id = "i" + this.instanceIds.incrementAndGet();
-		int port = ServerProcess.freePort();
-		Path log = this.logs.resolve(this.scenario.name() + "-" + id + ".log");
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-				"-cp", System.getProperty("java.class.path"), HttpInstance.class.getName(), "--server.port=" + port,
-				"--spring.main.banner-mode=off", "--harness.oracle-host=" + this.oracleHost,
-				"--harness.oracle-port=" + this.oraclePort, "--harness.instance=" + id,
-				"--lock.ttl=" + LOCK_TTL.toMillis() + "ms",
-				"--sample.payments.latency=" + PAYMENT_LATENCY_MILLIS + "ms",
-				"--sample.points-service.latency=" + POINTS_LATENCY_MILLIS + "ms",
-				"--management.endpoints.web.exposure.include=health", "--logging.level.root=WARN"));
-		command.addAll(List.of(this.storeArguments.split(" ")));
-		Process process;
-		try {
-			process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not start instance " + id, ex);
-		}
-		long deadline = System.nanoTime() + INSTANCE_START_TIMEOUT.toNanos();
-		while (true) {
-			if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-				process.destroyForcibly();
-				throw new IllegalStateException("Instance " + id + " did not start; see " + log.toAbsolutePath());
-			}
-			try (Socket socket = new Socket("127.0.0.1", port)) {
-				break;
-			}
-			catch (IOException notYet) {
-				Threads.sleep(100);
-			}
-		}
-		this.findings.instancesStarted++;
-		// When it died, to the moment: the keeper may be busy starting another
-		process.onExit().thenRun(() -> this.dead.put(id, System.currentTimeMillis()));
-		return new Instance(id, URI.create("http://127.0.0.1:" + port), process);
-	}
-
-	/** Replace every instance that died, until the clients are done. */
-	private void keep() {
-		while (this.keeping) {
-			for (Instance instance : this.live) {
-				if (!instance.process.isAlive()) {
-					this.live.remove(instance);
-					if (this.keeping) {
-						try {
-							this.live.add(startInstance());
-						}
-						catch (RuntimeException ex) {
-							log("could not replace " + instance.id + ": " + ex);
-						}
-					}
-				}
-			}
-			Threads.sleep(100);
 		}
 	}
 
@@ -351,7 +259,7 @@ final class HttpScenarioRun {
 		long quietSince = System.nanoTime();
 		for (int turn = 0; this.running;) {
 			Threads.sleep(200);
-			List<Instance> alive = aliveInstances();
+			List<HttpInstances.Instance> alive = instances().alive();
 			if (alive.size() < INSTANCES || this.armedCrash.get() != null) {
 				quietSince = System.nanoTime();
 				continue;
@@ -363,9 +271,8 @@ final class HttpScenarioRun {
 			List<String> toCome = faultsToCome(oracle);
 			String fault = toCome.isEmpty() ? PLANNED_FAULTS.get(turn++ % PLANNED_FAULTS.size()) : toCome.get(0);
 			if (fault.equals("kill")) {
-				alive.get(ThreadLocalRandom.current().nextInt(alive.size())).process.destroyForcibly();
+				alive.get(ThreadLocalRandom.current().nextInt(alive.size())).process().destroyForcibly();
 				this.findings.kills++;
-				this.killed = true;
 			}
 			else {
 				this.armedCrash.set(fault);
@@ -526,14 +433,14 @@ final class HttpScenarioRun {
 			Predicate<HttpResponse<Void>> answered) {
 		long deadline = System.nanoTime() + KEY_DEADLINE.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			Instance instance = anyInstance();
+			HttpInstances.Instance instance = instances().any();
 			if (instance == null) {
 				Threads.sleep(100);
 				continue;
 			}
 			counts.requests.incrementAndGet();
 			try {
-				HttpResponse<Void> response = this.http.send(request.apply(instance.base),
+				HttpResponse<Void> response = this.http.send(request.apply(instance.base()),
 						HttpResponse.BodyHandlers.discarding());
 				if (answered.test(response)) {
 					return true;
@@ -552,165 +459,14 @@ final class HttpScenarioRun {
 		return false;
 	}
 
-	private @Nullable Instance anyInstance() {
-		List<Instance> alive = aliveInstances();
-		return alive.isEmpty() ? null : alive.get(ThreadLocalRandom.current().nextInt(alive.size()));
-	}
-
-	private List<Instance> aliveInstances() {
-		return this.live.stream().filter((instance) -> instance.process.isAlive()).toList();
-	}
-
-	// The account
-
-	private void account(HttpOracle oracle) throws InterruptedException {
-		Instance instance = awaitInstance();
-		for (String[] crashed : oracle.records(HttpOracle.CRASHED)) {
-			this.findings.crashes.merge(crashed[2], 1L, Long::sum);
-		}
-		if (this.scenario.registrations()) {
-			countUsers(instance, this.lockedNames, this.findings.registrations);
-			countUsers(instance, this.unlockedNames, this.findings.unlocked);
-		}
-		Map<String, List<String>> payments = new HashMap<>();
-		for (JsonNode payment : get(instance, "/api/payments")) {
-			long amount = payment.get("amount").asLong();
-			String key = this.paymentKeys.getOrDefault(amount, this.lateKeys.get(amount));
-			if (key != null) {
-				payments.computeIfAbsent(key, (k) -> new ArrayList<>()).add(payment.get("paymentId").asString());
-			}
-		}
-		Map<String, String[]> paidRecords = new HashMap<>();
-		for (String[] paid : oracle.records(HttpOracle.PAID)) {
-			paidRecords.put(paid[2], paid);
-		}
-		Set<String> notKept = new HashSet<>();
-		for (String[] record : oracle.records(HttpOracle.NOT_KEPT)) {
-			notKept.add(record[2]);
-		}
-		Set<String> kept = new HashSet<>();
-		for (String[] record : oracle.records(HttpOracle.KEPT)) {
-			kept.add(record[2]);
-			long window = Long.parseLong(record[3]);
-			if (window >= 0) {
-				this.findings.payments.windowMicros.add(window);
-			}
-		}
-		Set<String> lateKeys = Set.copyOf(this.lateKeys.values());
-		for (Map.Entry<String, List<String>> entry : payments.entrySet()) {
-			boolean late = lateKeys.contains(entry.getKey());
-			HttpFindings.Payments counts = late ? this.findings.lateResponse : this.findings.payments;
-			List<String> ids = entry.getValue();
-			counts.executions += ids.size();
-			int deaths = 0;
-			int storeFailures = 0;
-			for (String id : ids) {
-				if (!kept.contains(id)) {
-					counts.notKept++;
-					if (notKept.contains(id)) {
-						storeFailures++;
-					}
-					else if (diedBeforeKeeping(paidRecords.get(id))) {
-						deaths++;
-					}
-				}
-			}
-			if (ids.size() > 1) {
-				// Each payment whose response could not be kept (its instance died, or
-				// the
-				// store refused it) explains one execution more
-				int doubles = ids.size() - 1;
-				int afterDeath = Math.min(doubles, deaths);
-				int afterStoreFailure = Math.min(doubles - afterDeath, storeFailures);
-				counts.doubles += doubles;
-				counts.doublesAfterDeath += afterDeath;
-				counts.doublesAfterStoreFailure += afterStoreFailure;
-				if (afterDeath + afterStoreFailure < doubles && counts.examples.size() < 5) {
-					counts.examples.add(entry.getKey() + " paid " + ids.size() + " times, " + deaths
-							+ " of them on an instance that died before keeping the response, " + storeFailures
-							+ " refused by the store: " + ids);
-				}
-			}
-		}
-	}
-
-	/**
-	 * Whether the instance that made a payment died before it could keep the response:
-	 * within {@value #KEEP_BOUND_MILLIS} ms of the payment (keeping it is one store call,
-	 * bounded by the store's time-out), or before it could even record the payment.
-	 */
-	private boolean diedBeforeKeeping(String @Nullable [] paid) {
-		if (paid == null) {
-			return !this.dead.isEmpty();
-		}
-		Long diedAt = this.dead.get(paid[1]);
-		return diedAt != null && diedAt - Long.parseLong(paid[3]) <= KEEP_BOUND_MILLIS;
-	}
-
-	private Instance awaitInstance() {
-		long deadline = System.nanoTime() + INSTANCE_START_TIMEOUT.toNanos();
-		while (System.nanoTime() - deadline < 0) {
-			Instance instance = anyInstance();
-			if (instance != null) {
-				return instance;
-			}
-			Threads.sleep(100);
-		}
-		this.live.add(startInstance());
-		return this.live.get(this.live.size() - 1);
-	}
-
-	private void countUsers(Instance instance, Map<String, Boolean> names, HttpFindings.Registrations counts) {
-		for (Map.Entry<String, Boolean> name : names.entrySet()) {
-			int stored = get(instance,
-					"/api/users?userName=" + URLEncoder.encode(name.getKey(), StandardCharsets.UTF_8))
-				.size();
-			counts.stored += stored;
-			if (stored > 1) {
-				counts.duplicates++;
-				if (counts.examples.size() < 5) {
-					counts.examples.add(name.getKey() + " stored " + stored + " times");
-				}
-			}
-			if (stored == 0 && name.getValue()) {
-				counts.lost++;
-			}
-		}
-	}
-
-	private JsonNode get(Instance instance, String path) {
-		HttpRequest request = HttpRequest.newBuilder(instance.base.resolve(path))
-			.timeout(Duration.ofSeconds(30))
-			.build();
-		for (int attempt = 1;; attempt++) {
-			try {
-				HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
-				if (response.statusCode() == 200) {
-					return this.json.readTree(response.body());
-				}
-				if (attempt == 5) {
-					throw new IllegalStateException(
-							"GET " + path + " answered " + response.statusCode() + ": " + response.body());
-				}
-			}
-			catch (IOException ex) {
-				if (attempt == 5) {
-					throw new UncheckedIOException("GET " + path, ex);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted during GET " + path, ex);
-			}
-			Threads.sleep(500);
-		}
+	private HttpInstances instances() {
+		HttpInstances instances = this.instances;
+		Assert.state(instances != null, "The instances have not been started");
+		return instances;
 	}
 
 	private void log(String message) {
 		System.err.println("[" + this.scenario.name() + "] " + message);
-	}
-
-	private record Instance(String id, URI base, Process process) {
 	}
 
 }

@@ -2,7 +2,6 @@ package dev.lockstarter.reliability;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.test.redis.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Runs one {@link Scenario}: starts the lock store ({@link StoreUnderTest}) and an oracle
@@ -34,25 +31,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * time-to-live), kill (a replacement worker starts at once, beside the next nemeses) and
  * the store's fault (a restart or a failover, see {@link Backend#fault()}). They pick a
  * worker that holds a lock, as the worker reports in the oracle, and record what they do
- * there. The watcher reads the {@code PTTL} of every lock key every 20 ms (in one script,
- * or one command per key on a Redis Cluster, where the keys lie in several slots): a key
- * without expiry is counted, and one that stays so for more than five times the
- * time-to-live with no section entered on it meanwhile is a liveness violation (the lock
- * blocks forever). The {@link ClockNemesis}, when the scenario has it, moves the workers'
- * wall clocks all the while, beside the others.
+ * there. On Redis, an {@link ExpiryWatcher} looks for lock keys without expiry. The
+ * {@link ClockNemesis}, when the scenario has it, moves the workers' wall clocks all the
+ * while, beside the others.
  */
 final class ScenarioRun {
-
-	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> PTTLS = RedisScript.of("""
-			local ttls = {}
-			for i = 1, #KEYS do
-			  ttls[i] = redis.call('PTTL', KEYS[i])
-			end
-			return ttls
-			""", List.class);
-
-	private static final long WATCH_INTERVAL_MILLIS = 20;
 
 	private static final long LONG_SECTION_MILLIS = 150;
 
@@ -116,9 +99,7 @@ final class ScenarioRun {
 
 	private int oraclePort;
 
-	private long locksWithoutExpirySeen;
-
-	private final List<String> livenessViolations = new CopyOnWriteArrayList<>();
+	private @Nullable ExpiryWatcher watcher;
 
 	private ScenarioRun(Scenario scenario, Settings settings, Path logs) {
 		this.scenario = scenario;
@@ -154,9 +135,18 @@ final class ScenarioRun {
 					clocks.run(() -> this.running, () -> this.live.stream().map(WorkerProcess::id).toList());
 				}
 			}, "clock-nemesis");
+			List<String> storeKeys = this.settings.keys()
+				.stream()
+				.map((key) -> Worker.redisKey(key, this.scenario.isOurs()))
+				.toList();
+			ExpiryWatcher expiryWatcher = (lockRedis != null)
+					? new ExpiryWatcher(lockRedis, cluster, this.settings.keys(), storeKeys, this.settings.ttl(),
+							oracle, this.scenario.crashOnLockWithoutExpiry() ? this::crash : null)
+					: null;
+			this.watcher = expiryWatcher;
 			Thread watcher = Threads.daemon(() -> {
-				if (lockRedis != null) {
-					watch(lockRedis, cluster);
+				if (expiryWatcher != null) {
+					expiryWatcher.watch(() -> this.running);
 				}
 			}, "lock-key-watcher");
 			// The duration, then until every planned event has happened: on a slow
@@ -288,8 +278,10 @@ final class ScenarioRun {
 				log("could not write the events: " + ex);
 			}
 		}
-		findings.locksWithoutExpirySeen = this.locksWithoutExpirySeen;
-		findings.livenessViolations.addAll(this.livenessViolations);
+		if (this.watcher != null) {
+			findings.locksWithoutExpirySeen = this.watcher.locksWithoutExpirySeen();
+			findings.livenessViolations.addAll(this.watcher.livenessViolations());
+		}
 		return findings;
 	}
 
@@ -450,82 +442,6 @@ final class ScenarioRun {
 			candidates.addAll(this.live);
 		}
 		return candidates.isEmpty() ? null : candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
-	}
-
-	private void watch(StringRedisTemplate lockRedis, boolean cluster) {
-		List<String> storeKeys = this.settings.keys()
-			.stream()
-			.map((key) -> Worker.redisKey(key, this.scenario.isOurs()))
-			.toList();
-		int keys = storeKeys.size();
-		long[] since = new long[keys];
-		long[] enteredSince = new long[keys];
-		boolean[] reported = new boolean[keys];
-		boolean armed = this.scenario.crashOnLockWithoutExpiry();
-		while (this.running) {
-			try {
-				Thread.sleep(WATCH_INTERVAL_MILLIS);
-				List<?> ttls = cluster ? pttlsOneByOne(lockRedis, storeKeys) : lockRedis.execute(PTTLS, storeKeys);
-				for (int i = 0; ttls != null && i < keys; i++) {
-					if (((Number) ttls.get(i)).longValue() != -1) {
-						since[i] = 0;
-						continue;
-					}
-					long now = System.nanoTime();
-					String key = this.settings.keys().get(i);
-					if (since[i] == 0) {
-						since[i] = now;
-						enteredSince[i] = oracle().entered(key);
-						this.locksWithoutExpirySeen++;
-						if (armed) {
-							armed = false;
-							crash();
-						}
-					}
-					else if (!reported[i] && now - since[i] > this.settings.ttl().multipliedBy(5).toNanos()
-							&& oracle().entered(key) == enteredSince[i]) {
-						reported[i] = true;
-						this.livenessViolations.add("lock on '" + key + "' without expiry for "
-								+ TimeUnit.NANOSECONDS.toMillis(now - since[i]) + " ms, no section entered meanwhile");
-					}
-				}
-				if (this.scenario.crashOnLockWithoutExpiry() && !armed && noneWithoutExpiry(since)
-						&& this.livenessViolations.isEmpty()) {
-					// The crash came after the expiry was set: try again on the next
-					// sighting
-					armed = true;
-				}
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			catch (RuntimeException ex) {
-				// The lock Redis is restarting
-			}
-		}
-	}
-
-	/**
-	 * Read the {@code PTTL} of every key, one command each: on a Redis Cluster, a script
-	 * may only touch keys of one hash slot, and the lock keys spread over every master.
-	 */
-	private static List<Long> pttlsOneByOne(StringRedisTemplate lockRedis, List<String> keys) {
-		List<Long> ttls = new ArrayList<>(keys.size());
-		for (String key : keys) {
-			byte[] raw = key.getBytes(StandardCharsets.UTF_8);
-			Long ttl = lockRedis.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(raw));
-			ttls.add((ttl != null) ? ttl : -2L);
-		}
-		return ttls;
-	}
-
-	private static boolean noneWithoutExpiry(long[] since) {
-		for (long at : since) {
-			if (at != 0) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	private void startWorkers(int count) {
