@@ -49,6 +49,12 @@ final class ScenarioRun {
 	private static final long FAULTS_GRACE_MILLIS = 180000;
 
 	/**
+	 * How often a run past its duration looks for the events it awaits: each look reads
+	 * the oracle's whole record.
+	 */
+	private static final long EVENTS_POLL_MILLIS = 500;
+
+	/**
 	 * How many sections a scenario of this starter's lock waits for: on a busy machine a
 	 * slow store (a consensus cluster) enters few in the planned time.
 	 */
@@ -153,17 +159,27 @@ final class ScenarioRun {
 			// machine a short run may end before the last
 			long deadline = started + this.scenario.duration().toNanos();
 			long latest = deadline + TimeUnit.MILLISECONDS.toNanos(FAULTS_GRACE_MILLIS);
-			while (System.nanoTime() - deadline < 0 || (System.nanoTime() - latest < 0
-					&& !this.scenario.stopWhenCaught() && !eventsToCome().isEmpty())) {
-				Thread
-					.sleep(Math.max(100, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+			List<String> toCome = List.of();
+			while (true) {
+				boolean floorPassed = System.nanoTime() - deadline >= 0;
+				if (floorPassed) {
+					if (this.scenario.stopWhenCaught() || System.nanoTime() - latest >= 0) {
+						break;
+					}
+					toCome = eventsToCome();
+					if (toCome.isEmpty()) {
+						break;
+					}
+				}
+				Thread.sleep(floorPassed ? EVENTS_POLL_MILLIS
+						: Math.max(100, Math.min(2000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
 				if (this.scenario.stopWhenCaught() && analyze().caughtBroken()) {
 					break;
 				}
 			}
-			if (!this.scenario.stopWhenCaught() && !eventsToCome().isEmpty()) {
+			if (!toCome.isEmpty()) {
 				log("planned events that did not happen within " + FAULTS_GRACE_MILLIS + " ms of the duration: "
-						+ eventsToCome());
+						+ toCome);
 			}
 			this.running = false;
 			nemesis.join(TimeUnit.SECONDS.toMillis(60));
@@ -231,8 +247,11 @@ final class ScenarioRun {
 		if (this.scenario.isOurs() && this.scenario.backend() == Backend.REDIS && findings.staleRejected == 0) {
 			toCome.add("a stale write rejected by fencing");
 		}
-		if (Worker.OURS_DETACHED.equals(this.scenario.store()) && longSections() < DETACHED_LONG_SECTIONS) {
-			toCome.add((DETACHED_LONG_SECTIONS - longSections()) + " long section(s)");
+		if (Worker.OURS_DETACHED.equals(this.scenario.store())) {
+			long longSections = longSections();
+			if (longSections < DETACHED_LONG_SECTIONS) {
+				toCome.add((DETACHED_LONG_SECTIONS - longSections) + " long section(s)");
+			}
 		}
 		return toCome;
 	}
