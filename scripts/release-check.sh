@@ -36,9 +36,14 @@ if ! grep -qs "<version>$version</version>" "target/central-staging/dev/lockstar
 	echo "No release build of $version in target/central-staging to compare with" >&2
 	exit 1
 fi
+# The second build runs in a copy of this tree, so that it leaves this one's output alone (CI runs it beside
+# its newest-JDK pass) and builds from clean.
 again="$(mktemp -d)"
-echo "Building $version again from clean, and comparing it with the first build"
-./mvnw -P release -Drevision="$version" -DskipTests -Dgpg.skip=true -Dcentral.staging="$again" clean verify -pl "$modules"
+tree="$(mktemp -d)"
+scripts/copy-tree.sh "$tree"
+echo "Building $version again from clean in $tree, and comparing it with the first build"
+(cd "$tree" && ./mvnw -P release -Drevision="$version" -DskipTests -Dgpg.skip=true -Dcentral.staging="$again" verify -pl "$modules")
+rm -rf "$tree"
 # Every file of the second build, byte for byte as in the first, and none missing from either: the
 # signatures (made by the first build only, and different at every signing) and Maven's metadata
 # (which carries the time of the deployment) aside.

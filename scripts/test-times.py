@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Where a test run's time went, from the Surefire and Failsafe reports it left.
 
-Usage: scripts/test-times.py [--since EPOCH_SECONDS] [--top N]
+Usage: scripts/test-times.py [--since EPOCH_SECONDS] [--top N] [--root DIR ...]
 
 Prints the time of each module's tests (from its first test class's start to its last
 one's end, as the report files' times tell) and the N slowest test classes, each with its
 share of the whole. Reports written before --since are left out, so that a module not
-built by this run does not count.
+built by this run does not count. Each --root is a checkout whose modules' reports count
+(scripts/test.sh runs its second lane in a copy, target/second-lane); by default, this one.
 """
 import argparse
 import glob
@@ -52,9 +53,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--since", type=float, default=0, help="leave out reports written before (epoch seconds)")
     parser.add_argument("--top", type=int, default=20, help="how many of the slowest test classes to list")
-    parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    parser.add_argument("--root", action="append", help="a checkout whose reports count (repeatable)")
     options = parser.parse_args()
-    classes = read_reports(os.path.abspath(options.root), options.since)
+    roots = options.root or [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")]
+    classes = [entry for root in roots for entry in read_reports(os.path.abspath(root), options.since)]
     if not classes:
         print("No test reports found.")
         return 0
