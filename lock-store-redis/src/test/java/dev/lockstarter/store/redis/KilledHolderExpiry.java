@@ -1,8 +1,10 @@
 package dev.lockstarter.store.redis;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 import static org.awaitility.Awaitility.await;
 
@@ -41,6 +43,30 @@ final class KilledHolderExpiry {
 				return false;
 			});
 		return Duration.ofNanos(lastRefused.get() - killedAt);
+	}
+
+	/**
+	 * Wait until a live holder has renewed its lock a number of times: the lock's expiry,
+	 * read every 20 ms, moved forward. A holder renews late on a busy machine, which does
+	 * not fail this wait; it fails when the holder does not renew.
+	 * @param expiryMillis the lock's expiry in the store, or its remaining time, in
+	 * milliseconds: a value that grows only when the lock is renewed
+	 * @param renewals how many renewals to see
+	 * @param atMost how long to wait for them
+	 */
+	static void awaitRenewals(LongSupplier expiryMillis, int renewals, Duration atMost) {
+		AtomicLong previous = new AtomicLong(expiryMillis.getAsLong());
+		AtomicInteger seen = new AtomicInteger();
+		await("renewals of the live holder's lock").atMost(atMost)
+			.pollInSameThread()
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> {
+				long expiry = expiryMillis.getAsLong();
+				if (expiry > previous.getAndSet(expiry) + 20) {
+					seen.incrementAndGet();
+				}
+				return seen.get() >= renewals;
+			});
 	}
 
 }

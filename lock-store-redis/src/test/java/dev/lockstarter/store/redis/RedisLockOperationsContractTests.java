@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -121,8 +122,9 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 			}
 			while (line != null && !line.equals(LockHolderProcess.ACQUIRED));
 			assertThat(line).as("holder process output:%n%s", printed).isEqualTo(LockHolderProcess.ACQUIRED);
-			// Alive, the holder renews: its lock outlives twice its time-to-live.
-			Thread.sleep(ttl.multipliedBy(2).toMillis());
+			// Alive, the holder renews: its lock's expiry moves forward, and the renewed
+			// lock keeps others out
+			KilledHolderExpiry.awaitRenewals(() -> remainingMillis(storeKey(key)), 2, ttl.multipliedBy(5));
 			assertThat(store().tryAcquire(storeKey(key), "competitor", ttl).isAcquired()).isFalse();
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			long killedAt = System.nanoTime();
@@ -137,6 +139,11 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 		finally {
 			holder.destroyForcibly();
 		}
+	}
+
+	private static long remainingMillis(String storeKey) {
+		String redisKey = new RedisKeys(RedisLockStore.DEFAULT_KEY_PREFIX).lockKey(storeKey);
+		return Long.parseLong(Objects.requireNonNull(redis.server().command("PTTL", redisKey)));
 	}
 
 	private static void awaitSubscribers(int count) throws InterruptedException {

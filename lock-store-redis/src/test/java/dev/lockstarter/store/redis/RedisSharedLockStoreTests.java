@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -373,8 +374,12 @@ class RedisSharedLockStoreTests {
 		try {
 			String storeKey = "lock:" + key;
 			assertThat(this.store.tryAcquirePermit(storeKey, "alive", TTL, 2).isAcquired()).isTrue();
-			// Alive, the holder renews: its permit outlives twice its time-to-live
-			Thread.sleep(ttl.multipliedBy(2).toMillis());
+			// Alive, the holder renews: its permit's expiry (the earliest, since the
+			// other
+			// permit's time-to-live is longer) moves forward, and the renewed permit
+			// keeps
+			// others out
+			KilledHolderExpiry.awaitRenewals(() -> earliestExpiry(storeKey), 2, ttl.multipliedBy(5));
 			assertThat(this.store.tryAcquirePermit(storeKey, "competitor", ttl, 2).isAcquired()).isFalse();
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			long killedAt = System.nanoTime();
@@ -463,6 +468,14 @@ class RedisSharedLockStoreTests {
 			.atMost(within)
 			.pollInterval(Duration.ofMillis(10))
 			.until(condition::getAsBoolean);
+	}
+
+	/** The earliest expiry of a holder of the key, from the sorted set of its holders. */
+	private long earliestExpiry(String storeKey) {
+		String redisKey = new RedisKeys(RedisLockStore.DEFAULT_KEY_PREFIX).related(storeKey, "holders");
+		String earliest = Objects
+			.requireNonNull(this.redis.server().command("ZRANGE", redisKey, "0", "0", "WITHSCORES"));
+		return (long) Double.parseDouble(earliest.split("\n")[1]);
 	}
 
 	private Process startHolder(String key, Duration ttl, int permits) throws Exception {
