@@ -142,13 +142,14 @@ interface MultiKeyLeaseContract extends TemplateContract {
 		LockStore store = fixture.store();
 		LockTemplate locks = fixture.multiKeyLocks(path);
 		// On the generic path every key is renewed alone, each renewal a read and a write
-		// that a quorum store (ZooKeeper, etcd) syncs to disk: a time-to-live of 1 s
-		// leaves such a renewal about 650 ms, where 400 ms left too little on a loaded
-		// two-core machine
-		Duration ttl = Duration.ofSeconds(1);
+		// that a quorum store (ZooKeeper, etcd) syncs to disk. A renewal late by more
+		// than the TTL less the renewal interval loses the lease, as it should: 2 s
+		// leaves about 1.3 s (1 s left 650 ms), for a two-core machine running two builds
+		// at once. Twice the TTL shows the lease outliving it.
+		Duration ttl = Duration.ofSeconds(2);
 		List<String> keys = List.of(fixture.uniqueKey("renew-a"), fixture.uniqueKey("renew-b"));
 		Lease lease = locks.acquire(keys, LockOptions.ttl(ttl));
-		long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+		long end = System.nanoTime() + ttl.multipliedBy(2).toNanos();
 		while (System.nanoTime() - end < 0) {
 			for (String key : keys) {
 				assertThat(store.tryAcquire(fixture.storeKey(key), "intruder", ttl).isAcquired())

@@ -78,13 +78,13 @@ interface ReactiveExecuteContract extends ReactiveTemplateContract {
 	@Test
 	default void leaseIsRenewedWhileThePublisherRuns() {
 		String key = uniqueKey("renewed");
-		// Renewed every third of the time-to-live: a whole second leaves a renewal 600 ms
-		// of slack on a loaded machine
-		Duration ttl = Duration.ofSeconds(1);
+		// Renewed every third of the time-to-live: two seconds leave a renewal 1.3 s of
+		// slack on a loaded machine (one second left 600 ms)
+		Duration ttl = Duration.ofSeconds(2);
 		AtomicReference<Boolean> heldLate = new AtomicReference<>();
 		reactiveLocks()
 			.execute(key, LockOptions.ttl(ttl),
-					(lease) -> Mono.delay(Duration.ofMillis(2500))
+					(lease) -> Mono.delay(ttl.multipliedBy(5).dividedBy(2))
 						.publishOn(Schedulers.boundedElastic())
 						.doOnNext((tick) -> heldLate.set(!locks().tryAcquire(key, ttl).isAcquired())))
 			.blockLast(BLOCK);

@@ -100,6 +100,31 @@ class NamespaceNetworkTests {
 		return process.exitValue() == 0;
 	}
 
+	@Test
+	void aNetworkIsMadeAgainWhileAProcessRunsOnInTheNamespaceOfTheOneBefore() throws Exception {
+		// A namespace lives on as long as a process runs in it, and with it the host's
+		// end
+		// of each link into it; deleting the network frees its index for the next
+		// network,
+		// of this JVM or of another, which makes links of the same names
+		NamespaceNetwork before = NamespaceNetwork.create(1);
+		String made = before.toString();
+		Process leftover = new ProcessBuilder(before.command(0, List.of("sh", "-c", "echo inside; exec sleep 60")))
+			.start();
+		try {
+			assertThat(new String(leftover.getInputStream().readNBytes(6), StandardCharsets.US_ASCII))
+				.isEqualTo("inside");
+			before.close();
+			try (NamespaceNetwork again = NamespaceNetwork.create(1)) {
+				assumeTrue(again.toString().equals(made), "another JVM took the index that the network freed");
+				assertThat(again.clientAddress(0)).isEqualTo(before.clientAddress(0));
+			}
+		}
+		finally {
+			leftover.destroyForcibly();
+		}
+	}
+
 	private static String namespaces() throws Exception {
 		Process process = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
 		assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
