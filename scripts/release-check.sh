@@ -36,8 +36,8 @@ if ! grep -qs "<version>$version</version>" "target/central-staging/dev/lockstar
 	echo "No release build of $version in target/central-staging to compare with" >&2
 	exit 1
 fi
-# The second build runs in a copy of this tree, so that it leaves this one's output alone (CI runs it beside
-# its newest-JDK pass) and builds from clean.
+# The second build runs in a copy of this tree: it builds from clean, and leaves this tree's output (the
+# first build's, and any other) alone.
 again="$(mktemp -d)"
 tree="$(mktemp -d)"
 scripts/copy-tree.sh "$tree"

@@ -6,10 +6,10 @@
 # cluster members off from each other in network namespaces (ip, from iproute2); otherwise they skip that.
 # The reliability tests step worker JVMs' wall clocks with libfaketime (faketime).
 #
-# The tests run in two lanes at once (docs/building.md#two-lanes): this checkout builds every module and runs
-# the tests of most; a copy of it in target/second-lane builds what the other modules need and runs their tests
-# (those whose POM sets tests.skip to ${tests.skip.second}). The second lane's log is printed when it ends. With
-# --serial, one build runs every test; so it does when the arguments name modules (-pl, -rf).
+# With --lanes, the tests run in two lanes at once (docs/building.md#two-lanes): this checkout builds every
+# module and runs the tests of most; a copy of it in target/second-lane builds what the other modules need and
+# runs their tests (those whose POM sets tests.skip to ${tests.skip.second}). The second lane's log is printed
+# when it ends. Arguments that name modules (-pl, -rf) run one build.
 #
 # With --quick, it runs the inner loop's lane instead: the unit and contract tests of the engine, the web layer,
 # the auto-configuration, the in-memory and Redis stores and the adapters, but for those .ci/quick-excludes lists
@@ -19,15 +19,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=false
-lanes=true
+lanes=false
 quick_modules="lock-core,lock-web,lock-store-redis,lock-integration,lock-shedlock,lock-spring-boot-autoconfigure"
 case "${1:-}" in
 --quick)
 	quick=true
 	shift
 	;;
---serial)
-	lanes=false
+--lanes)
+	lanes=true
 	shift
 	;;
 esac
