@@ -53,6 +53,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End-to-end tests of {@link IdempotentRequest} on Spring MVC endpoints, with two
@@ -269,12 +270,16 @@ class IdempotentRequestWebIntegrationTests {
 		// 1.5 s: a renewal, sent every third of the time-to-live, has a second to land on
 		// a busy machine before the lock is lost (300 ms left it 200 ms)
 		int shortTtl = start(WebApp.class, "lock.ttl=1500ms");
+		MeterRegistry meters = contexts.get(contexts.size() - 1).getBean(MeterRegistry.class);
 		String key = newKey();
 		proceed = new CountDownLatch(1);
 		CompletableFuture<HttpResponse<String>> inProgress = postAsync(shortTtl, "/charges", key, "{}");
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-		// Held past the time-to-live on purpose, twice over: only renewals keep the lock
-		Thread.sleep(3000);
+		// Held past the time-to-live on purpose: four renewals, each a third of the TTL
+		// after the one before, take longer than the TTL, and only renewals keep the lock
+		await("four renewals of the in-progress lock").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> renewals(meters) >= 4);
 		assertProblem(post(shortTtl, "/charges", key, "{}"), 409,
 				"urn:lockstarter:problem:idempotent-request-in-progress");
 		proceed.countDown();
@@ -369,6 +374,15 @@ class IdempotentRequestWebIntegrationTests {
 		assertThat(meters.find("lock.idempotent.requests").meters()).allSatisfy((meter) -> assertThat(
 				meter.getId().getTags().stream().map(Tag::getValue).noneMatch((value) -> value.contains(key)))
 			.isTrue());
+	}
+
+	private static double renewals(MeterRegistry meters) {
+		return meters.find("lock.renewals")
+			.tag("outcome", "renewed")
+			.counters()
+			.stream()
+			.mapToDouble(Counter::count)
+			.sum();
 	}
 
 	private static double idempotentRequests(MeterRegistry meters, String outcome) {

@@ -53,11 +53,9 @@ class ZooKeeperStoreAutoConfigurationTests {
 				assertThat(context).hasBean("lockCuratorFramework");
 				CuratorFramework client = context.getBean("lockCuratorFramework", CuratorFramework.class);
 				assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(2000);
-				// The client connects in the background from the start of the context:
-				// the
-				// store's first call, bounded by lock.zookeeper.timeout (2 s), is not to
-				// wait
-				// for a new session on a busy machine
+				// The client connects in the background from the context's start:
+				// the store's first call, bounded by lock.zookeeper.timeout (2 s),
+				// is not to wait for a new session on a busy machine
 				assertThat(client.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
 				LockStore store = context.getBean(LockStore.class);
 				String key = "auto:" + UUID.randomUUID();

@@ -374,11 +374,9 @@ class RedisSharedLockStoreTests {
 		try {
 			String storeKey = "lock:" + key;
 			assertThat(this.store.tryAcquirePermit(storeKey, "alive", TTL, 2).isAcquired()).isTrue();
-			// Alive, the holder renews: its permit's expiry (the earliest, since the
-			// other
-			// permit's time-to-live is longer) moves forward, and the renewed permit
-			// keeps
-			// others out
+			// Alive, the holder renews: its permit's expiry moves forward (the
+			// earliest, since the other permit lives longer), and the renewed
+			// permit keeps others out
 			KilledHolderExpiry.awaitRenewals(() -> earliestExpiry(storeKey), 2, ttl.multipliedBy(5));
 			assertThat(this.store.tryAcquirePermit(storeKey, "competitor", ttl, 2).isAcquired()).isFalse();
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

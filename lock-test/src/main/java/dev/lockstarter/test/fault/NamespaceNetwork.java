@@ -243,10 +243,8 @@ public final class NamespaceNetwork implements AutoCloseable {
 			for (char plane : new char[] { 'c', 'p' }) {
 				String outside = link(host, plane);
 				String inside = (plane == 'c') ? "client0" : "peer0";
-				// A link of a network deleted just before, by this JVM or another, whose
-				// namespace the kernel has not destroyed yet: it destroys a namespace,
-				// and
-				// the host's end of the links into it, in the background
+				// A link left by a network deleted before, by this JVM or another: its
+				// namespace lived on while a process ran in it, and so did its links
 				run(this.ip, "link", "delete", outside);
 				ip("link", "add", outside, "type", "veth", "peer", "name", inside, "netns", namespace);
 				ip("link", "set", outside, "master", bridge(this.index, plane), "up");
@@ -261,9 +259,9 @@ public final class NamespaceNetwork implements AutoCloseable {
 
 	private void delete() {
 		for (int host = 0; host < this.size; host++) {
-			// The links first, which deleting a namespace leaves to the kernel's
-			// background
-			// work: the index is free again once the bridges below are gone
+			// The links first: a namespace in which a process still runs outlives its
+			// deletion, and keeps its links, while the index is free again once the
+			// bridges below are gone
 			run(this.ip, "link", "delete", link(host, 'c'));
 			run(this.ip, "link", "delete", link(host, 'p'));
 			run(this.ip, "netns", "delete", namespace(host));

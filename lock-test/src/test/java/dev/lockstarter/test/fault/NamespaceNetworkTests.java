@@ -103,10 +103,8 @@ class NamespaceNetworkTests {
 	@Test
 	void aNetworkIsMadeAgainWhileAProcessRunsOnInTheNamespaceOfTheOneBefore() throws Exception {
 		// A namespace lives on as long as a process runs in it, and with it the host's
-		// end
-		// of each link into it; deleting the network frees its index for the next
-		// network,
-		// of this JVM or of another, which makes links of the same names
+		// end of each link into it; deleting the network frees its index for the next
+		// network, of this JVM or of another, which makes links of the same names
 		NamespaceNetwork before = NamespaceNetwork.create(1);
 		String made = before.toString();
 		Process leftover = new ProcessBuilder(before.command(0, List.of("sh", "-c", "echo inside; exec sleep 60")))
