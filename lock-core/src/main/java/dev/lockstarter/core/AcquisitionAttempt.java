@@ -330,8 +330,8 @@ final class AcquisitionAttempt {
 	/**
 	 * The attempt as its caller gets it: the lease when every key was acquired, else the
 	 * key found held, the holder's remaining time and the retry-after estimate.
-	 * @throws LockStoreException if every key was acquired, but the store confirmed it
-	 * only after the lease's local deadline (see {@link #confirmedTooLate()})
+	 * @throws LockTtlTooShortException if every key was acquired, but the store confirmed
+	 * it only after the lease's local deadline (see {@link #confirmedTooLate()})
 	 */
 	LockAttempt outcome() {
 		if (this.reply.isAcquired()) {
@@ -363,21 +363,17 @@ final class AcquisitionAttempt {
 	/**
 	 * A grant that the store confirmed after its local deadline: the store may let the
 	 * lock go at any moment, so no lease is made of it, and the guarded work does not
-	 * start. Its keys are released by token in the background, as those of a failed try,
-	 * and the caller gets a store failure, since a store that answers that late is not
-	 * answering in time.
-	 * @return the failure to throw
+	 * start. Its keys are released by token in the background, as those of a failed try.
+	 * The store did answer, so the caller learns that the time-to-live was shorter than
+	 * the store took, not that the store failed.
+	 * @return the exception to throw
 	 */
-	private LockStoreException confirmedTooLate() {
+	private LockTtlTooShortException confirmedTooLate() {
 		for (int i = 0; i < this.keys.size(); i++) {
 			orphaned(i);
 		}
-		long tookMillis = (System.nanoTime() - this.sentAt) / 1_000_000;
-		return new LockStoreException(description(),
-				"Lock store confirmed lock '" + description() + "' " + tookMillis + " ms after it was asked, past the "
-						+ "lock's time-to-live of " + this.options.getTtl().toMillis() + " ms less the loss margin; "
-						+ "it was not used and is released",
-				null);
+		return new LockTtlTooShortException(description(), this.options.getTtl(),
+				Duration.ofNanos(System.nanoTime() - this.sentAt));
 	}
 
 	/**

@@ -8,7 +8,6 @@ import java.util.function.BooleanSupplier;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
 
 /**
@@ -42,12 +41,8 @@ final class BlockingWaiter {
 			observed.finish(attempt.outcomeOf(result), attempt.waited());
 			return result;
 		}
-		catch (LockWaitInterruptedException ex) {
-			observed.fail(ex, Outcome.INTERRUPTED, attempt.waited());
-			throw ex;
-		}
 		catch (RuntimeException ex) {
-			observed.fail(ex, Outcome.STORE_ERROR, attempt.waited());
+			observed.fail(ex, attempt.waited());
 			throw ex;
 		}
 	}

@@ -51,6 +51,13 @@ public record FinishedAttempt(String name, String key, Outcome outcome, Duration
 		/** The store failed to answer. */
 		STORE_ERROR("store-error"),
 
+		/**
+		 * The store granted the lock, but confirmed it after the lock's time-to-live less
+		 * the loss margin: the time-to-live was shorter than the store took to answer
+		 * ({@link LockTtlTooShortException}).
+		 */
+		TTL_TOO_SHORT("ttl-too-short"),
+
 		/** The caller's thread was interrupted while it waited. */
 		INTERRUPTED("interrupted"),
 
@@ -74,6 +81,21 @@ public record FinishedAttempt(String name, String key, Outcome outcome, Duration
 		 */
 		public String tagValue() {
 			return this.tagValue;
+		}
+
+		/**
+		 * Return the outcome that an acquisition ended by {@code failure} counts as:
+		 * {@link #INTERRUPTED} for a {@link LockWaitInterruptedException},
+		 * {@link #TTL_TOO_SHORT} for a {@link LockTtlTooShortException}, and
+		 * {@link #STORE_ERROR} for any other.
+		 * @param failure what ended the acquisition
+		 * @return the outcome
+		 */
+		public static Outcome ofFailure(Throwable failure) {
+			if (failure instanceof LockWaitInterruptedException) {
+				return INTERRUPTED;
+			}
+			return (failure instanceof LockTtlTooShortException) ? TTL_TOO_SHORT : STORE_ERROR;
 		}
 
 	}

@@ -179,9 +179,8 @@ abstract class LeaseTimes {
 
 	/** Check the arguments of an extension; shared by every lease. */
 	static void checkExtension(Duration ttl, Duration holdAtLeast) {
-		Assert.notNull(ttl, "'ttl' must not be null");
+		LockOptions.checkedTtl(ttl);
 		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
-		Assert.isTrue(!ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
 		Assert.isTrue(!holdAtLeast.isNegative(), "'holdAtLeast' must not be negative");
 		Assert.isTrue(holdAtLeast.compareTo(ttl) <= 0, "'holdAtLeast' must not be longer than 'ttl'");
 	}

@@ -22,6 +22,12 @@ import org.springframework.util.Assert;
  */
 public final class LockOptions {
 
+	/**
+	 * The shortest time-to-live: every store keeps a lock's time-to-live in whole
+	 * milliseconds, so a shorter one would be written as none at all.
+	 */
+	public static final Duration MIN_TTL = Duration.ofMillis(1);
+
 	private final Duration ttl;
 
 	private final Duration waitTime;
@@ -56,11 +62,12 @@ public final class LockOptions {
 	/**
 	 * Options with the given time-to-live, no waiting, renewal on, no minimum and no
 	 * maximum hold time.
-	 * @param ttl how long the lock is held at most if it is neither released nor renewed
+	 * @param ttl how long the lock is held at most if it is neither released nor renewed,
+	 * at least {@link #MIN_TTL}
 	 * @return the options
 	 */
 	public static LockOptions ttl(Duration ttl) {
-		return new LockOptions(positive(ttl, "ttl"), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null, null,
+		return new LockOptions(checkedTtl(ttl), Duration.ZERO, 0, Duration.ZERO, Duration.ZERO, true, null, null,
 				LockKind.MUTEX);
 	}
 
@@ -71,7 +78,7 @@ public final class LockOptions {
 	 * @since 0.1.0
 	 */
 	public LockOptions withTtl(Duration ttl) {
-		return new LockOptions(positive(ttl, "ttl"), this.waitTime, this.retries, this.retryInterval, this.holdAtLeast,
+		return new LockOptions(checkedTtl(ttl), this.waitTime, this.retries, this.retryInterval, this.holdAtLeast,
 				this.renew, this.maxHold, this.name, this.kind);
 	}
 
@@ -253,6 +260,20 @@ public final class LockOptions {
 				+ ", waitTime=" + this.waitTime + ", retries=" + this.retries + "x" + this.retryInterval
 				+ ", holdAtLeast=" + this.holdAtLeast + ", renew=" + this.renew + ", maxHold=" + this.maxHold
 				+ (this.kind.isMutex() ? "" : ", kind=" + this.kind) + "]";
+	}
+
+	/**
+	 * Check a time-to-live given to a lock or an extension.
+	 * @param ttl the time-to-live
+	 * @return the time-to-live
+	 * @throws IllegalArgumentException if it is {@code null} or shorter than
+	 * {@link #MIN_TTL}
+	 */
+	static Duration checkedTtl(Duration ttl) {
+		Assert.notNull(ttl, "'ttl' must not be null");
+		Assert.isTrue(ttl.compareTo(MIN_TTL) >= 0,
+				() -> "'ttl' must be at least 1 ms, the shortest time-to-live that a lock store keeps, was " + ttl);
+		return ttl;
 	}
 
 	private static Duration positive(Duration duration, String name) {

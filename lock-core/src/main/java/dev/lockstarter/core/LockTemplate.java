@@ -244,7 +244,7 @@ public class LockTemplate
 	public boolean extendDetached(String key, String ownerToken, Duration ttl) {
 		Assert.isTrue(StringUtils.hasText(key), "'key' must not be blank");
 		Assert.isTrue(StringUtils.hasText(ownerToken), "'ownerToken' must not be blank");
-		Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "'ttl' must be positive");
+		LockOptions.checkedTtl(ttl);
 		return this.engine.store().store().extend(this.engine.storeKeys().storeKey(key), ownerToken, ttl);
 	}
 

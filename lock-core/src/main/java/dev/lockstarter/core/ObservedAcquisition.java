@@ -73,16 +73,16 @@ final class ObservedAcquisition {
 	}
 
 	/**
-	 * Report the acquisition as failed, unless it was reported already.
+	 * Report the acquisition as failed, unless it was reported already, with the outcome
+	 * that its failure counts as ({@link Outcome#ofFailure}).
 	 * @param failure what failed
-	 * @param outcome the outcome it counts as
 	 * @param waited whether it waited
 	 */
-	void fail(Throwable failure, Outcome outcome, boolean waited) {
+	void fail(Throwable failure, boolean waited) {
 		if (!this.finished.get()) {
 			this.observation.error(failure);
 		}
-		finish(outcome, waited);
+		finish(Outcome.ofFailure(failure), waited);
 	}
 
 }

@@ -160,7 +160,7 @@ public class ReactiveLockTemplate implements ReactiveLockOperations {
 		return acquisition.acquire().doOnNext((result) -> {
 			acquisition.delivered();
 			observed.finish(attempt.outcomeOf(result), attempt.waited());
-		}).doOnError((ex) -> observed.fail(ex, Outcome.STORE_ERROR, attempt.waited())).doOnCancel(() -> {
+		}).doOnError((ex) -> observed.fail(ex, attempt.waited())).doOnCancel(() -> {
 			acquisition.cancelled();
 			observed.finish(Outcome.INTERRUPTED, attempt.waited());
 		});

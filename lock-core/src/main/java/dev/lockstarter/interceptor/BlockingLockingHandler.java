@@ -14,7 +14,6 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockConflictException;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
-import dev.lockstarter.core.LockWaitInterruptedException;
 import dev.lockstarter.store.LockStoreException;
 import org.springframework.util.Assert;
 
@@ -78,9 +77,7 @@ final class BlockingLockingHandler {
 					: exclusive(invocation, attribute, keys, observation);
 		}
 		catch (Throwable ex) {
-			RequestObservations.outcomeIfUnknown(observation,
-					((ex instanceof LockWaitInterruptedException) ? Outcome.INTERRUPTED : Outcome.STORE_ERROR)
-						.tagValue());
+			RequestObservations.outcomeIfUnknown(observation, Outcome.ofFailure(ex).tagValue());
 			observation.error(ex);
 			observation.stop();
 			throw ex;

@@ -6,6 +6,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.core.LockOptions;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -48,6 +49,19 @@ final class DeclaredMethod {
 	@Nullable String resolve(String value) {
 		return (this.valueResolver != null && StringUtils.hasText(value)) ? this.valueResolver.resolveStringValue(value)
 				: value;
+	}
+
+	/**
+	 * Parse the {@code ttl} attribute, at least {@link LockOptions#MIN_TTL}; {@code null}
+	 * when it is empty.
+	 */
+	@Nullable Duration ttl(String value) {
+		Duration ttl = duration("ttl", value, false);
+		if (ttl != null && ttl.compareTo(LockOptions.MIN_TTL) < 0) {
+			throw invalid("ttl must be at least 1ms, the shortest time-to-live that a lock store keeps, was '"
+					+ resolve(value) + "'");
+		}
+		return ttl;
 	}
 
 	/** Parse a duration attribute; {@code null} when it is empty. */

@@ -45,7 +45,7 @@ final class ExclusiveJobAnnotationParser implements LockAnnotationParser<Exclusi
 				InvalidExclusiveJobException::new);
 		checkMethod(declared);
 		SkippedResult skippedResult = skippedResult(declared);
-		Duration ttl = declared.duration("ttl", annotation.ttl(), false);
+		Duration ttl = declared.ttl(annotation.ttl());
 		Duration maxHold = declared.duration("maxHold", annotation.maxHold(), false);
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);

@@ -15,6 +15,7 @@ import dev.lockstarter.core.Internal;
 import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOperations;
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTtlTooShortException;
 import dev.lockstarter.interceptor.ExclusiveJobListener.Outcome;
 import dev.lockstarter.store.LockStoreException;
 import org.springframework.util.Assert;
@@ -114,6 +115,12 @@ public class ExclusiveJobInterceptor implements MethodInterceptor {
 				logger.debug("Lock store failure of job '" + name + "'", ex);
 			}
 			notify(name, Outcome.STORE_ERROR);
+			return attribute.skippedResult();
+		}
+		catch (LockTtlTooShortException ex) {
+			logger.warn("Job '" + name + "' did not run on this instance: " + ex.getMessage()
+					+ "; it runs again on the next tick, and a longer ttl keeps this from happening");
+			notify(name, Outcome.TTL_TOO_SHORT);
 			return attribute.skippedResult();
 		}
 		if (!attempt.isAcquired()) {

@@ -32,7 +32,13 @@ public interface ExclusiveJobListener {
 		SKIPPED("skipped"),
 
 		/** The lock store failed to answer: the job did not run here. */
-		STORE_ERROR("store-error");
+		STORE_ERROR("store-error"),
+
+		/**
+		 * The lock store confirmed the lock only after its time-to-live had run out: the
+		 * job did not run here.
+		 */
+		TTL_TOO_SHORT("ttl-too-short");
 
 		private final String tagValue;
 

@@ -88,7 +88,7 @@ final class ExclusiveRequestAnnotationParser implements LockAnnotationParser<Exc
 		catch (IllegalArgumentException ex) {
 			throw declared.invalid(String.valueOf(ex.getMessage()), ex.getCause());
 		}
-		Duration ttl = declared.duration("ttl", annotation.ttl(), false);
+		Duration ttl = declared.ttl(annotation.ttl());
 		Duration waitTime = declared.duration("waitTime", annotation.waitTime(), true);
 		Duration retryInterval = declared.duration("retryInterval", annotation.retryInterval(), false);
 		Duration holdAtLeast = declared.duration("holdAtLeast", annotation.holdAtLeast(), true);

@@ -94,7 +94,7 @@ final class ReactiveLockingHandler {
 				.parentObservation(parent)
 				.start();
 			return Flux.from(guarded.apply(observation)).doOnError((ex) -> {
-				RequestObservations.outcomeIfUnknown(observation, Outcome.STORE_ERROR.tagValue());
+				RequestObservations.outcomeIfUnknown(observation, Outcome.ofFailure(ex).tagValue());
 				observation.error(ex);
 			})
 				.doFinally((signal) -> observation.stop())

@@ -2,13 +2,16 @@ package dev.lockstarter.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.lockstarter.core.FinishedAttempt.Outcome;
 import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.memory.InMemoryLockStore;
@@ -131,23 +134,42 @@ class LeaseDeadlinesTests {
 
 	@Test
 	void anAcquisitionConfirmedAfterItsLocalDeadlineIsNotHandedOutAndItsLockIsReleased() {
+		List<FinishedAttempt> finished = new CopyOnWriteArrayList<>();
+		this.locks.addListener(new LockListener() {
+
+			@Override
+			public void acquisitionFinished(FinishedAttempt attempt) {
+				finished.add(attempt);
+			}
+
+		});
 		// The request reaches the store 0.95 of a time-to-live after it was sent: the
 		// lock is granted, with a whole time-to-live from then, to a caller whose local
 		// deadline has passed
 		this.store.delayAcquisitions = TTL.multipliedBy(19).dividedBy(20);
-		assertThatExceptionOfType(LockStoreException.class)
-			.isThrownBy(() -> this.locks.acquire("k", LockOptions.ttl(TTL)))
-			.withMessageContaining("less the loss margin");
+		assertTtlTooShort(() -> this.locks.acquire("k", LockOptions.ttl(TTL)));
 		assertReleasedLongBeforeItExpires();
 		ReactiveLockTemplate reactive = new ReactiveLockTemplate(this.locks);
-		assertThatExceptionOfType(LockStoreException.class)
-			.isThrownBy(() -> reactive.tryAcquire("k", LockOptions.ttl(TTL)).block(Duration.ofSeconds(5)))
-			.withMessageContaining("less the loss margin");
+		assertTtlTooShort(() -> reactive.tryAcquire("k", LockOptions.ttl(TTL)).block(Duration.ofSeconds(5)));
 		assertReleasedLongBeforeItExpires();
+		// Neither is a store failure
+		assertThat(finished).extracting(FinishedAttempt::outcome)
+			.containsExactly(Outcome.TTL_TOO_SHORT, Outcome.TTL_TOO_SHORT);
 		this.store.delayAcquisitions = Duration.ZERO;
 		Lease next = this.locks.acquire("k", LockOptions.ttl(TTL));
 		assertThat(next.isHeld()).isTrue();
 		assertThat(next.release()).isTrue();
+	}
+
+	private static void assertTtlTooShort(ThrowingCallable acquisition) {
+		assertThatExceptionOfType(LockTtlTooShortException.class).isThrownBy(acquisition)
+			.withMessageContaining("past its time-to-live of " + TTL.toMillis() + " ms")
+			.satisfies((ex) -> {
+				assertThat(ex).isNotInstanceOf(LockStoreException.class);
+				assertThat(ex.getLockName()).isEqualTo("k");
+				assertThat(ex.getTtl()).isEqualTo(TTL);
+				assertThat(ex.getAnsweredAfter()).isGreaterThanOrEqualTo(TTL.multipliedBy(19).dividedBy(20));
+			});
 	}
 
 	private void assertReleasedLongBeforeItExpires() {

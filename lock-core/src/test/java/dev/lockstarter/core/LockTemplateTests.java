@@ -191,7 +191,13 @@ class LockTemplateTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire(" ", Duration.ofSeconds(1)));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("k", Duration.ZERO));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("k", Duration.ofSeconds(-1)))
-			.withMessageContaining("'ttl' must be positive");
+			.withMessageContaining("'ttl' must be at least 1 ms");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.locks.tryAcquire("k", Duration.ofNanos(999_999)))
+			.withMessageContaining("'ttl' must be at least 1 ms, the shortest time-to-live that a lock store keeps");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockOptions.ttl(Duration.ofSeconds(1)).withTtl(Duration.ofNanos(1)))
+			.withMessageContaining("'ttl' must be at least 1 ms");
+		assertThat(LockOptions.ttl(LockOptions.MIN_TTL).getTtl()).isEqualTo(Duration.ofMillis(1));
 	}
 
 	@Test

@@ -91,6 +91,12 @@ class ExclusiveRequestAttributeSourceTests {
 	}
 
 	@Test
+	void ttlBelowOneMillisecondIsRejectedNamingTheMethod() {
+		assertInvalid("subMillisecondTtl",
+				"ttl must be at least 1ms, the shortest time-to-live that a lock store keeps, " + "was '500us'");
+	}
+
+	@Test
 	void negativeWaitTimeIsRejectedNamingTheMethod() {
 		assertInvalid("negativeWaitTime", "waitTime must be zero or positive, was '-5s'");
 	}
@@ -194,6 +200,10 @@ class ExclusiveRequestAttributeSourceTests {
 
 		@ExclusiveRequest(ttl = "-1s")
 		public void negativeTtl() {
+		}
+
+		@ExclusiveRequest(ttl = "500us")
+		public void subMillisecondTtl() {
 		}
 
 		@ExclusiveRequest(waitTime = "-5s")

@@ -9,6 +9,7 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
 import dev.lockstarter.core.Lease;
+import dev.lockstarter.core.LockOptions;
 
 /**
  * A ShedLock {@link SimpleLock} over one {@link Lease}. ShedLock's base class makes a
@@ -42,7 +43,7 @@ final class LeaseSimpleLock extends AbstractSimpleLock {
 	protected Optional<SimpleLock> doExtend(LockConfiguration newConfiguration) {
 		Instant now = Instant.now();
 		Duration ttl = LockOperationsLockProvider.remaining(now, newConfiguration.getLockAtMostUntil(),
-				Duration.ofMillis(1));
+				LockOptions.MIN_TTL);
 		Duration holdAtLeast = LockOperationsLockProvider.remaining(now, newConfiguration.getLockAtLeastUntil(),
 				Duration.ZERO);
 		if (!this.lease.extend(ttl, LockOperationsLockProvider.min(holdAtLeast, ttl))) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.annotation.OnLeaseLost;
+import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.interceptor.ExclusiveRequestAdvisor;
 import dev.lockstarter.interceptor.StoreFailurePolicy;
 import org.springframework.beans.factory.InitializingBean;
@@ -222,7 +223,10 @@ public class LockProperties implements InitializingBean {
 
 	@Override
 	public void afterPropertiesSet() {
-		PropertyChecks.positive("lock.ttl", this.ttl, "The lock time-to-live must be positive.");
+		if (this.ttl.compareTo(LockOptions.MIN_TTL) < 0) {
+			throw new InvalidConfigurationPropertyValueException("lock.ttl", this.ttl,
+					"The lock time-to-live must be at least 1ms, the shortest that a lock store keeps.");
+		}
 		PropertyChecks.notNegative("lock.wait-time", this.waitTime, "The wait time must not be negative.");
 		PropertyChecks.positive("lock.result-ttl", this.resultTtl, "The result time-to-live must be positive.");
 		if (!(this.lossMargin > 0 && this.lossMargin <= 0.5)) {

@@ -165,6 +165,18 @@ class LockAutoConfigurationTests {
 	}
 
 	@Test
+	void ttlBelowOneMillisecondFailsNamingThePropertyAndTheFloor() {
+		this.contextRunner.withPropertyValues("lock.ttl=500us")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("lock.ttl")
+				.hasMessageContaining("at least 1ms"));
+		this.contextRunner.withPropertyValues("lock.ttl=1ms").run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void conflictStatusOutside4xxFailsNamingTheProperty() {
 		this.contextRunner.withPropertyValues("lock.web.conflict-status=500")
 			.run((context) -> assertThat(context).hasFailed()

@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import dev.lockstarter.core.LockOptions;
+import dev.lockstarter.core.LockTtlTooShortException;
 import dev.lockstarter.idempotency.IdempotentRequestListener.Outcome;
 import dev.lockstarter.store.LockStoreException;
 import org.springframework.http.HttpHeaders;
@@ -247,6 +248,9 @@ final class IdempotencyPolicy {
 		}
 		if (ex instanceof LockStoreException) {
 			return Outcome.STORE_ERROR;
+		}
+		if (ex instanceof LockTtlTooShortException) {
+			return Outcome.TTL_TOO_SHORT;
 		}
 		return null;
 	}

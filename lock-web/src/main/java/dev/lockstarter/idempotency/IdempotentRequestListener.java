@@ -38,7 +38,13 @@ public interface IdempotentRequestListener {
 		INVALID("invalid"),
 
 		/** The lock store failed to answer: 503. */
-		STORE_ERROR("store-error");
+		STORE_ERROR("store-error"),
+
+		/**
+		 * The lock store confirmed the key's lock only after its time-to-live had run
+		 * out: 503.
+		 */
+		TTL_TOO_SHORT("ttl-too-short");
 
 		private final String tagValue;
 

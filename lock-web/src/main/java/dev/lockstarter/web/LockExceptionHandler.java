@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockTtlTooShortException;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
@@ -37,6 +38,8 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
  * holder's remaining time-to-live;</li>
  * <li>{@link InvalidLockKeyException}: 400;</li>
  * <li>{@link LockStoreException}: 503, with {@code Retry-After: 1};</li>
+ * <li>{@link LockTtlTooShortException} (a grant confirmed after the lock's time-to-live):
+ * 503 of its own type, with {@code Retry-After: 1};</li>
  * <li>{@link LeaseLostException} (a method cancelled because its lease was lost while it
  * ran): 503 by default, or 409 ({@link #setLeaseLostStatus(int)}), with
  * {@code Retry-After: 1};</li>
@@ -141,6 +144,9 @@ public class LockExceptionHandler implements Ordered {
 		if (ex instanceof LockStoreException storeFailure) {
 			return handleLockStoreFailure(storeFailure);
 		}
+		if (ex instanceof LockTtlTooShortException ttlTooShort) {
+			return handleLockTtlTooShort(ttlTooShort);
+		}
 		if (ex instanceof LeaseLostException leaseLost) {
 			return handleLeaseLost(leaseLost);
 		}
@@ -205,6 +211,24 @@ public class LockExceptionHandler implements Ordered {
 		HttpStatus status = HttpStatus.SERVICE_UNAVAILABLE;
 		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_STORE_UNAVAILABLE, "Lock store unavailable",
 				"The request could not be locked and was not processed. Retry later.");
+		return respond(status, problem, 1);
+	}
+
+	/**
+	 * Answer a request whose lock the store granted only after the lock's time-to-live
+	 * had run out: the store answered, so it is not reported as unavailable, and the log
+	 * names the time-to-live and the time the store took.
+	 * @param ex the failure
+	 * @return the problem response
+	 * @since 0.1.0
+	 */
+	@ExceptionHandler
+	public ResponseEntity<ProblemDetail> handleLockTtlTooShort(LockTtlTooShortException ex) {
+		logger.warn("Request rejected without running: " + ex.getMessage());
+		HttpStatus status = HttpStatus.SERVICE_UNAVAILABLE;
+		ProblemDetail problem = problem(status, LockProblemTypes.LOCK_TTL_TOO_SHORT, "Lock time-to-live too short",
+				"The request's lock expired before the lock store confirmed it, and the request was not processed. "
+						+ "Retry later.");
 		return respond(status, problem, 1);
 	}
 

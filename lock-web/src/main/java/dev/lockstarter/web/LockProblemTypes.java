@@ -20,6 +20,12 @@ public final class LockProblemTypes {
 	public static final URI LOCK_STORE_UNAVAILABLE = URI.create("urn:lockstarter:problem:lock-store-unavailable");
 
 	/**
+	 * The lock store granted the request's lock only after the lock's time-to-live had
+	 * run out (503): the time-to-live is shorter than the store took to answer.
+	 */
+	public static final URI LOCK_TTL_TOO_SHORT = URI.create("urn:lockstarter:problem:lock-ttl-too-short");
+
+	/**
 	 * A request to an idempotent handler has no {@code Idempotency-Key} header, or a
 	 * malformed or over-long one (400).
 	 */

@@ -13,8 +13,9 @@ import org.springframework.util.Assert;
  * {@code lock.jobs}, a counter of ticks tagged with the job's lock {@code name}, the
  * {@code store} and the {@code outcome} on this instance ({@code ran}, {@code failed},
  * {@code skipped} when another instance held the lock, {@code store-error} when the store
- * could not be reached and the job did not run). Summed over the instances, {@code ran}
- * plus {@code failed} is the number of ticks that ran.
+ * could not be reached and the job did not run, {@code ttl-too-short} when the store
+ * confirmed the lock after its time-to-live and the job did not run). Summed over the
+ * instances, {@code ran} plus {@code failed} is the number of ticks that ran.
  *
  * @since 0.1.0
  */

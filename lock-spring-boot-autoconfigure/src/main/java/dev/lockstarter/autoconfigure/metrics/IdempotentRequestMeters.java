@@ -13,7 +13,8 @@ import org.springframework.util.Assert;
  * {@code lock.idempotent.requests}, a counter tagged with the {@code handler}
  * ({@code SimpleClassName.method}), the {@code store} and the {@code outcome}
  * ({@code executed}, {@code replayed}, {@code in-flight}, {@code key-reused},
- * {@code invalid}, {@code store-error}). Never tagged with the {@code Idempotency-Key}.
+ * {@code invalid}, {@code store-error}, {@code ttl-too-short}). Never tagged with the
+ * {@code Idempotency-Key}.
  *
  * @since 0.1.0
  */

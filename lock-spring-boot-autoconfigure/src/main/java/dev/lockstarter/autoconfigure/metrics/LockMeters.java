@@ -22,8 +22,10 @@ import org.springframework.util.Assert;
  * data and would make a time series per value.
  * <ul>
  * <li>{@code lock.acquisitions} (timer, tag {@code outcome}: {@code acquired},
- * {@code conflict}, {@code wait-timeout}, {@code store-error}, {@code interrupted}): each
- * acquisition, waiting included;</li>
+ * {@code conflict}, {@code wait-timeout}, {@code store-error}, {@code ttl-too-short},
+ * {@code interrupted}): each acquisition, waiting included; {@code ttl-too-short} counts
+ * the grants confirmed after the lock's time-to-live, apart from the store's
+ * failures;</li>
  * <li>{@code lock.waits} (timer, tag {@code outcome}): the acquisitions that found the
  * lock held and waited or retried;</li>
  * <li>{@code lock.held} (timer, tag {@code outcome}: {@code released}; {@code expired}
