@@ -35,7 +35,7 @@ public class LockProperties implements InitializingBean {
 
 	/**
 	 * Time-to-live of a lock whose @ExclusiveRequest sets none: the longest time a
-	 * crashed holder can block its key.
+	 * crashed holder can block its key. At least 1ms.
 	 */
 	private Duration ttl = Duration.ofSeconds(30);
 
