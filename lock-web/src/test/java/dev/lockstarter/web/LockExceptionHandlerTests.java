@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import dev.lockstarter.core.InvalidLockKeyException;
 import dev.lockstarter.core.LeaseLostException;
 import dev.lockstarter.core.LockConflictException;
+import dev.lockstarter.core.LockTtlTooShortException;
 import dev.lockstarter.core.SharedFailureException;
 import dev.lockstarter.idempotency.IdempotencyKeyReusedException;
 import dev.lockstarter.idempotency.IdempotentRequestInProgressException;
@@ -93,6 +94,18 @@ class LockExceptionHandlerTests {
 		assertThat(response.getStatusCode().value()).isEqualTo(503);
 		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.LOCK_STORE_UNAVAILABLE);
 		assertThat(response.getBody().getDetail()).doesNotContain("alice").doesNotContain("refused");
+	}
+
+	@Test
+	void ttlTooShortIsServiceUnavailableOfItsOwnTypeWithoutTheKey() {
+		LockTtlTooShortException ex = new LockTtlTooShortException("users:alice", Duration.ofMillis(40),
+				Duration.ofMillis(163));
+		ResponseEntity<ProblemDetail> response = this.handler.handleException(ex);
+		assertThat(response.getStatusCode().value()).isEqualTo(503);
+		assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+		assertThat(response.getBody().getType()).isEqualTo(LockProblemTypes.LOCK_TTL_TOO_SHORT);
+		assertThat(response.getBody().getTitle()).isEqualTo("Lock time-to-live too short");
+		assertThat(response.getBody().getDetail()).doesNotContain("alice");
 	}
 
 	@Test
