@@ -6,6 +6,8 @@
  * multi-threaded fuzz test on a store, and
  * {@link dev.lockstarter.test.adapter.LostUpdateChecker} detects the lost updates and
  * overlapping critical sections of a lock that does not exclude.
+ * {@link dev.lockstarter.test.adapter.ShedLockProviderSuiteTests} runs ShedLock's own
+ * provider suite on the ShedLock adapter over a store.
  */
 @NullMarked
 package dev.lockstarter.test.adapter;
