@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
+import dev.lockstarter.store.AcquireReply;
 import dev.lockstarter.store.LockStoreException;
 import dev.lockstarter.store.ReactiveLockStore;
 import dev.lockstarter.store.ReleaseNotifyingLockStore;
@@ -173,19 +174,20 @@ final class ReactiveAcquisition {
 
 	private Mono<LockAttempt> reactiveTry(ReactiveLockStore store) {
 		String key = this.attempt.keys().get(0);
-		return ReactiveStoreCalls.failing(Mono.defer(() -> {
+		return Mono.defer(() -> {
 			long sentAt = this.attempt.sending();
 			this.inFlight = true;
-			return store
-				.tryAcquireReactive(this.attempt.storeKeys().get(0), this.attempt.token(),
-						this.attempt.options().getTtl())
-				.map((reply) -> {
-					this.attempt.answered(reply, sentAt);
-					LockAttempt tried = made(this.attempt.outcome());
-					this.inFlight = false;
-					return tried;
-				});
-		}), key, "acquire").doOnError(LockStoreException.class, (ex) -> orphaned());
+			Mono<AcquireReply> call = Mono.defer(() -> store.tryAcquireReactive(this.attempt.storeKeys().get(0),
+					this.attempt.token(), this.attempt.options().getTtl()));
+			// Only the store call's failures are store failures: the outcome made of its
+			// answer (a grant confirmed too late) is signalled as it is
+			return ReactiveStoreCalls.failing(call, key, "acquire").map((reply) -> {
+				this.attempt.answered(reply, sentAt);
+				LockAttempt tried = made(this.attempt.outcome());
+				this.inFlight = false;
+				return tried;
+			});
+		}).doOnError(LockStoreException.class, (ex) -> orphaned());
 	}
 
 	/**

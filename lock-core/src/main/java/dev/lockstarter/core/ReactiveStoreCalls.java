@@ -15,8 +15,7 @@ final class ReactiveStoreCalls {
 
 	/**
 	 * Signal any failure of a store call, other than a {@link LockStoreException}, as one
-	 * that names the key and the operation. A {@link LockTtlTooShortException}, raised
-	 * from the store's answer, is no failure of the store and is signalled as it is.
+	 * that names the key and the operation.
 	 * @param <T> the element type
 	 * @param call the store call
 	 * @param key the key
@@ -24,7 +23,7 @@ final class ReactiveStoreCalls {
 	 * @return the call, its failures mapped
 	 */
 	static <T> Mono<T> failing(Mono<T> call, String key, String operation) {
-		return call.onErrorMap((ex) -> !(ex instanceof LockStoreException || ex instanceof LockTtlTooShortException),
+		return call.onErrorMap((ex) -> !(ex instanceof LockStoreException),
 				(ex) -> new LockStoreException(key, "Lock store failed to " + operation + " lock '" + key + "'", ex));
 	}
 
