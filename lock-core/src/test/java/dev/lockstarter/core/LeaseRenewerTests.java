@@ -31,8 +31,9 @@ class LeaseRenewerTests {
 	@Test
 	void releasingTheLastLeaseLeavesNoRenewalBehind() throws Exception {
 		List<Lease> leases = new ArrayList<>();
+		// One second, so that a renewal held up by a busy machine still finds its lock
 		for (int i = 0; i < 50; i++) {
-			leases.add(this.locks.acquire("k" + i, Duration.ofMillis(300)));
+			leases.add(this.locks.acquire("k" + i, Duration.ofSeconds(1)));
 		}
 		assertThat(this.locks.renewer().activeLeases()).isEqualTo(50);
 		assertThat(this.locks.renewer().isScheduled()).isTrue();
@@ -45,17 +46,18 @@ class LeaseRenewerTests {
 			.pollInterval(Duration.ofMillis(10))
 			.until(() -> !this.locks.renewer().isScheduled());
 		int calls = this.store.extendAllCalls.get();
-		// Three renewal periods of the 300 ms leases: a renewal left behind would run
-		await("no renewal left behind").during(Duration.ofMillis(300))
-			.atMost(Duration.ofSeconds(1))
+		// Three renewal periods of the 1 s leases: a renewal left behind would run
+		await("no renewal left behind").during(Duration.ofSeconds(1))
+			.atMost(Duration.ofSeconds(2))
 			.until(() -> this.store.extendAllCalls.get() == calls);
 	}
 
 	@Test
 	void leasesDueTogetherAreExtendedInOneStoreCall() throws Exception {
 		List<Lease> leases = new ArrayList<>();
+		// Two seconds, so that a renewal held up by a busy machine still finds its lock
 		for (int i = 0; i < 20; i++) {
-			leases.add(this.locks.acquire("k" + i, Duration.ofMillis(600)));
+			leases.add(this.locks.acquire("k" + i, Duration.ofSeconds(2)));
 		}
 		await("two renewals of every lease").atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(10))
@@ -68,9 +70,9 @@ class LeaseRenewerTests {
 	@Test
 	void aShortLeaseTakenAfterALongOneIsRenewedBeforeTheLongOneIsDue() throws Exception {
 		// The timer is armed for the long lease (due after 10 s); the short one is due
-		// after 100 ms and must re-arm it
+		// after a third of a second and must re-arm it
 		Lease long1 = this.locks.acquire("long", Duration.ofSeconds(30));
-		Lease short1 = this.locks.acquire("short", Duration.ofMillis(300));
+		Lease short1 = this.locks.acquire("short", Duration.ofSeconds(1));
 		// Within 5 s, before the long lease is due:
 		// only the short one can have been renewed
 		await("two renewals of the short lease").atMost(Duration.ofSeconds(5))
