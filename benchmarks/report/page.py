@@ -80,7 +80,7 @@ def render(directory, output, elapsed=None):
     stores.section(run.stores, w)
     clock.section(run.clock, w)
     commands.section(run.commands, w)
-    tokens.section(run.tokens, w)
+    tokens.section(run.tokens, run.machine, w)
     interceptor.section(run.interceptor, w)
     handoff.section(run.handoff, run.warm_handoff, charts, w)
     scale.section(run.scale, w)

@@ -1,8 +1,6 @@
 """The section "Owner tokens": the time to draw one owner token (OwnerTokenBenchmark in benchmarks/results/
 jmh.json) with 1 and 8 threads, for each way of drawing it that was weighed and for the starter's own."""
 
-import os
-
 from .fmt import number, threads_text, titled
 
 OWNER_TOKEN_ROWS = [
@@ -17,15 +15,15 @@ OWNER_TOKEN_ROWS = [
 ]
 
 
-def section(tokens, w):
-    """The section; tokens maps (generator, threads) to its JMH result."""
+def section(tokens, machine_info, w):
+    """The section; tokens maps (generator, threads) to its JMH result, machine_info is the run's machine.json."""
     if not titled(w, "Owner tokens", tokens):
         return
     threads = sorted({count for (_, count) in tokens})
     w("`OwnerTokenBenchmark`: one owner token (128 random bits, Base64 URL-encoded), average time per call, drawn "
       "by 1 and by 8 threads at once, for each way of drawing it that was weighed and for the starter's own. With "
       "8 threads on %s cores a call also waits for a core, so a generator on which no thread waits for another shows "
-      "about four times its one-thread time." % (os.cpu_count() or "n/a"))
+      "about four times its one-thread time." % machine_info.get("nproc", "n/a"))
     w("")
     w("| generator | %s |" % " | ".join("ns per token, %s" % threads_text(t) for t in threads))
     w("|---|%s|" % "|".join("---:" for _ in threads))
