@@ -16,7 +16,7 @@
 #   KILLS=12 benchmarks/clock.sh takeover           kills per store
 #   TRIALS=40 BASE_TRIALS=8 benchmarks/clock.sh loss
 #   OUT=benchmarks/results/clock/handoff-recheck CYCLES=0 HANDOFF_LOCKS="ETCD_STARTER ZOOKEEPER_STARTER" \
-#       benchmarks/clock.sh compare                 the handoffs alone, again (report_clock.py shows that run too)
+#       benchmarks/clock.sh compare                 the handoffs alone, again (report/clock.py shows that run too)
 #
 # Each revision is built with the benchmarks module of this checkout (its sources are the same on both
 # sides; the library modules are the revision's), from `git archive` copies under benchmarks/target/clock/,
@@ -170,7 +170,7 @@ loss() {
 }
 
 report() {
-	python3 benchmarks/report_clock.py "$OUT" | tee "$OUT/summary.md"
+	PYTHONPATH=benchmarks python3 -m report.clock "$OUT" | tee "$OUT/summary.md"
 	python3 benchmarks/report.py render benchmarks/results docs/PERFORMANCE.md
 	echo "== Wrote $OUT/summary.md and docs/PERFORMANCE.md"
 }

@@ -7,78 +7,15 @@ RESULTS_DIR holds {base,head}-{pass}-jmh.json (JMH's JSON output) and
 {base,head}-{pass}-handoff.json (HandoffLatency's output). The iterations of every pass and
 fork of one side are pooled; a JMH figure is their mean with a 99.9 % confidence interval, and
 "within error" means the two intervals overlap. Handoff percentiles are taken over the pooled
-samples, with a bootstrap 95 % interval for the ratio of medians.
+samples, with a bootstrap 95 % interval for the ratio of medians. The pooling and the statistics are the
+report package's (report/results.py, report/stats.py), which the clock section of docs/PERFORMANCE.md shares.
 """
 
-import glob
-import json
-import math
-import os
-import random
 import statistics
 import sys
 
-# Two-sided 99.9 % quantiles of Student's t, by degrees of freedom
-T_999 = [(1, 636.6), (2, 31.6), (3, 12.92), (4, 8.61), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
-         (9, 4.781), (10, 4.587), (14, 4.140), (19, 3.883), (29, 3.659), (39, 3.551), (59, 3.460),
-         (119, 3.373), (10 ** 9, 3.291)]
-
-
-def t_quantile(df):
-    value = T_999[0][1]
-    for bound, quantile in T_999:
-        if df >= bound:
-            value = quantile
-    return value
-
-
-def pooled_jmh(directory, side):
-    """{(benchmark, threads): (unit, [iteration scores])} over every pass of a side."""
-    pooled = {}
-    for path in sorted(glob.glob(os.path.join(directory, side + "-*-jmh.json"))):
-        with open(path) as file:
-            for entry in json.load(file):
-                name = entry["benchmark"].replace("dev.lockstarter.benchmarks.", "")
-                metric = entry["primaryMetric"]
-                key = (name, entry["threads"])
-                unit, scores = pooled.setdefault(key, (metric["scoreUnit"], []))
-                for fork in metric["rawData"]:
-                    scores.extend(fork)
-    return pooled
-
-
-def pooled_handoffs(directory, side, kind):
-    """{lock: [samples in microseconds]} over every pass of a side; kind is "handoff" or "warm"."""
-    pooled = {}
-    for path in sorted(glob.glob(os.path.join(directory, "%s-*-%s.json" % (side, kind)))):
-        with open(path) as file:
-            for lock, values in json.load(file)["setups"].items():
-                pooled.setdefault(lock, []).extend(values["samples_us"])
-    return pooled
-
-
-def interval(scores):
-    mean = statistics.fmean(scores)
-    if len(scores) < 2:
-        return mean, float("nan")
-    return mean, t_quantile(len(scores) - 1) * statistics.stdev(scores) / math.sqrt(len(scores))
-
-
-def percentile(samples, percent):
-    ordered = sorted(samples)
-    index = max(0, math.ceil(percent / 100 * len(ordered)) - 1)
-    return ordered[index]
-
-
-def median_ratio_interval(numerator, denominator, resamples=2000, seed=42):
-    rng = random.Random(seed)
-    ratios = []
-    for _ in range(resamples):
-        a = [rng.choice(numerator) for _ in numerator]
-        b = [rng.choice(denominator) for _ in denominator]
-        ratios.append(statistics.median(a) / statistics.median(b))
-    ratios.sort()
-    return ratios[int(0.025 * resamples)], ratios[int(0.975 * resamples) - 1]
+from report.results import pooled_handoffs, pooled_jmh
+from report.stats import change_verdict, interval, median_ratio_interval, percentile
 
 
 def main():
@@ -93,10 +30,7 @@ def main():
         _, head_scores = head[key]
         base_mean, base_error = interval(base_scores)
         head_mean, head_error = interval(head_scores)
-        overlap = abs(head_mean - base_mean) <= base_error + head_error
-        faster_is_higher = "ops/" in unit
-        better = head_mean > base_mean if faster_is_higher else head_mean < base_mean
-        verdict = "within error" if overlap else ("faster" if better else "**slower**")
+        verdict = change_verdict(base_mean, base_error, head_mean, head_error, higher_is_better="ops/" in unit)
         print("| %s | %d | %.3f ± %.3f %s | %.3f ± %.3f %s | %.3f | %s |" % (
             key[0], key[1], base_mean, base_error, unit, head_mean, head_error, unit, head_mean / base_mean,
             verdict))
@@ -125,7 +59,7 @@ def handoff_table(directory, kind, title):
         row = [lock]
         for percent in (50, 99):
             for samples in (base_handoffs.get(lock), head_handoffs.get(lock)):
-                row.append("%.2f ms" % (percentile(samples, percent) / 1000) if samples else "n/a")
+                row.append("%.2f ms" % (percentile(sorted(samples), percent) / 1000) if samples else "n/a")
         if lock in base_handoffs and lock in head_handoffs:
             low, high = median_ratio_interval(head_handoffs[lock], base_handoffs[lock])
             ratio = statistics.median(head_handoffs[lock]) / statistics.median(base_handoffs[lock])
@@ -138,7 +72,7 @@ def handoff_table(directory, kind, title):
         low, high = median_ratio_interval(reactive, blocking)
         print("\nHead, reactive waiter against the blocking one: p50 %.3f (95 %% interval %.3f to %.3f), p99 %.3f"
               % (statistics.median(reactive) / statistics.median(blocking), low, high,
-                 percentile(reactive, 99) / percentile(blocking, 99)))
+                 percentile(sorted(reactive), 99) / percentile(sorted(blocking), 99)))
 
 
 if __name__ == "__main__":

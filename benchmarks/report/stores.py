@@ -1,10 +1,11 @@
 """The section of docs/PERFORMANCE.md on the stores that keep a lock across a server's failure, from the results
 of benchmarks/stores.sh (benchmarks/results/stores/): the lock cycle of each store beside the peers' on the same
-kind of server (FailoverStoreCycleBenchmarks, one JSON file per benchmark and pass) and the handoff to a waiter
-in another JVM (HandoffLatency's handoff.json). report.py renders it; `fmt` is report.py's module, whose number
-formatting, fork merging and ratio helpers this uses."""
+kind of server (FailoverStoreCycleBenchmarks, one JSON file per benchmark and pass, merged) and the handoff to a
+waiter in another JVM (HandoffLatency's handoff.json)."""
 
 import os
+
+from . import fmt, results, stats
 
 DIRECTORY = "stores"
 TITLE = "Stores that keep a lock across a failover: PostgreSQL, etcd, ZooKeeper"
@@ -73,39 +74,29 @@ what a waiter must still do once the lock is free.
   and write directly on the ZooKeeper client, with nothing else: the floor of that design."""
 
 
-def load(directory, fmt):
+def load(directory):
     """The results of benchmarks/stores.sh, or None when it has not run."""
     if not os.path.isdir(directory):
         return None
-    runs = {}
-    for name in sorted(os.listdir(directory)):
-        if name.startswith("jmh-") and name.endswith(".json"):
-            for entry in fmt.load(directory, name) or []:
-                runs.setdefault(entry["benchmark"].split(".")[-1], []).append(entry)
+    runs = results.jmh_passes(directory)
     if not runs:
         return None
-    def text(name):
-        path = os.path.join(directory, name)
-        return open(path).read().strip() if os.path.exists(path) else None
-    commands_run = [line for line in (text("commands-run.txt") or "").splitlines() if line.strip()]
+    elapsed = results.text(directory, "elapsed-seconds.txt")
     return {
-        "rows": {method: fmt.merge_forks(entries) for method, entries in runs.items()},
+        "rows": {method: stats.merge_forks(entries) for method, entries in runs.items()},
         "passes": max(len(entries) for entries in runs.values()),
-        "handoff": fmt.load(directory, "handoff.json"),
-        "machine": fmt.load(directory, "machine.json") or {},
-        "loadavg_end": (text("loadavg-end.txt") or "").split()[0:3],
-        "elapsed": int(text("elapsed-seconds.txt")) if text("elapsed-seconds.txt") else None,
-        "commands_run": commands_run,
+        "handoff": results.load(directory, "handoff.json"),
+        "machine": results.load(directory, "machine.json") or {},
+        "loadavg_end": (results.text(directory, "loadavg-end.txt") or "").split()[0:3],
+        "elapsed": int(elapsed) if elapsed else None,
+        "commands_run": results.lines(directory, "commands-run.txt"),
     }
 
 
-def section(stores, w, fmt):
-    w("## " + TITLE)
-    w("")
-    if not stores:
-        w("Not run for this page: there are no results in `benchmarks/results/%s/` (`benchmarks/stores.sh`)." %
-          DIRECTORY)
-        w("")
+def section(stores, w):
+    """The section, or why it is missing."""
+    if not fmt.section(w, TITLE, stores, "there are no results in `benchmarks/results/%s/` (`benchmarks/stores.sh`)"
+                       % DIRECTORY):
         return
     machine = stores["machine"]
     first = next(iter(stores["rows"].values()))
@@ -117,13 +108,13 @@ def section(stores, w, fmt):
       "per thread." % (
           machine.get("date", "an unknown date"), " ".join(machine.get("loadavg_start", [])) or "unknown",
           " ".join(stores["loadavg_end"]) or "unknown",
-          "; %d min %02d s in all" % (stores["elapsed"] // 60, stores["elapsed"] % 60)
+          "; %s in all" % fmt.duration(stores["elapsed"])
           if stores["elapsed"] is not None else "", stores["passes"], "" if stores["passes"] == 1 else "es",
           first.get("warmupIterations"), first.get("warmupTime"), first.get("measurementIterations"),
           first.get("measurementTime"),
           ", the passes taking the benchmarks in opposite orders" if stores["passes"] > 1 else ""))
     w("")
-    if fmt.busy_note(machine, stores["loadavg_end"]):
+    if results.busy(machine, stores["loadavg_end"]):
         w("**This run was made on a busy machine** (a load average above the number of processors at its start "
           "or end): the servers, the clients and the benchmark waited for a core in turn, so a ratio within its "
           "error decides nothing. The comparison needs `benchmarks/stores.sh` again on an idle machine.")
@@ -136,11 +127,7 @@ def section(stores, w, fmt):
             continue
         b = rows[theirs]["primaryMetric"]
         if ours in rows:
-            a = rows[ours]["primaryMetric"]
-            value, err = fmt.ratio(a, b)
-            w("| %s | %s %s | %s | %s %s | %s (%s) |" % (
-                server, fmt.number(a["score"]), fmt.error(a), peer, fmt.number(b["score"]), fmt.error(b),
-                fmt.format_ratio((value, err)), fmt.verdict(value, err)))
+            w(fmt.peer_row(server, rows[ours]["primaryMetric"], peer, b))
         else:
             w("| %s | not measured | %s | %s %s | – |" % (server, peer, fmt.number(b["score"]), fmt.error(b)))
     w("")
@@ -155,7 +142,7 @@ def section(stores, w, fmt):
         w("|---|---|---:|---:|---:|---:|")
         def row(server, setup, label):
             w("| %s | %s | %s | %s | %s | %s |" % (
-                server, label, *(("%.2f ms" % (setup[p] / 1000.0)) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+                server, label, *(fmt.ms(setup[p]) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
         for index, (server, name) in enumerate(HANDOFF_ROWS):
             setup = setups.get(name)
             if setup:
@@ -183,8 +170,4 @@ def section(stores, w, fmt):
     if stores["commands_run"]:
         w("The commands `benchmarks/stores.sh` ran:")
         w("")
-        w("```")
-        for line in stores["commands_run"]:
-            w(line)
-        w("```")
-        w("")
+        fmt.code_block(w, stores["commands_run"])

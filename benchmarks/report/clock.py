@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The section of docs/PERFORMANCE.md on the stores whose expiry no application server's wall clock decides any
 longer, from the results of benchmarks/clock.sh (benchmarks/results/clock/):
 
@@ -8,17 +7,14 @@ longer, from the results of benchmarks/clock.sh (benchmarks/results/clock/):
 - loss-head.json and loss-base.json (LossDetectionLatency): the time from a lease's local deadline and from the
   store's expiry to the cancellation of an onLeaseLost = CANCEL method.
 
-report.py renders the section; run alone, `report_clock.py RESULTS_DIR` prints it as the run's summary."""
+Run alone, from the repository root, `PYTHONPATH=benchmarks python3 -m report.clock [RESULTS_DIR]` prints the
+section as the run's summary (benchmarks/clock.sh writes it to RESULTS_DIR/summary.md)."""
 
-import json
-import math
 import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import compare  # noqa: E402
+from . import fmt, results, stats
 
 DIRECTORY = "clock"
 TITLE = "Expiry without the instances' wall clocks: before and after, takeover and loss detection"
@@ -93,60 +89,47 @@ READING = """\
   hanging on a stopped store no loss was found in that time either."""
 
 
-def load(directory, fmt=None):
+STEPS = ("compare", "takeover", "loss")
+
+
+def load(directory):
     """The results of benchmarks/clock.sh, or None when it has not run."""
     if not os.path.isdir(directory):
         return None
-
-    def text(name):
-        path = os.path.join(directory, name)
-        return open(path).read().strip() if os.path.exists(path) else None
-
-    def data(name):
-        path = os.path.join(directory, name)
-        if not os.path.exists(path):
-            return None
-        with open(path) as file:
-            return json.load(file)
-
-    results = {
-        "base": compare.pooled_jmh(directory, "base"),
-        "head": compare.pooled_jmh(directory, "head"),
-        "base_handoffs": compare.pooled_handoffs(directory, "base", "handoff"),
-        "head_handoffs": compare.pooled_handoffs(directory, "head", "handoff"),
+    clock = {
+        "base": results.pooled_jmh(directory, "base"),
+        "head": results.pooled_jmh(directory, "head"),
+        "base_handoffs": results.pooled_handoffs(directory, "base", "handoff"),
+        "head_handoffs": results.pooled_handoffs(directory, "head", "handoff"),
         "passes": len([n for n in os.listdir(directory) if n.endswith("-jmh.json")]),
         "directory": directory,
-        "takeover": data("takeover.json"),
-        "loss_head": data("loss-head.json"),
-        "loss_base": data("loss-base.json"),
-        "machine": data("machine.json") or {},
-        "load": [line for line in (text("load.txt") or "").splitlines() if line.strip()],
-        "revisions": [line for line in (text("revisions.txt") or "").splitlines() if line.strip()],
-        "commands": {step: [line for line in (text("commands-%s.txt" % step) or "").splitlines() if line.strip()]
-                     for step in ("compare", "takeover", "loss")},
-        "elapsed": {step: int(text("elapsed-%s.txt" % step)) for step in ("compare", "takeover", "loss")
-                    if text("elapsed-%s.txt" % step)},
+        "takeover": results.load(directory, "takeover.json"),
+        "loss_head": results.load(directory, "loss-head.json"),
+        "loss_base": results.load(directory, "loss-base.json"),
+        "machine": results.load(directory, "machine.json") or {},
+        "load": results.lines(directory, "load.txt"),
+        "revisions": results.lines(directory, "revisions.txt"),
+        "commands": {step: results.lines(directory, "commands-%s.txt" % step) for step in STEPS},
+        "elapsed": {step: int(results.text(directory, "elapsed-%s.txt" % step)) for step in STEPS
+                    if results.text(directory, "elapsed-%s.txt" % step)},
     }
     recheck = os.path.join(directory, "handoff-recheck")
     if os.path.isdir(recheck):
-        results["recheck"] = {
+        clock["recheck"] = {
             "directory": recheck,
-            "base_handoffs": compare.pooled_handoffs(recheck, "base", "handoff"),
-            "head_handoffs": compare.pooled_handoffs(recheck, "head", "handoff"),
-            "load": [line for line in (open(os.path.join(recheck, "load.txt")).read().splitlines()
-                                       if os.path.exists(os.path.join(recheck, "load.txt")) else []) if line.strip()],
-            "revisions": [line for line in (open(os.path.join(recheck, "revisions.txt")).read().splitlines()
-                                            if os.path.exists(os.path.join(recheck, "revisions.txt")) else [])],
-            "commands": [line for line in (open(os.path.join(recheck, "commands-compare.txt")).read().splitlines()
-                                           if os.path.exists(os.path.join(recheck, "commands-compare.txt")) else [])
-                         if line.strip()],
+            "base_handoffs": results.pooled_handoffs(recheck, "base", "handoff"),
+            "head_handoffs": results.pooled_handoffs(recheck, "head", "handoff"),
+            "load": results.lines(recheck, "load.txt"),
+            "revisions": results.lines(recheck, "revisions.txt"),
+            "commands": results.lines(recheck, "commands-compare.txt"),
         }
-    if not (results["base"] or results["takeover"] or results["loss_head"]):
+    if not (clock["base"] or clock["takeover"] or clock["loss_head"]):
         return None
-    return results
+    return clock
 
 
 def jmh_key(pooled, method):
+    """The key of the pooled JMH results whose benchmark is the method, or None."""
     for key in pooled:
         if key[0].endswith("." + method):
             return key
@@ -154,34 +137,34 @@ def jmh_key(pooled, method):
 
 
 def cycle_rows(clock):
+    """Per store measured on both sides: the means, errors, ratio and verdict of the cycle."""
     rows = []
     for method, _, store in STORES:
         base_key, head_key = jmh_key(clock["base"], method), jmh_key(clock["head"], method)
         if not base_key or not head_key:
             continue
-        base_mean, base_err = compare.interval(clock["base"][base_key][1])
-        head_mean, head_err = compare.interval(clock["head"][head_key][1])
-        ratio = head_mean / base_mean
-        ratio_err = ratio * math.sqrt((base_err / base_mean) ** 2 + (head_err / head_mean) ** 2)
-        overlap = abs(head_mean - base_mean) <= base_err + head_err
-        verdict = "within error" if overlap else ("faster" if head_mean > base_mean else "**slower**")
-        rows.append((store, base_mean, base_err, head_mean, head_err, ratio, ratio_err, verdict,
-                     len(clock["base"][base_key][1]), len(clock["head"][head_key][1])))
+        base_mean, base_err = stats.interval(clock["base"][base_key][1])
+        head_mean, head_err = stats.interval(clock["head"][head_key][1])
+        ratio, ratio_err = stats.ratio_with_error(head_mean, head_err, base_mean, base_err)
+        rows.append((store, base_mean, base_err, head_mean, head_err, ratio, ratio_err,
+                     stats.change_verdict(base_mean, base_err, head_mean, head_err)))
     return rows
 
 
 def handoff_rows(clock):
+    """Per store measured on both sides: the handoff's medians, p99s, ratio, interval and verdict."""
     rows = []
     for _, lock, store in STORES:
         base, head = clock["base_handoffs"].get(lock), clock["head_handoffs"].get(lock)
         if not base or not head:
             continue
-        low, high = compare.median_ratio_interval(head, base)
+        low, high = stats.median_ratio_interval(head, base)
         ratio = statistics.median(head) / statistics.median(base)
         verdict = "within error" if low <= 1 <= high else ("faster" if ratio < 1 else "**slower**")
-        rows.append((store, compare.percentile(base, 50) / 1000, compare.percentile(head, 50) / 1000,
-                     compare.percentile(base, 99) / 1000, compare.percentile(head, 99) / 1000, ratio, low, high,
-                     verdict, len(base), len(head)))
+        base, head = sorted(base), sorted(head)
+        rows.append((store, stats.percentile(base, 50) / 1000, stats.percentile(head, 50) / 1000,
+                     stats.percentile(base, 99) / 1000, stats.percentile(head, 99) / 1000, ratio, low, high,
+                     verdict))
     return rows
 
 
@@ -191,24 +174,21 @@ def pass_medians(directory, lock):
     for name in sorted(os.listdir(directory)):
         parts = name.split("-")
         if len(parts) == 3 and parts[2] == "handoff.json" and parts[0] in medians:
-            with open(os.path.join(directory, name)) as file:
-                setup = json.load(file)["setups"].get(lock)
+            setup = results.load(directory, name)["setups"].get(lock)
             if setup:
                 medians[parts[0]].append((int(parts[1]), statistics.median(setup["samples_us"]) / 1000))
     return medians
 
 
 def ms(value):
+    """Milliseconds with one decimal: "1.2 ms"."""
     return "%.1f ms" % value
 
 
-def section(clock, w, fmt=None):
-    w("## " + TITLE)
-    w("")
-    if not clock:
-        w("Not run for this page: there are no results in `benchmarks/results/%s/` (`benchmarks/clock.sh`)." %
-          DIRECTORY)
-        w("")
+def section(clock, w):
+    """The section, or why it is missing."""
+    if not fmt.section(w, TITLE, clock, "there are no results in `benchmarks/results/%s/` (`benchmarks/clock.sh`)"
+                       % DIRECTORY):
         return
     machine = clock["machine"]
     w("Measured by `benchmarks/clock.sh` on %s (%s processors, %s, %s of memory). The etcd, ZooKeeper, Memcached and DynamoDB stores no "
@@ -227,11 +207,7 @@ def section(clock, w, fmt=None):
           "other builds and tests; before each step the script waits a while (`LOAD_WAIT`, here as "
           "listed) for a one-minute load average below 1.5, then runs anyway:")
         w("")
-        w("```")
-        for line in clock["load"]:
-            w(line)
-        w("```")
-        w("")
+        fmt.code_block(w, clock["load"])
 
     cycles = cycle_rows(clock)
     if cycles:
@@ -249,7 +225,7 @@ def section(clock, w, fmt=None):
         w("")
         w("| store | base (ops/s) | head (ops/s) | head ÷ base | verdict |")
         w("|---|---:|---:|---:|---|")
-        for store, bm, be, hm, he, r, re, verdict, _, _ in cycles:
+        for store, bm, be, hm, he, r, re, verdict in cycles:
             w("| %s | %.0f ± %.0f | %.0f ± %.0f | %.3f ± %.3f | %s |" % (store, bm, be, hm, he, r, re, verdict))
         w("")
     handoff_table(clock, w)
@@ -263,21 +239,18 @@ def section(clock, w, fmt=None):
               "; ".join(line.split(" ", 1)[1] for line in recheck["load"] if "start" in line or "end" in line)))
         w("")
         handoff_table(recheck, w, explain=False)
-        w("```")
-        for line in recheck["commands"]:
-            w(line)
-        w("```")
-        w("")
+        fmt.code_block(w, recheck["commands"])
     section_rest(clock, w)
 
 
 def handoff_table(clock, w, explain=True):
+    """The handoffs before and after, with each pass's median."""
     handoffs = handoff_rows(clock)
     if handoffs:
         w("| store | base p50 | head p50 | base p99 | head p99 | head ÷ base, p50 (95 % interval) | verdict "
           "| p50 of each pass, base; head |")
         w("|---|---:|---:|---:|---:|---|---|---|")
-        for store, bp50, hp50, bp99, hp99, r, low, high, verdict, _, _ in handoffs:
+        for store, bp50, hp50, bp99, hp99, r, low, high, verdict in handoffs:
             lock = next(lock for _, lock, name in STORES if name == store)
             medians = pass_medians(clock["directory"], lock)
             w("| %s | %s | %s | %s | %s | %.3f (%.3f to %.3f) | %s | %s; %s |" % (
@@ -292,6 +265,7 @@ def handoff_table(clock, w, explain=True):
 
 
 def section_rest(clock, w):
+    """The takeover and loss detection tables, the reading and the commands that ran."""
     takeover = clock["takeover"]
     if takeover:
         w("### Takeover after a crashed holder")
@@ -366,20 +340,18 @@ def section_rest(clock, w):
 
     w(READING)
     w("")
-    commands = [line for step in ("compare", "takeover", "loss") for line in clock["commands"][step]]
+    commands = [line for step in STEPS for line in clock["commands"][step]]
     if commands:
         w("The commands `benchmarks/clock.sh` ran (%s):" % ", ".join(
-            "%s %d min %02d s" % (step, seconds // 60, seconds % 60) for step, seconds in clock["elapsed"].items()))
+            "%s %s" % (step, fmt.duration(seconds)) for step, seconds in clock["elapsed"].items()))
         w("")
-        w("```")
-        for line in commands:
-            w(line)
-        w("```")
-        w("")
+        fmt.code_block(w, commands)
 
 
 def main():
-    directory = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results", DIRECTORY)
+    """Print the section for RESULTS_DIR (default: benchmarks/results/clock)."""
+    benchmarks = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    directory = sys.argv[1] if len(sys.argv) > 1 else os.path.join(benchmarks, "results", DIRECTORY)
     section(load(directory), print)
 
 

@@ -2,10 +2,9 @@
 from the results of its two load scripts, which benchmarks/run.sh runs: the acquire + release cycle over HTTP beside
 the direct LockTemplate cycle on the same Redis (lock-server/load/run.sh, server-cycle.json) and the long-poll
 handoff across two server instances beside the handoff between two LockTemplates (lock-server/load/handoff.sh,
-server-handoff.json). report.py renders it; `fmt` is report.py's module, whose file loading and number formatting
-this uses."""
+server-handoff.json), and its line of the page's summary."""
 
-import os
+from . import fmt, results
 
 CYCLE = "server-cycle.json"
 HANDOFF = "server-handoff.json"
@@ -37,20 +36,19 @@ handoff) and one `redis-server` share its cores.
   processes and two HTTP exchanges (the release's request, the long poll's answer) more than the direct handoff."""
 
 
-def load(results, fmt):
+def load(directory):
     """The two scripts' results and the commands that ran them; either result is None when its file is missing."""
-    commands_path = os.path.join(results, "commands-run.txt")
-    commands_run = []
-    if os.path.exists(commands_path):
-        commands_run = [line.strip() for line in open(commands_path) if "lock-server" in line]
-    return {"cycle": fmt.load(results, CYCLE), "handoff": fmt.load(results, HANDOFF), "commands_run": commands_run}
+    return {"cycle": results.load(directory, CYCLE), "handoff": results.load(directory, HANDOFF),
+            "commands_run": [line for line in results.commands_run(directory) if "lock-server" in line]}
 
 
 def measured(result):
+    """Whether the script ran and was not skipped."""
     return bool(result) and "skipped" not in result
 
 
 def missing_text(result, script, name):
+    """Why a measurement is missing: skipped, or no file."""
     if result and "skipped" in result:
         return "Skipped in this run: %s." % result["skipped"]
     return "Not measured in this run: there is no `benchmarks/results/%s` (`%s`)." % (name, script)
@@ -74,19 +72,12 @@ def mean_rates(rows, mode="http"):
     return sum(d for d, _ in pairs) / len(pairs), sum(h for _, h in pairs) / len(pairs), len(pairs)
 
 
-def ms(micros):
-    return "%.2f ms" % (micros / 1000.0)
-
-
 def latencies(entry):
-    return "%s / %s" % (ms(entry["p50_us"]), ms(entry["p99_us"])) if entry else "–"
+    """A measurement's p50 / p99, or a dash."""
+    return "%s / %s" % (fmt.ms(entry["p50_us"]), fmt.ms(entry["p99_us"])) if entry else "–"
 
 
-def threads_label(threads):
-    return "%d thread%s" % (threads, "" if threads == 1 else "s")
-
-
-def summary(server, fmt):
+def summary(server):
     """The lines of the page's summary, none when neither script was measured."""
     if not server:
         return []
@@ -98,7 +89,7 @@ def summary(server, fmt):
             means = mean_rates(rows)
             if means:
                 rates.append("%s cycles/s against %s direct with %s (%.2f×)" % (
-                    fmt.number(means[1]), fmt.number(means[0]), threads_label(threads), means[1] / means[0]))
+                    fmt.number(means[1]), fmt.number(means[0]), fmt.threads_text(threads), means[1] / means[0]))
         if rates:
             parts.append("the acquire + release cycle over HTTP runs at " + " and ".join(rates)
                          + (" (measured on %s)" % cycle["started"] if cycle.get("started") else ""))
@@ -106,7 +97,7 @@ def summary(server, fmt):
         setups = handoff.get("setups", {})
         if "HTTP" in setups and "DIRECT" in setups:
             parts.append("a handoff between two instances takes %s at the median, against %s between two "
-                         "`LockTemplate`s%s" % (ms(setups["HTTP"]["p50_us"]), ms(setups["DIRECT"]["p50_us"]),
+                         "`LockTemplate`s%s" % (fmt.ms(setups["HTTP"]["p50_us"]), fmt.ms(setups["DIRECT"]["p50_us"]),
                                                " (measured on %s)" % handoff["started"] if handoff.get("started")
                                                else ""))
     if not parts:
@@ -115,7 +106,8 @@ def summary(server, fmt):
             "[The lock server over HTTP](#%s)." % ("; ".join(parts), ANCHOR)]
 
 
-def section(server, w, fmt):
+def section(server, w):
+    """The section, with what is missing said in its place."""
     w("## " + TITLE)
     w("")
     cycle = server["cycle"] if server else None
@@ -124,20 +116,16 @@ def section(server, w, fmt):
       "`LockTemplate` of its own. These two measurements put it beside the `LockTemplate` it wraps, on the same Redis, "
       "to show what the HTTP hop costs a client that could use the template directly.")
     w("")
-    w("### The acquire + release cycle")
-    w("")
-    if not measured(cycle):
-        w(missing_text(cycle, "lock-server/load/run.sh", CYCLE))
+    for title, result, script, name, table in (
+            ("The acquire + release cycle", cycle, "lock-server/load/run.sh", CYCLE, cycle_table),
+            ("The handoff between two instances", handoff, "lock-server/load/handoff.sh", HANDOFF, handoff_table)):
+        w("### " + title)
         w("")
-    else:
-        cycle_table(cycle, w, fmt)
-    w("### The handoff between two instances")
-    w("")
-    if not measured(handoff):
-        w(missing_text(handoff, "lock-server/load/handoff.sh", HANDOFF))
-        w("")
-    else:
-        handoff_table(handoff, w)
+        if measured(result):
+            table(result, w)
+        else:
+            w(missing_text(result, script, name))
+            w("")
     if measured(cycle) or measured(handoff):
         w(CROSSES)
         w("")
@@ -146,19 +134,14 @@ def section(server, w, fmt):
     else:
         w("The commands that measure them, from the repository root, as `benchmarks/run.sh` runs them:")
     w("")
-    w("```bash")
-    if server and server["commands_run"]:
-        for line in server["commands_run"]:
-            w(line)
-    else:
-        w("./mvnw -q -B -pl lock-server -am package -Dmaven.test.skip=true")
-        w("env SKIP_BUILD=1 lock-server/load/run.sh benchmarks/results/%s" % CYCLE)
-        w("env SKIP_BUILD=1 HANDOFFS=1000 lock-server/load/handoff.sh benchmarks/results/%s" % HANDOFF)
-    w("```")
-    w("")
+    fmt.code_block(w, server["commands_run"] if server and server["commands_run"] else [
+        "./mvnw -q -B -pl lock-server -am package -Dmaven.test.skip=true",
+        "env SKIP_BUILD=1 lock-server/load/run.sh benchmarks/results/%s" % CYCLE,
+        "env SKIP_BUILD=1 HANDOFFS=1000 lock-server/load/handoff.sh benchmarks/results/%s" % HANDOFF], "bash")
 
 
-def cycle_table(cycle, w, fmt):
+def cycle_table(cycle, w):
+    """The cycle's settings, its rates per round and thread count, then the floor and CPU tables."""
     loads = [cycle.get("loadavg_start") or [], cycle.get("loadavg_end") or []]
     rounds = cycle.get("rounds")
     w("Measured by `lock-server/load/run.sh`%s: the server as its own JVM (the executable jar, `lock.store=redis`, "
@@ -203,7 +186,7 @@ def cycle_table(cycle, w, fmt):
             w("| %d | **mean** of %d | %s | %s | **%.2f** | | |" % (
                 threads, means[2], fmt.number(means[0]), fmt.number(means[1]), means[1] / means[0]))
     w("")
-    floor_table(cycle, w, fmt)
+    floor_table(cycle, w)
     cpu_table(cycle, w)
 
 
@@ -216,7 +199,7 @@ def http_modes(cycle):
                                  if mode in FLOOR_LABELS]
 
 
-def floor_table(cycle, w, fmt):
+def floor_table(cycle, w):
     """The server's HTTP cycle beside the floor references', each as a ratio to the direct cycle of its round."""
     compared = http_modes(cycle)
     if len(compared) == 1:
@@ -321,6 +304,7 @@ def cpu_table(cycle, w):
 
 
 def handoff_table(handoff, w):
+    """The handoff's settings and percentiles through the server and between two LockTemplates."""
     setups = handoff.get("setups", {})
     w("Measured by `lock-server/load/handoff.sh`%s: two server instances (A and B) on one `redis-server`. A holder "
       "acquires a key through A; a waiter long-polls the same key through B; after a pause of 20 to 51 ms, long "
@@ -340,7 +324,7 @@ def handoff_table(handoff, w):
         if setup:
             count = len(setup.get("samples_us", [])) or handoff.get("handoffs", 0)
             w("| %s | %s | %s | %s | %s | %s |" % (
-                label, "{:,}".format(count), *(ms(setup[p]) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
+                label, "{:,}".format(count), *(fmt.ms(setup[p]) for p in ("p50_us", "p90_us", "p99_us", "max_us"))))
     w("")
     if "HTTP" in setups and "DIRECT" in setups and setups["DIRECT"]["p50_us"] > 0:
         w("The median handoff through the two instances takes %.1f× the median between two `LockTemplate`s." % (
