@@ -1,6 +1,7 @@
 package dev.lockstarter.server;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -165,13 +167,25 @@ class PythonClientTests {
 		return builder.start();
 	}
 
+	/**
+	 * Wait for the process within the timeout, reading its output meanwhile on a thread
+	 * of its own (a process that hangs never closes it), and return that output.
+	 */
 	private static String finish(Process process, Duration timeout) throws Exception {
-		byte[] output = process.getInputStream().readAllBytes();
+		CompletableFuture<byte[]> output = CompletableFuture.supplyAsync(() -> {
+			try {
+				return process.getInputStream().readAllBytes();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
 		if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-			throw new AssertionError("python3 did not finish in " + timeout);
+			process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			throw new AssertionError("python3 did not finish in " + timeout + ":\n"
+					+ new String(output.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8));
 		}
-		return new String(output, StandardCharsets.UTF_8);
+		return new String(output.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
 	}
 
 }
