@@ -26,7 +26,9 @@ import org.springframework.util.Assert;
  * {@link BlockingWaiter} does.
  * <p>
  * An acquisition cancelled before its subscriber got the attempt releases the lease it
- * made, and a try still in flight is released by owner token in the background
+ * made, and so does a blocking try that ends after the cancellation, even one that the
+ * cancellation did not reach (a try subscribed as the wait was being cancelled on another
+ * thread); a reactive try still in flight is released by owner token in the background
  * ({@link OrphanCleaner}); a listener's grant that no one took is released by the handoff
  * when the wait ends.
  */
@@ -51,6 +53,12 @@ final class ReactiveAcquisition {
 
 	/** Whether a store call may have granted the lock that no lease covers yet. */
 	private volatile boolean inFlight;
+
+	/**
+	 * Whether the subscriber cancelled: a blocking try that runs or ends after it
+	 * releases what it made, whether or not the cancellation reached that try's own sink.
+	 */
+	private volatile boolean cancelled;
 
 	/**
 	 * A lease made and not yet claimed, either by its delivery to the subscriber or by a
@@ -206,6 +214,9 @@ final class ReactiveAcquisition {
 				}
 			});
 			this.blockingScheduler.schedule(() -> {
+				if (this.cancelled) {
+					return;
+				}
 				LockAttempt tried;
 				try {
 					this.attempt.tryOnce();
@@ -219,8 +230,10 @@ final class ReactiveAcquisition {
 					sink.error(ex);
 					return;
 				}
+				// The lease is unclaimed before the cancellation is read, and cancelled()
+				// sets it before it reads the lease: one of the two releases it
 				made(tried);
-				if (taken.compareAndSet(null, true)) {
+				if (!this.cancelled && taken.compareAndSet(null, true)) {
 					sink.success(tried);
 				}
 				else {
@@ -281,6 +294,7 @@ final class ReactiveAcquisition {
 	 * the lock of a store call still in flight, by token.
 	 */
 	void cancelled() {
+		this.cancelled = true;
 		if (!releaseUnclaimed() && this.inFlight) {
 			orphaned();
 		}
