@@ -26,11 +26,10 @@ import org.springframework.util.Assert;
  * {@link BlockingWaiter} does.
  * <p>
  * An acquisition cancelled before its subscriber got the attempt releases the lease it
- * made, and so does a blocking try that ends after the cancellation, even one that the
- * cancellation did not reach (a try subscribed as the wait was being cancelled on another
- * thread); a reactive try still in flight is released by owner token in the background
- * ({@link OrphanCleaner}); a listener's grant that no one took is released by the handoff
- * when the wait ends.
+ * made; a blocking try that has not run by then sends nothing, and one that ends after it
+ * releases what it made; a reactive try still in flight is released by owner token in the
+ * background ({@link OrphanCleaner}); a listener's grant that no one took is released by
+ * the handoff when the wait ends.
  */
 final class ReactiveAcquisition {
 
@@ -55,8 +54,8 @@ final class ReactiveAcquisition {
 	private volatile boolean inFlight;
 
 	/**
-	 * Whether the subscriber cancelled: a blocking try that runs or ends after it
-	 * releases what it made, whether or not the cancellation reached that try's own sink.
+	 * Whether the subscriber cancelled: a blocking try that has not run by then sends
+	 * nothing, and one that ends after it releases what it made.
 	 */
 	private volatile boolean cancelled;
 
