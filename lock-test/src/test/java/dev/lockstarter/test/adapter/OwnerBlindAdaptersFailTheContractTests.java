@@ -4,8 +4,6 @@ import java.util.concurrent.locks.Lock;
 
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.discovery.MethodSelector;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import dev.lockstarter.core.LockOperations;
@@ -19,6 +17,7 @@ import dev.lockstarter.test.adapter.OwnerBlindAdapters.OwnerBlindLockRegistry;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
 
+import static dev.lockstarter.test.EngineTestKitRuns.run;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
@@ -76,13 +75,13 @@ class OwnerBlindAdaptersFailTheContractTests {
 	}
 
 	private static void assertFails(String test) {
-		Events events = run(test);
+		Events events = run(OwnerBlind.class, test);
 		events.assertStatistics((stats) -> stats.started(1).failed(1));
 		events.assertThatEvents().haveExactly(1, finishedWithFailure(instanceOf(AssertionError.class)));
 	}
 
 	private static void assertPasses(String test) {
-		run(selectMethod(OwnerBlind.class, test)).assertStatistics((stats) -> stats.started(1).succeeded(1));
+		run(OwnerBlind.class, test).assertStatistics((stats) -> stats.started(1).succeeded(1));
 	}
 
 	private static void assertFailsForEveryFactory(String test) {
@@ -96,18 +95,6 @@ class OwnerBlindAdaptersFailTheContractTests {
 		int factories = LockFactory.values().length;
 		run(selectMethod(OwnerBlind.class, test, LockFactory.class.getName()))
 			.assertStatistics((stats) -> stats.started(factories).succeeded(factories));
-	}
-
-	private static Events run(String test) {
-		return run(selectMethod(OwnerBlind.class, test));
-	}
-
-	private static Events run(MethodSelector selector) {
-		return EngineTestKit.engine("junit-jupiter")
-			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
-			.selectors(selector)
-			.execute()
-			.testEvents();
 	}
 
 	@EngineTestKitOnly

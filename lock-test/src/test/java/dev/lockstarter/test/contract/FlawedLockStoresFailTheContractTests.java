@@ -1,14 +1,13 @@
 package dev.lockstarter.test.contract;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.EngineTestKitOnly;
 import dev.lockstarter.test.contract.FlawedLockStore.Flaw;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+import static dev.lockstarter.test.EngineTestKitRuns.run;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 
@@ -83,14 +82,6 @@ class FlawedLockStoresFailTheContractTests {
 
 	private static void assertPasses(Class<? extends LockStoreContractTests> suite, String test) {
 		run(suite, test).assertStatistics((stats) -> stats.started(1).succeeded(1));
-	}
-
-	private static Events run(Class<?> suite, String test) {
-		return EngineTestKit.engine("junit-jupiter")
-			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
-			.selectors(selectMethod(suite, test))
-			.execute()
-			.testEvents();
 	}
 
 	@EngineTestKitOnly

@@ -3,7 +3,6 @@ package dev.lockstarter.test.contract;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import dev.lockstarter.store.AcquireReply;
@@ -12,7 +11,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.test.EngineTestKitOnly;
 import dev.lockstarter.test.contract.FlawedSharedLockStore.Flaw;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+import static dev.lockstarter.test.EngineTestKitRuns.run;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
@@ -107,14 +106,6 @@ class FlawedSharedLockStoresFailTheContractTests {
 
 	private static void assertSkipped(Class<?> suite, String test) {
 		run(suite, test).assertStatistics((stats) -> stats.started(1).aborted(1));
-	}
-
-	private static Events run(Class<?> suite, String test) {
-		return EngineTestKit.engine("junit-jupiter")
-			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
-			.selectors(selectMethod(suite, test))
-			.execute()
-			.testEvents();
 	}
 
 	@EngineTestKitOnly

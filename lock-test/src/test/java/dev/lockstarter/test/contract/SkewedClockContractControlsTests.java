@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import dev.lockstarter.store.AcquireReply;
@@ -14,8 +13,8 @@ import dev.lockstarter.store.LockStore;
 import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.test.EngineTestKitOnly;
 
+import static dev.lockstarter.test.EngineTestKitRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
@@ -46,14 +45,6 @@ class SkewedClockContractControlsTests {
 		StallingOnce.stalls.set(0);
 		run(StallingOnce.class, AHEAD).assertStatistics((stats) -> stats.started(1).succeeded(1));
 		assertThat(StallingOnce.stalls).as("renewals stalled past the time-to-live").hasValue(1);
-	}
-
-	private static Events run(Class<?> suite, String test) {
-		return EngineTestKit.engine("junit-jupiter")
-			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
-			.selectors(selectMethod(suite, test))
-			.execute()
-			.testEvents();
 	}
 
 	@EngineTestKitOnly

@@ -8,7 +8,6 @@ import java.util.Base64;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import dev.lockstarter.store.AcquireReply;
@@ -17,7 +16,7 @@ import dev.lockstarter.store.memory.InMemoryLockStore;
 import dev.lockstarter.test.EngineTestKitOnly;
 import dev.lockstarter.test.contract.LockStoreContractTests;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+import static dev.lockstarter.test.EngineTestKitRuns.run;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 
@@ -60,14 +59,6 @@ class KeyManglingStoresFailTheContractTests {
 
 	private static void assertPasses(Class<? extends LockStoreContractTests> suite, String test) {
 		run(suite, test).assertStatistics((stats) -> stats.started(1).succeeded(1));
-	}
-
-	private static Events run(Class<?> suite, String test) {
-		return EngineTestKit.engine("junit-jupiter")
-			.configurationParameter(EngineTestKitOnly.ENABLED, "true")
-			.selectors(selectMethod(suite, test))
-			.execute()
-			.testEvents();
 	}
 
 	/**
