@@ -13,7 +13,7 @@
 #
 # With --quick, it runs the inner loop's lane instead: the unit and contract tests of the engine, the web layer,
 # the auto-configuration, the in-memory and Redis stores and the adapters, but for those .ci/quick-excludes lists
-# (docs/building.md#the-quick-lane). Any other argument goes to Maven. Either way it ends with a table of where
+# (docs/building.md#the-quick-lane), or the file that QUICK_EXCLUDES names. Any other argument goes to Maven. Either way it ends with a table of where
 # the time went (scripts/test-times.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +67,7 @@ status=0
 if [ "$quick" = true ]; then
 	# The modules of the quick lane and what they are built on; the tests .ci/quick-excludes lists are left
 	# out (the other stores' suites among them, since the auto-configuration is built on every store)
-	./mvnw verify -pl "$quick_modules" -am -Dsurefire.excludesFile="$PWD/.ci/quick-excludes" "$@" || status=$?
+	./mvnw verify -pl "$quick_modules" -am -Dsurefire.excludesFile="${QUICK_EXCLUDES:-$PWD/.ci/quick-excludes}" "$@" || status=$?
 elif [ "$lanes" = true ]; then
 	second="target/second-lane"
 	second_modules="$(grep -l '<tests.skip>${tests.skip.second}</tests.skip>' ./*/pom.xml | xargs -n 1 dirname | xargs -n 1 basename | paste -sd, -)"

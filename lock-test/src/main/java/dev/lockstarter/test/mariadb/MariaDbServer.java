@@ -3,6 +3,7 @@ package dev.lockstarter.test.mariadb;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lockstarter.test.DataDirectoryTemplate;
 import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
@@ -27,11 +29,13 @@ import org.springframework.util.StringUtils;
  * {@link #start()} finds {@code mariadbd} in the directory named by the
  * {@value #BIN_PROPERTY} system property, else on the {@code PATH}, in {@code /usr/sbin}
  * or {@code /usr/local/sbin} (Debian and Ubuntu's {@code mariadb-server} package), and
- * {@code mariadb-install-db} beside it or on the {@code PATH}. It creates the system
- * tables with {@code mariadb-install-db}, then runs {@code mariadbd} with no option file
- * as a child process, which creates the database and the user from an init file, and
- * waits until the server greets a client (about a second and a half in all). Run as root,
- * as in CI, the server runs as root too ({@code --user=root}).
+ * {@code mariadb-install-db} beside it or on the {@code PATH}. It copies the system
+ * tables that {@code mariadb-install-db} made for the JVM's first server
+ * ({@link DataDirectoryTemplate}), then runs {@code mariadbd} with no option file as a
+ * child process, which creates the database and the user from an init file, and waits
+ * until the server greets a client (about a second, after two or three for the first
+ * server's system tables). Run as root, as in CI, the server runs as root too
+ * ({@code --user=root}).
  * <p>
  * The server writes its redo log at every commit but does not flush it: its data survives
  * a {@linkplain #restart() restart} and a {@linkplain #kill() kill}, not a crash of the
@@ -301,7 +305,9 @@ public final class MariaDbServer implements AutoCloseable {
 			this.directory = directory;
 			Path data = directory.resolve("data");
 			if (!Files.isDirectory(data.resolve("mysql"))) {
-				install(directory, data);
+				// A copy of the system tables that the installer made once in this JVM
+				DataDirectoryTemplate.copy("mariadb " + this.installer + (this.asRoot ? " as root" : ""),
+						this::installTemplate, data);
 			}
 			Path init = directory.resolve("init.sql");
 			Files.writeString(init, INIT_SQL, StandardCharsets.UTF_8);
@@ -317,6 +323,15 @@ public final class MariaDbServer implements AutoCloseable {
 					"--innodb-temp-data-file-path=ibtmp1:1M:autoextend", "--max-connections=200",
 					"--character-set-server=utf8mb4"));
 			return command;
+		}
+
+		private void installTemplate(Path directory, Path data) {
+			try {
+				install(directory, data);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not run " + this.installer, ex);
+			}
 		}
 
 		private void install(Path directory, Path data) throws IOException {

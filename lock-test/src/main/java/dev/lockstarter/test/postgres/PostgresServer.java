@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
+import dev.lockstarter.test.DataDirectoryTemplate;
 import dev.lockstarter.test.ProcessSignals;
 import dev.lockstarter.test.ServerProcess;
 import org.springframework.util.Assert;
@@ -31,11 +32,13 @@ import org.springframework.util.FileSystemUtils;
  * {@link #start()} finds the server binaries ({@code initdb}, {@code pg_ctl},
  * {@code createdb}): in the directory named by the {@value #BIN_PROPERTY} system
  * property, else in the newest {@code /usr/lib/postgresql/<version>/bin} (Debian and
- * Ubuntu's {@code postgresql} package), else on the {@code PATH}. It runs {@code initdb},
- * starts the server with {@code pg_ctl} and waits until it accepts connections (about two
- * seconds in all), then creates the database. PostgreSQL refuses to run as root, so when
- * the JVM runs as root (as in CI) every binary is run as the {@code postgres} user
- * through {@code runuser}, and the directory is given to that user.
+ * Ubuntu's {@code postgresql} package), else on the {@code PATH}. It copies the data
+ * directory that {@code initdb} made for the JVM's first server
+ * ({@link DataDirectoryTemplate}), starts the server with {@code pg_ctl} and waits until
+ * it accepts connections, then creates the database (about half a second in all, and half
+ * a second more for the first server's {@code initdb}). PostgreSQL refuses to run as
+ * root, so when the JVM runs as root (as in CI) every binary is run as the
+ * {@code postgres} user through {@code runuser}, and the directory is given to that user.
  * <p>
  * The server runs with {@code fsync} off: its data survives a {@linkplain #restart()
  * restart}, not a crash of the machine. It can be {@linkplain #pause() paused}
@@ -294,12 +297,22 @@ public final class PostgresServer implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Make the cluster's data directory: a copy of one that {@code initdb} made once in
+	 * this JVM.
+	 */
 	private void initialize() {
 		if (this.asRoot) {
 			giveToServerUser(this.directory);
 		}
-		run(List.of(this.bin.resolve("initdb").toString(), "-D", this.data.toString(), "-U", USER, "-A", "trust", "-E",
-				"UTF8", "--locale=C", "--no-sync", "--no-instructions"), true);
+		String template = "postgres " + this.bin + (this.asRoot ? " as " + OS_USER_AS_ROOT : "");
+		DataDirectoryTemplate.copy(template, (directory, data) -> {
+			if (this.asRoot) {
+				giveToServerUser(directory);
+			}
+			run(List.of(this.bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "-A", "trust", "-E",
+					"UTF8", "--locale=C", "--no-sync", "--no-instructions"), true);
+		}, this.data);
 	}
 
 	private synchronized void launch(IntSupplier ports) {
