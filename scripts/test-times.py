@@ -6,8 +6,9 @@ Usage: scripts/test-times.py [--since EPOCH_SECONDS] [--top N] [--root DIR ...]
 Prints the time of each module's tests (from its first test class's start to its last
 one's end, as the report files' times tell) and the N slowest test classes, each with its
 share of the whole. Reports written before --since are left out, so that a module not
-built by this run does not count. Each --root is a checkout whose modules' reports count
-(scripts/test.sh runs its second lane in a copy, target/second-lane); by default, this one.
+built by this run does not count. Each --root is a checkout whose modules' reports count; by
+default, this one. With two JVMs per module, a module's classes overlap: its wall time is then
+less than the sum of its classes' times.
 """
 import argparse
 import glob

@@ -6,36 +6,21 @@
 # cluster members off from each other in network namespaces (ip, from iproute2); otherwise they skip that.
 # The reliability tests step worker JVMs' wall clocks with libfaketime (faketime).
 #
-# With --lanes, the tests run in two lanes at once (docs/building.md#two-lanes): this checkout builds every
-# module and runs the tests of most; a copy of it in target/second-lane builds what the other modules need and
-# runs their tests (those whose POM sets tests.skip to ${tests.skip.second}). The second lane's log is printed
-# when it ends. Arguments that name modules (-pl, -rf) run one build.
+# Each module's test classes run in two JVMs at once (-Dtests.forks=1 for one; docs/building.md#forks).
 #
 # With --quick, it runs the inner loop's lane instead: the unit and contract tests of the engine, the web layer,
 # the auto-configuration, the in-memory and Redis stores and the adapters, but for those .ci/quick-excludes lists
-# (docs/building.md#the-quick-lane), or the file that QUICK_EXCLUDES names. Any other argument goes to Maven. Either way it ends with a table of where
-# the time went (scripts/test-times.py).
+# (docs/building.md#the-quick-lane), or the file that QUICK_EXCLUDES names. Any other argument goes to Maven.
+# Either way it ends with a table of where the time went (scripts/test-times.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=false
-lanes=false
 quick_modules="lock-core,lock-web,lock-store-redis,lock-integration,lock-shedlock,lock-spring-boot-autoconfigure"
-case "${1:-}" in
---quick)
+if [ "${1:-}" = --quick ]; then
 	quick=true
 	shift
-	;;
---lanes)
-	lanes=true
-	shift
-	;;
-esac
-for argument in "$@"; do
-	case "$argument" in
-	-pl | --projects | -pl=* | --projects=* | -rf | --resume-from | -rf=* | --resume-from=*) lanes=false ;;
-	esac
-done
+fi
 
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
@@ -68,32 +53,8 @@ if [ "$quick" = true ]; then
 	# The modules of the quick lane and what they are built on; the tests .ci/quick-excludes lists are left
 	# out (the other stores' suites among them, since the auto-configuration is built on every store)
 	./mvnw verify -pl "$quick_modules" -am -Dsurefire.excludesFile="${QUICK_EXCLUDES:-$PWD/.ci/quick-excludes}" "$@" || status=$?
-elif [ "$lanes" = true ]; then
-	second="target/second-lane"
-	second_modules="$(grep -l '<tests.skip>${tests.skip.second}</tests.skip>' ./*/pom.xml | xargs -n 1 dirname | xargs -n 1 basename | paste -sd, -)"
-	rm -rf "$second"
-	scripts/copy-tree.sh "$second"
-	# The second lane builds its modules and what they are built on, and runs its modules' tests only; the
-	# checks of code and publication (format, style, API, Javadoc, signatures) are the first lane's.
-	echo "Second lane, in $second (log: $second.log): the tests of $second_modules"
-	(cd "$second" && exec setsid ./mvnw verify -pl "$second_modules" -am -Dtests.skip.first=true \
-		-Dskip.publication=true -Dcheckstyle.skip=true -Dspring-javaformat.skip=true "$@") >"$second.log" 2>&1 &
-	second_pid=$!
-	trap 'kill -- -"$second_pid" 2>/dev/null || true' EXIT
-	./mvnw verify -Dtests.skip.second=true "$@" || status=$?
-	if [ "$status" -ne 0 ]; then
-		echo "The first lane failed: stopping the second"
-		kill -- -"$second_pid" 2>/dev/null || true
-	fi
-	second_status=0
-	wait "$second_pid" || second_status=$?
-	trap - EXIT
-	echo
-	echo "The second lane's log ($second.log):"
-	cat "$second.log"
-	[ "$status" -ne 0 ] || status="$second_status"
 else
 	./mvnw verify "$@" || status=$?
 fi
-python3 scripts/test-times.py --since "$started" --root . --root target/second-lane || true
+python3 scripts/test-times.py --since "$started" --root . || true
 exit "$status"

@@ -69,7 +69,17 @@ final class WorkerStores {
 	}
 
 	static Opened open(Backend backend, String address) {
-		Duration timeout = StoreUnderTest.STORE_TIMEOUT;
+		return open(backend, address, StoreUnderTest.STORE_TIMEOUT);
+	}
+
+	/**
+	 * Open the store of a backend with another timeout for its calls than the workers'.
+	 * @param backend the backend
+	 * @param address the store's address
+	 * @param timeout the longest a store call waits for an answer
+	 * @return the store
+	 */
+	static Opened open(Backend backend, String address, Duration timeout) {
 		return switch (backend) {
 			case REDIS -> {
 				String[] hostPort = address.split(":");

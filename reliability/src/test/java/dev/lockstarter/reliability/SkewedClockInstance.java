@@ -43,6 +43,13 @@ public final class SkewedClockInstance {
 
 	static final String ANSWER = "@@ ";
 
+	/**
+	 * The longest a store call waits for an answer: the time-to-live, since a later
+	 * answer makes no lease. Not the workers' 2 s, which a busy machine's etcd took
+	 * longer than; these instances test clocks, not a store's latency.
+	 */
+	static final Duration STORE_TIMEOUT = SkewedClockInstancesTests.TTL;
+
 	private SkewedClockInstance() {
 	}
 
@@ -54,14 +61,14 @@ public final class SkewedClockInstance {
 		if (BrokenLockStore.Flaw.WALL_CLOCK_EXPIRY.name().equals(args[0])) {
 			String[] hostPort = args[1].split(":");
 			LettuceConnectionFactory connections = Oracle.connectionFactory(hostPort[0], Integer.parseInt(hostPort[1]),
-					StoreUnderTest.STORE_TIMEOUT);
+					STORE_TIMEOUT);
 			resources = connections::destroy;
 			locks = new LockTemplate(
 					new BrokenLockStore(BrokenLockStore.Flaw.WALL_CLOCK_EXPIRY, new StringRedisTemplate(connections)),
 					"skew:");
 		}
 		else {
-			WorkerStores.Opened opened = WorkerStores.open(Backend.valueOf(args[0]), args[1]);
+			WorkerStores.Opened opened = WorkerStores.open(Backend.valueOf(args[0]), args[1], STORE_TIMEOUT);
 			resources = opened.resources();
 			locks = new LockTemplate(opened.store(), "skew:");
 		}

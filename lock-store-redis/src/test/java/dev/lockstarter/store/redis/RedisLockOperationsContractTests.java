@@ -124,7 +124,9 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 			assertThat(line).as("holder process output:%n%s", printed).isEqualTo(LockHolderProcess.ACQUIRED);
 			// Alive, the holder renews: its lock's expiry moves forward, and the renewed
 			// lock keeps others out
-			KilledHolderExpiry.awaitRenewals(() -> remainingMillis(storeKey(key)), 2, ttl.multipliedBy(5));
+			KilledHolderExpiry.awaitRenewals(
+					() -> KilledHolderExpiry.Expiry.remaining(() -> remainingMillis(storeKey(key))), 2,
+					ttl.multipliedBy(5));
 			assertThat(store().tryAcquire(storeKey(key), "competitor", ttl).isAcquired()).isFalse();
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			long killedAt = System.nanoTime();

@@ -377,7 +377,8 @@ class RedisSharedLockStoreTests {
 			// Alive, the holder renews: its permit's expiry moves forward (the
 			// earliest, since the other permit lives longer), and the renewed
 			// permit keeps others out
-			KilledHolderExpiry.awaitRenewals(() -> earliestExpiry(storeKey), 2, ttl.multipliedBy(5));
+			KilledHolderExpiry.awaitRenewals(() -> KilledHolderExpiry.Expiry.at(earliestExpiry(storeKey)), 2,
+					ttl.multipliedBy(5));
 			assertThat(this.store.tryAcquirePermit(storeKey, "competitor", ttl, 2).isAcquired()).isFalse();
 			holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			long killedAt = System.nanoTime();
