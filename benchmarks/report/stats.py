@@ -1,5 +1,5 @@
 """Statistics for the benchmark results: ratios of two JMH scores with their propagated error, confidence intervals
-of a mean (Student's t, exact or from a table), JMH results of several runs merged into one, nearest-rank
+of a mean (Student's t quantile, computed), JMH results of several runs merged into one, nearest-rank
 percentiles, bootstrap intervals of percentile and median ratios, and the words that judge a ratio against its
 error. Standard library only; every random draw is seeded, so the same results give the same page."""
 
@@ -48,15 +48,18 @@ def change_verdict(base_mean, base_err, head_mean, head_err, higher_is_better=Tr
 
 def student_t_quantile(probability, df):
     """The quantile of Student's t distribution with df degrees of freedom (df >= 1), by bisection on its
-    distribution function, integrated with Simpson's rule: enough for a confidence interval's half-width."""
-    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    distribution function. With t = sqrt(df) tan(u), the density's integral from 0 to t is that of a constant
+    times cos(u) ** (df - 1) from 0 to atan(t / sqrt(df)): smooth and bounded whatever the tail, so that
+    Simpson's rule is exact at one degree of freedom (the Cauchy distribution) and close to it at every other."""
+    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(math.pi)
 
     def cdf(x, steps=2000):
-        h = x / steps
+        end = math.atan(x / math.sqrt(df))
+        h = end / steps
         total = 0.0
         for i in range(steps + 1):
             weight = 1 if i in (0, steps) else (4 if i % 2 else 2)
-            total += weight * (1 + (i * h) ** 2 / df) ** (-(df + 1) / 2)
+            total += weight * math.cos(i * h) ** (df - 1)
         return 0.5 + scale * total * h / 3
 
     low, high = 0.0, 1.0
@@ -73,28 +76,12 @@ def t_999(df):
     return student_t_quantile(0.9995, df)
 
 
-# Two-sided 99.9 % quantiles of Student's t, by degrees of freedom
-T_999 = [(1, 636.6), (2, 31.6), (3, 12.92), (4, 8.61), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
-         (9, 4.781), (10, 4.587), (14, 4.140), (19, 3.883), (29, 3.659), (39, 3.551), (59, 3.460),
-         (119, 3.373), (10 ** 9, 3.291)]
-
-
-def t_999_table(df):
-    """The two-sided 99.9% quantile of Student's t from the table T_999, at the largest degrees of freedom listed
-    that do not exceed df: never narrower than t_999(df). compare.py and the clock section use it."""
-    value = T_999[0][1]
-    for bound, quantile in T_999:
-        if df >= bound:
-            value = quantile
-    return value
-
-
-def interval(scores, quantile=t_999_table):
+def interval(scores):
     """The mean of the scores and the half-width of its 99.9% confidence interval (NaN for one score)."""
     mean = statistics.fmean(scores)
     if len(scores) < 2:
         return mean, float("nan")
-    return mean, quantile(len(scores) - 1) * statistics.stdev(scores) / math.sqrt(len(scores))
+    return mean, t_999(len(scores) - 1) * statistics.stdev(scores) / math.sqrt(len(scores))
 
 
 def merge_forks(entries):
@@ -105,7 +92,7 @@ def merge_forks(entries):
         return entries[0]
     merged = dict(entries[0])
     raw = [fork for entry in entries for fork in entry["primaryMetric"]["rawData"]]
-    mean, err = interval([value for fork in raw for value in fork], quantile=t_999)
+    mean, err = interval([value for fork in raw for value in fork])
     primary = dict(entries[0]["primaryMetric"])
     primary.update({"score": mean, "scoreError": err, "rawData": raw})
     merged["primaryMetric"] = primary

@@ -96,13 +96,11 @@ class StatisticsTests(unittest.TestCase):
         self.assertEqual("within the error of", stats.verdict(1.04, 0.05))
         self.assertEqual("faster", stats.verdict(1.0, None))
 
-    def test_the_interval_of_a_mean_from_the_table(self):
-        # 1..5: mean 3, standard deviation √2.5; 4 degrees of freedom: 8.61 × √2.5 / √5 = 8.61 × √0.5
+    def test_the_interval_of_a_mean(self):
+        # 1..5: mean 3, standard deviation √2.5; 4 degrees of freedom: 8.610 × √2.5 / √5 = 8.610 × √0.5
         mean, half_width = stats.interval([1, 2, 3, 4, 5])
         self.assertEqual(3, mean)
-        self.assertAlmostEqual(8.61 * math.sqrt(0.5), half_width)
-        # 12 degrees of freedom read the row of 10, the next below: never a narrower interval
-        self.assertEqual(4.587, stats.t_999_table(12))
+        self.assertAlmostEqual(1.0, half_width / (8.610 * math.sqrt(0.5)), delta=0.0005)
         self.assertTrue(math.isnan(stats.interval([7.0])[1]))
 
     def test_before_and_after_overlap_or_not(self):
@@ -112,9 +110,13 @@ class StatisticsTests(unittest.TestCase):
         self.assertEqual("faster", stats.change_verdict(100, 5, 80, 5, higher_is_better=False))
 
     def test_student_t_quantiles_match_the_printed_tables(self):
-        # t(0.975, 10) = 2.228, t(0.9995, 4) = 8.610, t(0.9995, 30) = 3.646 (within 0.05 %)
-        for probability, df, printed in ((0.975, 10, 2.228), (0.9995, 4, 8.610), (0.9995, 30, 3.646)):
+        # t(0.975, 10) = 2.228, t(0.9995, 4) = 8.610, t(0.9995, 30) = 3.646, and the heavy tails of one and two
+        # degrees of freedom: t(0.9995, 1) = 636.6, t(0.9995, 2) = 31.60 (within 0.05 %)
+        for probability, df, printed in ((0.975, 10, 2.228), (0.9995, 4, 8.610), (0.9995, 30, 3.646),
+                                         (0.9995, 1, 636.6), (0.9995, 2, 31.60)):
             self.assertAlmostEqual(1.0, stats.student_t_quantile(probability, df) / printed, delta=0.0005)
+        # One degree of freedom is the Cauchy distribution, whose quantile is tan(π (p − ½))
+        self.assertAlmostEqual(1.0, stats.student_t_quantile(0.9995, 1) / math.tan(math.pi * 0.4995), delta=1e-6)
 
     def test_merged_forks_pool_every_iteration(self):
         first = {"forks": 1, "primaryMetric": {"score": 1.5, "scoreError": 1.0, "rawData": [[1.0, 2.0]]},
