@@ -25,7 +25,7 @@ public final class WaitingWriterInstance {
 	public static void main(String[] args) throws Exception {
 		PrintStream out = System.out;
 		System.setOut(System.err);
-		WorkerStores.Opened opened = WorkerStores.open(Backend.valueOf(args[0]), args[1]);
+		WorkerStores.Opened opened = WorkerStores.open(Backend.valueOf(args[0]), args[1], KilledWaitingWriterTests.TTL);
 		LockTemplate locks = new LockTemplate(opened.store(), KilledWaitingWriterTests.PREFIX);
 		LockOptions options = LockOptions.ttl(Duration.ofMillis(Long.parseLong(args[3])))
 			.withKind(LockKind.WRITE)
