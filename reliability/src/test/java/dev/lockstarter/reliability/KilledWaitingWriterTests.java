@@ -156,7 +156,7 @@ class KilledWaitingWriterTests {
 					return false;
 				});
 			Duration heldBack = Duration.ofNanos(lastRefused.get() - killedAt);
-			System.err.printf("[%s] new readers got in %d ms after the waiting writer was killed%n",
+			System.err.printf("[%s] the last new reader refused was sent %d ms after the waiting writer was killed%n",
 					getClass().getSimpleName(), heldBack.toMillis());
 			assertThat(heldBack).as("time new readers were held back after the writer was killed")
 				.isLessThanOrEqualTo(TTL.plusSeconds(1));
