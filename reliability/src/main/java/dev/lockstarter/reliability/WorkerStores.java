@@ -85,13 +85,13 @@ final class WorkerStores {
 				String[] hostPort = address.split(":");
 				LettuceConnectionFactory connections = Oracle.connectionFactory(hostPort[0],
 						Integer.parseInt(hostPort[1]), timeout);
-				yield redis(connections);
+				yield redis(connections, timeout);
 			}
 			case SENTINEL -> {
-				yield redis(StoreUnderTest.sentinelConnections(address, timeout));
+				yield redis(StoreUnderTest.sentinelConnections(address, timeout), timeout);
 			}
 			case CLUSTER -> {
-				yield redis(StoreUnderTest.clusterConnections(address, timeout));
+				yield redis(StoreUnderTest.clusterConnections(address, timeout), timeout);
 			}
 			case MEMCACHED -> {
 				String[] hostPort = address.split(":");
@@ -105,7 +105,7 @@ final class WorkerStores {
 			}
 			case JDBC -> {
 				HikariDataSource dataSource = jdbcDataSource(address, timeout);
-				JdbcLockStore store = jdbc(dataSource);
+				JdbcLockStore store = jdbc(dataSource, timeout);
 				yield new Opened(store, () -> {
 					store.close();
 					dataSource.close();
@@ -189,8 +189,9 @@ final class WorkerStores {
 			.build();
 	}
 
-	private static Opened redis(LettuceConnectionFactory connections) {
+	private static Opened redis(LettuceConnectionFactory connections, Duration timeout) {
 		RedisLockStore store = new RedisLockStore(connections);
+		store.setTimeout(timeout);
 		return new Opened(store, () -> {
 			store.destroy();
 			connections.destroy();
@@ -228,7 +229,11 @@ final class WorkerStores {
 	}
 
 	static JdbcLockStore jdbc(DataSource dataSource) {
-		return new JdbcLockStore(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME, StoreUnderTest.STORE_TIMEOUT);
+		return jdbc(dataSource, StoreUnderTest.STORE_TIMEOUT);
+	}
+
+	private static JdbcLockStore jdbc(DataSource dataSource, Duration timeout) {
+		return new JdbcLockStore(dataSource, JdbcLockStore.DEFAULT_TABLE_NAME, timeout);
 	}
 
 }
