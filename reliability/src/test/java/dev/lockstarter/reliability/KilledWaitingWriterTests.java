@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +24,7 @@ import dev.lockstarter.core.LockKind;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.core.LockTemplate;
 import dev.lockstarter.reliability.SkewedClockInstancesTests.Servers;
+import dev.lockstarter.test.fault.BlockedTime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -140,22 +140,9 @@ class KilledWaitingWriterTests {
 				writer.destroyForcibly();
 				writer.waitFor(30, TimeUnit.SECONDS);
 			}
-			// Up to the start of the last refused read: a read sent after the writer's
-			// wait expired gets in however late its answer comes, so a busy machine
-			// delays only the read that is not counted
-			long killedAt = System.nanoTime();
-			AtomicLong lastRefused = new AtomicLong(killedAt);
-			await("a new reader after the writer was killed").atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(20))
-				.until(() -> {
-					long started = System.nanoTime();
-					if (tryRead(locks, key)) {
-						return true;
-					}
-					lastRefused.set(started);
-					return false;
-				});
-			Duration heldBack = Duration.ofNanos(lastRefused.get() - killedAt);
+			// Up to the start of the last refused read, which a late answer cannot
+			// lengthen
+			Duration heldBack = BlockedTime.since(System.nanoTime(), () -> tryRead(locks, key), Duration.ofSeconds(30));
 			System.err.printf("[%s] the last new reader refused was sent %d ms after the waiting writer was killed%n",
 					getClass().getSimpleName(), heldBack.toMillis());
 			assertThat(heldBack).as("time new readers were held back after the writer was killed")

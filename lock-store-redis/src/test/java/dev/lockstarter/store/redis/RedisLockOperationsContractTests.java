@@ -21,6 +21,7 @@ import dev.lockstarter.core.LockAttempt;
 import dev.lockstarter.core.LockOptions;
 import dev.lockstarter.store.LockStore;
 import dev.lockstarter.test.contract.LockOperationsContractTests;
+import dev.lockstarter.test.fault.BlockedTime;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -134,7 +135,7 @@ class RedisLockOperationsContractTests extends LockOperationsContractTests {
 			// At most its time-to-live from its last renewal, which came before its
 			// death;
 			// 100 ms for a renewal the holder had sent, still in flight
-			Duration blocked = KilledHolderExpiry.blockedFor(killedAt,
+			Duration blocked = BlockedTime.since(killedAt,
 					() -> store().tryAcquire(storeKey(key), "competitor", ttl).isAcquired(), ttl.multipliedBy(5));
 			assertThat(blocked).isLessThanOrEqualTo(ttl.plusMillis(100));
 		}

@@ -39,6 +39,7 @@ import dev.lockstarter.store.ReleaseNotifyingLockStore;
 import dev.lockstarter.test.contract.PermitsChecker;
 import dev.lockstarter.test.contract.ReadersWriterChecker;
 import dev.lockstarter.test.contract.SharedLockWorkload;
+import dev.lockstarter.test.fault.BlockedTime;
 import dev.lockstarter.test.redis.RedisServerExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -385,7 +386,7 @@ class RedisSharedLockStoreTests {
 			// At most its time-to-live from its last renewal, which came before its
 			// death;
 			// 100 ms for a renewal the holder had sent, still in flight
-			Duration blocked = KilledHolderExpiry.blockedFor(killedAt,
+			Duration blocked = BlockedTime.since(killedAt,
 					() -> this.store.tryAcquirePermit(storeKey, "competitor", ttl, 2).isAcquired(),
 					ttl.multipliedBy(5));
 			assertThat(blocked).isLessThanOrEqualTo(ttl.plusMillis(100));

@@ -33,8 +33,8 @@ import org.springframework.util.StringUtils;
  * tables that {@code mariadb-install-db} made for the JVM's first server
  * ({@link DataDirectoryTemplate}), then runs {@code mariadbd} with no option file as a
  * child process, which creates the database and the user from an init file, and waits
- * until the server greets a client (about a second, after two or three for the first
- * server's system tables). Run as root, as in CI, the server runs as root too
+ * until the server greets a client (a fraction of a second, after two to four seconds for
+ * the first server's system tables). Run as root, as in CI, the server runs as root too
  * ({@code --user=root}).
  * <p>
  * The server writes its redo log at every commit but does not flush it: its data survives

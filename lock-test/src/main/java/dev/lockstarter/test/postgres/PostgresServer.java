@@ -35,8 +35,8 @@ import org.springframework.util.FileSystemUtils;
  * Ubuntu's {@code postgresql} package), else on the {@code PATH}. It copies the data
  * directory that {@code initdb} made for the JVM's first server
  * ({@link DataDirectoryTemplate}), starts the server with {@code pg_ctl} and waits until
- * it accepts connections, then creates the database (about half a second in all, and half
- * a second more for the first server's {@code initdb}). PostgreSQL refuses to run as
+ * it accepts connections, then creates the database (about half a second in all, and a
+ * second or two more for the first server's {@code initdb}). PostgreSQL refuses to run as
  * root, so when the JVM runs as root (as in CI) every binary is run as the
  * {@code postgres} user through {@code runuser}, and the directory is given to that user.
  * <p>
